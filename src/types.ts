@@ -1,0 +1,266 @@
+/**
+ * The provider-neutral message model and the session-tree entry types.
+ *
+ * Types are written by hand for readable docs; the zod schemas in `schemas/` are annotated against
+ * them so any drift is a compile error.
+ */
+
+/** Plain text inside a message. */
+export interface TextContent {
+  type: 'text';
+  text: string;
+}
+
+/**
+ * An image inside a user message or tool result.
+ *
+ * @example
+ * ```ts
+ * const image: ImageContent = { type: 'image', data: 'iVBORw0KGgo…', mimeType: 'image/png' };
+ * ```
+ */
+export interface ImageContent {
+  type: 'image';
+  /** Base64 data or a URL. */
+  data: string;
+  mimeType: string;
+}
+
+/** A model's reasoning, kept so it can be replayed to providers that require it. */
+export interface ThinkingContent {
+  type: 'thinking';
+  thinking: string;
+  /** Provider signature that must be sent back unchanged. */
+  signature?: string;
+  /** True when the provider returned only an encrypted form. */
+  redacted?: boolean;
+}
+
+/**
+ * A tool call made by the assistant. Every call must be followed by exactly one
+ * {@link ToolResultMessage} with the same `id` before the next model request.
+ */
+export interface ToolCall {
+  type: 'toolCall';
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** Token usage a provider reported for one response. */
+export interface Usage {
+  /** Input (prompt) tokens, excluding cache reads and writes when the provider splits them. */
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+  /** The provider's own total, when it reports one. */
+  total?: number;
+}
+
+/** Why the assistant stopped. `error` and `aborted` turns are never sent back to a model. */
+export type StopReason = 'stop' | 'length' | 'toolUse' | 'error' | 'aborted';
+
+/**
+ * The kinds of message ctxkit itself creates or recognises. Hosts may use other strings.
+ *
+ * - `tool_result` — normal tool output
+ * - `tool_result_archived` — tool output hidden from the model after summarization
+ * - `tool_summary` — a summary or digest of archived tool output
+ * - `compaction_summary` — the checkpoint that replaces compacted history
+ * - `branch_summary` — the summary of an abandoned branch
+ * - `custom` — host content injected into the context
+ */
+export type MessageKind =
+  | 'tool_result'
+  | 'tool_result_archived'
+  | 'tool_summary'
+  | 'compaction_summary'
+  | 'branch_summary'
+  | 'custom';
+
+/**
+ * Routing metadata carried by every message. Visibility flags default to `true` when unset.
+ *
+ * @example
+ * ```ts
+ * const meta: MessageMeta = { kind: 'tool_summary', agentVisible: true, userVisible: false };
+ * ```
+ */
+export interface MessageMeta {
+  id?: string;
+  /** Milliseconds since the epoch. */
+  timestamp?: number;
+  /** `false` keeps the message out of model requests and token counts. @default true */
+  agentVisible?: boolean;
+  /** `false` hides the message from a transcript UI. @default true */
+  userVisible?: boolean;
+  kind?: MessageKind | (string & {});
+}
+
+/** A message from the user (or injected on the user's side, such as a summary). */
+export interface UserMessage {
+  role: 'user';
+  content: string | (TextContent | ImageContent)[];
+  meta?: MessageMeta;
+}
+
+/** A response from the model. */
+export interface AssistantMessage {
+  role: 'assistant';
+  content: (TextContent | ThinkingContent | ToolCall)[];
+  usage?: Usage;
+  stopReason?: StopReason;
+  errorMessage?: string;
+  provider?: string;
+  model?: string;
+  meta?: MessageMeta;
+}
+
+/** The output of one tool call. */
+export interface ToolResultMessage {
+  role: 'toolResult';
+  toolCallId: string;
+  toolName: string;
+  content: (TextContent | ImageContent)[];
+  isError?: boolean;
+  meta?: MessageMeta;
+}
+
+/**
+ * Any message in a conversation.
+ *
+ * @example
+ * ```ts
+ * const messages: Message[] = [
+ *   { role: 'user', content: 'List the files' },
+ *   { role: 'assistant', content: [{ type: 'toolCall', id: 'c1', name: 'ls', arguments: {} }] },
+ *   { role: 'toolResult', toolCallId: 'c1', toolName: 'ls', content: [{ type: 'text', text: 'a.ts' }] },
+ * ];
+ * ```
+ */
+export type Message = UserMessage | AssistantMessage | ToolResultMessage;
+
+/** The role of a {@link Message}. */
+export type Role = Message['role'];
+
+// ---------------------------------------------------------------------------------------------
+// Session tree entries
+// ---------------------------------------------------------------------------------------------
+
+/** Fields shared by every session entry. */
+export interface EntryBase {
+  id: string;
+  /** The entry this one continues from; `null` for a root. */
+  parentId: string | null;
+  /** Milliseconds since the epoch. */
+  timestamp: number;
+}
+
+/** A conversation message. */
+export interface MessageEntry extends EntryBase {
+  type: 'message';
+  message: Message;
+}
+
+/** Host content that reaches the model as a user message of its own kind. */
+export interface CustomMessageEntry extends EntryBase {
+  type: 'custom_message';
+  customType: string;
+  content: string | (TextContent | ImageContent)[];
+  /** Whether a transcript UI shows it. @default true */
+  display?: boolean;
+  details?: unknown;
+}
+
+/** A compaction: from here on, the context starts with `summary` and the entries from `firstKeptEntryId`. */
+export interface CompactionEntry extends EntryBase {
+  type: 'compaction';
+  summary: string;
+  firstKeptEntryId: string;
+  tokensBefore: number;
+  details?: unknown;
+}
+
+/** The summary of a branch that was left, appended where the conversation continues. */
+export interface BranchSummaryEntry extends EntryBase {
+  type: 'branch_summary';
+  /** The leaf of the abandoned branch. */
+  fromId: string;
+  summary: string;
+  details?: unknown;
+}
+
+/** The model used from here on. */
+export interface ModelChangeEntry extends EntryBase {
+  type: 'model_change';
+  provider: string;
+  modelId: string;
+}
+
+/** The thinking level used from here on. */
+export interface ThinkingLevelChangeEntry extends EntryBase {
+  type: 'thinking_level_change';
+  thinkingLevel: string;
+}
+
+/** A bookmark on another entry; never reaches the model. */
+export interface LabelEntry extends EntryBase {
+  type: 'label';
+  targetId: string;
+  label: string | undefined;
+}
+
+/** Session metadata such as a display name; never reaches the model. */
+export interface SessionInfoEntry extends EntryBase {
+  type: 'session_info';
+  name?: string;
+  data?: Record<string, unknown>;
+}
+
+/** Host state stored in the tree; never reaches the model. */
+export interface CustomEntry extends EntryBase {
+  type: 'custom';
+  customType: string;
+  data?: unknown;
+}
+
+/**
+ * One node of the durable session tree.
+ *
+ * @example
+ * ```ts
+ * const entry: SessionEntry = {
+ *   type: 'message', id: 'e1', parentId: null, timestamp: Date.now(),
+ *   message: { role: 'user', content: 'hello' },
+ * };
+ * ```
+ */
+export type SessionEntry =
+  | MessageEntry
+  | CustomMessageEntry
+  | CompactionEntry
+  | BranchSummaryEntry
+  | ModelChangeEntry
+  | ThinkingLevelChangeEntry
+  | LabelEntry
+  | SessionInfoEntry
+  | CustomEntry;
+
+/** The `type` of a {@link SessionEntry}. */
+export type SessionEntryType = SessionEntry['type'];
+
+/** Builds an input type for an entry: every field but the ones a store fills in. */
+type WithoutStoreFields<T> = T extends EntryBase
+  ? Omit<T, 'id' | 'parentId' | 'timestamp'> & Partial<Pick<EntryBase, 'id' | 'parentId' | 'timestamp'>>
+  : never;
+
+/**
+ * An entry as a host appends it: `id`, `parentId` and `timestamp` are optional and filled in by the store.
+ *
+ * @example
+ * ```ts
+ * const input: SessionEntryInput = { type: 'message', message: { role: 'user', content: 'hi' } };
+ * ```
+ */
+export type SessionEntryInput = WithoutStoreFields<SessionEntry>;
