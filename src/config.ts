@@ -162,7 +162,21 @@ export function resolveConfig(input: ContextConfigInput = {}): ContextConfig {
     toolOutput: { ...DEFAULT_TOOL_OUTPUT_LIMITS, ...stripUndefined(toolOutput ?? {}) },
   };
   checkConsistency(config);
+  resolved.add(config);
   return config;
+}
+
+const resolved = new WeakSet<object>();
+
+/**
+ * A configuration object passed to a function: an already resolved one is used as it is (no
+ * validation on the hot path), anything else goes through {@link resolveConfig}.
+ *
+ * @internal
+ */
+export function toConfig(input: ContextConfig | ContextConfigInput | undefined): ContextConfig {
+  if (input !== undefined && resolved.has(input)) return input as ContextConfig;
+  return resolveConfig(input as ContextConfigInput | undefined);
 }
 
 function checkConsistency(config: ContextConfig): void {

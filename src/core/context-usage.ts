@@ -1,0 +1,98 @@
+import { type ContextConfig, type ContextConfigInput, effectiveTokenLimit, toConfig } from '../config.js';
+import { isAgentVisible } from '../token-counter.js';
+import type { Message } from '../types.js';
+import { describeContextTokens, type EstimateContextTokensOptions } from './estimate-context-tokens.js';
+
+/**
+ * Options of {@link contextUsage} and {@link shouldCompact}.
+ *
+ * @example
+ * ```ts
+ * const options: ContextUsageOptions = { config: { contextWindow: 128_000 }, counter: approximateCounter };
+ * ```
+ */
+export interface ContextUsageOptions extends EstimateContextTokensOptions {
+  /** Settings, resolved or partial. @default the reference defaults */
+  config?: ContextConfig | ContextConfigInput;
+}
+
+/** How full the context is: below the warning, past it, or at the compaction limit. */
+export type UsageLevel = 'ok' | 'warning' | 'compact';
+
+/**
+ * How full the context is.
+ *
+ * @example
+ * ```ts
+ * const { tokens, limit, ratio, level } = contextUsage(messages, { config });
+ * ```
+ */
+export interface ContextUsage {
+  /** Estimated tokens of the next request. */
+  tokens: number;
+  /** Where `tokens` comes from (see {@link ContextTokenEstimate}). */
+  source: 'usage' | 'estimate' | 'mixed';
+  /** The effective token limit, or `undefined` when only the message count applies. */
+  limit: number | undefined;
+  /** The model's window, when configured. */
+  contextWindow: number | undefined;
+  /** Visible messages. */
+  messageCount: number;
+  /** Share of the window (or of the limit, or of `maxMessages`) in use. */
+  ratio: number;
+  /** `compact` once the limit is reached; `warning` from `warningThreshold` on. */
+  level: UsageLevel;
+}
+
+/**
+ * Measures the context against the configured thresholds. With a token limit (see
+ * `effectiveTokenLimit`), the level is `compact` when the estimated tokens reach it and `warning`
+ * when they reach `warningThreshold` of the window; without one, the visible message count is
+ * compared to `maxMessages` (more than it is `compact`).
+ *
+ * @param messages - The conversation as it will be sent.
+ * @param options - Config, counter, system prompt and tools.
+ * @returns Tokens, limit, ratio and level.
+ *
+ * @example
+ * ```ts
+ * const usage = contextUsage(messages, { config: { contextWindow: 128_000 } });
+ * console.log(`Context: ${Math.round(usage.ratio * 100)}%`);
+ * ```
+ */
+export function contextUsage(messages: readonly Message[], options: ContextUsageOptions = {}): ContextUsage {
+  const config = toConfig(options.config);
+  const limit = effectiveTokenLimit(config);
+  const estimate = describeContextTokens(messages, options);
+  let messageCount = 0;
+  for (const message of messages) if (isAgentVisible(message)) messageCount++;
+  const base = { tokens: estimate.tokens, source: estimate.source, limit, contextWindow: config.contextWindow, messageCount };
+  if (limit === undefined) {
+    const ratio = messageCount / config.maxMessages;
+    const level = messageCount > config.maxMessages ? 'compact' : ratio >= config.warningThreshold ? 'warning' : 'ok';
+    return { ...base, ratio, level };
+  }
+  const ratio = estimate.tokens / (config.contextWindow ?? limit);
+  const level = estimate.tokens >= limit ? 'compact' : ratio >= config.warningThreshold ? 'warning' : 'ok';
+  return { ...base, ratio, level };
+}
+
+/**
+ * Whether the conversation should be compacted now, in the reference order: `autoCompact` off →
+ * `false`; a token limit exists → compact when the estimated tokens reach it; else when there are
+ * more visible messages than `maxMessages`.
+ *
+ * @param messages - The conversation as it will be sent.
+ * @param options - Config, counter, system prompt and tools.
+ * @returns `true` when compaction is due.
+ *
+ * @example
+ * ```ts
+ * if (shouldCompact(messages, { config, counter })) messages = (await compact(messages, { summarizer, config })).messages;
+ * ```
+ */
+export function shouldCompact(messages: readonly Message[], options: ContextUsageOptions = {}): boolean {
+  const config = toConfig(options.config);
+  if (!config.autoCompact) return false;
+  return contextUsage(messages, { ...options, config }).level === 'compact';
+}

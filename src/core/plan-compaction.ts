@@ -1,0 +1,114 @@
+import { type ContextConfig, type ContextConfigInput, effectiveKeepRecentTokens, toConfig } from '../config.js';
+import { isAgentVisible, referenceCounter, type TokenCounter } from '../token-counter.js';
+import type { Message, ToolResultMessage } from '../types.js';
+import { clipText } from './clip-text.js';
+import { serializeConversation } from './serialize-conversation.js';
+import { type SplitResult, splitByCount, splitByTokenBudget } from './split-by-token-budget.js';
+
+/** The first line of the user message that carries a compaction summary. */
+export const SUMMARY_PREFIX = '[Previous conversation summary]';
+/** Code points of each tool result given to the summarizer when compacting. */
+export const COMPACTION_TOOL_RESULT_CHARS = 1_800;
+
+/**
+ * Options of {@link planCompaction}.
+ *
+ * @example
+ * ```ts
+ * const options: PlanCompactionOptions = { config: { contextWindow: 128_000 }, counter: approximateCounter };
+ * ```
+ */
+export interface PlanCompactionOptions {
+  /** Settings, resolved or partial. @default the reference defaults */
+  config?: ContextConfig | ContextConfigInput;
+  /** The counter. @default referenceCounter */
+  counter?: TokenCounter;
+}
+
+/**
+ * What a compaction will do, decided before any summarizer call.
+ *
+ * @example
+ * ```ts
+ * const plan = planCompaction(messages, { config });
+ * console.log(`${plan.toSummarize.length} messages to summarize, ${plan.split.recent.length} kept`);
+ * ```
+ */
+export interface CompactionPlan {
+  /** The split into old and recent. */
+  split: SplitResult;
+  /** The text of the latest earlier summary in the old part, to be updated. */
+  previousSummary: string | undefined;
+  /** The visible old messages to summarize (tool results cut to 1,800 code points). */
+  toSummarize: Message[];
+  /** `toSummarize` flattened to text for the summarizer. */
+  text: string;
+}
+
+/**
+ * The text of a compaction summary message, without its prefix; `undefined` for other messages.
+ *
+ * @param message - Any message.
+ * @returns The summary text, or `undefined`.
+ *
+ * @example
+ * ```ts
+ * summaryText(result.messages[0]!); // the checkpoint text
+ * ```
+ */
+export function summaryText(message: Message): string | undefined {
+  if (message.role !== 'user' || message.meta?.kind !== 'compaction_summary') return undefined;
+  const text =
+    typeof message.content === 'string'
+      ? message.content
+      : message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+  return text.startsWith(SUMMARY_PREFIX) ? text.slice(SUMMARY_PREFIX.length).trimStart() : text;
+}
+
+function cutToolResult(message: ToolResultMessage): ToolResultMessage {
+  let changed = false;
+  const content = message.content.map((part) => {
+    if (part.type !== 'text') return part;
+    const text = clipText(part.text, COMPACTION_TOOL_RESULT_CHARS, 'head_tail');
+    if (text !== part.text) changed = true;
+    return text === part.text ? part : { ...part, text };
+  });
+  return changed ? { ...message, content } : message;
+}
+
+/**
+ * Plans a compaction, purely: splits by token budget when `keepRecentTokens` (clamped to half the
+ * limit) is above 0, else by `keepRecent`; finds an earlier summary in the old part to update; and
+ * projects the visible old messages for the summarizer, cutting tool results to 1,800 code points.
+ *
+ * @param messages - The conversation; not mutated.
+ * @param options - Config and counter.
+ * @returns The plan; `toSummarize` is empty when there is nothing to compact.
+ *
+ * @example
+ * ```ts
+ * const plan = planCompaction(messages, { config: { keepRecentTokens: 10_000 } });
+ * ```
+ */
+export function planCompaction(messages: readonly Message[], options: PlanCompactionOptions = {}): CompactionPlan {
+  const config = toConfig(options.config);
+  const counter = options.counter ?? referenceCounter;
+  const budget = effectiveKeepRecentTokens(config);
+  const split =
+    budget > 0
+      ? splitByTokenBudget(messages, { budget, counter })
+      : splitByCount(messages, { keep: config.keepRecent, counter });
+  let previousSummary: string | undefined;
+  const toSummarize: Message[] = [];
+  for (const message of split.old) {
+    if (!isAgentVisible(message)) continue;
+    const summary = summaryText(message);
+    if (summary !== undefined) {
+      previousSummary = summary;
+      continue;
+    }
+    toSummarize.push(message.role === 'toolResult' ? cutToolResult(message) : message);
+  }
+  const text = serializeConversation(toSummarize, { toolResultMaxChars: COMPACTION_TOOL_RESULT_CHARS });
+  return { split, previousSummary, toSummarize, text };
+}

@@ -1,0 +1,183 @@
+import { type ContextConfig, type ContextConfigInput, type ToolSummaryStrategy, toConfig } from '../config.js';
+import { ConfigError } from '../errors.js';
+import { heuristicSummarizer } from '../heuristic-summarizer.js';
+import type { Summarizer, SummaryRequest } from '../summarizer-types.js';
+import type { AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage } from '../types.js';
+import { clipText } from './clip-text.js';
+import { serializeConversation } from './serialize-conversation.js';
+import { callSummarizer } from './summary-output.js';
+
+/** Characters of tool output given to the model summarizer at most. */
+export const TOOL_SUMMARY_INPUT_CHARS = 12_000;
+/** Code points kept of a model-written tool summary. */
+export const TOOL_SUMMARY_OUTPUT_CHARS = 1_200;
+/** Code points kept of a heuristic tool summary (head and tail). */
+export const HEURISTIC_SUMMARY_OUTPUT_CHARS = 800;
+/** The first line of the message that replaces archived tool results. */
+export const TOOL_SUMMARY_PREFIX = '[Tool result summary]';
+
+/**
+ * Options of {@link summarizeToolResults}.
+ *
+ * @example
+ * ```ts
+ * const options: SummarizeToolResultsOptions = { cutoff: 10, strategy: 'llm', summarizer };
+ * ```
+ */
+export interface SummarizeToolResultsOptions {
+  /** Visible tool results allowed; older ones beyond it are archived. @default config.toolCallCutoff (10) */
+  cutoff?: number;
+  /** `llm` asks the summarizer, `heuristic` summarizes locally, `off` does nothing. @default config.toolSummaryStrategy ('llm') */
+  strategy?: ToolSummaryStrategy;
+  /** Required for the `llm` strategy. */
+  summarizer?: Summarizer;
+  /** Where `cutoff` and `strategy` default from. @default the reference defaults */
+  config?: ContextConfig | ContextConfigInput;
+  /** Aborts the summarizer call. */
+  signal?: AbortSignal;
+}
+
+/**
+ * What {@link summarizeToolResults} did.
+ *
+ * @example
+ * ```ts
+ * const { messages, archived, summary, fallback } = await summarizeToolResults(messages, { summarizer });
+ * ```
+ */
+export interface SummarizeToolResultsResult {
+  /** The new list: same length plus one summary message when anything was archived. */
+  messages: Message[];
+  /** The archived results, as they now stand in `messages` (hidden from the model). */
+  archived: ToolResultMessage[];
+  /** The summary text, or `undefined` when nothing was archived. */
+  summary: string | undefined;
+  /** True when the model summarizer failed or answered nothing and the heuristic was used. */
+  fallback: boolean;
+  /** Why the fallback was needed. */
+  error?: unknown;
+}
+
+function isVisibleToolResult(message: Message): message is ToolResultMessage {
+  return message.role === 'toolResult' && message.meta?.agentVisible !== false;
+}
+
+/**
+ * Archives a tool result: hidden from the model, `userVisible` kept, kind `tool_result_archived`.
+ *
+ * @internal
+ */
+export function archiveToolResult(result: ToolResultMessage): ToolResultMessage {
+  return { ...result, meta: { ...result.meta, agentVisible: false, kind: 'tool_result_archived' } };
+}
+
+/** Each archived result with the call that produced it, so the summary knows what was run. @internal */
+export function withTheirCalls(messages: readonly Message[], results: readonly ToolResultMessage[]): Message[] {
+  const calls = new Map<string, ToolCall>();
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    for (const part of message.content) if (part.type === 'toolCall') calls.set(part.id, part);
+  }
+  const pairs: Message[] = [];
+  for (const result of results) {
+    const call = calls.get(result.toolCallId);
+    if (call) pairs.push({ role: 'assistant', content: [call] } satisfies AssistantMessage);
+    pairs.push({ ...result, meta: { ...result.meta, agentVisible: true } });
+  }
+  return pairs;
+}
+
+/**
+ * While more than `cutoff` tool results are visible, archives the oldest (`agentVisible: false`,
+ * `userVisible` kept, kind `tool_result_archived`), then appends one summary message (role `user`,
+ * visible to the agent, hidden from the user, kind `tool_summary`). The model summarizer sees at most
+ * 12,000 characters and its answer is clipped to 1,200 code points; the heuristic answer to 800, head
+ * and tail. When the model summarizer fails or answers nothing, the heuristic is used and `fallback`
+ * says so; nothing is lost either way, since archived results stay in the list. `off` does nothing.
+ *
+ * @param messages - The conversation; not mutated.
+ * @param options - Cutoff, strategy and summarizer.
+ * @returns The new list and what was archived.
+ * @throws {@link ConfigError} when the strategy is `llm` and no summarizer is given;
+ * {@link CompactionError} with code `ABORTED` when the signal fires.
+ *
+ * @example
+ * ```ts
+ * const result = await summarizeToolResults(messages, { strategy: 'heuristic', cutoff: 10 });
+ * messages = result.messages;
+ * ```
+ */
+export async function summarizeToolResults(
+  messages: readonly Message[],
+  options: SummarizeToolResultsOptions = {},
+): Promise<SummarizeToolResultsResult> {
+  const config = toConfig(options.config);
+  const cutoff = options.cutoff ?? config.toolCallCutoff;
+  const strategy = options.strategy ?? config.toolSummaryStrategy;
+  if (!Number.isInteger(cutoff) || cutoff < 0) {
+    throw new ConfigError(`cutoff must be a whole number of at least 0 (received ${cutoff}).`, 'cutoff');
+  }
+  if (strategy === 'llm' && options.summarizer === undefined) {
+    throw new ConfigError(
+      "The 'llm' tool summary strategy needs a summarizer: pass `summarizer`, or set strategy to 'heuristic'.",
+      'summarizer',
+    );
+  }
+  const unchanged: SummarizeToolResultsResult = { messages: [...messages], archived: [], summary: undefined, fallback: false };
+  if (strategy === 'off') return unchanged;
+  let excess = -cutoff;
+  for (const message of messages) if (isVisibleToolResult(message)) excess++;
+  if (excess <= 0) return unchanged;
+
+  const next = [...messages];
+  const originals: ToolResultMessage[] = [];
+  const archived: ToolResultMessage[] = [];
+  for (let index = 0; index < next.length && originals.length < excess; index++) {
+    const message = next[index]!;
+    if (!isVisibleToolResult(message)) continue;
+    originals.push(message);
+    const hidden = archiveToolResult(message);
+    archived.push(hidden);
+    next[index] = hidden;
+  }
+  const pairs = withTheirCalls(messages, originals);
+  const request: SummaryRequest = {
+    kind: 'tool_results',
+    messages: pairs,
+    text: serializeConversation(pairs, { maxChars: TOOL_SUMMARY_INPUT_CHARS }),
+    maxOutputTokens: Math.ceil(TOOL_SUMMARY_OUTPUT_CHARS / 2),
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+  const { summary, fallback, error } = await summarizeWithFallback(request, strategy, options.summarizer);
+  next.push(toolSummaryMessage(summary));
+  return { messages: next, archived, summary, fallback, ...(error === undefined ? {} : { error }) };
+}
+
+async function summarizeWithFallback(
+  request: SummaryRequest,
+  strategy: 'llm' | 'heuristic',
+  summarizer: Summarizer | undefined,
+): Promise<{ summary: string; fallback: boolean; error?: unknown }> {
+  let error: unknown;
+  if (strategy === 'llm' && summarizer) {
+    try {
+      const { text } = await callSummarizer(summarizer, request);
+      if (text.length > 0) return { summary: clipText(text, TOOL_SUMMARY_OUTPUT_CHARS, 'head'), fallback: false };
+      error = new Error('The summarizer returned an empty summary.');
+    } catch (caught) {
+      if (request.signal?.aborted) throw caught;
+      error = caught;
+    }
+  }
+  const { text } = await callSummarizer(heuristicSummarizer, request);
+  const summary = clipText(text, HEURISTIC_SUMMARY_OUTPUT_CHARS, 'head_tail');
+  return strategy === 'llm' ? { summary, fallback: true, error } : { summary, fallback: false };
+}
+
+function toolSummaryMessage(summary: string): UserMessage {
+  return {
+    role: 'user',
+    content: `${TOOL_SUMMARY_PREFIX}\n${summary}`,
+    meta: { agentVisible: true, userVisible: false, kind: 'tool_summary' },
+  };
+}
