@@ -67,22 +67,3 @@ export {
   splitByTokenBudget,
 } from './core/split-by-token-budget.js';
 export { ARCHIVED_RESULT_PLACEHOLDER, MISSING_RESULT_TEXT, prepareModelMessages } from './core/prepare-model-messages.js';
-export {
-  HEURISTIC_SUMMARY_OUTPUT_CHARS,
-  type SummarizeToolResultsOptions,
-  type SummarizeToolResultsResult,
-  summarizeToolResults,
-  TOOL_SUMMARY_INPUT_CHARS,
-  TOOL_SUMMARY_OUTPUT_CHARS,
-  TOOL_SUMMARY_PREFIX,
-} from './core/summarize-tool-results.js';
-export {
-  COMPACTION_TOOL_RESULT_CHARS,
-  type CompactionPlan,
-  type PlanCompactionOptions,
-  planCompaction,
-  SUMMARY_PREFIX,
-  summaryText,
-} from './core/plan-compaction.js';
-export { type CompactionResult, type CompactOptions, compact, createSummaryMessage } from './core/compact.js';
-export { DIGEST_PREFIX } from './core/compact-tool-results-in-recent.js';

@@ -62,18 +62,32 @@ export interface ContextUsage {
  */
 export function contextUsage(messages: readonly Message[], options: ContextUsageOptions = {}): ContextUsage {
   const config = toConfig(options.config);
-  const limit = effectiveTokenLimit(config);
   const estimate = describeContextTokens(messages, options);
   let messageCount = 0;
   for (const message of messages) if (isAgentVisible(message)) messageCount++;
-  const base = { tokens: estimate.tokens, source: estimate.source, limit, contextWindow: config.contextWindow, messageCount };
+  return measureUsage(config, estimate.tokens, estimate.source, messageCount);
+}
+
+/**
+ * Places a token count and message count against the configured thresholds.
+ *
+ * @internal
+ */
+export function measureUsage(
+  config: ContextConfig,
+  tokens: number,
+  source: ContextUsage['source'],
+  messageCount: number,
+): ContextUsage {
+  const limit = effectiveTokenLimit(config);
+  const base = { tokens, source, limit, contextWindow: config.contextWindow, messageCount };
   if (limit === undefined) {
     const ratio = messageCount / config.maxMessages;
     const level = messageCount > config.maxMessages ? 'compact' : ratio >= config.warningThreshold ? 'warning' : 'ok';
     return { ...base, ratio, level };
   }
-  const ratio = estimate.tokens / (config.contextWindow ?? limit);
-  const level = estimate.tokens >= limit ? 'compact' : ratio >= config.warningThreshold ? 'warning' : 'ok';
+  const ratio = tokens / (config.contextWindow ?? limit);
+  const level = tokens >= limit ? 'compact' : ratio >= config.warningThreshold ? 'warning' : 'ok';
   return { ...base, ratio, level };
 }
 

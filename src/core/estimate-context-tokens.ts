@@ -56,15 +56,16 @@ export function usageTotal(usage: Usage): number {
   return usage.total !== undefined && usage.total > 0 ? Math.max(usage.total, sum) : sum;
 }
 
-function isValidUsage(message: AssistantMessage): boolean {
+/** Whether an assistant message carries usage that can anchor an estimate. @internal */
+export function isValidUsage(message: AssistantMessage): boolean {
   const { usage, stopReason } = message;
   if (usage === undefined || stopReason === 'aborted' || stopReason === 'error') return false;
   const values = [usage.input, usage.output, usage.cacheRead ?? 0, usage.cacheWrite ?? 0];
   return values.every((value) => Number.isFinite(value) && value >= 0) && usageTotal(usage) > 0;
 }
 
-/** Index of the newest visible assistant message with usage that is newer than the latest summary. */
-function findUsageAnchor(messages: readonly Message[]): number {
+/** Index of the newest visible assistant message with usage that is newer than the latest summary. @internal */
+export function findUsageAnchor(messages: readonly Message[]): number {
   for (let index = messages.length - 1; index >= 0; index--) {
     const message = messages[index]!;
     if (message.meta?.kind === 'compaction_summary') return -1;

@@ -1,0 +1,104 @@
+import type { ContextUsage } from '../core/context-usage.js';
+
+/** Why a compaction ran. */
+export type CompactionReason = 'threshold' | 'overflow' | 'manual';
+
+/**
+ * Raised once when usage crosses `warningThreshold`, and again only after a compaction brought it
+ * back below.
+ *
+ * @example
+ * ```ts
+ * onEvent: (event) => event.type === 'context-warning' && console.warn(`Context at ${Math.round(event.usage.ratio * 100)}%`)
+ * ```
+ */
+export interface ContextWarningEvent {
+  type: 'context-warning';
+  usage: ContextUsage;
+}
+
+/**
+ * A compaction is about to call the summarizer.
+ *
+ * @example
+ * ```ts
+ * onEvent: (event) => event.type === 'compaction-start' && console.log(`Compacting (${event.reason})…`)
+ * ```
+ */
+export interface CompactionStartEvent {
+  type: 'compaction-start';
+  reason: CompactionReason;
+  tokensBefore: number;
+  messagesBefore: number;
+}
+
+/**
+ * A compaction finished, or failed (`error` set; the history is unchanged).
+ *
+ * @example
+ * ```ts
+ * onEvent: (event) => event.type === 'compaction-end' && console.log(`${event.tokensBefore} → ${event.tokensAfter}`)
+ * ```
+ */
+export interface CompactionEndEvent {
+  type: 'compaction-end';
+  reason: CompactionReason;
+  tokensBefore: number;
+  tokensAfter: number;
+  messagesBefore: number;
+  messagesAfter: number;
+  /** Whether the compacted context is below the compaction limit. */
+  belowLimit: boolean;
+  /** The summary written, when it succeeded. */
+  summary?: string;
+  /** The failure, when it failed. */
+  error?: unknown;
+}
+
+/**
+ * Old tool results were archived behind a summary.
+ *
+ * @example
+ * ```ts
+ * onEvent: (event) => event.type === 'tool-results-summarized' && console.log(`${event.archived} results archived`)
+ * ```
+ */
+export interface ToolResultsSummarizedEvent {
+  type: 'tool-results-summarized';
+  archived: number;
+  /** True when the model summarizer failed and the heuristic was used. */
+  fallback: boolean;
+  summary: string;
+  error?: unknown;
+}
+
+/**
+ * Tool output over the limits was truncated (and saved in full, when a spill store is configured).
+ *
+ * @example
+ * ```ts
+ * onEvent: (event) => event.type === 'tool-output-truncated' && console.log(event.toolName, event.spilledTo)
+ * ```
+ */
+export interface ToolOutputTruncatedEvent {
+  type: 'tool-output-truncated';
+  toolCallId: string;
+  toolName: string;
+  /** Where the full output was saved, if it was. */
+  spilledTo?: string;
+}
+
+/**
+ * Everything a context manager reports through `onEvent`.
+ *
+ * @example
+ * ```ts
+ * const onEvent = (event: ContextEvent) => console.log(event.type);
+ * ```
+ */
+export type ContextEvent =
+  | ContextWarningEvent
+  | CompactionStartEvent
+  | CompactionEndEvent
+  | ToolResultsSummarizedEvent
+  | ToolOutputTruncatedEvent;
