@@ -67,3 +67,8 @@ export {
   splitByTokenBudget,
 } from './core/split-by-token-budget.js';
 export { ARCHIVED_RESULT_PLACEHOLDER, MISSING_RESULT_TEXT, prepareModelMessages } from './core/prepare-model-messages.js';
+export {
+  type ApproximateCounterOptions,
+  approximateCounter,
+  createApproximateCounter,
+} from './approximate-counter.js';

@@ -1,0 +1,284 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type AssistantMessage,
+  CompactionError,
+  ConfigError,
+  type ContextEvent,
+  createContextManager,
+  createMemoryStore,
+  formatContextStats,
+  formatStatusLine,
+  type Message,
+  referenceCounter,
+  type Summarizer,
+  type SummaryRequest,
+  summaryText,
+  type ToolResultMessage,
+} from '../../src/index.js';
+
+// Under the reference counter 4 characters cost 1 token.
+const user = (tokens: number, label = 'u'): Message => ({ role: 'user', content: label.repeat(tokens * 4) });
+const answer = (text: string, usage?: AssistantMessage['usage']): AssistantMessage => ({
+  role: 'assistant',
+  content: [{ type: 'text', text }],
+  stopReason: 'stop',
+  ...(usage ? { usage } : {}),
+});
+const call = (id: string): AssistantMessage => ({
+  role: 'assistant',
+  content: [{ type: 'toolCall', id, name: 'bash', arguments: { command: id } }],
+  stopReason: 'toolUse',
+});
+const result = (id: string, text: string): ToolResultMessage => ({
+  role: 'toolResult',
+  toolCallId: id,
+  toolName: 'bash',
+  content: [{ type: 'text', text }],
+});
+
+function scripted(...outputs: (string | Error | { text: string; stopReason: string })[]): Summarizer & {
+  requests: SummaryRequest[];
+} {
+  const requests: SummaryRequest[] = [];
+  return {
+    requests,
+    async summarize(request) {
+      requests.push(request);
+      const next = outputs.length > 1 ? outputs.shift()! : (outputs[0] ?? 'SUMMARY');
+      if (next instanceof Error) throw next;
+      return next;
+    },
+  };
+}
+
+const overflowError = () =>
+  Object.assign(new Error('prompt is too long: 210000 tokens > 200000 maximum'), {
+    status: 400,
+    error: { type: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum' },
+  });
+
+/** A window of 10,000 tokens with 2,000 reserved: compaction at 8,000, warning at 8,000 × … 80% of 10,000. */
+function manager(summarizer: Summarizer, events: ContextEvent[] = [], extra: Parameters<typeof createContextManager>[0] extends infer O ? Partial<O> : never = {}) {
+  return createContextManager({
+    summarizer,
+    contextWindow: 10_000,
+    counter: referenceCounter,
+    config: { reserveTokens: 2_000, keepRecentTokens: 2_000, toolSummaryStrategy: 'heuristic' },
+    onEvent: (event) => events.push(event),
+    ...extra,
+  });
+}
+
+describe('createContextManager', () => {
+  it('validates its options', () => {
+    expect(() => createContextManager({ summarizer: undefined as never })).toThrow(ConfigError);
+    expect(() => createContextManager({ summarizer: scripted(), model: 'no-such-model-xyz' })).toThrow(/contextWindow/);
+    expect(() => createContextManager({ summarizer: scripted(), contextWindow: 1000 })).toThrow(/reserveTokens/);
+    expect(createContextManager({ summarizer: scripted(), model: 'gpt-4o' }).config.contextWindow).toBe(128_000);
+  });
+
+  it('passes a small context through unchanged', async () => {
+    const history = [user(10), answer('ok'), user(10)];
+    const prepared = await manager(scripted()).prepare(history);
+    expect(prepared.messages).toEqual(history);
+    expect(prepared.history).toEqual(history);
+    expect(prepared.compacted).toBeUndefined();
+    expect(prepared.usage).toMatchObject({ level: 'ok', limit: 8_000 });
+  });
+
+  it('compacts at the threshold and returns the history to keep', async () => {
+    const events: ContextEvent[] = [];
+    const history = [user(3000, 'a'), answer('a'), user(3000, 'b'), answer('b'), user(1500, 'c'), answer('c'), user(500, 'd')];
+    const prepared = await manager(scripted('CHECKPOINT'), events).prepare(history);
+    expect(prepared.compacted).toBeDefined();
+    expect(summaryText(prepared.history[0]!)).toBe('CHECKPOINT');
+    expect(prepared.history[prepared.history.length - 1]).toBe(history[history.length - 1]);
+    expect(prepared.usage.tokens).toBeLessThan(8_000);
+    const types = events.map((event) => event.type);
+    expect(types).toEqual(['compaction-start', 'compaction-end']);
+    expect(events[1]).toMatchObject({ reason: 'threshold', belowLimit: true });
+  });
+
+  it('warns once when usage crosses the warning threshold, again only after a compaction', async () => {
+    const events: ContextEvent[] = [];
+    const context = manager(scripted(), events);
+    let history: Message[] = [user(7_000)];
+    history = (await context.prepare(history)).history;
+    history = (await context.prepare([...history, answer('ok')])).history;
+    expect(events.filter((event) => event.type === 'context-warning')).toHaveLength(1);
+    history = (await context.prepare([...history, user(2000)])).history; // compacts, resets the warning
+    history = (await context.prepare([...history, user(5000)])).history;
+    expect(events.filter((event) => event.type === 'context-warning').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('ignores usage reported before the latest compaction', async () => {
+    const context = manager(scripted());
+    const history = [user(3000), answer('a', { input: 7_900, output: 200 }), user(3000), answer('b'), user(1000)];
+    const first = await context.prepare(history);
+    expect(first.compacted).toBeDefined();
+    // The stale usage (8,100 tokens) is gone with the compaction: the next call must not compact again.
+    const second = await context.prepare([...first.history, answer('c'), user(10)]);
+    expect(second.compacted).toBeUndefined();
+    context.recordUsage({ input: 9_500, output: 10 });
+    const third = await context.prepare([...second.history, answer('d')]);
+    expect(third.usage.tokens).toBeGreaterThanOrEqual(9_500);
+  });
+
+  it('does not compact again right after a compaction', async () => {
+    const summarizer = scripted();
+    const context = manager(summarizer);
+    const first = await context.prepare([user(4000), answer('a'), user(4000)]);
+    expect(first.compacted).toBeDefined();
+    await context.prepare(first.history);
+    await context.prepare(first.history);
+    expect(summarizer.requests).toHaveLength(1);
+  });
+
+  it('reports a compaction that cannot shrink the context instead of repeating it every turn', async () => {
+    const events: ContextEvent[] = [];
+    const summarizer = scripted('x'.repeat(60_000));
+    const context = manager(summarizer, events);
+    let history: Message[] = [user(3000), answer('a'), user(3000), answer('b'), user(2500)];
+    const first = await context.prepare(history);
+    expect(first.compacted).toBeUndefined();
+    expect(first.history).toEqual(history);
+    const end = events.find((event) => event.type === 'compaction-end');
+    expect(end && 'error' in end && CompactionError.isInstance(end.error)).toBe(true);
+    history = [...first.history, answer('c')];
+    await context.prepare(history);
+    await context.prepare([...history, user(10)]);
+    expect(summarizer.requests).toHaveLength(1);
+  });
+
+  it('goes deeper when the kept tail alone is over the limit', async () => {
+    const huge = Array.from({ length: 3000 }, (_, index) => `line ${index}: error in module ${index}`).join('\n');
+    const history: Message[] = [user(2000), answer('a'), user(10), call('a'), result('a', huge)];
+    const prepared = await manager(scripted('SUMMARY')).prepare(history);
+    expect(prepared.compacted).toBeDefined();
+    expect(prepared.usage.tokens).toBeLessThan(8_000);
+    expect(prepared.messages.some((message) => message.role === 'toolResult')).toBe(true);
+  });
+
+  it('recovers from a provider overflow once, with the compacted history', async () => {
+    const events: ContextEvent[] = [];
+    const context = manager(scripted('RECOVERED'), events);
+    const history = [user(2000), answer('a'), user(2000), answer('b'), user(100)];
+    let calls = 0;
+    const outcome = await context.runWithOverflowRecovery(history, async (messages) => {
+      calls++;
+      if (calls === 1) throw overflowError();
+      return answer(`saw ${messages.length} messages`);
+    });
+    expect(outcome.recovered).toBe(true);
+    expect(calls).toBe(2);
+    expect(summaryText(outcome.history[0]!)).toBe('RECOVERED');
+    expect(events.find((event) => event.type === 'compaction-start')).toMatchObject({ reason: 'overflow' });
+  });
+
+  it('gives up after a second overflow in the same call, with the history intact', async () => {
+    const context = manager(scripted());
+    const history = [user(2000), answer('a'), user(2000), answer('b'), user(100)];
+    const snapshot = structuredClone(history);
+    let calls = 0;
+    const error = await context
+      .runWithOverflowRecovery(history, async () => {
+        calls++;
+        throw overflowError();
+      })
+      .catch((caught: unknown) => caught);
+    expect(calls).toBe(2);
+    expect(CompactionError.isInstance(error)).toBe(true);
+    expect((error as CompactionError).code).toBe('OVERFLOW_UNRECOVERED');
+    expect(history).toEqual(snapshot);
+  });
+
+  it('passes other errors through without compacting', async () => {
+    const summarizer = scripted();
+    const context = manager(summarizer);
+    const rateLimit = Object.assign(new Error('Rate limit reached for tokens per min (TPM)'), { status: 429 });
+    await expect(
+      context.runWithOverflowRecovery([user(10)], async () => {
+        throw rateLimit;
+      }),
+    ).rejects.toBe(rateLimit);
+    expect(summarizer.requests).toHaveLength(0);
+  });
+
+  it('treats an errored assistant message with an overflow text as an overflow', async () => {
+    const context = manager(scripted());
+    let calls = 0;
+    const outcome = await context.runWithOverflowRecovery([user(3000), answer('a'), user(3000), answer('b'), user(10)], async () => {
+      calls++;
+      return calls === 1
+        ? ({ ...answer(''), stopReason: 'error', errorMessage: 'prompt is too long: 300000 tokens > 200000 maximum' } as AssistantMessage)
+        : answer('fine');
+    });
+    expect(outcome.recovered).toBe(true);
+  });
+
+  it('surfaces a hanging summarizer through the abort signal', async () => {
+    const hanging: Summarizer = {
+      summarize: (request) =>
+        new Promise((_, reject) => request.signal?.addEventListener('abort', () => reject(new Error('aborted')))),
+    };
+    const context = manager(hanging);
+    const controller = new AbortController();
+    const pending = context.prepare([user(4000), answer('a'), user(4000)], { signal: controller.signal });
+    controller.abort();
+    const error = await pending.catch((caught: unknown) => caught);
+    expect((error as CompactionError).code).toBe('ABORTED');
+  });
+
+  it('summarizes old tool results past the cutoff', async () => {
+    const events: ContextEvent[] = [];
+    const history: Message[] = [user(10)];
+    for (let index = 0; index < 12; index++) history.push(call(`c${index}`), result(`c${index}`, `FAIL case ${index}`));
+    const prepared = await manager(scripted(), events).prepare(history);
+    expect(events.find((event) => event.type === 'tool-results-summarized')).toMatchObject({ archived: 2 });
+    expect(prepared.history.filter((message) => message.meta?.kind === 'tool_result_archived')).toHaveLength(2);
+  });
+
+  it('truncates oversized tool output once', async () => {
+    const events: ContextEvent[] = [];
+    const context = createContextManager({ summarizer: scripted(), contextWindow: 1_000_000, onEvent: (event) => events.push(event) });
+    const long = Array.from({ length: 5000 }, (_, index) => `row ${index}`).join('\n');
+    const history: Message[] = [user(10), call('a'), result('a', long)];
+    const first = await context.prepare(history);
+    const text = (first.history[2] as ToolResultMessage).content[0];
+    expect(text?.type === 'text' && text.text.split('\n').length).toBeLessThanOrEqual(2000);
+    await context.prepare([...first.history, answer('ok')]);
+    expect(events.filter((event) => event.type === 'tool-output-truncated')).toHaveLength(1);
+  });
+
+  it('reports stats with a breakdown and renders them', async () => {
+    const context = manager(scripted(), [], { systemPrompt: 's'.repeat(400), tools: [{ name: 'bash' }], now: () => 10_000 });
+    const history: Message[] = [
+      { role: 'user', content: 'u'.repeat(400), meta: { timestamp: 4_000 } },
+      call('a'),
+      result('a', 'r'.repeat(800)),
+    ];
+    const stats = context.stats(history);
+    expect(stats).toMatchObject({ maxTokens: 10_000, messageCount: 3, oldestMessageAge: 6_000 });
+    expect(stats.breakdown.systemPrompt).toBe(100);
+    expect(stats.breakdown.byRole.toolResult).toBe(200);
+    expect(stats.breakdown.byRole.user).toBe(100);
+    expect(stats.currentUsage).toBe(stats.breakdown.total);
+    expect(formatStatusLine(stats)).toMatch(/^Context: \d+% \(\d+\/10K\)$/);
+    expect(formatContextStats(stats)).toContain('System prompt');
+  });
+
+  it('records compactions in the session store', async () => {
+    const store = createMemoryStore();
+    const session = await store.createSession();
+    const history = [user(3000, 'a'), answer('a'), user(3000, 'b'), answer('b'), user(1500, 'c'), answer('c'), user(500, 'd')];
+    for (const message of history) await store.appendEntry(session.id, { type: 'message', message });
+    const context = manager(scripted('STORED'), [], { store, sessionId: session.id });
+    const prepared = await context.prepare(history);
+    const entries = await store.getEntries(session.id);
+    const compaction = entries.find((entry) => entry.type === 'compaction');
+    expect(compaction).toMatchObject({ summary: 'STORED' });
+    const firstKept = entries.find((entry) => compaction?.type === 'compaction' && entry.id === compaction.firstKeptEntryId);
+    expect(firstKept?.type === 'message' && firstKept.message).toEqual(prepared.history[1]);
+    expect(await store.getMessages(session.id)).toHaveLength(history.length);
+  });
+});
