@@ -1,0 +1,139 @@
+/**
+ * `npm run bench`: the per-call cost of `prepare()` on a long session, and counter accuracy.
+ * Every figure in docs/benchmarks.md comes from one run of this file on one machine, so the
+ * ratios between rows are what to read, not the absolute times.
+ */
+import { writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { Bench } from 'tinybench';
+import {
+  approximateCounter,
+  createContextManager,
+  heuristicSummarizer,
+  type Message,
+  referenceCounter,
+  sumMessageTokens,
+  type TokenCounter,
+} from '../src/index.js';
+import { createTokenizerCounter } from '../src/tokenizer/index.js';
+import { corpus } from '../test/fixtures/corpus.js';
+
+const ENTRIES = 14_000;
+const TARGET_CHARS = 500_000;
+
+/** A session shaped like the one the session-tree seed measured: 14,000 entries, ~500k model-facing characters. */
+function longSession(): Message[] {
+  const messages: Message[] = [];
+  const perMessage = Math.floor(TARGET_CHARS / ENTRIES);
+  const filler = (index: number) =>
+    `step ${index}: checked src/module_${index % 97}.ts, ran the tests (${index % 7} failed), noted the fix. `.repeat(3).slice(0, perMessage);
+  for (let index = 0; messages.length < ENTRIES; index++) {
+    const id = `call_${index}`;
+    messages.push({ role: 'user', content: filler(index) });
+    messages.push({ role: 'assistant', content: [{ type: 'toolCall', id, name: 'bash', arguments: { command: `npm test -- ${index}` } }] });
+    messages.push({ role: 'toolResult', toolCallId: id, toolName: 'bash', content: [{ type: 'text', text: filler(index + 1) }] });
+    messages.push({ role: 'assistant', content: [{ type: 'text', text: filler(index + 2) }] });
+  }
+  return messages.slice(0, ENTRIES);
+}
+
+function newManager(counter: TokenCounter) {
+  return createContextManager({
+    summarizer: heuristicSummarizer,
+    contextWindow: 2_000_000,
+    counter,
+    config: { toolSummaryStrategy: 'off', reserveTokens: 16_384 },
+    systemPrompt: 'You are a coding agent.',
+  });
+}
+
+const session = longSession();
+const characters = session.reduce((sum, message) => sum + JSON.stringify(message.content).length, 0);
+const counters: TokenCounter[] = [referenceCounter, approximateCounter, createTokenizerCounter({ encoding: 'o200k_base' })];
+
+const bench = new Bench({ time: 400, warmupTime: 100 });
+for (const counter of counters) {
+  bench.add(`first call, ${counter.name}`, async () => {
+    // A fresh session: every message object is new, so nothing is cached.
+    await newManager(counter).prepare(session.map((message) => ({ ...message }) as Message));
+  });
+  let history: Message[] = session;
+  let manager = newManager(counter);
+  let turn = 0;
+  bench.add(
+    `after one new message, ${counter.name}`,
+    async () => {
+      history = [...history, { role: 'user', content: `turn ${turn++}: please continue with the next failing test.` }];
+      history = (await manager.prepare(history)).history;
+    },
+    {
+      beforeAll: async () => {
+        history = session;
+        manager = newManager(counter);
+        await manager.prepare(history);
+      },
+    },
+  );
+}
+await bench.run();
+
+const mean = (name: string) => {
+  const task = bench.getTask(name);
+  const result = task?.result as { latency?: { mean: number } } | undefined;
+  return result?.latency?.mean ?? Number.NaN;
+};
+const format = (milliseconds: number) =>
+  milliseconds >= 1 ? `${milliseconds.toFixed(2)} ms` : `${(milliseconds * 1000).toFixed(1)} µs`;
+
+const rows = counters.map((counter) => {
+  const first = mean(`first call, ${counter.name}`);
+  const next = mean(`after one new message, ${counter.name}`);
+  return { counter: counter.name, first, next, ratio: first / next };
+});
+const baseline = rows[0]!.next;
+
+const accuracy = corpus.map((sample) => {
+  const exact = counters[2]!.count(sample.text);
+  return {
+    sample: sample.name,
+    exact,
+    approximate: approximateCounter.count(sample.text) / exact,
+    reference: referenceCounter.count(sample.text) / exact,
+  };
+});
+const worst = (key: 'approximate' | 'reference') =>
+  Math.max(...accuracy.map((row) => Math.abs(row[key] - 1))) * 100;
+
+const lines = [
+  '# Benchmarks',
+  '',
+  'Written by `npm run bench` (bench/run.ts). All figures come from one run on one machine',
+  `(${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}); compare the ratios, not the absolute times.`,
+  '',
+  `## prepare() on a long session`,
+  '',
+  `${session.length.toLocaleString('en-US')} messages, ${characters.toLocaleString('en-US')} characters of model-facing content`,
+  `(about ${sumMessageTokens(session, approximateCounter).toLocaleString('en-US')} tokens by the approximate counter), no compaction due.`,
+  '"First call" projects and counts every message; "after one new message" is the steady state of',
+  'an agent loop, where the history only grew at the end.',
+  '',
+  '| counter | first call | after one new message | first ÷ next | next ÷ next (reference) |',
+  '| --- | ---: | ---: | ---: | ---: |',
+  ...rows.map(
+    (row) =>
+      `| ${row.counter} | ${format(row.first)} | ${format(row.next)} | ${row.ratio.toFixed(0)}× | ${(row.next / baseline).toFixed(2)}× |`,
+  ),
+  '',
+  '## Counter accuracy against o200k_base',
+  '',
+  'Estimate ÷ exact count on the mixed corpus of `test/fixtures/corpus.ts` (1.00 is exact).',
+  '',
+  '| sample | o200k tokens | approximate | reference (chars / 4) |',
+  '| --- | ---: | ---: | ---: |',
+  ...accuracy.map((row) => `| ${row.sample} | ${row.exact} | ${row.approximate.toFixed(2)} | ${row.reference.toFixed(2)} |`),
+  '',
+  `Worst error: approximate ${worst('approximate').toFixed(0)}%, reference ${worst('reference').toFixed(0)}%.`,
+  '',
+];
+writeFileSync(new URL('../docs/benchmarks.md', import.meta.url), lines.join('\n'));
+console.log(lines.join('\n'));

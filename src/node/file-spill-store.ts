@@ -1,0 +1,61 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SpillInfo, SpilledOutput, SpillStore } from '../spill-store.js';
+
+/**
+ * Options of {@link createFileSpillStore}.
+ *
+ * @example
+ * ```ts
+ * const options: CreateFileSpillStoreOptions = { directory: '.agent/tool-outputs' };
+ * ```
+ */
+export interface CreateFileSpillStoreOptions {
+  /** Where the files are written; created when missing. @default join(os.tmpdir(), 'ai_tool_outputs') */
+  directory?: string;
+}
+
+/** The default spill directory: `ai_tool_outputs` under the system temp directory. */
+export function defaultSpillDirectory(): string {
+  return join(tmpdir(), 'ai_tool_outputs');
+}
+
+function safeName(value: string | undefined): string {
+  const cleaned = (value ?? '').replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 40);
+  return cleaned === '' ? 'tool' : cleaned;
+}
+
+/**
+ * A {@link SpillStore} that writes each output to its own file (mode 0600) and resolves once the
+ * write finished. File names carry the time, the tool name and the start of the SHA-256, so a
+ * directory listing reads like a log.
+ *
+ * @param options - The directory (default: `ai_tool_outputs` under the temp directory).
+ * @returns The spill store.
+ *
+ * @example
+ * ```ts
+ * import { processToolOutput } from 'ctxkit';
+ * import { createFileSpillStore } from 'ctxkit/node';
+ *
+ * const spillStore = createFileSpillStore();
+ * const output = await processToolOutput(hugeLog, { spillStore, toolName: 'bash' });
+ * console.log(output.spilled?.path);
+ * ```
+ */
+export function createFileSpillStore(options: CreateFileSpillStoreOptions = {}): SpillStore {
+  const directory = options.directory ?? defaultSpillDirectory();
+  return {
+    async save(content: string, info: SpillInfo): Promise<SpilledOutput> {
+      const data = Buffer.from(content, 'utf8');
+      const sha256 = createHash('sha256').update(data).digest('hex');
+      await mkdir(directory, { recursive: true, mode: 0o700 });
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      const path = join(directory, `${stamp}-${safeName(info.toolName)}-${sha256.slice(0, 12)}-${randomUUID().slice(0, 8)}.txt`);
+      await writeFile(path, data, { mode: 0o600, flag: 'wx' });
+      return { path, sha256, bytes: data.length };
+    },
+  };
+}

@@ -1,0 +1,8 @@
+export {
+  type CreateJsonlStoreOptions,
+  createJsonlStore,
+  JSONL_FORMAT_VERSION,
+  type JsonlSessionStore,
+  type JsonlStoreWarning,
+} from './jsonl-store.js';
+export { type CreateFileSpillStoreOptions, createFileSpillStore, defaultSpillDirectory } from './file-spill-store.js';

@@ -1,0 +1,128 @@
+/**
+ * Reading and writing the lines of a JSONL session file.
+ *
+ * @internal
+ */
+import { open } from 'node:fs/promises';
+import { z } from 'zod';
+import { StoreError } from '../errors.js';
+import { deepFreeze, parseStoredEntry, type SessionIndex, sessionInfoSchema } from '../session/session-index.js';
+import type { SessionInfo } from '../session-store.js';
+
+/** The format version written in each file's header line. */
+export const JSONL_FORMAT_VERSION = 1;
+
+const headerSchema = z.object({ type: z.literal('session'), version: z.number().int().positive() });
+
+/** @internal */
+export function errorCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null ? (error as { code?: string }).code : undefined;
+}
+
+/** @internal */
+export function storeFailed(action: string, file: string, error: unknown): StoreError {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new StoreError(`Could not ${action} ${file} (${reason}). Check the directory's permissions and free space.`, {
+    code: 'STORE_FAILED',
+    cause: error,
+  });
+}
+
+/** Appends text and flushes it to disk before resolving. */
+export async function appendDurably(file: string, text: string, flag: 'a' | 'wx'): Promise<void> {
+  const handle = await open(file, flag);
+  try {
+    await handle.write(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** @internal */
+export function parseHeader(line: string, file: string): SessionInfo {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    throw new StoreError(`${file} does not start with a session header line; it is not a ctxkit session file.`, {
+      code: 'STORE_CORRUPT',
+      cause: error,
+    });
+  }
+  const header = headerSchema.safeParse(value);
+  if (!header.success) {
+    throw new StoreError(`${file} does not start with a ctxkit session header line.`, { code: 'STORE_CORRUPT' });
+  }
+  if (header.data.version > JSONL_FORMAT_VERSION) {
+    throw new StoreError(
+      `${file} has format version ${header.data.version}, newer than this ctxkit reads (${JSONL_FORMAT_VERSION}). Upgrade ctxkit.`,
+      { code: 'STORE_CORRUPT' },
+    );
+  }
+  const { type: _type, version: _version, ...info } = value as Record<string, unknown>;
+  const parsed = sessionInfoSchema.safeParse(info);
+  if (!parsed.success) throw new StoreError(`${file} has an invalid session header.`, { code: 'STORE_CORRUPT' });
+  return deepFreeze(info as unknown as SessionInfo);
+}
+
+/** Applies one line of a session file; returns what was wrong with it, if anything. */
+export function applyLine(index: SessionIndex, line: string): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    return `not JSON (${error instanceof Error ? error.message : String(error)})`;
+  }
+  if (typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'leaf') {
+    const leafId = (value as { leafId?: unknown }).leafId;
+    if (leafId !== null && (typeof leafId !== 'string' || !index.byId.has(leafId))) {
+      return `a leaf move to unknown entry ${JSON.stringify(leafId)}`;
+    }
+    index.leafId = leafId;
+    return undefined;
+  }
+  const parsed = parseStoredEntry(value);
+  if ('problem' in parsed) return `not a valid entry (${parsed.problem})`;
+  if (index.byId.has(parsed.entry.id)) return `a second entry with id "${parsed.entry.id}"`;
+  index.add(parsed.entry);
+  return undefined;
+}
+
+/** Reads a session's info from its header line without reading the rest of the file. */
+export async function readInfo(file: string): Promise<SessionInfo> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(file, 'r');
+    const chunks: Buffer[] = [];
+    const buffer = Buffer.alloc(64 * 1024);
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      const chunk = buffer.subarray(0, bytesRead);
+      const newline = chunk.indexOf(0x0a);
+      chunks.push(Buffer.from(newline >= 0 ? chunk.subarray(0, newline) : chunk));
+      if (newline >= 0) break;
+    }
+    return parseHeader(Buffer.concat(chunks).toString('utf8'), file);
+  } catch (error) {
+    if (StoreError.isInstance(error)) throw error;
+    throw storeFailed('read', file, error);
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** Flushes the directory so a new file's name survives a crash (best effort: not every platform allows it). */
+export async function syncDirectory(directory: string): Promise<void> {
+  try {
+    const handle = await open(directory, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Directories cannot be opened or synced on some platforms; the file itself is synced.
+  }
+}

@@ -1,0 +1,171 @@
+import { SessionError } from '../errors.js';
+import type { CompactionEntry, Message, SessionEntry } from '../types.js';
+import { entryToMessage } from './entry-to-message.js';
+import { keepToolPairs } from './keep-tool-pairs.js';
+import { type SessionEntries, walkBranch } from './walk-branch.js';
+
+/**
+ * Which messages of the branch reach the model:
+ * - `'default'` — user, assistant and tool-result messages, custom messages and summaries (the
+ *   reference behaviour: hidden messages stay in the list for `prepareModelMessages` to handle);
+ * - `'user-assistant'` — the stricter filter of the durable-session seed: user and assistant
+ *   messages plus compaction and branch summaries; tool results and custom messages are dropped,
+ *   and so are the tool calls they answered;
+ * - a function — your own rule, given each message and the entry it came from.
+ *
+ * Whatever the filter, calls and results stay paired: a call whose results were all filtered out is
+ * removed from its assistant message (an assistant message left empty is dropped), and a result
+ * whose assistant message was filtered out is dropped too.
+ *
+ * @example
+ * ```ts
+ * const noCustom: ModelFacingFilter = (message, entry) => entry.type !== 'custom_message';
+ * ```
+ */
+export type ModelFacingFilter = 'default' | 'user-assistant' | ((message: Message, entry: SessionEntry) => boolean);
+
+/**
+ * Options of {@link buildContextFromBranch}.
+ *
+ * @example
+ * ```ts
+ * const options: BuildContextFromBranchOptions = { leafId: await store.getLeaf(sessionId), modelFacing: 'default' };
+ * ```
+ */
+export interface BuildContextFromBranchOptions {
+  /** The leaf to build from; `null` gives an empty context. @default the newest entry */
+  leafId?: string | null;
+  /** Which messages reach the model. @default 'default' */
+  modelFacing?: ModelFacingFilter;
+}
+
+/**
+ * The context a branch projects to.
+ *
+ * @example
+ * ```ts
+ * const { messages, entryIds, model } = buildContextFromBranch(entries);
+ * ```
+ */
+export interface SessionContext {
+  /** What the model sees from this branch, in order. */
+  messages: Message[];
+  /** For each message, the id of the entry it came from (parallel to `messages`). */
+  entryIds: string[];
+  /** The model of the latest model change on the path. */
+  model: string | undefined;
+  /** The provider of the latest model change on the path. */
+  provider: string | undefined;
+  /** The latest thinking level on the path. */
+  thinkingLevel: string | undefined;
+  /** Every entry from the root to the leaf. */
+  path: SessionEntry[];
+  /** The leaf the context was built from. */
+  leafId: string | null;
+  /** The latest compaction on the path, if any. */
+  compaction: CompactionEntry | undefined;
+}
+
+const USER_ASSISTANT_KINDS = new Set(['compaction', 'branch_summary']);
+
+function keepUserAssistant(message: Message, entry: SessionEntry): boolean {
+  if (entry.type === 'message') return message.role !== 'toolResult';
+  return USER_ASSISTANT_KINDS.has(entry.type);
+}
+
+/** Path entries that contribute messages: the latest compaction, its kept entries, what follows. */
+function contributing(path: readonly SessionEntry[]): {
+  entries: SessionEntry[];
+  compaction: CompactionEntry | undefined;
+} {
+  let latest = -1;
+  for (let index = path.length - 1; index >= 0 && latest < 0; index--)
+    if (path[index]!.type === 'compaction') latest = index;
+  if (latest < 0) return { entries: [...path], compaction: undefined };
+  const compaction = path[latest] as CompactionEntry;
+  let first = -1;
+  for (let index = 0; index <= latest && first < 0; index++)
+    if (path[index]!.id === compaction.firstKeptEntryId) first = index;
+  if (first < 0) {
+    throw new SessionError(
+      `Compaction "${compaction.id}" keeps the context from entry "${compaction.firstKeptEntryId}", which is not on its branch before it. The compaction entry is corrupt; move the leaf to an entry before it.`,
+      { code: 'ENTRY_NOT_FOUND' },
+    );
+  }
+  const entries: SessionEntry[] = [compaction];
+  for (let index = first; index < path.length; index++) {
+    const entry = path[index]!;
+    if (entry.type !== 'compaction') entries.push(entry);
+  }
+  return { entries, compaction };
+}
+
+/**
+ * Projects one branch of a session tree to the context a model sees. It walks the leaf back to the
+ * root, then applies the path in order: messages append; custom messages and branch summaries
+ * become user messages of their own kinds; the latest compaction contributes its summary (a user
+ * message `[Previous conversation summary]`, kind `compaction_summary`) followed by the path
+ * entries from its `firstKeptEntryId` up to it, then everything after it; model and thinking
+ * changes set the metadata; labels, session info and custom entries never reach the model.
+ *
+ * Messages of message entries are the entries' own message objects, and derived messages are
+ * memoized per entry, so repeated calls return identical objects and token counts stay cached.
+ *
+ * @param entries - The session's entries, as an array (append order) or a map by id; not mutated.
+ * @param options - The leaf and the model-facing filter.
+ * @returns The messages with their entry ids, the model metadata and the path.
+ * @throws `SessionError` with `ENTRY_NOT_FOUND` (unknown leaf, or a compaction keeping from an
+ * entry not on its branch), `PARENT_MISSING` or `TREE_CYCLE`.
+ *
+ * @example
+ * ```ts
+ * const context = buildContextFromBranch(await store.getEntries(sessionId), { leafId: await store.getLeaf(sessionId) });
+ * const request = prepareModelMessages(context.messages);
+ * ```
+ */
+export function buildContextFromBranch(
+  entries: SessionEntries,
+  options: BuildContextFromBranchOptions = {},
+): SessionContext {
+  const path = walkBranch(entries, options.leafId === undefined ? {} : { leafId: options.leafId });
+  let model: string | undefined;
+  let provider: string | undefined;
+  let thinkingLevel: string | undefined;
+  for (const entry of path) {
+    if (entry.type === 'model_change') {
+      model = entry.modelId;
+      provider = entry.provider;
+    } else if (entry.type === 'thinking_level_change') {
+      thinkingLevel = entry.thinkingLevel;
+    }
+  }
+  const { entries: sources, compaction } = contributing(path);
+  const candidates: Message[] = [];
+  const candidateEntries: SessionEntry[] = [];
+  for (const entry of sources) {
+    const message = entryToMessage(entry);
+    if (message === undefined) continue;
+    candidates.push(message);
+    candidateEntries.push(entry);
+  }
+  const filter = options.modelFacing ?? 'default';
+  let messages = candidates;
+  let kept = candidateEntries;
+  if (filter !== 'default') {
+    const test = filter === 'user-assistant' ? keepUserAssistant : filter;
+    const keep = candidates.map((message, index) => test(message, candidateEntries[index]!));
+    const paired = keepToolPairs(candidates, keep);
+    messages = paired.filter((_, index) => keep[index]);
+    kept = candidateEntries.filter((_, index) => keep[index]);
+  }
+  return {
+    messages,
+    entryIds: kept.map((entry) => entry.id),
+    model,
+    provider,
+    thinkingLevel,
+    path,
+    leafId: path.length === 0 ? null : path[path.length - 1]!.id,
+    compaction,
+  };
+}

@@ -1,0 +1,60 @@
+import { createSummaryMessage } from '../core/compact.js';
+import type { Message, SessionEntry, UserMessage } from '../types.js';
+
+/** The first line of the user message that carries a branch summary. */
+export const BRANCH_SUMMARY_PREFIX = '[Summary of an abandoned branch]';
+
+const derived = new WeakMap<SessionEntry, UserMessage>();
+
+function derive(entry: SessionEntry): UserMessage | undefined {
+  switch (entry.type) {
+    case 'custom_message':
+      return {
+        role: 'user',
+        content: entry.content,
+        meta: { kind: 'custom', userVisible: entry.display !== false },
+      };
+    case 'branch_summary':
+      return {
+        role: 'user',
+        content: `${BRANCH_SUMMARY_PREFIX}\n${entry.summary}`,
+        meta: { kind: 'branch_summary' },
+      };
+    case 'compaction':
+      return createSummaryMessage(entry.summary);
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The message an entry stands for, or `undefined` for entries that never reach a model (model and
+ * thinking changes, labels, session info, custom state):
+ * - `message` — `entry.message` itself (the same object);
+ * - `custom_message` — a user message of kind `custom` (hidden from a transcript UI when
+ *   `display` is `false`);
+ * - `branch_summary` — a user message `[Summary of an abandoned branch]` + the summary, of kind
+ *   `branch_summary`;
+ * - `compaction` — a user message `[Previous conversation summary]` + the summary, of kind
+ *   `compaction_summary`.
+ *
+ * Derived messages are memoized per entry object, so repeated calls return the same message and
+ * token counts stay cached.
+ *
+ * @param entry - Any session entry; not mutated.
+ * @returns Its message, or `undefined`.
+ *
+ * @example
+ * ```ts
+ * const transcript = entries.map(entryToMessage).filter((message) => message !== undefined);
+ * ```
+ */
+export function entryToMessage(entry: SessionEntry): Message | undefined {
+  if (entry.type === 'message') return entry.message;
+  let message = derived.get(entry);
+  if (message === undefined) {
+    message = derive(entry);
+    if (message !== undefined) derived.set(entry, message);
+  }
+  return message;
+}

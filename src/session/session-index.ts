@@ -1,0 +1,216 @@
+/**
+ * The in-memory index of one session that the memory and JSONL stores share (and the SQLite store
+ * uses as its cache): validation and filling of appended entries, the leaf, branches, the flat
+ * transcript.
+ *
+ * @internal
+ */
+import { z } from 'zod';
+import { SessionError } from '../errors.js';
+import { sessionEntryInputSchema, sessionEntrySchema } from '../schemas/entries.js';
+import type { CreateSessionInit, SessionInfo, TranscriptMessage } from '../session-store.js';
+import type { SessionEntry } from '../types.js';
+import { entryToMessage } from './entry-to-message.js';
+import { walkBranch } from './walk-branch.js';
+
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/**
+ * Whether a string is a valid session id (safe as a file name).
+ *
+ * @internal
+ */
+export function isSessionId(value: string): boolean {
+  return SESSION_ID.test(value);
+}
+
+const sessionInitSchema = z.object({
+  id: z
+    .string()
+    .regex(SESSION_ID, 'use 1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit')
+    .optional(),
+  name: z.string().optional(),
+  parentSessionId: z.string().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** @internal */
+export const sessionInfoSchema: z.ZodType<SessionInfo> = z.object({
+  id: z.string().regex(SESSION_ID),
+  createdAt: z.number().nonnegative(),
+  name: z.string().optional(),
+  parentSessionId: z.string().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+
+function formatPath(root: string, path: readonly PropertyKey[]): string {
+  let text = root;
+  for (const key of path) text += typeof key === 'number' ? `[${key}]` : `.${String(key)}`;
+  return text;
+}
+
+/**
+ * The first few problems of a validation error, each naming its field.
+ *
+ * @internal
+ */
+export function describeIssues(error: z.ZodError, root: string): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => {
+      let detail = issue.message;
+      if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+        detail = issue.errors.map((errors) => errors[0]?.message ?? 'invalid').join('; or ');
+      }
+      return `${formatPath(root, issue.path)}: ${detail}`;
+    })
+    .join('; ');
+}
+
+/** @internal */
+export function sessionNotFound(sessionId: string): SessionError {
+  return new SessionError(`There is no session "${sessionId}". Create it with createSession first.`, {
+    code: 'SESSION_NOT_FOUND',
+  });
+}
+
+/**
+ * Validates a `createSession` input and makes the session info.
+ *
+ * @internal
+ */
+export function createSessionInfo(init: CreateSessionInit | undefined, now: number): SessionInfo {
+  const parsed = sessionInitSchema.safeParse(init ?? {});
+  if (!parsed.success) {
+    throw new SessionError(`Invalid session: ${describeIssues(parsed.error, 'init')}.`, { code: 'INPUT_INVALID' });
+  }
+  const { id, name, parentSessionId, metadata } = parsed.data;
+  return deepFreeze(
+    toJson({
+      id: id ?? crypto.randomUUID(),
+      createdAt: now,
+      ...(name === undefined ? {} : { name }),
+      ...(parentSessionId === undefined ? {} : { parentSessionId }),
+      ...(metadata === undefined ? {} : { metadata }),
+    }) as SessionInfo,
+  );
+}
+
+/**
+ * Sessions oldest first, by `createdAt` then id.
+ *
+ * @internal
+ */
+export function sortSessions(sessions: SessionInfo[]): SessionInfo[] {
+  return sessions.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** @internal */
+export function sessionExists(sessionId: string): SessionError {
+  return new SessionError(`A session "${sessionId}" already exists. Pick another id, or omit it to get a random one.`, {
+    code: 'INPUT_INVALID',
+  });
+}
+
+function toJson(value: unknown): unknown {
+  try {
+    return JSON.parse(JSON.stringify(value));
+  } catch (error) {
+    throw new SessionError('The value is not JSON (a cycle, a BigInt or similar); session data must be JSON.', {
+      code: 'INPUT_INVALID',
+      cause: error,
+    });
+  }
+}
+
+/**
+ * Freezes a JSON value all the way down, so that shared stored entries cannot be changed.
+ *
+ * @internal
+ */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/**
+ * Validates a stored entry (a line of a file, a row); returns a description of what is wrong
+ * instead of throwing.
+ *
+ * @internal
+ */
+export function parseStoredEntry(value: unknown): { entry: SessionEntry } | { problem: string } {
+  const parsed = sessionEntrySchema.safeParse(value);
+  if (!parsed.success) return { problem: describeIssues(parsed.error, 'entry') };
+  return { entry: deepFreeze(value as SessionEntry) };
+}
+
+/**
+ * One session held in memory.
+ *
+ * @internal
+ */
+export class SessionIndex {
+  readonly entries: SessionEntry[] = [];
+  readonly byId = new Map<string, SessionEntry>();
+  leafId: string | null = null;
+  private readonly transcript: TranscriptMessage[] = [];
+
+  constructor(readonly info: SessionInfo) {}
+
+  /** Validates an appended entry and fills it in, without changing the index. */
+  prepare(input: unknown, now: number): SessionEntry {
+    const parsed = sessionEntryInputSchema.safeParse(input);
+    if (!parsed.success) {
+      throw new SessionError(`Invalid entry for session "${this.info.id}": ${describeIssues(parsed.error, 'entry')}.`, {
+        code: 'INPUT_INVALID',
+      });
+    }
+    const { id, parentId, timestamp, ...rest } = input as Record<string, unknown>;
+    const entryId = (id as string | undefined) ?? crypto.randomUUID();
+    if (this.byId.has(entryId)) {
+      throw new SessionError(
+        `Entry id "${entryId}" is already used in session "${this.info.id}"; entry ids are unique.`,
+        {
+          code: 'INPUT_INVALID',
+        },
+      );
+    }
+    const parent = parentId === undefined ? this.leafId : (parentId as string | null);
+    if (parent !== null && !this.byId.has(parent)) {
+      throw new SessionError(
+        `entry.parentId: "${parent}" is not an entry of session "${this.info.id}". Omit parentId to continue from the leaf.`,
+        { code: 'PARENT_MISSING' },
+      );
+    }
+    const entry = toJson({ id: entryId, parentId: parent, timestamp: timestamp ?? now, ...rest });
+    return deepFreeze(entry as SessionEntry);
+  }
+
+  /** Adds a stored entry and moves the leaf to it. */
+  add(entry: SessionEntry): void {
+    this.entries.push(entry);
+    this.byId.set(entry.id, entry);
+    this.leafId = entry.id;
+    const message = entryToMessage(entry);
+    if (message !== undefined) this.transcript.push({ entryId: entry.id, timestamp: entry.timestamp, message });
+  }
+
+  /** Throws unless `entryId` is `null` or an entry of the session. */
+  checkEntry(entryId: string | null): void {
+    if (entryId !== null && !this.byId.has(entryId)) {
+      throw new SessionError(`Entry "${entryId}" is not in session "${this.info.id}".`, { code: 'ENTRY_NOT_FOUND' });
+    }
+  }
+
+  branch(leafId: string | null | undefined): SessionEntry[] {
+    return walkBranch(this.byId, { leafId: leafId === undefined ? this.leafId : leafId });
+  }
+
+  messages(): TranscriptMessage[] {
+    return [...this.transcript];
+  }
+}

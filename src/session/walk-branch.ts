@@ -1,0 +1,122 @@
+import { SessionError } from '../errors.js';
+import type { SessionEntry } from '../types.js';
+
+/**
+ * Entries of a session tree: an array (in append order) or a map by id.
+ *
+ * @example
+ * ```ts
+ * const entries: SessionEntries = await store.getEntries(sessionId);
+ * ```
+ */
+export type SessionEntries = readonly SessionEntry[] | ReadonlyMap<string, SessionEntry>;
+
+/**
+ * Options of {@link walkBranch}.
+ *
+ * @example
+ * ```ts
+ * const options: WalkBranchOptions = { leafId: 'e42' };
+ * ```
+ */
+export interface WalkBranchOptions {
+  /** The last entry of the path; `null` gives an empty path. @default the newest entry */
+  leafId?: string | null;
+}
+
+interface EntryIndex {
+  length: number;
+  last: SessionEntry | undefined;
+  byId: Map<string, SessionEntry>;
+}
+
+const indexes = new WeakMap<readonly SessionEntry[], EntryIndex>();
+
+/**
+ * The entries by id. An array is indexed once and then only for what was appended to it (entries
+ * are append-only; an array that shrank or whose indexed tail changed is indexed again).
+ *
+ * @internal
+ */
+export function indexEntries(entries: SessionEntries): ReadonlyMap<string, SessionEntry> {
+  if (!Array.isArray(entries)) return entries as ReadonlyMap<string, SessionEntry>;
+  const list = entries as readonly SessionEntry[];
+  let index = indexes.get(list);
+  if (index === undefined || index.length > list.length || list[index.length - 1] !== index.last) {
+    index = { length: 0, last: undefined, byId: new Map() };
+    indexes.set(list, index);
+  }
+  for (let position = index.length; position < list.length; position++) {
+    const entry = list[position]!;
+    index.byId.set(entry.id, entry);
+  }
+  index.length = list.length;
+  index.last = list[list.length - 1];
+  return index.byId;
+}
+
+/**
+ * The newest entry's id: the last of the array, or the last inserted into the map.
+ *
+ * @internal
+ */
+export function newestEntryId(entries: SessionEntries): string | null {
+  if (Array.isArray(entries)) {
+    const list = entries as readonly SessionEntry[];
+    return list.length === 0 ? null : list[list.length - 1]!.id;
+  }
+  let last: string | null = null;
+  for (const id of (entries as ReadonlyMap<string, SessionEntry>).keys()) last = id;
+  return last;
+}
+
+/**
+ * Walks a session tree from a leaf back to its root by `parentId`, and returns the path root
+ * first. The walk always ends: an unknown leaf, a missing parent or a cycle is a `SessionError`.
+ *
+ * @param entries - The session's entries, as an array (append order) or a map by id; not mutated.
+ * @param options - The leaf.
+ * @returns The entries from the root to the leaf.
+ * @throws `SessionError` with code `ENTRY_NOT_FOUND` (unknown leaf), `PARENT_MISSING` (an entry
+ * names a parent that is not there) or `TREE_CYCLE`.
+ *
+ * @example
+ * ```ts
+ * const path = walkBranch(await store.getEntries(sessionId), { leafId: await store.getLeaf(sessionId) });
+ * ```
+ */
+export function walkBranch(entries: SessionEntries, options: WalkBranchOptions = {}): SessionEntry[] {
+  const leafId = options.leafId === undefined ? newestEntryId(entries) : options.leafId;
+  if (leafId === null) return [];
+  const byId = indexEntries(entries);
+  const leaf = byId.get(leafId);
+  if (leaf === undefined) {
+    throw new SessionError(
+      `Entry "${leafId}" is not in the session, so there is no branch to walk from it. Pass the id of an existing entry (or null for an empty branch).`,
+      { code: 'ENTRY_NOT_FOUND' },
+    );
+  }
+  const path: SessionEntry[] = [];
+  const seen = new Set<string>();
+  let entry: SessionEntry = leaf;
+  for (;;) {
+    if (seen.has(entry.id)) {
+      throw new SessionError(
+        `The session tree has a cycle through entry "${entry.id}": following parentId from "${leafId}" comes back to it. The stored tree is corrupt.`,
+        { code: 'TREE_CYCLE' },
+      );
+    }
+    seen.add(entry.id);
+    path.push(entry);
+    if (entry.parentId === null) break;
+    const parent = byId.get(entry.parentId);
+    if (parent === undefined) {
+      throw new SessionError(
+        `Entry "${entry.id}" names parent "${entry.parentId}", which is not in the session. The stored tree is incomplete; move the leaf to another branch with setLeaf.`,
+        { code: 'PARENT_MISSING' },
+      );
+    }
+    entry = parent;
+  }
+  return path.reverse();
+}

@@ -1,0 +1,129 @@
+import type { ToolOutputLimits } from './config.js';
+import { type TruncationStats, truncateWithNotice } from './core/truncate-tool-content.js';
+
+/**
+ * Where a tool output was saved in full.
+ *
+ * @example
+ * ```ts
+ * const saved: SpilledOutput = { path: '/tmp/ai_tool_outputs/run-1.txt', sha256: 'ab12…', bytes: 1_048_576 };
+ * ```
+ */
+export interface SpilledOutput {
+  /** Where the host (or the model, through a read tool) can find the full output. */
+  path: string;
+  /** Hex SHA-256 of the UTF-8 content, so a reader can check it is the same output. */
+  sha256: string;
+  /** UTF-8 bytes written. */
+  bytes: number;
+}
+
+/**
+ * What a {@link SpillStore} is told about the output it saves.
+ *
+ * @example
+ * ```ts
+ * const info: SpillInfo = { toolName: 'bash', toolCallId: 'call_1' };
+ * ```
+ */
+export interface SpillInfo {
+  /** The tool that produced the output. */
+  toolName?: string;
+  /** The call the output answers. */
+  toolCallId?: string;
+}
+
+/**
+ * Saves tool output too large to keep in the context, so it stays recoverable.
+ *
+ * Contract: `save` resolves once the content is durably written and returns where it is; it may
+ * reject (disk full, permissions), and {@link processToolOutput} then still truncates the output and
+ * says in the notice that it could not be saved. `ctxkit/node` has `createFileSpillStore`.
+ *
+ * @example
+ * ```ts
+ * const saved = new Map<string, string>();
+ * const store: SpillStore = {
+ *   async save(content, info) {
+ *     const path = `memory://${info.toolCallId ?? saved.size}`;
+ *     saved.set(path, content);
+ *     return { path, sha256: await sha256Hex(content), bytes: new TextEncoder().encode(content).length };
+ *   },
+ * };
+ * ```
+ */
+export interface SpillStore {
+  /** Saves `content` in full. */
+  save(content: string, info: SpillInfo): Promise<SpilledOutput>;
+}
+
+/**
+ * Options of {@link processToolOutput}.
+ *
+ * @example
+ * ```ts
+ * const options: ProcessToolOutputOptions = { limits: { maxLines: 500 }, spillStore, toolName: 'bash' };
+ * ```
+ */
+export interface ProcessToolOutputOptions extends SpillInfo {
+  /** The limits; missing fields take the reference defaults. */
+  limits?: Partial<ToolOutputLimits>;
+  /** Where output over `largeOutputThreshold` is saved in full. Without one it is only truncated. */
+  spillStore?: SpillStore;
+}
+
+/**
+ * The result of {@link processToolOutput}.
+ *
+ * @example
+ * ```ts
+ * const { text, spilled } = await processToolOutput(output, { spillStore });
+ * ```
+ */
+export interface ProcessedToolOutput {
+  /** The text to put in the tool result, within every limit. */
+  text: string;
+  /** Whether the text differs from the input. */
+  truncated: boolean;
+  /** Where the full output was saved, when it was. */
+  spilled?: SpilledOutput;
+  /** Why saving failed, when it was attempted and failed. */
+  spillError?: string;
+  /** Sizes before and after. */
+  stats: TruncationStats;
+}
+
+/**
+ * Applies the reference tool-output processing: output over `largeOutputThreshold` is saved in full
+ * through the spill store (its path and SHA-256 go into the notice), and anything over the limits is
+ * truncated with {@link truncateToolContent}'s rules. The result is always within the limits, also
+ * when the spill store fails.
+ *
+ * @param text - The tool output.
+ * @param options - Limits, spill store, and the tool name and call id passed to the store.
+ * @returns The text to store, and where the full output went.
+ *
+ * @example
+ * ```ts
+ * import { createFileSpillStore } from 'ctxkit/node';
+ * const output = await processToolOutput(hugeLog, { spillStore: createFileSpillStore(), toolName: 'bash' });
+ * toolResult.content = [{ type: 'text', text: output.text }];
+ * ```
+ */
+export async function processToolOutput(text: string, options: ProcessToolOutputOptions = {}): Promise<ProcessedToolOutput> {
+  const plain = truncateWithNotice(text, options.limits);
+  if (!plain.needsSpill || options.spillStore === undefined) return plain;
+  const info: SpillInfo = {
+    ...(options.toolName !== undefined ? { toolName: options.toolName } : {}),
+    ...(options.toolCallId !== undefined ? { toolCallId: options.toolCallId } : {}),
+  };
+  try {
+    const spilled = await options.spillStore.save(text, info);
+    const extra = `Full output saved to ${spilled.path} (SHA-256 ${spilled.sha256}).`;
+    return { ...truncateWithNotice(text, options.limits, { extra, always: true }), spilled };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    const extra = `The full output could not be saved: ${reason}.`;
+    return { ...truncateWithNotice(text, options.limits, { extra }), spillError: reason };
+  }
+}

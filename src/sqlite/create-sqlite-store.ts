@@ -1,0 +1,224 @@
+import { SessionError, StoreError } from '../errors.js';
+import { entryToMessage } from '../session/entry-to-message.js';
+import {
+  createSessionInfo,
+  parseStoredEntry,
+  SessionIndex,
+  sessionExists,
+  sessionNotFound,
+  sortSessions,
+} from '../session/session-index.js';
+import type { CreateSessionInit, SessionInfo, SessionStore, TranscriptMessage } from '../session-store.js';
+import type { SessionEntry, SessionEntryInput } from '../types.js';
+import { ENTRY_COLUMNS, entryRows, MESSAGE_COLUMNS } from './entry-row.js';
+import { ensureSchema, inTransaction, type SqliteDatabase } from './sqlite-schema.js';
+
+/**
+ * Options of {@link createSqliteStore}.
+ *
+ * @example
+ * ```ts
+ * import Database from 'better-sqlite3';
+ * const options: CreateSqliteStoreOptions = { database: new Database('sessions.db') };
+ * ```
+ */
+export interface CreateSqliteStoreOptions {
+  /** A better-sqlite3 `Database` the host opened (and closes). */
+  database: SqliteDatabase;
+  /** The clock used for timestamps. @default Date.now */
+  now?: () => number;
+}
+
+interface CachedSession {
+  index: SessionIndex;
+  lastSeq: number;
+}
+
+const placeholders = (count: number) => new Array<string>(count).fill('?').join(', ');
+
+function isDatabase(value: unknown): value is SqliteDatabase {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as SqliteDatabase).prepare === 'function' &&
+    typeof (value as SqliteDatabase).exec === 'function'
+  );
+}
+
+function failed(action: string, error: unknown): unknown {
+  if (SessionError.isInstance(error) || StoreError.isInstance(error)) return error;
+  return new StoreError(`Could not ${action} (${error instanceof Error ? error.message : String(error)}).`, {
+    code: 'STORE_FAILED',
+    cause: error,
+  });
+}
+
+/**
+ * A {@link SessionStore} on SQLite, through a better-sqlite3 database the host opened. It creates
+ * (or migrates) the schema of the durable-session design: `sessions`; `session_entries`, the tree,
+ * with the whole entry as `data_json` and typed metadata columns (`tool_name`, `tool_status`,
+ * `tool_args_json`, `token_estimate`, `model_facing`, `display`, `compaction_first_kept_entry_id`,
+ * `compaction_tokens_before`, `branch_from_entry_id`); and `session_messages`, the flat transcript
+ * index, written in the same transaction. The schema version is kept in a `ctxkit_meta` table.
+ *
+ * Entries are read back from `data_json`, exactly as written, and cached by id, so repeated reads
+ * return the same objects. Rows another connection appended are picked up on the next call.
+ *
+ * @param options - The database and the clock.
+ * @returns The store. Its `close()` does not close the database.
+ * @throws `StoreError` (`DEPENDENCY_MISSING`) when `database` is not a better-sqlite3 database.
+ *
+ * @example
+ * ```ts
+ * import Database from 'better-sqlite3';
+ * import { createSqliteStore } from 'ctxkit/sqlite';
+ *
+ * const store = createSqliteStore({ database: new Database('sessions.db') });
+ * const { id } = await store.createSession();
+ * ```
+ */
+export function createSqliteStore(options: CreateSqliteStoreOptions): SessionStore {
+  const database: unknown = options?.database;
+  if (!isDatabase(database)) {
+    throw new StoreError(
+      'createSqliteStore needs a better-sqlite3 database: run `npm install better-sqlite3`, then pass `createSqliteStore({ database: new Database(path) })` with `import Database from "better-sqlite3"`.',
+      { code: 'DEPENDENCY_MISSING' },
+    );
+  }
+  const now = options.now ?? Date.now;
+  ensureSchema(database);
+  const cache = new Map<string, CachedSession>();
+  const statements = {
+    insertSession: database.prepare(
+      'INSERT INTO sessions (id, cwd, name, parent_session, created_at, updated_at, leaf_id, data_json) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)',
+    ),
+    session: database.prepare('SELECT data_json, leaf_id FROM sessions WHERE id = ?'),
+    sessions: database.prepare('SELECT data_json FROM sessions'),
+    entriesAfter: database.prepare(
+      'SELECT seq, data_json FROM session_entries WHERE session_id = ? AND seq > ? ORDER BY seq',
+    ),
+    insertEntry: database.prepare(
+      `INSERT INTO session_entries (${ENTRY_COLUMNS.join(', ')}) VALUES (${placeholders(ENTRY_COLUMNS.length)})`,
+    ),
+    insertMessage: database.prepare(
+      `INSERT INTO session_messages (${MESSAGE_COLUMNS.join(', ')}) VALUES (${placeholders(MESSAGE_COLUMNS.length)})`,
+    ),
+    setLeaf: database.prepare('UPDATE sessions SET leaf_id = ?, updated_at = ? WHERE id = ?'),
+    messages: database.prepare('SELECT entry_id FROM session_messages WHERE session_id = ? ORDER BY seq'),
+  };
+
+  /** The session's cached index, brought up to date with the database. */
+  function refresh(sessionId: string): SessionIndex {
+    const row = statements.session.get(sessionId) as { data_json: string; leaf_id: string | null } | undefined;
+    if (row === undefined) throw sessionNotFound(sessionId);
+    let cached = cache.get(sessionId);
+    if (cached === undefined) {
+      cached = { index: new SessionIndex(JSON.parse(row.data_json) as SessionInfo), lastSeq: 0 };
+      cache.set(sessionId, cached);
+    }
+    for (const entryRow of statements.entriesAfter.all(sessionId, cached.lastSeq) as {
+      seq: number;
+      data_json: string;
+    }[]) {
+      const parsed = parseStoredEntry(JSON.parse(entryRow.data_json));
+      if ('problem' in parsed) {
+        throw new StoreError(`Row ${entryRow.seq} of session_entries is not a valid entry: ${parsed.problem}.`, {
+          code: 'STORE_CORRUPT',
+        });
+      }
+      cached.index.add(parsed.entry);
+      cached.lastSeq = entryRow.seq;
+    }
+    cached.index.leafId = row.leaf_id;
+    return cached.index;
+  }
+
+  function read<T>(action: string, work: () => T): Promise<T> {
+    try {
+      return Promise.resolve(work());
+    } catch (error) {
+      return Promise.reject(failed(action, error));
+    }
+  }
+
+  return {
+    createSession: (init?: CreateSessionInit) =>
+      read('create the session', () => {
+        const info = createSessionInfo(init, now());
+        if (statements.session.get(info.id) !== undefined) throw sessionExists(info.id);
+        const createdAt = new Date(info.createdAt).toISOString();
+        const cwd = typeof info.metadata?.['cwd'] === 'string' ? info.metadata['cwd'] : null;
+        statements.insertSession.run(
+          info.id,
+          cwd,
+          info.name ?? null,
+          info.parentSessionId ?? null,
+          createdAt,
+          createdAt,
+          JSON.stringify(info),
+        );
+        return info;
+      }),
+    getSession: (sessionId: string) =>
+      read('read the session', () => {
+        const cached = cache.get(sessionId);
+        if (cached !== undefined) return cached.index.info;
+        const row = statements.session.get(sessionId) as { data_json: string } | undefined;
+        return row === undefined ? undefined : (JSON.parse(row.data_json) as SessionInfo);
+      }),
+    listSessions: () =>
+      read('list the sessions', () => {
+        const infos = (statements.sessions.all() as { data_json: string }[]).map(
+          (row) => JSON.parse(row.data_json) as SessionInfo,
+        );
+        return sortSessions(infos);
+      }),
+    appendEntry: (sessionId: string, input: SessionEntryInput) =>
+      read('append the entry', () => {
+        // The refresh inside the immediate transaction sees every other writer's rows, and none
+        // can be added between it and the insert.
+        const { index, entry, seq } = inTransaction(database, () => {
+          const index = refresh(sessionId);
+          const entry = index.prepare(input, now());
+          const rows = entryRows(sessionId, entry, index.byId);
+          const { lastInsertRowid } = statements.insertEntry.run(...rows.entry);
+          if (rows.message !== undefined) statements.insertMessage.run(...rows.message);
+          statements.setLeaf.run(entry.id, new Date(now()).toISOString(), sessionId);
+          return { index, entry, seq: Number(lastInsertRowid) };
+        });
+        index.add(entry);
+        cache.get(sessionId)!.lastSeq = seq;
+        return entry as SessionEntry;
+      }),
+    getEntries: (sessionId: string) => read('read the entries', () => [...refresh(sessionId).entries]),
+    getBranch: (sessionId: string, leafId?: string | null) =>
+      read('read the branch', () => refresh(sessionId).branch(leafId)),
+    getLeaf: (sessionId: string) => read('read the leaf', () => refresh(sessionId).leafId),
+    setLeaf: (sessionId: string, entryId: string | null) =>
+      read('move the leaf', () => {
+        const index = inTransaction(database, () => {
+          const index = refresh(sessionId);
+          index.checkEntry(entryId);
+          statements.setLeaf.run(entryId, new Date(now()).toISOString(), sessionId);
+          return index;
+        });
+        index.leafId = entryId;
+      }),
+    getMessages: (sessionId: string) =>
+      read('read the messages', () => {
+        const index = refresh(sessionId);
+        const transcript: TranscriptMessage[] = [];
+        for (const { entry_id } of statements.messages.all(sessionId) as { entry_id: string }[]) {
+          const found = index.byId.get(entry_id);
+          const message = found === undefined ? undefined : entryToMessage(found);
+          if (found !== undefined && message !== undefined) {
+            transcript.push({ entryId: found.id, timestamp: found.timestamp, message });
+          }
+        }
+        return transcript;
+      }),
+    close: async () => {
+      cache.clear();
+    },
+  };
+}

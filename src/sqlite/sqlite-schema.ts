@@ -1,0 +1,146 @@
+import { StoreError } from '../errors.js';
+
+/**
+ * A prepared statement, typed structurally after better-sqlite3's `Statement` (positional
+ * parameters only).
+ *
+ * @example
+ * ```ts
+ * const count = database.prepare('SELECT count(*) AS n FROM sessions').get() as { n: number };
+ * ```
+ */
+export interface SqliteStatement {
+  /** Runs the statement; returns at least the last inserted row id. */
+  run(...parameters: unknown[]): { lastInsertRowid: number | bigint; changes: number | bigint };
+  /** The first row, or `undefined`. */
+  get(...parameters: unknown[]): unknown;
+  /** Every row. */
+  all(...parameters: unknown[]): unknown[];
+}
+
+/**
+ * The part of a better-sqlite3 `Database` the SQLite store uses, typed structurally so that the
+ * module never imports better-sqlite3 itself.
+ *
+ * @example
+ * ```ts
+ * import Database from 'better-sqlite3';
+ * const database: SqliteDatabase = new Database('sessions.db');
+ * ```
+ */
+export interface SqliteDatabase {
+  /** Compiles a statement. */
+  prepare(source: string): SqliteStatement;
+  /** Runs one or more statements without results. */
+  exec(source: string): unknown;
+}
+
+/** The schema version this release writes and reads. */
+export const SQLITE_SCHEMA_VERSION = 1;
+
+/** Each migration takes the schema from version `index` to `index + 1`. */
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE IF NOT EXISTS sessions (
+     id TEXT PRIMARY KEY,
+     cwd TEXT,
+     name TEXT,
+     parent_session TEXT,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL,
+     leaf_id TEXT,
+     data_json TEXT NOT NULL
+   );
+   CREATE TABLE IF NOT EXISTS session_entries (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     id TEXT NOT NULL,
+     session_id TEXT NOT NULL REFERENCES sessions(id),
+     parent_id TEXT,
+     entry_type TEXT NOT NULL,
+     role TEXT,
+     content TEXT,
+     provider TEXT,
+     model TEXT,
+     custom_type TEXT,
+     data_json TEXT NOT NULL,
+     summary TEXT,
+     created_at TEXT NOT NULL,
+     tool_name TEXT,
+     tool_status TEXT,
+     tool_args_json TEXT,
+     token_estimate INTEGER NOT NULL DEFAULT 0,
+     model_facing INTEGER NOT NULL DEFAULT 0,
+     display INTEGER NOT NULL DEFAULT 0,
+     compaction_first_kept_entry_id TEXT,
+     compaction_tokens_before INTEGER,
+     branch_from_entry_id TEXT,
+     UNIQUE (session_id, id)
+   );
+   CREATE INDEX IF NOT EXISTS session_entries_by_session ON session_entries (session_id, seq);
+   CREATE TABLE IF NOT EXISTS session_messages (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     id TEXT NOT NULL,
+     session_id TEXT NOT NULL REFERENCES sessions(id),
+     entry_id TEXT NOT NULL,
+     sender TEXT NOT NULL,
+     role TEXT NOT NULL,
+     content TEXT NOT NULL,
+     provider TEXT,
+     model TEXT,
+     created_at TEXT NOT NULL,
+     UNIQUE (session_id, entry_id)
+   );
+   CREATE INDEX IF NOT EXISTS session_messages_by_session ON session_messages (session_id, seq);`,
+];
+
+/**
+ * Runs `work` in an immediate transaction, rolling back when it throws.
+ *
+ * @internal
+ */
+export function inTransaction<T>(database: SqliteDatabase, work: () => T): T {
+  database.exec('BEGIN IMMEDIATE');
+  try {
+    const result = work();
+    database.exec('COMMIT');
+    return result;
+  } catch (error) {
+    database.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+/**
+ * Creates or migrates the ctxkit tables. The version lives in a `ctxkit_meta` table (not in
+ * `PRAGMA user_version`, which the host's own schema may use).
+ *
+ * @internal
+ */
+export function ensureSchema(database: SqliteDatabase): void {
+  try {
+    database.exec('CREATE TABLE IF NOT EXISTS ctxkit_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+    inTransaction(database, () => {
+      const row = database.prepare("SELECT value FROM ctxkit_meta WHERE key = 'schema_version'").get() as
+        | { value: string }
+        | undefined;
+      const version = row === undefined ? 0 : Number(row.value);
+      if (!Number.isInteger(version) || version > SQLITE_SCHEMA_VERSION) {
+        throw new StoreError(
+          `The database has ctxkit schema version ${row?.value}, newer than this release reads (${SQLITE_SCHEMA_VERSION}). Upgrade ctxkit.`,
+          { code: 'STORE_CORRUPT' },
+        );
+      }
+      for (let step = version; step < SQLITE_SCHEMA_VERSION; step++) database.exec(MIGRATIONS[step]!);
+      database
+        .prepare(
+          "INSERT INTO ctxkit_meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        )
+        .run(String(SQLITE_SCHEMA_VERSION));
+    });
+  } catch (error) {
+    if (StoreError.isInstance(error)) throw error;
+    throw new StoreError(
+      `Could not create the session tables (${error instanceof Error ? error.message : String(error)}). Check that the database is writable.`,
+      { code: 'STORE_FAILED', cause: error },
+    );
+  }
+}

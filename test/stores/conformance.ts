@@ -1,0 +1,343 @@
+/**
+ * The conformance suite every SessionStore passes. Each store's own test file runs it with a
+ * factory; durable stores also give `reopen`, which opens a second store on the same data.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  buildContextFromBranch,
+  type Message,
+  type SessionEntry,
+  type SessionEntryInput,
+  SessionError,
+  type SessionStore,
+} from '../../src/index.js';
+
+/** A store under test, how to open it again on the same data, and how to clean up. */
+export interface StoreHarness {
+  store: SessionStore;
+  /** Opens a new store on the same data (durable stores only). */
+  reopen?: () => SessionStore | Promise<SessionStore>;
+  cleanup?: () => void | Promise<void>;
+}
+
+const user = (text: string): Message => ({ role: 'user', content: text });
+const say = (text: string): SessionEntryInput => ({ type: 'message', message: user(text) });
+
+/** One entry of every type, with tool calls, images and thinking. */
+function everyEntryType(): SessionEntryInput[] {
+  return [
+    { type: 'session_info', name: 'demo', data: { cwd: '/repo' } },
+    { type: 'model_change', provider: 'openai', modelId: 'gpt-4o' },
+    { type: 'thinking_level_change', thinkingLevel: 'high' },
+    {
+      type: 'message',
+      message: {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'look' },
+          { type: 'image', data: 'aGk=', mimeType: 'image/png' },
+        ],
+      },
+    },
+    {
+      type: 'message',
+      message: {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'hmm', signature: 'sig' },
+          { type: 'toolCall', id: 'call-1', name: 'read', arguments: { path: 'a.ts', nested: { deep: [1, 2] } } },
+        ],
+        usage: { input: 120, output: 30 },
+        stopReason: 'toolUse',
+        provider: 'openai',
+        model: 'gpt-4o',
+      },
+    },
+    {
+      type: 'message',
+      message: {
+        role: 'toolResult',
+        toolCallId: 'call-1',
+        toolName: 'read',
+        content: [{ type: 'text', text: 'x' }],
+        isError: true,
+      },
+    },
+    {
+      type: 'custom_message',
+      customType: 'reminder',
+      content: 'remember the tests',
+      display: false,
+      details: { n: 1 },
+    },
+    { type: 'label', targetId: 'placeholder', label: 'checkpoint' },
+    { type: 'custom', customType: 'state', data: { open: ['a.ts'] } },
+    { type: 'branch_summary', fromId: 'placeholder', summary: 'tried a regex parser' },
+    {
+      type: 'compaction',
+      summary: 'the story so far',
+      firstKeptEntryId: 'placeholder',
+      tokensBefore: 1234,
+      details: { why: 'test' },
+    },
+  ];
+}
+
+async function expectSessionError(promise: Promise<unknown>, code: string): Promise<SessionError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(SessionError.isInstance(error), `expected a SessionError ${code}, got ${String(error)}`).toBe(true);
+  expect((error as SessionError).code).toBe(code);
+  return error as SessionError;
+}
+
+/** Appends every entry type, pointing references at real entries. */
+async function appendEveryType(store: SessionStore, sessionId: string): Promise<SessionEntry[]> {
+  const stored: SessionEntry[] = [];
+  for (const input of everyEntryType()) {
+    const first = stored[0]?.id ?? 'none';
+    const fixed =
+      input.type === 'label'
+        ? { ...input, targetId: first }
+        : input.type === 'branch_summary'
+          ? { ...input, fromId: first }
+          : input.type === 'compaction'
+            ? { ...input, firstKeptEntryId: stored[3]!.id }
+            : input;
+    stored.push(await store.appendEntry(sessionId, fixed));
+  }
+  return stored;
+}
+
+/**
+ * Registers the shared SessionStore tests.
+ *
+ * @param name - The store's name, used in the test titles.
+ * @param factory - Makes a fresh, empty store (and how to reopen it, for durable stores).
+ */
+export function runSessionStoreConformance(name: string, factory: () => StoreHarness | Promise<StoreHarness>): void {
+  describe(`${name}: SessionStore conformance`, () => {
+    const harnesses: StoreHarness[] = [];
+    const open = async () => {
+      const harness = await factory();
+      harnesses.push(harness);
+      return harness;
+    };
+    afterEach(async () => {
+      for (const harness of harnesses.splice(0)) {
+        await harness.store.close?.();
+        await harness.cleanup?.();
+      }
+    });
+
+    it('creates, gets and lists sessions', async () => {
+      const { store } = await open();
+      const first = await store.createSession({ id: 'first', name: 'First', metadata: { cwd: '/repo' } });
+      const second = await store.createSession();
+      expect(first).toMatchObject({ id: 'first', name: 'First', metadata: { cwd: '/repo' } });
+      expect(typeof first.createdAt).toBe('number');
+      expect(second.id).toMatch(/^[A-Za-z0-9]/);
+      expect(await store.getSession('first')).toEqual(first);
+      expect(await store.getSession('missing')).toBeUndefined();
+      const listed = await store.listSessions();
+      expect(listed.map((info) => info.id).sort()).toEqual(['first', second.id].sort());
+      expect(await store.getLeaf('first')).toBeNull();
+      expect(await store.getEntries('first')).toEqual([]);
+      expect(await store.getBranch('first')).toEqual([]);
+    });
+
+    it('rejects a taken or invalid session id', async () => {
+      const { store } = await open();
+      await store.createSession({ id: 'taken' });
+      await expectSessionError(store.createSession({ id: 'taken' }), 'INPUT_INVALID');
+      const invalid = await expectSessionError(store.createSession({ id: '../escape' }), 'INPUT_INVALID');
+      expect(invalid.message).toContain('init.id');
+    });
+
+    it('rejects every call on an unknown session with SESSION_NOT_FOUND', async () => {
+      const { store } = await open();
+      await expectSessionError(store.appendEntry('nope', say('hi')), 'SESSION_NOT_FOUND');
+      await expectSessionError(store.getEntries('nope'), 'SESSION_NOT_FOUND');
+      await expectSessionError(store.getBranch('nope'), 'SESSION_NOT_FOUND');
+      await expectSessionError(store.getLeaf('nope'), 'SESSION_NOT_FOUND');
+      await expectSessionError(store.setLeaf('nope', null), 'SESSION_NOT_FOUND');
+      await expectSessionError(store.getMessages('nope'), 'SESSION_NOT_FOUND');
+      await expectSessionError(store.getEntries('../../etc/passwd'), 'SESSION_NOT_FOUND');
+    });
+
+    it('fills id, timestamp and parentId, links to the leaf and keeps append order', async () => {
+      const { store } = await open();
+      const { id } = await store.createSession();
+      const a = await store.appendEntry(id, say('a'));
+      const b = await store.appendEntry(id, say('b'));
+      const c = await store.appendEntry(id, { ...say('c'), id: 'given', timestamp: 42 });
+      expect(a.parentId).toBeNull();
+      expect(b.parentId).toBe(a.id);
+      expect(c).toMatchObject({ id: 'given', parentId: b.id, timestamp: 42 });
+      expect(a.id).not.toBe(b.id);
+      expect(typeof a.timestamp).toBe('number');
+      expect(await store.getLeaf(id)).toBe('given');
+      expect(await store.getEntries(id)).toEqual([a, b, c]);
+      expect(await store.getBranch(id)).toEqual([a, b, c]);
+    });
+
+    it('stores every entry type exactly as written', async () => {
+      const { store } = await open();
+      const { id } = await store.createSession();
+      const stored = await appendEveryType(store, id);
+      const inputs = everyEntryType();
+      stored.forEach((entry, index) => {
+        expect(entry).toMatchObject({ type: inputs[index]!.type });
+      });
+      expect(stored[4]).toMatchObject({ message: { content: [{}, { arguments: { nested: { deep: [1, 2] } } }] } });
+      expect(await store.getEntries(id)).toEqual(stored);
+    });
+
+    it('does not change what it stored when the caller later changes its input', async () => {
+      const { store } = await open();
+      const { id } = await store.createSession();
+      const input = {
+        type: 'message' as const,
+        message: { role: 'user' as const, content: [{ type: 'text' as const, text: 'before' }] },
+      };
+      await store.appendEntry(id, input);
+      input.message.content[0]!.text = 'after';
+      const [entry] = await store.getEntries(id);
+      expect(entry).toMatchObject({ message: { content: [{ text: 'before' }] } });
+    });
+
+    it('rejects an invalid entry, naming the field, and stores nothing', async () => {
+      const { store } = await open();
+      const { id } = await store.createSession();
+      const first = await store.appendEntry(id, say('ok'));
+      const bad = { type: 'message', message: { role: 'user', content: 42 } } as unknown as SessionEntryInput;
+      const error = await expectSessionError(store.appendEntry(id, bad), 'INPUT_INVALID');
+      expect(error.message).toContain('entry.message.content');
+      const unknownType = { type: 'mystery' } as unknown as SessionEntryInput;
+      expect((await expectSessionError(store.appendEntry(id, unknownType), 'INPUT_INVALID')).message).toContain(
+        'entry.type',
+      );
+      await expectSessionError(store.appendEntry(id, { ...say('x'), parentId: 'ghost' }), 'PARENT_MISSING');
+      await expectSessionError(store.appendEntry(id, { ...say('x'), id: first.id }), 'INPUT_INVALID');
+      expect(await store.getEntries(id)).toEqual([first]);
+      expect(await store.getLeaf(id)).toBe(first.id);
+    });
+
+    it('branches: moves the leaf back, continues there and keeps both branches', async () => {
+      const { store } = await open();
+      const { id } = await store.createSession();
+      const a = await store.appendEntry(id, say('a'));
+      const b = await store.appendEntry(id, say('b'));
+      const c = await store.appendEntry(id, say('c'));
+      await store.setLeaf(id, a.id);
+      expect(await store.getLeaf(id)).toBe(a.id);
+      const d = await store.appendEntry(id, say('d'));
+      expect(d.parentId).toBe(a.id);
+      expect((await store.getBranch(id)).map((entry) => entry.id)).toEqual([a.id, d.id]);
+      expect((await store.getBranch(id, c.id)).map((entry) => entry.id)).toEqual([a.id, b.id, c.id]);
+      expect(await store.getBranch(id, null)).toEqual([]);
+      expect((await store.getEntries(id)).map((entry) => entry.id)).toEqual([a.id, b.id, c.id, d.id]);
+      await expectSessionError(store.setLeaf(id, 'ghost'), 'ENTRY_NOT_FOUND');
+      await expectSessionError(store.getBranch(id, 'ghost'), 'ENTRY_NOT_FOUND');
+      expect(await store.getLeaf(id)).toBe(d.id);
+      await store.setLeaf(id, null);
+      const root = await store.appendEntry(id, say('new root'));
+      expect(root.parentId).toBeNull();
+    });
+
+    it('gives the flat transcript of every branch while the context holds one branch', async () => {
+      const { store } = await open();
+      const { id } = await store.createSession();
+      const a = await store.appendEntry(id, say('a'));
+      await store.appendEntry(id, say('b'));
+      await store.appendEntry(id, { type: 'label', targetId: a.id, label: 'start' });
+      await store.setLeaf(id, a.id);
+      await store.appendEntry(id, { type: 'branch_summary', fromId: a.id, summary: 'b was a dead end' });
+      await store.appendEntry(id, say('c'));
+      const transcript = await store.getMessages(id);
+      expect(transcript.map(({ message }) => message.content)).toEqual([
+        'a',
+        'b',
+        expect.stringContaining('b was a dead end'),
+        'c',
+      ]);
+      const entries = await store.getEntries(id);
+      expect(transcript.map((item) => item.entryId)).toEqual(
+        entries.filter((entry) => entry.type !== 'label').map((entry) => entry.id),
+      );
+      const context = buildContextFromBranch(await store.getBranch(id));
+      expect(context.messages.map((message) => message.content)).toEqual([
+        'a',
+        expect.stringContaining('dead end'),
+        'c',
+      ]);
+      expect(context.messages[0]).toBe(transcript[0]!.message);
+    });
+
+    it('keeps a thousand appends in order', async () => {
+      const { store } = await open();
+      const { id } = await store.createSession();
+      for (let index = 0; index < 1000; index++) await store.appendEntry(id, say(`m${index}`));
+      const branch = await store.getBranch(id);
+      expect(branch).toHaveLength(1000);
+      expect(branch.map((entry) => (entry.type === 'message' ? entry.message.content : ''))).toEqual(
+        Array.from({ length: 1000 }, (_, index) => `m${index}`),
+      );
+    });
+
+    it('loses nothing under concurrent appends from one process, applying them in call order', async () => {
+      const { store } = await open();
+      const [one, two] = await Promise.all([store.createSession(), store.createSession()]);
+      const calls = Array.from({ length: 200 }, (_, index) =>
+        store.appendEntry(index % 2 ? one.id : two.id, say(`m${index}`)),
+      );
+      const results = await Promise.all(calls);
+      expect(new Set(results.map((entry) => entry.id)).size).toBe(200);
+      for (const session of [one, two]) {
+        const entries = await store.getEntries(session.id);
+        expect(entries).toHaveLength(100);
+        entries.forEach((entry, index) => {
+          expect(entry.parentId).toBe(index === 0 ? null : entries[index - 1]!.id);
+        });
+        expect(await store.getLeaf(session.id)).toBe(entries[99]!.id);
+      }
+    });
+
+    it('returns exactly what was written after reopening (durable stores)', async (context) => {
+      const harness = await open();
+      if (harness.reopen === undefined) return context.skip();
+      const { store } = harness;
+      const info = await store.createSession({
+        id: 'durable',
+        name: 'Durable',
+        parentSessionId: 'origin',
+        metadata: { cwd: '/x' },
+      });
+      const other = await store.createSession({ id: 'other' });
+      const stored = await appendEveryType(store, info.id);
+      await store.setLeaf(info.id, stored[4]!.id);
+      await store.appendEntry(other.id, say('elsewhere'));
+      const before = {
+        entries: await store.getEntries(info.id),
+        messages: await store.getMessages(info.id),
+        branch: await store.getBranch(info.id),
+        leaf: await store.getLeaf(info.id),
+        sessions: await store.listSessions(),
+      };
+      await store.close?.();
+      const reopened = await harness.reopen();
+      harnesses.push({ store: reopened });
+      expect(await reopened.getSession(info.id)).toEqual(info);
+      expect(await reopened.listSessions()).toEqual(before.sessions);
+      expect(await reopened.getEntries(info.id)).toEqual(before.entries);
+      expect(await reopened.getEntries(info.id)).toEqual(stored);
+      expect(await reopened.getLeaf(info.id)).toBe(before.leaf);
+      expect(await reopened.getBranch(info.id)).toEqual(before.branch);
+      expect(await reopened.getMessages(info.id)).toEqual(before.messages);
+      const next = await reopened.appendEntry(info.id, say('after reopen'));
+      expect(next.parentId).toBe(stored[4]!.id);
+    });
+  });
+}

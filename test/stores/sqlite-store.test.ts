@@ -1,0 +1,169 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { StoreError } from '../../src/index.js';
+import { type CreateSqliteStoreOptions, createSqliteStore, SQLITE_SCHEMA_VERSION } from '../../src/sqlite/index.js';
+import { runSessionStoreConformance } from './conformance.js';
+
+runSessionStoreConformance('SQLite store', async () => {
+  const directory = await mkdtemp(join(tmpdir(), 'ctxkit-sqlite-'));
+  const path = join(directory, 'sessions.db');
+  const databases = [new Database(path)];
+  const open = () => {
+    const database = new Database(path);
+    databases.push(database);
+    return createSqliteStore({ database });
+  };
+  return {
+    store: createSqliteStore({ database: databases[0]! }),
+    reopen: open,
+    cleanup: async () => {
+      for (const database of databases) database.close();
+      await rm(directory, { recursive: true, force: true });
+    },
+  };
+});
+
+describe('SQLite store schema', () => {
+  const open = () => new Database(':memory:');
+
+  it('writes the typed metadata columns and the message index in one go', async () => {
+    const database = open();
+    const store = createSqliteStore({ database });
+    const { id } = await store.createSession({ id: 's1', name: 'demo', metadata: { cwd: '/repo' } });
+    await store.appendEntry(id, { type: 'message', message: { role: 'user', content: 'read a.ts' } });
+    await store.appendEntry(id, {
+      type: 'message',
+      message: {
+        role: 'assistant',
+        content: [{ type: 'toolCall', id: 'c1', name: 'read', arguments: { path: 'a.ts' } }],
+        provider: 'openai',
+        model: 'gpt-4o',
+      },
+    });
+    const result = await store.appendEntry(id, {
+      type: 'message',
+      message: {
+        role: 'toolResult',
+        toolCallId: 'c1',
+        toolName: 'read',
+        content: [{ type: 'text', text: 'boom' }],
+        isError: true,
+        meta: { agentVisible: false },
+      },
+    });
+    const compaction = await store.appendEntry(id, {
+      type: 'compaction',
+      summary: 'so far',
+      firstKeptEntryId: result.id,
+      tokensBefore: 900,
+    });
+    await store.appendEntry(id, { type: 'branch_summary', fromId: compaction.id, summary: 'left' });
+    await store.appendEntry(id, { type: 'label', targetId: result.id, label: 'x' });
+
+    const rows = database.prepare('SELECT * FROM session_entries ORDER BY seq').all() as Record<string, unknown>[];
+    expect(rows[1]).toMatchObject({
+      role: 'assistant',
+      provider: 'openai',
+      model: 'gpt-4o',
+      model_facing: 1,
+      display: 1,
+    });
+    expect(rows[2]).toMatchObject({
+      entry_type: 'message',
+      role: 'toolResult',
+      tool_name: 'read',
+      tool_status: 'error',
+      tool_args_json: '{"path":"a.ts"}',
+      token_estimate: 1,
+      model_facing: 0,
+      content: 'boom',
+    });
+    expect(rows[3]).toMatchObject({
+      entry_type: 'compaction',
+      role: 'compaction_summary',
+      summary: 'so far',
+      compaction_first_kept_entry_id: result.id,
+      compaction_tokens_before: 900,
+    });
+    expect(rows[4]).toMatchObject({ entry_type: 'branch_summary', branch_from_entry_id: compaction.id });
+    expect(rows[5]).toMatchObject({ entry_type: 'label', role: null, model_facing: 0, display: 0 });
+    expect(JSON.parse(rows[2]!['data_json'] as string)).toEqual(result);
+
+    const messages = database.prepare('SELECT sender, role, entry_id FROM session_messages ORDER BY seq').all();
+    expect(messages).toHaveLength(5);
+    expect(messages[2]).toMatchObject({ sender: 'tool', role: 'toolResult', entry_id: result.id });
+    expect(database.prepare('SELECT cwd, name, leaf_id FROM sessions').get()).toMatchObject({
+      cwd: '/repo',
+      name: 'demo',
+    });
+    expect(database.prepare("SELECT value FROM ctxkit_meta WHERE key = 'schema_version'").get()).toEqual({
+      value: String(SQLITE_SCHEMA_VERSION),
+    });
+    database.close();
+  });
+
+  it('rolls back a rejected append', async () => {
+    const database = open();
+    const store = createSqliteStore({ database });
+    const { id } = await store.createSession();
+    await expect(
+      store.appendEntry(id, { type: 'message', message: { role: 'user', content: 'x' }, parentId: 'ghost' }),
+    ).rejects.toThrow(/ghost/);
+    expect(database.prepare('SELECT count(*) AS n FROM session_entries').get()).toEqual({ n: 0 });
+    expect(database.prepare('SELECT count(*) AS n FROM session_messages').get()).toEqual({ n: 0 });
+    database.close();
+  });
+
+  it('sees entries another connection appended', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'ctxkit-sqlite-'));
+    const path = join(directory, 'shared.db');
+    const first = new Database(path);
+    const second = new Database(path);
+    const a = createSqliteStore({ database: first });
+    const b = createSqliteStore({ database: second });
+    const { id } = await a.createSession();
+    const one = await a.appendEntry(id, { type: 'message', message: { role: 'user', content: 'one' } });
+    const two = await b.appendEntry(id, { type: 'message', message: { role: 'user', content: 'two' } });
+    expect(two.parentId).toBe(one.id);
+    expect((await a.getBranch(id)).map((entry) => entry.id)).toEqual([one.id, two.id]);
+    first.close();
+    second.close();
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('says how to install better-sqlite3 when the database is missing or wrong', () => {
+    for (const database of [undefined, {}, 'sessions.db']) {
+      let error: unknown;
+      try {
+        createSqliteStore({ database } as unknown as CreateSqliteStoreOptions);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(StoreError.isInstance(error) && error.code).toBe('DEPENDENCY_MISSING');
+      expect((error as Error).message).toContain('npm install better-sqlite3');
+      expect((error as Error).message).toContain('new Database(path)');
+    }
+  });
+
+  it('refuses a schema from a newer release', () => {
+    const database = open();
+    database.exec(
+      "CREATE TABLE ctxkit_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO ctxkit_meta VALUES ('schema_version', '99')",
+    );
+    expect(() => createSqliteStore({ database })).toThrow(/version 99/);
+    database.close();
+  });
+
+  it('opens an existing database without migrating it again', async () => {
+    const database = open();
+    const store = createSqliteStore({ database });
+    const { id } = await store.createSession();
+    await store.appendEntry(id, { type: 'message', message: { role: 'user', content: 'kept' } });
+    const again = createSqliteStore({ database });
+    expect(await again.getEntries(id)).toEqual(await store.getEntries(id));
+    database.close();
+  });
+});
