@@ -26,12 +26,22 @@ function longSession(): Message[] {
   const messages: Message[] = [];
   const perMessage = Math.floor(TARGET_CHARS / ENTRIES);
   const filler = (index: number) =>
-    `step ${index}: checked src/module_${index % 97}.ts, ran the tests (${index % 7} failed), noted the fix. `.repeat(3).slice(0, perMessage);
+    `step ${index}: checked src/module_${index % 97}.ts, ran the tests (${index % 7} failed), noted the fix. `
+      .repeat(3)
+      .slice(0, perMessage);
   for (let index = 0; messages.length < ENTRIES; index++) {
     const id = `call_${index}`;
     messages.push({ role: 'user', content: filler(index) });
-    messages.push({ role: 'assistant', content: [{ type: 'toolCall', id, name: 'bash', arguments: { command: `npm test -- ${index}` } }] });
-    messages.push({ role: 'toolResult', toolCallId: id, toolName: 'bash', content: [{ type: 'text', text: filler(index + 1) }] });
+    messages.push({
+      role: 'assistant',
+      content: [{ type: 'toolCall', id, name: 'bash', arguments: { command: `npm test -- ${index}` } }],
+    });
+    messages.push({
+      role: 'toolResult',
+      toolCallId: id,
+      toolName: 'bash',
+      content: [{ type: 'text', text: filler(index + 1) }],
+    });
     messages.push({ role: 'assistant', content: [{ type: 'text', text: filler(index + 2) }] });
   }
   return messages.slice(0, ENTRIES);
@@ -49,7 +59,11 @@ function newManager(counter: TokenCounter) {
 
 const session = longSession();
 const characters = session.reduce((sum, message) => sum + JSON.stringify(message.content).length, 0);
-const counters: TokenCounter[] = [referenceCounter, approximateCounter, createTokenizerCounter({ encoding: 'o200k_base' })];
+const counters: TokenCounter[] = [
+  referenceCounter,
+  approximateCounter,
+  createTokenizerCounter({ encoding: 'o200k_base' }),
+];
 
 const bench = new Bench({ time: 400, warmupTime: 100 });
 for (const counter of counters) {
@@ -101,8 +115,7 @@ const accuracy = corpus.map((sample) => {
     reference: referenceCounter.count(sample.text) / exact,
   };
 });
-const worst = (key: 'approximate' | 'reference') =>
-  Math.max(...accuracy.map((row) => Math.abs(row[key] - 1))) * 100;
+const worst = (key: 'approximate' | 'reference') => Math.max(...accuracy.map((row) => Math.abs(row[key] - 1))) * 100;
 
 const lines = [
   '# Benchmarks',
@@ -130,7 +143,9 @@ const lines = [
   '',
   '| sample | o200k tokens | approximate | reference (chars / 4) |',
   '| --- | ---: | ---: | ---: |',
-  ...accuracy.map((row) => `| ${row.sample} | ${row.exact} | ${row.approximate.toFixed(2)} | ${row.reference.toFixed(2)} |`),
+  ...accuracy.map(
+    (row) => `| ${row.sample} | ${row.exact} | ${row.approximate.toFixed(2)} | ${row.reference.toFixed(2)} |`,
+  ),
   '',
   `Worst error: approximate ${worst('approximate').toFixed(0)}%, reference ${worst('reference').toFixed(0)}%.`,
   '',

@@ -49,7 +49,9 @@ for (const message of original) {
   });
   if (output.truncated) {
     const where = output.spilled ? `, full output saved (${output.spilled.bytes.toLocaleString('en-US')} bytes)` : '';
-    console.log(`  ${message.toolName} ${message.toolCallId}: ${text.length.toLocaleString('en-US')} → ${output.text.length.toLocaleString('en-US')} characters${where}`);
+    console.log(
+      `  ${message.toolName} ${message.toolCallId}: ${text.length.toLocaleString('en-US')} → ${output.text.length.toLocaleString('en-US')} characters${where}`,
+    );
   }
   truncated.push({ ...message, content: [{ type: 'text', text: output.text }] } satisfies ToolResultMessage);
 }
@@ -59,19 +61,24 @@ console.log(`tokens: ${tokens(original)} → ${tokens(truncated)}`);
 //    model, still in the list) behind one summary message.
 heading('2. Summarize old tool results');
 const summarized = await summarizeToolResults(truncated, { config, strategy: 'heuristic' });
-console.log(`archived ${summarized.archived.length} tool results; tokens: ${tokens(truncated)} → ${tokens(summarized.messages)}`);
+console.log(
+  `archived ${summarized.archived.length} tool results; tokens: ${tokens(truncated)} → ${tokens(summarized.messages)}`,
+);
 console.log(`summary (first lines):\n${indent(summarized.summary ?? '', 6)}`);
 
 // 3. Compaction: the recent tail is kept verbatim, the rest becomes a structured checkpoint.
 heading('3. Compact');
 const result = await compact(summarized.messages, { summarizer: heuristicSummarizer, config, counter });
-console.log(`summarized ${result.summarizedCount} messages, kept ${summarized.messages.length - result.firstKeptIndex} from index ${result.firstKeptIndex}`);
+console.log(
+  `summarized ${result.summarizedCount} messages, kept ${summarized.messages.length - result.firstKeptIndex} from index ${result.firstKeptIndex}`,
+);
 console.log(`tokens: ${result.tokensBefore.toLocaleString('en-US')} → ${result.tokensAfter.toLocaleString('en-US')}`);
 
 heading('The rebuilt context (what the model receives)');
 const sent = prepareModelMessages(result.messages);
 console.log(`${sent.length} messages, ${tokens(sent)} tokens`);
-for (const message of sent.slice(0, 6)) console.log(`  [${message.role}${message.meta?.kind ? ` · ${message.meta.kind}` : ''}] ${preview(message)}`);
+for (const message of sent.slice(0, 6))
+  console.log(`  [${message.role}${message.meta?.kind ? ` · ${message.meta.kind}` : ''}] ${preview(message)}`);
 console.log(`\ncheckpoint:\n${indent(result.summary, 14)}`);
 
 function preview(message: Message): string {
@@ -79,7 +86,13 @@ function preview(message: Message): string {
     typeof message.content === 'string'
       ? message.content
       : message.content
-          .map((part) => (part.type === 'text' ? part.text : part.type === 'toolCall' ? `${part.name}(${JSON.stringify(part.arguments)})` : `[${part.type}]`))
+          .map((part) =>
+            part.type === 'text'
+              ? part.text
+              : part.type === 'toolCall'
+                ? `${part.name}(${JSON.stringify(part.arguments)})`
+                : `[${part.type}]`,
+          )
           .join(' ');
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > 110 ? `${line.slice(0, 107)}…` : line;

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type AssistantMessage,
+  approximateCounter,
   type ContextEvent,
   createContextManager,
   formatContextStats,
@@ -17,7 +18,6 @@ import {
   heuristicSummarizer,
   type Message,
   sumMessageTokens,
-  approximateCounter,
   type ToolResultMessage,
 } from 'ctxkit';
 import { createJsonlStore } from 'ctxkit/node';
@@ -36,7 +36,9 @@ function onEvent(event: ContextEvent): void {
       console.log(`  ⚠ Context usage at ${Math.round(event.usage.ratio * 100)}% — consider /compact`);
       break;
     case 'compaction-start':
-      console.log(`  ▸ Compacting (${event.reason}) ${event.messagesBefore} messages, ${event.tokensBefore.toLocaleString('en-US')} tokens…`);
+      console.log(
+        `  ▸ Compacting (${event.reason}) ${event.messagesBefore} messages, ${event.tokensBefore.toLocaleString('en-US')} tokens…`,
+      );
       break;
     case 'compaction-end':
       console.log(
@@ -74,7 +76,10 @@ async function model(messages: Message[], turn: number): Promise<AssistantMessag
     overflowSent = true;
     throw Object.assign(new Error(`400 prompt is too long: ${input + 150_000} tokens > 200000 maximum`), {
       status: 400,
-      error: { type: 'invalid_request_error', message: `prompt is too long: ${input + 150_000} tokens > 200000 maximum` },
+      error: {
+        type: 'invalid_request_error',
+        message: `prompt is too long: ${input + 150_000} tokens > 200000 maximum`,
+      },
     });
   }
   const last = messages[messages.length - 1];
@@ -83,9 +88,19 @@ async function model(messages: Message[], turn: number): Promise<AssistantMessag
   if (last?.role === 'user' || calls % 3 !== 0) {
     const id = `t${turn}_${requests}`;
     const name = requests % 2 === 0 ? 'run_tests' : 'typecheck';
-    return { role: 'assistant', content: [{ type: 'toolCall', id, name, arguments: { turn } }], usage, stopReason: 'toolUse' };
+    return {
+      role: 'assistant',
+      content: [{ type: 'toolCall', id, name, arguments: { turn } }],
+      usage,
+      stopReason: 'toolUse',
+    };
   }
-  return { role: 'assistant', content: [{ type: 'text', text: `Turn ${turn}: fixed one more case in parseTypeArguments.` }], usage, stopReason: 'stop' };
+  return {
+    role: 'assistant',
+    content: [{ type: 'text', text: `Turn ${turn}: fixed one more case in parseTypeArguments.` }],
+    usage,
+    stopReason: 'stop',
+  };
 }
 
 function runTool(call: { id: string; name: string }, turn: number): ToolResultMessage {
@@ -93,7 +108,13 @@ function runTool(call: { id: string; name: string }, turn: number): ToolResultMe
   const text =
     call.name === 'run_tests' ? testFailures(60 + turn * 5, 1 + (turn % 3)) : compilerErrors(30 + turn * 4, next);
   const output = turn === 3 && call.name === 'typecheck' ? `${text}\n${directoryListing(2_500, next)}` : text;
-  return { role: 'toolResult', toolCallId: call.id, toolName: call.name, content: [{ type: 'text', text: output }], isError: true };
+  return {
+    role: 'toolResult',
+    toolCallId: call.id,
+    toolName: call.name,
+    content: [{ type: 'text', text: output }],
+    isError: true,
+  };
 }
 
 async function append(message: Message): Promise<void> {
@@ -102,12 +123,20 @@ async function append(message: Message): Promise<void> {
 
 let history: Message[] = [];
 for (let turn = 1; turn <= 12; turn++) {
-  const user: Message = { role: 'user', content: `Turn ${turn}: keep fixing the parser until the tests pass.`, meta: { timestamp: Date.now() } };
+  const user: Message = {
+    role: 'user',
+    content: `Turn ${turn}: keep fixing the parser until the tests pass.`,
+    meta: { timestamp: Date.now() },
+  };
   history = [...history, user];
   await append(user);
   console.log(`\nTurn ${turn}`);
   for (let step = 0; step < 8; step++) {
-    const { result, history: kept, recovered } = await manager.runWithOverflowRecovery(history, (messages) => model(messages, turn));
+    const {
+      result,
+      history: kept,
+      recovered,
+    } = await manager.runWithOverflowRecovery(history, (messages) => model(messages, turn));
     if (recovered) console.log('  ↻ The provider rejected the request as too long; compacted and retried once.');
     history = [...kept, result];
     await append(result);
@@ -127,7 +156,9 @@ console.log(`\n${formatContextStats(manager.stats(history))}`);
 const entries = await store.getEntries(session.id);
 const transcript = await store.getMessages(session.id);
 const compactions = entries.filter((entry) => entry.type === 'compaction').length;
-console.log(`\nThe session file holds ${entries.length} entries (${compactions} compactions) and a transcript of ${transcript.length} messages;`);
+console.log(
+  `\nThe session file holds ${entries.length} entries (${compactions} compactions) and a transcript of ${transcript.length} messages;`,
+);
 console.log(`the model context holds ${history.length} messages.`);
 await store.close?.();
 rmSync(directory, { recursive: true, force: true });

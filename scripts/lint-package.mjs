@@ -24,7 +24,10 @@ if (JSON.stringify(expected) !== JSON.stringify([...entries].sort())) {
 // 2. Pack and lint the tarball.
 const directory = mkdtempSync(join(tmpdir(), 'ctxkit-pack-'));
 try {
-  const output = execFileSync('npm', ['pack', '--silent', '--pack-destination', directory], { cwd: root, encoding: 'utf8' });
+  const output = execFileSync('npm', ['pack', '--silent', '--pack-destination', directory], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   const tarball = join(directory, output.trim().split('\n').pop());
   run('npx', ['publint', tarball, '--strict']);
   run('npx', ['attw', tarball, '--profile', 'node16']);

@@ -29,7 +29,8 @@ export interface GetModelLimitsOptions {
   overrides?: Readonly<Record<string, ModelLimits>> | undefined;
 }
 
-const limits = (contextWindow: number, maxOutputTokens: number): ModelLimits => Object.freeze({ contextWindow, maxOutputTokens });
+const limits = (contextWindow: number, maxOutputTokens: number): ModelLimits =>
+  Object.freeze({ contextWindow, maxOutputTokens });
 
 /**
  * The built-in table, keyed by model id without date or version suffix. Dated and suffixed ids
@@ -140,7 +141,10 @@ export function getModelLimits(modelId: string, options: GetModelLimitsOptions =
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         const field = `modelLimits.${key}${issue?.path.length ? `.${issue.path.join('.')}` : ''}`;
-        throw new ConfigError(`${field}: ${issue?.message ?? 'invalid'}; give contextWindow and maxOutputTokens as positive whole numbers.`, field);
+        throw new ConfigError(
+          `${field}: ${issue?.message ?? 'invalid'}; give contextWindow and maxOutputTokens as positive whole numbers.`,
+          field,
+        );
       }
     }
     const overridden = lookup(options.overrides, id);

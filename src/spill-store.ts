@@ -110,7 +110,10 @@ export interface ProcessedToolOutput {
  * toolResult.content = [{ type: 'text', text: output.text }];
  * ```
  */
-export async function processToolOutput(text: string, options: ProcessToolOutputOptions = {}): Promise<ProcessedToolOutput> {
+export async function processToolOutput(
+  text: string,
+  options: ProcessToolOutputOptions = {},
+): Promise<ProcessedToolOutput> {
   const plain = truncateWithNotice(text, options.limits);
   if (!plain.needsSpill || options.spillStore === undefined) return plain;
   const info: SpillInfo = {

@@ -34,7 +34,10 @@ describe('resolveConfig', () => {
   });
 
   it('merges a partial tool output config over the defaults', () => {
-    expect(resolveConfig({ toolOutput: { maxLines: 10 } }).toolOutput).toMatchObject({ maxLines: 10, maxBytes: 51_200 });
+    expect(resolveConfig({ toolOutput: { maxLines: 10 } }).toolOutput).toMatchObject({
+      maxLines: 10,
+      maxBytes: 51_200,
+    });
   });
 
   it.each([
@@ -74,7 +77,9 @@ describe('effective limits', () => {
 
   it('uses the smaller of the reserve limit and the compaction threshold', () => {
     expect(effectiveTokenLimit(resolveConfig({ contextWindow: 200_000, compactionThreshold: 0.8 }))).toBe(160_000);
-    expect(effectiveTokenLimit(resolveConfig({ contextWindow: 200_000, compactionThreshold: 0.95 }))).toBe(200_000 - 16_384);
+    expect(effectiveTokenLimit(resolveConfig({ contextWindow: 200_000, compactionThreshold: 0.95 }))).toBe(
+      200_000 - 16_384,
+    );
   });
 
   it('falls back to maxTokens, then to none', () => {

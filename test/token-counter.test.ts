@@ -12,7 +12,11 @@ import {
   type TokenCounter,
 } from '../src/index.js';
 
-const user = (text: string, meta?: Message['meta']): Message => ({ role: 'user', content: text, ...(meta ? { meta } : {}) });
+const user = (text: string, meta?: Message['meta']): Message => ({
+  role: 'user',
+  content: text,
+  ...(meta ? { meta } : {}),
+});
 const assistant = (text: string, extra: Partial<AssistantMessage> = {}): AssistantMessage => ({
   role: 'assistant',
   content: [{ type: 'text', text }],
@@ -57,7 +61,13 @@ describe('estimateMessageTokens', () => {
 
   it('caches per message object and counter', () => {
     let calls = 0;
-    const counter: TokenCounter = { name: 'spy', count: (text) => (calls++, text.length) };
+    const counter: TokenCounter = {
+      name: 'spy',
+      count: (text) => {
+        calls++;
+        return text.length;
+      },
+    };
     const message = user('hello');
     estimateMessageTokens(message, counter);
     estimateMessageTokens(message, counter);
@@ -77,7 +87,13 @@ describe('estimateContextTokens', () => {
   it('anchors on the last valid assistant usage and estimates what follows', () => {
     const messages = [user('a'.repeat(400)), assistant('ok', { usage: { input: 1000, output: 50 } }), user('bbbb')];
     const estimate = describeContextTokens(messages, { systemPrompt: 'x'.repeat(400) });
-    expect(estimate).toMatchObject({ tokens: 1051, source: 'mixed', usageIndex: 1, usageTokens: 1050, estimatedTokens: 1 });
+    expect(estimate).toMatchObject({
+      tokens: 1051,
+      source: 'mixed',
+      usageIndex: 1,
+      usageTokens: 1050,
+      estimatedTokens: 1,
+    });
   });
 
   it('counts cache reads and writes in the usage total', () => {

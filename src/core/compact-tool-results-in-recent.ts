@@ -10,7 +10,10 @@ const IMPORTANT_LINE = /error|fail|panic|exception|traceback|exit code|exited wi
 /** One line per archived result: the tool, whether it failed, and its most telling line. */
 function digestLine(result: ToolResultMessage): string {
   const text = result.content.map((part) => (part.type === 'text' ? part.text : '[image]')).join('\n');
-  const lines = text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line.length > 0);
+  const lines = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0);
   const telling = lines.find((line) => IMPORTANT_LINE.test(line)) ?? lines[lines.length - 1] ?? '(no output)';
   const status = result.isError ? ' (error)' : '';
   return `- ${result.toolName}${status}: ${clipText(telling, 200, 'head')} [${lines.length} lines]`;

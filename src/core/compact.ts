@@ -126,7 +126,9 @@ export async function compact(messages: readonly Message[], options: CompactOpti
     ...(options.signal ? { signal: options.signal } : {}),
   });
   if (text.length === 0) {
-    throw new CompactionError('The summarizer returned an empty summary; nothing was changed.', { code: 'SUMMARY_EMPTY' });
+    throw new CompactionError('The summarizer returned an empty summary; nothing was changed.', {
+      code: 'SUMMARY_EMPTY',
+    });
   }
   if (truncated) {
     throw new CompactionError(

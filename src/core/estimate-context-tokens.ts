@@ -138,6 +138,9 @@ export function describeContextTokens(
  * const tokens = estimateContextTokens(messages, { counter: approximateCounter, systemPrompt });
  * ```
  */
-export function estimateContextTokens(messages: readonly Message[], options: EstimateContextTokensOptions = {}): number {
+export function estimateContextTokens(
+  messages: readonly Message[],
+  options: EstimateContextTokensOptions = {},
+): number {
   return describeContextTokens(messages, options).tokens;
 }

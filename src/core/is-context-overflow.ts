@@ -46,7 +46,12 @@ const NOT_OVERFLOW_PATTERNS: readonly RegExp[] = [
   /overloaded/i,
 ];
 
-const OVERFLOW_CODES = new Set(['context_length_exceeded', 'request_too_large', 'exceed_context_size_error', 'string_above_max_length']);
+const OVERFLOW_CODES = new Set([
+  'context_length_exceeded',
+  'request_too_large',
+  'exceed_context_size_error',
+  'string_above_max_length',
+]);
 const NOT_OVERFLOW_STATUS = new Set([429, 503, 529]);
 
 interface Facts {
@@ -82,7 +87,8 @@ function collect(value: unknown, facts: Facts, depth: number): void {
   }
   const metadata = record(object.$metadata);
   if (typeof metadata?.httpStatusCode === 'number') facts.statuses.push(metadata.httpStatusCode);
-  for (const key of ['error', 'cause', 'data', 'response', 'body', 'responseBody']) collect(object[key], facts, depth + 1);
+  for (const key of ['error', 'cause', 'data', 'response', 'body', 'responseBody'])
+    collect(object[key], facts, depth + 1);
 }
 
 function inputTokens(value: unknown): number | undefined {

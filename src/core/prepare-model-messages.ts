@@ -2,7 +2,8 @@ import { isAgentVisible } from '../token-counter.js';
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from '../types.js';
 
 /** The content sent in place of a tool result that was archived (hidden) after summarization. */
-export const ARCHIVED_RESULT_PLACEHOLDER = '[Tool result archived: its output was summarized earlier in the conversation]';
+export const ARCHIVED_RESULT_PLACEHOLDER =
+  '[Tool result archived: its output was summarized earlier in the conversation]';
 
 /** The content of the error result ctxkit adds for a tool call that has none. */
 export const MISSING_RESULT_TEXT = '[No result: this tool call did not complete, so no output is available]';

@@ -123,7 +123,12 @@ export async function summarizeToolResults(
       'summarizer',
     );
   }
-  const unchanged: SummarizeToolResultsResult = { messages: [...messages], archived: [], summary: undefined, fallback: false };
+  const unchanged: SummarizeToolResultsResult = {
+    messages: [...messages],
+    archived: [],
+    summary: undefined,
+    fallback: false,
+  };
   if (strategy === 'off') return unchanged;
   let excess = -cutoff;
   for (const message of messages) if (isVisibleToolResult(message)) excess++;

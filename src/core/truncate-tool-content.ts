@@ -117,9 +117,11 @@ function cutLines(text: string, count: number, mode: TruncateMode): string {
     const head = Math.ceil(room / 2);
     const tail = room - head;
     const omitted = lines.length - head - tail;
-    return [...lines.slice(0, head), `... [${formatCount(omitted, 'line')} omitted] ...`, ...lines.slice(lines.length - tail)].join(
-      '\n',
-    );
+    return [
+      ...lines.slice(0, head),
+      `... [${formatCount(omitted, 'line')} omitted] ...`,
+      ...lines.slice(lines.length - tail),
+    ].join('\n');
   }
   return lines.slice(0, count).join('\n');
 }
@@ -163,7 +165,10 @@ function resolveLimits(limits: Partial<ToolOutputLimits> | undefined): ToolOutpu
   for (const field of ['maxLines', 'maxBytes', 'maxChars', 'largeOutputThreshold'] as const) {
     const value = resolved[field];
     if (!Number.isInteger(value) || value < 1) {
-      throw new ConfigError(`toolOutput.${field} must be a whole number greater than 0 (got ${value}).`, `toolOutput.${field}`);
+      throw new ConfigError(
+        `toolOutput.${field} must be a whole number greater than 0 (got ${value}).`,
+        `toolOutput.${field}`,
+      );
     }
   }
   if (resolved.truncateMode !== 'head' && resolved.truncateMode !== 'head_tail') {
@@ -217,9 +222,19 @@ export function truncateWithNotice(
   }
   if (result === '' && text !== '') {
     // Limits too small for any notice: keep the head that fits.
-    result = cutBy(cutLines(text, limits.maxLines, 'head'), Math.min(limits.maxChars, limits.maxBytes), 'head', bytesOf);
+    result = cutBy(
+      cutLines(text, limits.maxLines, 'head'),
+      Math.min(limits.maxChars, limits.maxBytes),
+      'head',
+      bytesOf,
+    );
   }
-  return { text: result, truncated: result !== text, needsSpill, stats: { original, result: measureText(result), limitedBy } };
+  return {
+    text: result,
+    truncated: result !== text,
+    needsSpill,
+    stats: { original, result: measureText(result), limitedBy },
+  };
 }
 
 /**

@@ -149,7 +149,10 @@ function callListener(onEvent: ((event: ContextEvent) => void) | undefined, even
   }
 }
 
-function resolveManagerConfig(options: ContextManagerOptions): { config: ContextConfig; limits: ModelLimits | undefined } {
+function resolveManagerConfig(options: ContextManagerOptions): {
+  config: ContextConfig;
+  limits: ModelLimits | undefined;
+} {
   const limits = options.model ? getModelLimits(options.model, { overrides: options.modelLimits }) : undefined;
   if (options.model && limits === undefined && options.contextWindow === undefined && !options.config?.contextWindow) {
     throw new ConfigError(
@@ -380,7 +383,8 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     let firstError: unknown;
     try {
       const result = await call(prepared.messages);
-      if (!isFailedAssistant(result) || !isOverflow(result)) return { result, history: prepared.history, recovered: false };
+      if (!isFailedAssistant(result) || !isOverflow(result))
+        return { result, history: prepared.history, recovered: false };
       firstError = result;
     } catch (error) {
       if (!isOverflow(error)) throw error;

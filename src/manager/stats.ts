@@ -1,5 +1,11 @@
 import type { ContextUsage } from '../core/context-usage.js';
-import { countTextCached, countToolsTokens, estimateMessageTokens, isAgentVisible, type TokenCounter } from '../token-counter.js';
+import {
+  countTextCached,
+  countToolsTokens,
+  estimateMessageTokens,
+  isAgentVisible,
+  type TokenCounter,
+} from '../token-counter.js';
 import type { Message, Role } from '../types.js';
 
 /**
@@ -106,7 +112,8 @@ export function formatTokens(tokens: number): string {
  * ```
  */
 export function formatStatusLine(stats: ContextStats): string {
-  if (stats.maxTokens === undefined) return `Context: ${formatTokens(stats.currentUsage)} tokens, ${stats.messageCount} messages`;
+  if (stats.maxTokens === undefined)
+    return `Context: ${formatTokens(stats.currentUsage)} tokens, ${stats.messageCount} messages`;
   return `Context: ${Math.round(stats.usagePercent)}% (${formatTokens(stats.currentUsage)}/${formatTokens(stats.maxTokens)})`;
 }
 

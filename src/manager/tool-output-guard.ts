@@ -24,7 +24,10 @@ export class ToolOutputGuard {
     return output;
   }
 
-  private async processResult(message: ToolResultMessage, emit: (event: ContextEvent) => void): Promise<ToolResultMessage> {
+  private async processResult(
+    message: ToolResultMessage,
+    emit: (event: ContextEvent) => void,
+  ): Promise<ToolResultMessage> {
     const cached = this.done.get(message);
     if (cached !== undefined) return cached;
     let changed = false;

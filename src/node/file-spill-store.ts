@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SpillInfo, SpilledOutput, SpillStore } from '../spill-store.js';
+import type { SpilledOutput, SpillInfo, SpillStore } from '../spill-store.js';
 
 /**
  * Options of {@link createFileSpillStore}.
@@ -53,7 +53,10 @@ export function createFileSpillStore(options: CreateFileSpillStoreOptions = {}):
       const sha256 = createHash('sha256').update(data).digest('hex');
       await mkdir(directory, { recursive: true, mode: 0o700 });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      const path = join(directory, `${stamp}-${safeName(info.toolName)}-${sha256.slice(0, 12)}-${randomUUID().slice(0, 8)}.txt`);
+      const path = join(
+        directory,
+        `${stamp}-${safeName(info.toolName)}-${sha256.slice(0, 12)}-${randomUUID().slice(0, 8)}.txt`,
+      );
       await writeFile(path, data, { mode: 0o600, flag: 'wx' });
       return { path, sha256, bytes: data.length };
     },

@@ -1,3 +1,4 @@
+export { type CreateFileSpillStoreOptions, createFileSpillStore, defaultSpillDirectory } from './file-spill-store.js';
 export {
   type CreateJsonlStoreOptions,
   createJsonlStore,
@@ -5,4 +6,3 @@ export {
   type JsonlSessionStore,
   type JsonlStoreWarning,
 } from './jsonl-store.js';
-export { type CreateFileSpillStoreOptions, createFileSpillStore, defaultSpillDirectory } from './file-spill-store.js';

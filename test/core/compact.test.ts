@@ -27,7 +27,9 @@ const result = (id: string, text: string): ToolResultMessage => ({
   content: [{ type: 'text', text }],
 });
 
-function recordingSummarizer(output: Awaited<ReturnType<Summarizer['summarize']>> = 'GOAL: fix the parser'): Summarizer & {
+function recordingSummarizer(
+  output: Awaited<ReturnType<Summarizer['summarize']>> = 'GOAL: fix the parser',
+): Summarizer & {
   requests: SummaryRequest[];
 } {
   const requests: SummaryRequest[] = [];
@@ -50,11 +52,19 @@ describe('compact', () => {
     const result = await compact(messages, { summarizer, config });
     expect(result.firstKeptIndex).toBe(2);
     expect(result.messages).toHaveLength(3);
-    expect(result.messages[0]).toMatchObject({ role: 'user', meta: { kind: 'compaction_summary', agentVisible: true } });
+    expect(result.messages[0]).toMatchObject({
+      role: 'user',
+      meta: { kind: 'compaction_summary', agentVisible: true },
+    });
     expect(result.messages[0]?.content).toBe(`${SUMMARY_PREFIX}\nGOAL: fix the parser`);
     expect(result.messages[1]).toBe(messages[2]);
     expect(result.messages[2]).toBe(messages[3]);
-    expect(result).toMatchObject({ summary: 'GOAL: fix the parser', summarizedCount: 2, archivedCount: 0, tokensBefore: 9000 });
+    expect(result).toMatchObject({
+      summary: 'GOAL: fix the parser',
+      summarizedCount: 2,
+      archivedCount: 0,
+      tokensBefore: 9000,
+    });
     expect(result.tokensAfter).toBeLessThan(result.tokensBefore);
     expect(summarizer.requests[0]).toMatchObject({ kind: 'compaction' });
     expect(summarizer.requests[0]?.messages).toEqual(messages.slice(0, 2));
@@ -72,7 +82,10 @@ describe('compact', () => {
   });
 
   it('updates an earlier summary instead of summarizing it again', async () => {
-    const first = await compact([user(3000), user(3000), user(3000)], { summarizer: recordingSummarizer('FIRST'), config });
+    const first = await compact([user(3000), user(3000), user(3000)], {
+      summarizer: recordingSummarizer('FIRST'),
+      config,
+    });
     const summarizer = recordingSummarizer('SECOND');
     const grown = [...first.messages, user(3000, 'x'), user(3000, 'y')];
     const second = await compact(grown, { summarizer, config });
@@ -93,7 +106,8 @@ describe('compact', () => {
 
   it('archives tool results in the tail beyond the cutoff under one digest', async () => {
     const tail: Message[] = [];
-    for (let index = 0; index < 12; index++) tail.push(call(`c${index}`), result(`c${index}`, `error: case ${index} failed`));
+    for (let index = 0; index < 12; index++)
+      tail.push(call(`c${index}`), result(`c${index}`, `error: case ${index} failed`));
     const messages = [user(6000), ...tail];
     const result_ = await compact(messages, { summarizer: recordingSummarizer(), config });
     expect(result_.archivedCount).toBe(2);
@@ -101,7 +115,10 @@ describe('compact', () => {
     expect(archived).toHaveLength(2);
     expect(archived.every((message) => message.meta?.agentVisible === false)).toBe(true);
     const digest = result_.messages[result_.messages.length - 1]!;
-    expect(digest).toMatchObject({ role: 'user', meta: { kind: 'tool_summary', agentVisible: true, userVisible: false } });
+    expect(digest).toMatchObject({
+      role: 'user',
+      meta: { kind: 'tool_summary', agentVisible: true, userVisible: false },
+    });
     expect(String(digest.content)).toMatch(new RegExp(`^\\${DIGEST_PREFIX}`));
     expect(String(digest.content)).toContain('case 0 failed');
   });
@@ -121,14 +138,17 @@ describe('compact', () => {
 
   it('fails with NOT_SMALLER when the summary would not shrink the context', async () => {
     const huge = 'word '.repeat(20_000);
-    const error = await compact([user(3000), user(3000), user(3000)], { summarizer: recordingSummarizer(huge), config }).catch(
-      (caught: unknown) => caught,
-    );
+    const error = await compact([user(3000), user(3000), user(3000)], {
+      summarizer: recordingSummarizer(huge),
+      config,
+    }).catch((caught: unknown) => caught);
     expect((error as CompactionError).code).toBe('NOT_SMALLER');
   });
 
   it('fails with NOTHING_TO_COMPACT when everything is in the tail', async () => {
-    const error = await compact([user(10), user(10)], { summarizer: recordingSummarizer(), config }).catch((caught: unknown) => caught);
+    const error = await compact([user(10), user(10)], { summarizer: recordingSummarizer(), config }).catch(
+      (caught: unknown) => caught,
+    );
     expect((error as CompactionError).code).toBe('NOTHING_TO_COMPACT');
   });
 
@@ -138,7 +158,11 @@ describe('compact', () => {
       summarize: (request) =>
         new Promise((_, reject) => request.signal?.addEventListener('abort', () => reject(new Error('aborted')))),
     };
-    const pending = compact([user(3000), user(3000), user(3000)], { summarizer: hanging, config, signal: controller.signal });
+    const pending = compact([user(3000), user(3000), user(3000)], {
+      summarizer: hanging,
+      config,
+      signal: controller.signal,
+    });
     controller.abort();
     const error = await pending.catch((caught: unknown) => caught);
     expect((error as CompactionError).code).toBe('ABORTED');
@@ -146,7 +170,10 @@ describe('compact', () => {
 
   it('splits by message count when keepRecentTokens is 0', async () => {
     const messages = Array.from({ length: 8 }, (_, index) => user(100, String(index)));
-    const result = await compact(messages, { summarizer: recordingSummarizer(), config: { keepRecentTokens: 0, keepRecent: 3 } });
+    const result = await compact(messages, {
+      summarizer: recordingSummarizer(),
+      config: { keepRecentTokens: 0, keepRecent: 3 },
+    });
     expect(result.firstKeptIndex).toBe(5);
   });
 

@@ -2,13 +2,17 @@ import { describe, expect, it } from 'vitest';
 import {
   ARCHIVED_RESULT_PLACEHOLDER,
   type AssistantMessage,
-  MISSING_RESULT_TEXT,
   type Message,
+  MISSING_RESULT_TEXT,
   prepareModelMessages,
   type ToolResultMessage,
 } from '../../src/index.js';
 
-const user = (text: string, meta?: Message['meta']): Message => ({ role: 'user', content: text, ...(meta ? { meta } : {}) });
+const user = (text: string, meta?: Message['meta']): Message => ({
+  role: 'user',
+  content: text,
+  ...(meta ? { meta } : {}),
+});
 const call = (ids: string[], extra: Partial<AssistantMessage> = {}): AssistantMessage => ({
   role: 'assistant',
   content: ids.map((id) => ({ type: 'toolCall' as const, id, name: 'bash', arguments: { id } })),
@@ -29,7 +33,7 @@ describe('prepareModelMessages', () => {
     const messages = [user('hi'), call(['a']), result('a'), user('thanks')];
     const prepared = prepareModelMessages(messages);
     expect(prepared).toEqual(messages);
-    prepared.forEach((message, index) => expect(message).toBe(messages[index]));
+    for (const [index, message] of prepared.entries()) expect(message).toBe(messages[index]);
   });
 
   it('drops messages the model must not see', () => {

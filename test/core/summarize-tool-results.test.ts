@@ -37,7 +37,13 @@ const visibleResults = (messages: Message[]) =>
 
 function answering(text: string): Summarizer & { requests: SummaryRequest[] } {
   const requests: SummaryRequest[] = [];
-  return { requests, summarize: async (request) => (requests.push(request), text) };
+  return {
+    requests,
+    summarize: async (request) => {
+      requests.push(request);
+      return text;
+    },
+  };
 }
 
 describe('summarizeToolResults', () => {
@@ -74,16 +80,22 @@ describe('summarizeToolResults', () => {
 
   it('clips the model input to 12,000 characters and its answer to 1,200 code points', async () => {
     const summarizer = answering('é'.repeat(5000));
-    const result = await summarizeToolResults(turns(14, () => 'x'.repeat(8000)), { summarizer });
+    const result = await summarizeToolResults(
+      turns(14, () => 'x'.repeat(8000)),
+      { summarizer },
+    );
     expect(summarizer.requests[0]?.text.length).toBeLessThanOrEqual(TOOL_SUMMARY_INPUT_CHARS);
     expect(summarizer.requests[0]?.kind).toBe('tool_results');
     expect(Array.from(result.summary ?? '')).toHaveLength(TOOL_SUMMARY_OUTPUT_CHARS);
   });
 
   it('clips the heuristic summary to 800 code points', async () => {
-    const result = await summarizeToolResults(turns(30, (index) => `error: ${'long line '.repeat(50)} ${index}`), {
-      strategy: 'heuristic',
-    });
+    const result = await summarizeToolResults(
+      turns(30, (index) => `error: ${'long line '.repeat(50)} ${index}`),
+      {
+        strategy: 'heuristic',
+      },
+    );
     expect(Array.from(result.summary ?? '').length).toBeLessThanOrEqual(HEURISTIC_SUMMARY_OUTPUT_CHARS);
     expect(result.summary).toBeTruthy();
   });

@@ -58,7 +58,11 @@ const overflowError = () =>
   });
 
 /** A window of 10,000 tokens with 2,000 reserved: compaction at 8,000, warning at 8,000 × … 80% of 10,000. */
-function manager(summarizer: Summarizer, events: ContextEvent[] = [], extra: Parameters<typeof createContextManager>[0] extends infer O ? Partial<O> : never = {}) {
+function manager(
+  summarizer: Summarizer,
+  events: ContextEvent[] = [],
+  extra: Parameters<typeof createContextManager>[0] extends infer O ? Partial<O> : never = {},
+) {
   return createContextManager({
     summarizer,
     contextWindow: 10_000,
@@ -88,7 +92,15 @@ describe('createContextManager', () => {
 
   it('compacts at the threshold and returns the history to keep', async () => {
     const events: ContextEvent[] = [];
-    const history = [user(3000, 'a'), answer('a'), user(3000, 'b'), answer('b'), user(1500, 'c'), answer('c'), user(500, 'd')];
+    const history = [
+      user(3000, 'a'),
+      answer('a'),
+      user(3000, 'b'),
+      answer('b'),
+      user(1500, 'c'),
+      answer('c'),
+      user(500, 'd'),
+    ];
     const prepared = await manager(scripted('CHECKPOINT'), events).prepare(history);
     expect(prepared.compacted).toBeDefined();
     expect(summaryText(prepared.history[0]!)).toBe('CHECKPOINT');
@@ -101,14 +113,24 @@ describe('createContextManager', () => {
 
   it('warns once when usage crosses the warning threshold, again only after a compaction', async () => {
     const events: ContextEvent[] = [];
-    const context = manager(scripted(), events);
+    // Limit 9,000 (window 10,000 less a 1,000 reserve); the warning starts at 80% of the window.
+    const context = manager(scripted(), events, {
+      config: { reserveTokens: 1_000, keepRecentTokens: 2_000, toolSummaryStrategy: 'heuristic' },
+    });
+    const warnings = () => events.filter((event) => event.type === 'context-warning');
     let history: Message[] = [user(7_000)];
     history = (await context.prepare(history)).history;
-    history = (await context.prepare([...history, answer('ok')])).history;
-    expect(events.filter((event) => event.type === 'context-warning')).toHaveLength(1);
-    history = (await context.prepare([...history, user(2000)])).history; // compacts, resets the warning
-    history = (await context.prepare([...history, user(5000)])).history;
-    expect(events.filter((event) => event.type === 'context-warning').length).toBeGreaterThanOrEqual(2);
+    expect(warnings()).toHaveLength(0);
+    history = (await context.prepare([...history, answer('ok'), user(1_100)])).history;
+    expect(warnings()).toHaveLength(1);
+    expect(warnings()[0]).toMatchObject({ usage: { level: 'warning' } });
+    history = (await context.prepare([...history, answer('still')])).history;
+    expect(warnings()).toHaveLength(1);
+    const compacted = await context.prepare([...history, user(1_000)]); // reaches 9,000: compacts, resets
+    expect(compacted.compacted).toBeDefined();
+    expect(compacted.usage.level).toBe('ok');
+    await context.prepare([...compacted.history, answer('k'), user(7_200)]);
+    expect(warnings()).toHaveLength(2);
   });
 
   it('ignores usage reported before the latest compaction', async () => {
@@ -119,9 +141,13 @@ describe('createContextManager', () => {
     // The stale usage (8,100 tokens) is gone with the compaction: the next call must not compact again.
     const second = await context.prepare([...first.history, answer('c'), user(10)]);
     expect(second.compacted).toBeUndefined();
-    context.recordUsage({ input: 9_500, output: 10 });
+    expect(second.usage.tokens).toBeLessThan(4_000);
+    // Fresh usage reported after the compaction counts again.
+    context.recordUsage({ input: 6_000, output: 10 });
     const third = await context.prepare([...second.history, answer('d')]);
-    expect(third.usage.tokens).toBeGreaterThanOrEqual(9_500);
+    expect(third.compacted).toBeUndefined();
+    expect(third.usage.tokens).toBeGreaterThanOrEqual(6_010);
+    expect(third.usage.source).not.toBe('estimate');
   });
 
   it('does not compact again right after a compaction', async () => {
@@ -207,12 +233,19 @@ describe('createContextManager', () => {
   it('treats an errored assistant message with an overflow text as an overflow', async () => {
     const context = manager(scripted());
     let calls = 0;
-    const outcome = await context.runWithOverflowRecovery([user(3000), answer('a'), user(3000), answer('b'), user(10)], async () => {
-      calls++;
-      return calls === 1
-        ? ({ ...answer(''), stopReason: 'error', errorMessage: 'prompt is too long: 300000 tokens > 200000 maximum' } as AssistantMessage)
-        : answer('fine');
-    });
+    const outcome = await context.runWithOverflowRecovery(
+      [user(3000), answer('a'), user(3000), answer('b'), user(10)],
+      async () => {
+        calls++;
+        return calls === 1
+          ? ({
+              ...answer(''),
+              stopReason: 'error',
+              errorMessage: 'prompt is too long: 300000 tokens > 200000 maximum',
+            } as AssistantMessage)
+          : answer('fine');
+      },
+    );
     expect(outcome.recovered).toBe(true);
   });
 
@@ -240,7 +273,11 @@ describe('createContextManager', () => {
 
   it('truncates oversized tool output once', async () => {
     const events: ContextEvent[] = [];
-    const context = createContextManager({ summarizer: scripted(), contextWindow: 1_000_000, onEvent: (event) => events.push(event) });
+    const context = createContextManager({
+      summarizer: scripted(),
+      contextWindow: 1_000_000,
+      onEvent: (event) => events.push(event),
+    });
     const long = Array.from({ length: 5000 }, (_, index) => `row ${index}`).join('\n');
     const history: Message[] = [user(10), call('a'), result('a', long)];
     const first = await context.prepare(history);
@@ -251,7 +288,11 @@ describe('createContextManager', () => {
   });
 
   it('reports stats with a breakdown and renders them', async () => {
-    const context = manager(scripted(), [], { systemPrompt: 's'.repeat(400), tools: [{ name: 'bash' }], now: () => 10_000 });
+    const context = manager(scripted(), [], {
+      systemPrompt: 's'.repeat(400),
+      tools: [{ name: 'bash' }],
+      now: () => 10_000,
+    });
     const history: Message[] = [
       { role: 'user', content: 'u'.repeat(400), meta: { timestamp: 4_000 } },
       call('a'),
@@ -270,15 +311,29 @@ describe('createContextManager', () => {
   it('records compactions in the session store', async () => {
     const store = createMemoryStore();
     const session = await store.createSession();
-    const history = [user(3000, 'a'), answer('a'), user(3000, 'b'), answer('b'), user(1500, 'c'), answer('c'), user(500, 'd')];
+    const history = [
+      user(3000, 'a'),
+      answer('a'),
+      user(3000, 'b'),
+      answer('b'),
+      user(1500, 'c'),
+      answer('c'),
+      user(500, 'd'),
+    ];
     for (const message of history) await store.appendEntry(session.id, { type: 'message', message });
     const context = manager(scripted('STORED'), [], { store, sessionId: session.id });
     const prepared = await context.prepare(history);
     const entries = await store.getEntries(session.id);
     const compaction = entries.find((entry) => entry.type === 'compaction');
     expect(compaction).toMatchObject({ summary: 'STORED' });
-    const firstKept = entries.find((entry) => compaction?.type === 'compaction' && entry.id === compaction.firstKeptEntryId);
+    const firstKept = entries.find(
+      (entry) => compaction?.type === 'compaction' && entry.id === compaction.firstKeptEntryId,
+    );
     expect(firstKept?.type === 'message' && firstKept.message).toEqual(prepared.history[1]);
-    expect(await store.getMessages(session.id)).toHaveLength(history.length);
+    // The flat transcript keeps every message, plus the checkpoint as the compaction's own message.
+    const transcript = (await store.getMessages(session.id)).map((item) => item.message);
+    expect(transcript.slice(0, history.length)).toEqual(history);
+    expect(transcript).toHaveLength(history.length + 1);
+    expect(summaryText(transcript[history.length]!)).toBe('STORED');
   });
 });
