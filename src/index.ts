@@ -204,3 +204,11 @@ export type {
   Usage,
   UserMessage,
 } from './types.js';
+export {
+  CLEARED_RESULT_KIND,
+  CLEARED_RESULT_PLACEHOLDER,
+  type ClearedToolUse,
+  type ClearToolUsesOptions,
+  type ClearToolUsesResult,
+  clearToolUses,
+} from './core/clear-tool-uses.js';

@@ -1,0 +1,198 @@
+import { z } from 'zod';
+import { ConfigError } from '../errors.js';
+import { estimateMessageTokens, isAgentVisible, referenceCounter, type TokenCounter } from '../token-counter.js';
+import type { AssistantMessage, Message, ToolResultMessage } from '../types.js';
+import { describeContextTokens } from './estimate-context-tokens.js';
+
+/** The text a cleared tool result is left with. */
+export const CLEARED_RESULT_PLACEHOLDER = '[Tool result cleared to save context. Call the tool again if you need it.]';
+
+/** The kind given to cleared tool results, so hosts and later passes can tell them apart. */
+export const CLEARED_RESULT_KIND = 'tool_result_cleared';
+
+/**
+ * Options of {@link clearToolUses}.
+ *
+ * @example
+ * ```ts
+ * const options: ClearToolUsesOptions = { trigger: 60_000, keep: 5, excludeTools: ['memory', 'todo'] };
+ * ```
+ */
+export interface ClearToolUsesOptions {
+  /** Clear only once the context is over this many tokens. @default 100000 */
+  trigger?: number;
+  /** The newest results of clearable tools that are never cleared. @default 3 */
+  keep?: number;
+  /** Clear only when at least this many tokens are freed (clearing breaks a prompt cache). @default 0 */
+  clearAtLeast?: number;
+  /** Tools whose results are never cleared. @default ['memory'] */
+  excludeTools?: readonly string[];
+  /** Also empty the arguments of the cleared results' tool calls. @default false */
+  clearToolInputs?: boolean;
+  /** The text a cleared result keeps. @default CLEARED_RESULT_PLACEHOLDER */
+  placeholder?: string;
+  /** Counts tokens. @default referenceCounter */
+  counter?: TokenCounter;
+}
+
+/**
+ * One cleared tool result.
+ *
+ * @example
+ * ```ts
+ * const item: ClearedToolUse = { toolCallId: 'call_1', toolName: 'bash', tokensFreed: 1200 };
+ * ```
+ */
+export interface ClearedToolUse {
+  toolCallId: string;
+  toolName: string;
+  /** Tokens the result (and its call's input, when cleared) no longer cost. */
+  tokensFreed: number;
+}
+
+/**
+ * The result of {@link clearToolUses}.
+ *
+ * @example
+ * ```ts
+ * const { messages, cleared, tokensFreed } = clearToolUses(history, { trigger: 50_000 });
+ * ```
+ */
+export interface ClearToolUsesResult {
+  /** The new list: the input's messages, with cleared results (and inputs) replaced by copies. */
+  messages: Message[];
+  /** What was cleared, oldest first; empty when nothing was. */
+  cleared: ClearedToolUse[];
+  /** The context's tokens before. */
+  tokensBefore: number;
+  /** The context's tokens after. */
+  tokensAfter: number;
+  /** `tokensBefore - tokensAfter`. */
+  tokensFreed: number;
+}
+
+const count = z.number().int('must be a whole number').nonnegative('must not be negative');
+const optionsSchema = z.object({
+  trigger: count.optional(),
+  keep: count.optional(),
+  clearAtLeast: count.optional(),
+  excludeTools: z.array(z.string()).readonly().optional(),
+  clearToolInputs: z.boolean().optional(),
+  placeholder: z.string().min(1, 'must not be empty').optional(),
+});
+
+function validate(options: ClearToolUsesOptions): void {
+  const parsed = optionsSchema.safeParse(options);
+  if (parsed.success) return;
+  const issue = parsed.error.issues[0];
+  const field = issue?.path.join('.') ?? 'options';
+  throw new ConfigError(`clearToolUses: ${field} ${issue?.message ?? 'is invalid'}.`, field);
+}
+
+function isCleared(message: ToolResultMessage, placeholder: string): boolean {
+  const only = message.content.length === 1 ? message.content[0] : undefined;
+  return message.meta?.kind === CLEARED_RESULT_KIND || (only?.type === 'text' && only.text === placeholder);
+}
+
+/**
+ * Clears old tool results client-side, the way server-side context editing does: once the context
+ * is over `trigger` tokens, every agent-visible tool result except the newest `keep` (and except
+ * those of `excludeTools`, the memory tool by default) keeps only a short placeholder. Calls stay
+ * paired with their (placeholder) results, so the request stays valid. A result that would not get
+ * smaller is left alone, so tokens never increase; when less than `clearAtLeast` would be freed,
+ * nothing is cleared. Already cleared results are skipped, which makes the function idempotent.
+ * The input list and its messages are never modified.
+ *
+ * @param messages - The conversation.
+ * @param options - Trigger, how many to keep, exclusions, input clearing, placeholder, counter.
+ * @returns The new list, what was cleared, and tokens before and after.
+ * @throws {@link ConfigError} for a negative or fractional number, or an empty placeholder.
+ *
+ * @example
+ * ```ts
+ * const { messages, cleared } = clearToolUses(history, { trigger: 80_000, keep: 4, clearAtLeast: 10_000 });
+ * if (cleared.length > 0) history = messages;
+ * ```
+ */
+export function clearToolUses(messages: readonly Message[], options: ClearToolUsesOptions = {}): ClearToolUsesResult {
+  validate(options);
+  const counter = options.counter ?? referenceCounter;
+  const trigger = options.trigger ?? 100_000;
+  const keep = options.keep ?? 3;
+  const excluded = new Set(options.excludeTools ?? ['memory']);
+  const placeholder = options.placeholder ?? CLEARED_RESULT_PLACEHOLDER;
+  const tokensBefore = describeContextTokens(messages, { counter }).tokens;
+  const unchanged: ClearToolUsesResult = {
+    messages: [...messages],
+    cleared: [],
+    tokensBefore,
+    tokensAfter: tokensBefore,
+    tokensFreed: 0,
+  };
+  if (tokensBefore <= trigger) return unchanged;
+
+  const clearable: number[] = [];
+  for (const [index, message] of messages.entries()) {
+    if (message.role === 'toolResult' && isAgentVisible(message) && !excluded.has(message.toolName))
+      clearable.push(index);
+  }
+  const output = [...messages];
+  const cleared: ClearedToolUse[] = [];
+  const clearedIds = new Set<string>();
+  let freed = 0;
+  for (const index of clearable.slice(0, Math.max(0, clearable.length - keep))) {
+    const message = messages[index] as ToolResultMessage;
+    if (isCleared(message, placeholder)) continue;
+    const replacement: ToolResultMessage = {
+      ...message,
+      content: [{ type: 'text', text: placeholder }],
+      meta: { ...message.meta, kind: CLEARED_RESULT_KIND },
+    };
+    const saved = estimateMessageTokens(message, counter) - estimateMessageTokens(replacement, counter);
+    if (saved <= 0) continue;
+    output[index] = replacement;
+    freed += saved;
+    clearedIds.add(message.toolCallId);
+    cleared.push({ toolCallId: message.toolCallId, toolName: message.toolName, tokensFreed: saved });
+  }
+  if (options.clearToolInputs) freed += clearInputs(output, clearedIds, cleared, counter);
+  if (cleared.length === 0 || freed < (options.clearAtLeast ?? 0)) return unchanged;
+  return { messages: output, cleared, tokensBefore, tokensAfter: tokensBefore - freed, tokensFreed: freed };
+}
+
+/** Empties the arguments of the cleared calls, in place on `output` (copies only). */
+function clearInputs(
+  output: Message[],
+  ids: ReadonlySet<string>,
+  cleared: ClearedToolUse[],
+  counter: TokenCounter,
+): number {
+  let freed = 0;
+  for (const [index, message] of output.entries()) {
+    if (message.role !== 'assistant') continue;
+    if (
+      !message.content.some(
+        (part) => part.type === 'toolCall' && ids.has(part.id) && Object.keys(part.arguments).length > 0,
+      )
+    )
+      continue;
+    const replacement: AssistantMessage = {
+      ...message,
+      content: message.content.map((part) =>
+        part.type === 'toolCall' && ids.has(part.id) ? { ...part, arguments: {} } : part,
+      ),
+    };
+    const saved = estimateMessageTokens(message, counter) - estimateMessageTokens(replacement, counter);
+    output[index] = replacement;
+    freed += saved;
+    for (const part of message.content) {
+      const item = part.type === 'toolCall' ? cleared.find((entry) => entry.toolCallId === part.id) : undefined;
+      if (item) item.tokensFreed += Math.floor(saved / Math.max(1, countCalls(message, ids)));
+    }
+  }
+  return freed;
+}
+
+function countCalls(message: AssistantMessage, ids: ReadonlySet<string>): number {
+  return message.content.filter((part) => part.type === 'toolCall' && ids.has(part.id)).length;
+}
