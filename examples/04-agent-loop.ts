@@ -30,6 +30,7 @@ const directory = mkdtempSync(join(tmpdir(), 'ctxkit-demo-'));
 const store = createJsonlStore({ directory });
 const session = await store.createSession({ name: 'parser fix' });
 
+let archivedThisTurn = 0;
 function onEvent(event: ContextEvent): void {
   switch (event.type) {
     case 'context-warning':
@@ -48,17 +49,24 @@ function onEvent(event: ContextEvent): void {
       );
       break;
     case 'tool-results-summarized':
-      console.log(`  ▸ Archived ${event.archived} old tool results behind a summary`);
+      archivedThisTurn += event.archived;
       break;
     case 'tool-output-truncated':
-      console.log(`  ▸ Truncated the output of ${event.toolName}`);
+      console.log(`  ▸ Cut the output of ${event.toolName} to the tool-output limits`);
       break;
   }
 }
 
 const manager = createContextManager({
   contextWindow: CONTEXT_WINDOW,
-  config: { reserveTokens: 6_000, keepRecentTokens: 8_000, toolSummaryStrategy: 'heuristic' },
+  config: {
+    reserveTokens: 6_000,
+    keepRecentTokens: 8_000,
+    toolSummaryStrategy: 'heuristic',
+    toolCallCutoff: 30,
+    // A 48K window cannot afford the reference 50 KiB per tool output.
+    toolOutput: { maxBytes: 12 * 1024, maxLines: 300 },
+  },
   summarizer: heuristicSummarizer,
   store,
   sessionId: session.id,
@@ -103,11 +111,15 @@ async function model(messages: Message[], turn: number): Promise<AssistantMessag
   };
 }
 
+let listingSent = false;
 function runTool(call: { id: string; name: string }, turn: number): ToolResultMessage {
   const next = () => ((turn * 7919 + call.id.length * 104_729) % 1000) / 1000;
   const text =
     call.name === 'run_tests' ? testFailures(60 + turn * 5, 1 + (turn % 3)) : compilerErrors(30 + turn * 4, next);
-  const output = turn === 3 && call.name === 'typecheck' ? `${text}\n${directoryListing(2_500, next)}` : text;
+  // Once, a command dumps a huge directory listing: it is cut to the tool-output limits on arrival.
+  const huge = turn === 3 && call.name === 'typecheck' && !listingSent;
+  if (huge) listingSent = true;
+  const output = huge ? `${text}\n${directoryListing(2_500, next)}` : text;
   return {
     role: 'toolResult',
     toolCallId: call.id,
@@ -149,6 +161,8 @@ for (let turn = 1; turn <= 12; turn++) {
     }
   }
   ({ history } = await manager.afterTurn(history));
+  if (archivedThisTurn > 0) console.log(`  ▸ Archived ${archivedThisTurn} old tool results behind summaries`);
+  archivedThisTurn = 0;
   console.log(`  ${formatStatusLine(manager.stats(history))}`);
 }
 

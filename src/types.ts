@@ -96,6 +96,11 @@ export interface MessageMeta {
   /** `false` hides the message from a transcript UI. @default true */
   userVisible?: boolean;
   kind?: MessageKind | (string & {});
+  /**
+   * On a compaction summary: how many of the messages right after it were kept from before the
+   * compaction. Their usage reports describe the old, larger context, so token estimates ignore them.
+   */
+  keptMessages?: number;
 }
 
 /** A message from the user (or injected on the user's side, such as a summary). */

@@ -64,6 +64,8 @@ export interface CompactionResult {
  * The user message that carries a compaction summary.
  *
  * @param summary - The checkpoint text.
+ * @param options - `keptMessages`: how many messages that follow it were kept from before the
+ *   compaction (their stale usage is then ignored by token estimates).
  * @returns A user message of kind `compaction_summary`, prefixed `[Previous conversation summary]`.
  *
  * @example
@@ -71,11 +73,16 @@ export interface CompactionResult {
  * createSummaryMessage('## Goal\nShip the parser'); // { role: 'user', content: '[Previous conversation summary]\n## Goal…' }
  * ```
  */
-export function createSummaryMessage(summary: string): UserMessage {
+export function createSummaryMessage(summary: string, options: { keptMessages?: number } = {}): UserMessage {
   return {
     role: 'user',
     content: `${SUMMARY_PREFIX}\n${summary}`,
-    meta: { agentVisible: true, userVisible: true, kind: 'compaction_summary' },
+    meta: {
+      agentVisible: true,
+      userVisible: true,
+      kind: 'compaction_summary',
+      ...(options.keptMessages ? { keptMessages: options.keptMessages } : {}),
+    },
   };
 }
 
@@ -137,7 +144,7 @@ export async function compact(messages: readonly Message[], options: CompactOpti
     );
   }
   const recent = compactToolResultsInRecent(plan.split.recent, { cutoff: config.toolCallCutoff });
-  const rebuilt = [createSummaryMessage(text), ...recent.messages];
+  const rebuilt = [createSummaryMessage(text, { keptMessages: recent.messages.length }), ...recent.messages];
   const tokensAfter = sumMessageTokens(rebuilt, counter) + extras;
   if (tokensAfter >= tokensBefore) {
     throw new CompactionError(

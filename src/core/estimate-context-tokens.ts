@@ -64,11 +64,23 @@ export function isValidUsage(message: AssistantMessage): boolean {
   return values.every((value) => Number.isFinite(value) && value >= 0) && usageTotal(usage) > 0;
 }
 
-/** Index of the newest visible assistant message with usage that is newer than the latest summary. @internal */
+/**
+ * Index of the newest visible assistant message with usage that was produced after the latest
+ * compaction: after its summary and after the messages the summary says were kept with it.
+ *
+ * @internal
+ */
 export function findUsageAnchor(messages: readonly Message[]): number {
+  let stop = -1;
   for (let index = messages.length - 1; index >= 0; index--) {
+    const meta = messages[index]!.meta;
+    if (meta?.kind === 'compaction_summary') {
+      stop = index + (meta.keptMessages ?? 0);
+      break;
+    }
+  }
+  for (let index = messages.length - 1; index > stop; index--) {
     const message = messages[index]!;
-    if (message.meta?.kind === 'compaction_summary') return -1;
     if (message.role === 'assistant' && message.meta?.agentVisible !== false && isValidUsage(message)) return index;
   }
   return -1;

@@ -151,15 +151,19 @@ export function formatContextStats(stats: ContextStats): string {
   ];
   if (stats.oldestMessageAge !== undefined) lines.push(`  Oldest:   ${formatAge(stats.oldestMessageAge)}`);
   lines.push('', 'Breakdown (estimated):');
-  lines.push(`  System prompt:    ${number(breakdown.systemPrompt)} tokens`);
-  lines.push(`  Tool definitions: ${number(breakdown.tools)} tokens`);
+  const row = (label: string, tokens: number) => `  ${`${label}:`.padEnd(22)}${number(tokens).padStart(8)} tokens`;
+  lines.push(row('System prompt', breakdown.systemPrompt));
+  lines.push(row('Tool definitions', breakdown.tools));
   for (const [role, tokens] of Object.entries(breakdown.byRole)) {
-    if (tokens > 0) lines.push(`  ${`${role} messages:`.padEnd(18)}${number(tokens)} tokens`);
+    if (tokens > 0)
+      lines.push(
+        row(`${role === 'toolResult' ? 'Tool result' : role[0]!.toUpperCase() + role.slice(1)} messages`, tokens),
+      );
   }
   const kinds = Object.entries(breakdown.byKind).filter(([kind, tokens]) => kind !== 'message' && tokens > 0);
   if (kinds.length > 0) {
     lines.push('', 'By kind:');
-    for (const [kind, tokens] of kinds) lines.push(`  ${`${kind}:`.padEnd(18)}${number(tokens)} tokens`);
+    for (const [kind, tokens] of kinds) lines.push(row(kind, tokens));
   }
   return lines.join('\n');
 }

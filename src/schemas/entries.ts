@@ -73,6 +73,7 @@ export const messageMetaSchema: z.ZodType<MessageMeta> = z.object({
   agentVisible: z.boolean().optional(),
   userVisible: z.boolean().optional(),
   kind: z.string().optional(),
+  keptMessages: z.number().int().nonnegative().optional(),
 });
 
 const userContent = z.union([

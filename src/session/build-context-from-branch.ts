@@ -1,3 +1,4 @@
+import { createSummaryMessage } from '../core/compact.js';
 import { SessionError } from '../errors.js';
 import type { CompactionEntry, Message, SessionEntry } from '../types.js';
 import { entryToMessage } from './entry-to-message.js';
@@ -74,14 +75,27 @@ function keepUserAssistant(message: Message, entry: SessionEntry): boolean {
 }
 
 /** Path entries that contribute messages: the latest compaction, its kept entries, what follows. */
+const summaries = new WeakMap<CompactionEntry, Message>();
+
+/** The summary message of a compaction, memoized per entry (its kept count is fixed by its ancestors). */
+function summaryOf(compaction: CompactionEntry, keptMessages: number): Message {
+  let message = summaries.get(compaction);
+  if (message === undefined) {
+    message = createSummaryMessage(compaction.summary, { keptMessages });
+    summaries.set(compaction, message);
+  }
+  return message;
+}
+
 function contributing(path: readonly SessionEntry[]): {
   entries: SessionEntry[];
   compaction: CompactionEntry | undefined;
+  keptMessages: number;
 } {
   let latest = -1;
   for (let index = path.length - 1; index >= 0 && latest < 0; index--)
     if (path[index]!.type === 'compaction') latest = index;
-  if (latest < 0) return { entries: [...path], compaction: undefined };
+  if (latest < 0) return { entries: [...path], compaction: undefined, keptMessages: 0 };
   const compaction = path[latest] as CompactionEntry;
   let first = -1;
   for (let index = 0; index <= latest && first < 0; index++)
@@ -93,11 +107,14 @@ function contributing(path: readonly SessionEntry[]): {
     );
   }
   const entries: SessionEntry[] = [compaction];
+  let keptMessages = 0;
   for (let index = first; index < path.length; index++) {
     const entry = path[index]!;
-    if (entry.type !== 'compaction') entries.push(entry);
+    if (entry.type === 'compaction') continue;
+    entries.push(entry);
+    if (index < latest && entryToMessage(entry) !== undefined) keptMessages++;
   }
-  return { entries, compaction };
+  return { entries, compaction, keptMessages };
 }
 
 /**
@@ -139,11 +156,11 @@ export function buildContextFromBranch(
       thinkingLevel = entry.thinkingLevel;
     }
   }
-  const { entries: sources, compaction } = contributing(path);
+  const { entries: sources, compaction, keptMessages } = contributing(path);
   const candidates: Message[] = [];
   const candidateEntries: SessionEntry[] = [];
   for (const entry of sources) {
-    const message = entryToMessage(entry);
+    const message = entry === compaction ? summaryOf(compaction, keptMessages) : entryToMessage(entry);
     if (message === undefined) continue;
     candidates.push(message);
     candidateEntries.push(entry);

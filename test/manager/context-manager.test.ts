@@ -150,6 +150,19 @@ describe('createContextManager', () => {
     expect(third.usage.source).not.toBe('estimate');
   });
 
+  it('ignores usage carried by kept messages from before the compaction', async () => {
+    const context = manager(scripted());
+    // The kept tail's assistant message reports the old, full context (8,100 tokens).
+    const history = [user(3000), answer('a'), user(3000), answer('b'), user(500), answer('c', { input: 7_900, output: 200 }), user(10)];
+    const first = await context.prepare(history);
+    expect(first.compacted).toBeDefined();
+    expect(first.history).toContain(history[5]);
+    expect(first.usage.tokens).toBeLessThan(2_000);
+    const second = await context.prepare([...first.history, answer('d'), user(10)]);
+    expect(second.compacted).toBeUndefined();
+    expect(second.usage.tokens).toBeLessThan(2_000);
+  });
+
   it('does not compact again right after a compaction', async () => {
     const summarizer = scripted();
     const context = manager(summarizer);

@@ -1,0 +1,98 @@
+import { StoreError } from '../errors.js';
+import { isWithinMemoryPath, MEMORY_ROOT, parentMemoryPath } from './memory-path.js';
+import type { MemoryEntry, MemoryStore, MemoryWriteOptions } from './memory-store.js';
+
+const encoder = new TextEncoder();
+
+function fail(message: string): StoreError {
+  return new StoreError(message, { code: 'STORE_FAILED' });
+}
+
+/**
+ * A {@link MemoryStore} that keeps the files in a map: for tests, browsers and agents whose memory
+ * only has to outlive a context reset, not the process.
+ *
+ * @returns An empty store holding only the `/memories` root.
+ *
+ * @example
+ * ```ts
+ * import { createInMemoryMemoryStore, createMemoryTool } from 'ctxkit/memory';
+ *
+ * const tool = createMemoryTool({ store: createInMemoryMemoryStore() });
+ * await tool.execute({ command: 'create', path: '/memories/todo.md', file_text: '- ship it' });
+ * ```
+ */
+export function createInMemoryMemoryStore(): MemoryStore {
+  const files = new Map<string, string>();
+  const directories = new Set<string>([MEMORY_ROOT]);
+
+  function entry(path: string): MemoryEntry | undefined {
+    const text = files.get(path);
+    if (text !== undefined) return { path, kind: 'file', size: encoder.encode(text).length };
+    return directories.has(path) ? { path, kind: 'directory', size: 0 } : undefined;
+  }
+
+  function makeParents(path: string): void {
+    for (let parent = parentMemoryPath(path); !directories.has(parent); parent = parentMemoryPath(parent)) {
+      if (files.has(parent)) throw fail(`cannot create ${path}: ${parent} is a file`);
+      directories.add(parent);
+    }
+  }
+
+  function within(path: string): string[] {
+    const found: string[] = [];
+    for (const key of [...files.keys(), ...directories]) if (isWithinMemoryPath({ path: key, ancestor: path })) found.push(key);
+    return found;
+  }
+
+  return {
+    async stat(path: string): Promise<MemoryEntry | undefined> {
+      return entry(path);
+    },
+    async list(path: string): Promise<MemoryEntry[]> {
+      if (!directories.has(path)) throw fail(`${path} is not a directory`);
+      const children: MemoryEntry[] = [];
+      for (const key of [...directories, ...files.keys()]) {
+        if (key !== path && parentMemoryPath(key) === path) children.push(entry(key)!);
+      }
+      return children;
+    },
+    async read(path: string): Promise<string> {
+      const text = files.get(path);
+      if (text === undefined) throw fail(directories.has(path) ? `${path} is a directory` : `${path} does not exist`);
+      return text;
+    },
+    async write(path: string, text: string, options: MemoryWriteOptions): Promise<void> {
+      if (directories.has(path)) throw fail(`${path} is a directory`);
+      if (files.has(path) && !options.overwrite) throw fail(`${path} already exists`);
+      makeParents(path);
+      files.set(path, text);
+    },
+    async delete(path: string): Promise<void> {
+      if (path === MEMORY_ROOT) throw fail(`${MEMORY_ROOT} itself cannot be deleted`);
+      if (entry(path) === undefined) throw fail(`${path} does not exist`);
+      for (const key of within(path)) {
+        files.delete(key);
+        directories.delete(key);
+      }
+    },
+    async rename(from: string, to: string): Promise<void> {
+      if (from === MEMORY_ROOT || to === MEMORY_ROOT) throw fail(`${MEMORY_ROOT} itself cannot be renamed`);
+      if (entry(from) === undefined) throw fail(`${from} does not exist`);
+      if (entry(to) !== undefined) throw fail(`${to} already exists`);
+      if (isWithinMemoryPath({ path: to, ancestor: from })) throw fail(`cannot move ${from} into itself`);
+      makeParents(to);
+      for (const key of within(from)) {
+        const moved = to + key.slice(from.length);
+        const text = files.get(key);
+        if (text !== undefined) {
+          files.delete(key);
+          files.set(moved, text);
+        } else {
+          directories.delete(key);
+          directories.add(moved);
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,202 @@
+import { z } from 'zod';
+
+/**
+ * `view`: list a directory (two levels deep) or show a file with line numbers.
+ *
+ * @example
+ * ```ts
+ * const command: MemoryViewCommand = { command: 'view', path: '/memories/notes.md', view_range: [1, -1] };
+ * ```
+ */
+export interface MemoryViewCommand {
+  command: 'view';
+  path: string;
+  /** 1-based inclusive `[start, end]` lines of a file; `end` -1 means to the last line. */
+  view_range?: [number, number] | undefined;
+}
+
+/**
+ * `create`: write a new file; refuses an existing one.
+ *
+ * @example
+ * ```ts
+ * const command: MemoryCreateCommand = { command: 'create', path: '/memories/notes.md', file_text: 'hi' };
+ * ```
+ */
+export interface MemoryCreateCommand {
+  command: 'create';
+  path: string;
+  file_text: string;
+}
+
+/**
+ * `str_replace`: replace the one occurrence of `old_str` in a file by `new_str`.
+ *
+ * @example
+ * ```ts
+ * const command: MemoryStrReplaceCommand = { command: 'str_replace', path: '/memories/a.md', old_str: 'x', new_str: 'y' };
+ * ```
+ */
+export interface MemoryStrReplaceCommand {
+  command: 'str_replace';
+  path: string;
+  old_str: string;
+  new_str: string;
+}
+
+/**
+ * `insert`: insert lines after line `insert_line` (0 inserts at the top).
+ *
+ * @example
+ * ```ts
+ * const command: MemoryInsertCommand = { command: 'insert', path: '/memories/a.md', insert_line: 0, insert_text: '# A' };
+ * ```
+ */
+export interface MemoryInsertCommand {
+  command: 'insert';
+  path: string;
+  insert_line: number;
+  insert_text: string;
+}
+
+/**
+ * `delete`: delete a file, or a directory with everything in it.
+ *
+ * @example
+ * ```ts
+ * const command: MemoryDeleteCommand = { command: 'delete', path: '/memories/old' };
+ * ```
+ */
+export interface MemoryDeleteCommand {
+  command: 'delete';
+  path: string;
+}
+
+/**
+ * `rename`: move a file or directory; refuses an existing target.
+ *
+ * @example
+ * ```ts
+ * const command: MemoryRenameCommand = { command: 'rename', old_path: '/memories/a.md', new_path: '/memories/b.md' };
+ * ```
+ */
+export interface MemoryRenameCommand {
+  command: 'rename';
+  old_path: string;
+  new_path: string;
+}
+
+/**
+ * One call of the `memory` tool, discriminated on `command`.
+ *
+ * @example
+ * ```ts
+ * function target(command: MemoryCommand): string {
+ *   return command.command === 'rename' ? command.old_path : command.path;
+ * }
+ * ```
+ */
+export type MemoryCommand =
+  | MemoryViewCommand
+  | MemoryCreateCommand
+  | MemoryStrReplaceCommand
+  | MemoryInsertCommand
+  | MemoryDeleteCommand
+  | MemoryRenameCommand;
+
+/** The command names, in the order the docs list them. */
+export const MEMORY_COMMAND_NAMES = ['view', 'create', 'str_replace', 'insert', 'delete', 'rename'] as const;
+
+const path = z.string().min(1);
+const text = z.string();
+const line = z.number().int().min(-1);
+
+/**
+ * The zod schema of a `memory` tool call. Unknown keys are dropped and `view_range: null` counts as
+ * absent (some providers send every property, with null for the unused ones).
+ *
+ * @example
+ * ```ts
+ * const parsed = memoryCommandSchema.safeParse({ command: 'view', path: '/memories' });
+ * if (parsed.success) console.log(parsed.data.command);
+ * ```
+ */
+export const memoryCommandSchema: z.ZodType<MemoryCommand> = z.discriminatedUnion('command', [
+  z.object({
+    command: z.literal('view'),
+    path,
+    view_range: z
+      .tuple([line, line])
+      .nullish()
+      .transform((range) => range ?? undefined),
+  }),
+  z.object({ command: z.literal('create'), path, file_text: text }),
+  z.object({ command: z.literal('str_replace'), path, old_str: z.string().min(1), new_str: text }),
+  z.object({ command: z.literal('insert'), path, insert_line: z.number().int().min(0), insert_text: text }),
+  z.object({ command: z.literal('delete'), path }),
+  z.object({ command: z.literal('rename'), old_path: path, new_path: path }),
+]);
+
+const FIELD_HINTS: Record<string, string> = {
+  path: 'a non-empty string such as "/memories/notes.md"',
+  old_path: 'a non-empty string such as "/memories/old.md"',
+  new_path: 'a non-empty string such as "/memories/new.md"',
+  file_text: 'a string (the whole file)',
+  old_str: 'a non-empty string that occurs exactly once in the file',
+  new_str: 'a string (may be empty)',
+  insert_line: 'an integer >= 0 (0 inserts at the top)',
+  insert_text: 'a string',
+  view_range: 'a pair of integers [start, end] (end -1 means to the end)',
+};
+
+const REQUIRED: Record<MemoryCommand['command'], string> = {
+  view: 'path (and optionally view_range)',
+  create: 'path and file_text',
+  str_replace: 'path, old_str and new_str',
+  insert: 'path, insert_line and insert_text',
+  delete: 'path',
+  rename: 'old_path and new_path',
+};
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'missing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `[${value.map((item) => (typeof item === 'number' ? item : typeof item)).join(', ')}]`;
+  if (typeof value === 'number') return String(value);
+  return typeof value === 'string' ? 'a string' : typeof value;
+}
+
+/**
+ * Validates a tool call from the model.
+ *
+ * @param input - The parsed JSON arguments of the call.
+ * @returns The command, or a one-line message naming each bad field and what it should be.
+ *
+ * @example
+ * ```ts
+ * const parsed = parseMemoryCommand({ command: 'create', path: '/memories/a.md' });
+ * if (!parsed.ok) console.log(parsed.error); // '… file_text must be a string (the whole file), got missing …'
+ * ```
+ */
+export function parseMemoryCommand(input: unknown): { ok: true; command: MemoryCommand } | { ok: false; error: string } {
+  const parsed = memoryCommandSchema.safeParse(input);
+  if (parsed.success) return { ok: true, command: parsed.data };
+  const names = MEMORY_COMMAND_NAMES.join(', ');
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    return { ok: false, error: `invalid memory call: expected an object with a "command" (one of ${names})` };
+  }
+  const record = input as Record<string, unknown>;
+  const command = record['command'];
+  if (typeof command !== 'string' || !(MEMORY_COMMAND_NAMES as readonly string[]).includes(command)) {
+    const got = typeof command === 'string' ? JSON.stringify(command.slice(0, 40)) : describe(command);
+    return { ok: false, error: `invalid memory call: command must be one of ${names}, got ${got}` };
+  }
+  const problems = new Map<string, string>();
+  for (const issue of parsed.error.issues) {
+    const field = String(issue.path[0] ?? 'input');
+    const hint = FIELD_HINTS[field] ?? 'valid';
+    problems.set(field, `${field} must be ${hint}, got ${describe(record[field])}`);
+  }
+  const needs = REQUIRED[command as MemoryCommand['command']];
+  return { ok: false, error: `invalid ${command} call: ${[...problems.values()].join('; ')} (${command} takes ${needs})` };
+}

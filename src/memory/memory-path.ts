@@ -1,0 +1,129 @@
+/** The root of the memory tree as the model sees it. Every memory path starts with it. */
+export const MEMORY_ROOT = '/memories';
+
+/** The longest path accepted, in characters. */
+const MAX_PATH_LENGTH = 1024;
+/** The longest single name accepted, in characters. */
+const MAX_NAME_LENGTH = 255;
+
+/**
+ * The outcome of {@link resolveMemoryPath}: a normalised virtual path, or why the path was refused.
+ *
+ * @example
+ * ```ts
+ * const resolved: MemoryPathResult = resolveMemoryPath('/memories/notes.md');
+ * if (resolved.ok) console.log(resolved.segments); // ['notes.md']
+ * ```
+ */
+export type MemoryPathResult =
+  | { ok: true; path: string; segments: readonly string[] }
+  | { ok: false; reason: string };
+
+const PERCENT_SEQUENCE = /%[0-9a-f]{2}/gi;
+
+/** Decodes `%XX` sequences byte by byte, over and over, until nothing changes (at most 8 rounds). */
+function decodeRepeatedly(value: string): string {
+  let current = value;
+  for (let round = 0; round < 8; round++) {
+    const next = current.replace(PERCENT_SEQUENCE, (sequence) => String.fromCharCode(Number.parseInt(sequence.slice(1), 16)));
+    if (next === current) return current;
+    current = next;
+  }
+  return current;
+}
+
+function describeDecoded(decoded: string): string {
+  if (/(^|[/\\])\.\.([/\\]|$)/.test(decoded)) return 'decodes to a ".." traversal';
+  if (decoded.includes('\\')) return 'decodes to a backslash';
+  if (/[\u0000-\u001f\u007f]/.test(decoded)) return 'decodes to a control character';
+  if (decoded.includes('/')) return 'decodes to a "/"';
+  return 'contains percent-encoded characters';
+}
+
+function quote(value: string): string {
+  const shown = value.length > 80 ? `${value.slice(0, 80)}…` : value;
+  return JSON.stringify(shown);
+}
+
+/**
+ * Checks a path given by the model and returns it normalised (no trailing slash), or the reason it is
+ * refused. Accepted paths are `/memories` or `/memories/<name>/…` where no name is empty, `.` or `..`,
+ * and the path holds no backslash, control character, NUL byte, `:` or percent-encoded sequence
+ * (decoded repeatedly, so `%252e%252e` is caught too). A path that only shares the prefix, such as
+ * `/memories-evil/x`, is refused. One trailing slash is allowed.
+ *
+ * This is a pure string check: stores that map paths onto something real (a directory on disk) must
+ * still confine what the path resolves to, symbolic links included.
+ *
+ * @param path - The path as the model sent it.
+ * @returns The normalised path and its names below the root, or the reason for refusing it.
+ *
+ * @example
+ * ```ts
+ * resolveMemoryPath('/memories/projects/'); // { ok: true, path: '/memories/projects', segments: ['projects'] }
+ * resolveMemoryPath('/memories/../etc/passwd'); // { ok: false, reason: 'path "…" contains a ".." segment; …' }
+ * ```
+ */
+export function resolveMemoryPath(path: string): MemoryPathResult {
+  const refuse = (problem: string): MemoryPathResult => ({
+    ok: false,
+    reason: `path ${quote(path)} ${problem}`,
+  });
+  if (typeof path !== 'string' || path === '') return refuse(`is empty; use a path such as ${MEMORY_ROOT}/notes.md`);
+  if (path.length > MAX_PATH_LENGTH) return refuse(`is longer than ${MAX_PATH_LENGTH} characters; use a shorter path`);
+  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(path)) {
+    return refuse('contains a control character or NUL byte; use printable characters only');
+  }
+  if (path.includes('\\')) return refuse('contains a backslash; separate names with "/"');
+  const decoded = decodeRepeatedly(path);
+  if (decoded !== path) return refuse(`${describeDecoded(decoded)}; write plain characters, not %XX escapes`);
+  if (path !== MEMORY_ROOT && !path.startsWith(`${MEMORY_ROOT}/`)) {
+    return refuse(`is outside the memory directory; every path must start with ${MEMORY_ROOT}/`);
+  }
+  const rest = path.slice(MEMORY_ROOT.length + 1);
+  const trimmed = rest.endsWith('/') ? rest.slice(0, -1) : rest;
+  if (trimmed === '') return { ok: true, path: MEMORY_ROOT, segments: [] };
+  const segments = trimmed.split('/');
+  for (const segment of segments) {
+    if (segment === '') return refuse('contains an empty name ("//"); remove the extra slash');
+    if (segment === '.' || segment === '..') {
+      return refuse(`contains a "${segment}" segment; use a path below ${MEMORY_ROOT}/ without "." or ".."`);
+    }
+    if (segment.includes(':')) return refuse('contains ":"; use names without colons');
+    if (segment.length > MAX_NAME_LENGTH) return refuse(`has a name longer than ${MAX_NAME_LENGTH} characters`);
+  }
+  return { ok: true, path: `${MEMORY_ROOT}/${segments.join('/')}`, segments };
+}
+
+/**
+ * The parent of a normalised memory path (the root is its own parent).
+ *
+ * @param path - A path returned by {@link resolveMemoryPath}.
+ * @returns The parent path.
+ *
+ * @example
+ * ```ts
+ * parentMemoryPath('/memories/a/b.md'); // '/memories/a'
+ * ```
+ */
+export function parentMemoryPath(path: string): string {
+  const index = path.lastIndexOf('/');
+  return index <= MEMORY_ROOT.length - 1 ? MEMORY_ROOT : path.slice(0, index);
+}
+
+/**
+ * Whether `path` is `ancestor` itself or lies below it (by whole names, so `/memories/a` does not
+ * contain `/memories/ab`).
+ *
+ * @param options - The two normalised paths.
+ * @returns True when `path` is inside `ancestor`.
+ *
+ * @example
+ * ```ts
+ * isWithinMemoryPath({ path: '/memories/a/b', ancestor: '/memories/a' }); // true
+ * ```
+ */
+export function isWithinMemoryPath(options: { path: string; ancestor: string }): boolean {
+  const { path, ancestor } = options;
+  return path === ancestor || path.startsWith(`${ancestor}/`);
+}

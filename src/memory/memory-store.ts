@@ -1,0 +1,83 @@
+/**
+ * What a {@link MemoryStore} knows about one file or directory.
+ *
+ * @example
+ * ```ts
+ * const entry: MemoryEntry = { path: '/memories/notes.md', kind: 'file', size: 42 };
+ * ```
+ */
+export interface MemoryEntry {
+  /** The normalised virtual path, e.g. `/memories/projects/notes.md`. */
+  path: string;
+  /** A file holds text; a directory holds other entries. */
+  kind: 'file' | 'directory';
+  /** UTF-8 bytes of a file's text; `0` for a directory. */
+  size: number;
+}
+
+/**
+ * Options of {@link MemoryStore.write}.
+ *
+ * @example
+ * ```ts
+ * const options: MemoryWriteOptions = { overwrite: false };
+ * ```
+ */
+export interface MemoryWriteOptions {
+  /** Whether an existing file may be replaced. When false, an existing file makes `write` throw. */
+  overwrite: boolean;
+}
+
+/**
+ * Where the memory tool keeps its files. A small async contract: the command semantics (what
+ * `create`, `str_replace` or `insert` mean, the caps, the messages) live in `createMemoryTool` and
+ * are shared by every store, so a store only moves text around.
+ *
+ * Every path a store receives is already validated and normalised by `resolveMemoryPath`: it is
+ * `/memories` or starts with `/memories/`, has no `.`/`..`/empty names, no backslash, control
+ * character or percent-escape, and no trailing slash. The tool also checks preconditions before
+ * calling (the source of `rename` exists, its target does not, `write` without `overwrite` targets a
+ * missing file, no ancestor of a new file is a file), so stores need only enforce what they must to
+ * stay consistent.
+ *
+ * Stores that map paths onto real resources must still confine them: the file store refuses any
+ * path that resolves outside its directory through a symbolic link.
+ *
+ * Errors: methods throw (preferably a `StoreError` whose message names the virtual path, never a
+ * host path) when a path that must exist is missing, when a confinement check fails, or when the
+ * underlying storage fails. The tool turns every thrown error into an `{ error }` result; it never
+ * reaches the model as a stack trace. `stat` returns `undefined` for a missing path instead of
+ * throwing.
+ *
+ * @example
+ * ```ts
+ * import { createInMemoryMemoryStore } from 'ctxkit/memory';
+ *
+ * const store: MemoryStore = createInMemoryMemoryStore();
+ * await store.write('/memories/notes.md', 'hello', { overwrite: false });
+ * console.log(await store.list('/memories')); // [{ path: '/memories/notes.md', kind: 'file', size: 5 }]
+ * ```
+ */
+export interface MemoryStore {
+  /** The entry at `path`, or `undefined` when nothing is there (or an ancestor is a file). */
+  stat(path: string): Promise<MemoryEntry | undefined>;
+  /**
+   * The direct children of the directory at `path`, in any order, dotfiles included (the tool
+   * filters them). Throws when `path` is not a directory.
+   */
+  list(path: string): Promise<MemoryEntry[]>;
+  /** The text of the file at `path`. Throws when it is missing or a directory. */
+  read(path: string): Promise<string>;
+  /**
+   * Writes `text` to the file at `path`, creating missing parent directories. Throws when `path` is
+   * a directory, or when it exists and `options.overwrite` is false.
+   */
+  write(path: string, text: string, options: MemoryWriteOptions): Promise<void>;
+  /** Deletes the file or the directory (recursively) at `path`. Throws when it is missing. */
+  delete(path: string): Promise<void>;
+  /**
+   * Moves the file or directory at `from` to `to`, creating missing parent directories of `to`.
+   * Throws when `from` is missing or `to` exists.
+   */
+  rename(from: string, to: string): Promise<void>;
+}
