@@ -11,6 +11,7 @@ import {
   createContextManager,
   heuristicSummarizer,
   type Message,
+  prepareModelMessages,
   referenceCounter,
   sumMessageTokens,
   type TokenCounter,
@@ -58,7 +59,17 @@ function newManager(counter: TokenCounter) {
 }
 
 const session = longSession();
-const characters = session.reduce((sum, message) => sum + JSON.stringify(message.content).length, 0);
+/** Characters a model reads: message text, tool-call arguments as JSON, tool output. */
+function modelFacingCharacters(message: Message): number {
+  if (typeof message.content === 'string') return message.content.length;
+  let total = 0;
+  for (const part of message.content) {
+    if (part.type === 'text') total += part.text.length;
+    else if (part.type === 'toolCall') total += part.name.length + JSON.stringify(part.arguments).length;
+  }
+  return total;
+}
+const characters = session.reduce((sum, message) => sum + modelFacingCharacters(message), 0);
 const counters: TokenCounter[] = [
   referenceCounter,
   approximateCounter,
@@ -89,6 +100,14 @@ for (const counter of counters) {
     },
   );
 }
+// What a loop without ctxkit's caches pays on every call: project and count the whole history.
+let plainHistory: Message[] = session;
+let plainTurn = 0;
+bench.add('recount every call, reference', () => {
+  plainHistory = [...plainHistory, { role: 'user', content: `turn ${plainTurn++}: please continue.` }];
+  const uncached: TokenCounter = { name: 'uncached', count: (text) => referenceCounter.count(text) };
+  sumMessageTokens(prepareModelMessages(plainHistory), uncached);
+});
 await bench.run();
 
 const mean = (name: string) => {
@@ -105,6 +124,7 @@ const rows = counters.map((counter) => {
   return { counter: counter.name, first, next, ratio: first / next };
 });
 const baseline = rows[0]!.next;
+const recount = mean('recount every call, reference');
 
 const accuracy = corpus.map((sample) => {
   const exact = counters[2]!.count(sample.text);
@@ -136,6 +156,10 @@ const lines = [
     (row) =>
       `| ${row.counter} | ${format(row.first)} | ${format(row.next)} | ${row.ratio.toFixed(0)}× | ${(row.next / baseline).toFixed(2)}× |`,
   ),
+  '',
+  `Without the caches, projecting and recounting the whole history on every call (what a loop that`,
+  `calls \`prepareModelMessages\` and a counter itself pays) takes ${format(recount)} per call with the`,
+  `reference counter: ${(recount / baseline).toFixed(0)}× the manager's steady-state call.`,
   '',
   '## Counter accuracy against o200k_base',
   '',
