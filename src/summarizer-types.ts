@@ -61,5 +61,12 @@ export type SummaryOutput = string | { text: string; stopReason?: 'stop' | 'leng
  * ```
  */
 export interface Summarizer {
+  /**
+   * Writes the summary the request asks for.
+   *
+   * @param request - What to summarize, the previous summary, focus instructions, the output
+   *   budget and the abort signal.
+   * @returns The summary text (or the text and why the model stopped).
+   */
   summarize(request: SummaryRequest): Promise<SummaryOutput>;
 }

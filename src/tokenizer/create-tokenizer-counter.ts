@@ -76,7 +76,7 @@ function getEncoder(encoding: TokenizerEncoding): GptEncoding {
  *
  * @param options - The encoding, the image cost and the per-message overhead.
  * @returns A synchronous {@link TokenCounter} with `exact: true`, named after its encoding.
- * @throws {@link ConfigError} naming the field when an option is unknown, negative or not finite.
+ * @throws `ConfigError` (from `ctxkit`) naming the field when an option is unknown, negative or not finite.
  *
  * @example
  * ```ts
