@@ -48,3 +48,7 @@ for (const subpath of subpaths) {
   }
   console.log(`${subpath}: ${Object.keys(esm).length} exports in ESM and CommonJS`);
 }
+
+// Consumers' view: import the package by name through its exports map, in ESM and in CommonJS.
+run('node', [join(root, 'test/package/smoke.mjs')]);
+run('node', [join(root, 'test/package/smoke.cjs')]);

@@ -1,0 +1,26 @@
+// Uses the built package through its `exports` map, as a CommonJS consumer would (run by `npm run lint:package`).
+const assert = require('node:assert/strict');
+const { compact, heuristicSummarizer, resolveConfig, ConfigError, ContextError } = require('ctxkit');
+const { createTokenizerCounter } = require('ctxkit/tokenizer');
+const { createJsonlStore } = require('ctxkit/node');
+const { createSqliteStore } = require('ctxkit/sqlite');
+
+async function main() {
+  const messages = [];
+  for (let index = 0; index < 20; index++) {
+    messages.push({ role: 'user', content: `question ${index} ${'detail '.repeat(300)}` });
+    messages.push({ role: 'assistant', content: [{ type: 'text', text: `answer ${index} ${'reason '.repeat(300)}` }] });
+  }
+  const result = await compact(messages, { summarizer: heuristicSummarizer, config: { keepRecentTokens: 800 } });
+  assert.ok(result.tokensAfter < result.tokensBefore);
+  assert.throws(() => resolveConfig({ reserveTokens: -1 }), (error) => ConfigError.isInstance(error) && ContextError.isInstance(error));
+  assert.equal(createTokenizerCounter({ encoding: 'cl100k_base' }).count('hello world'), 2);
+  assert.equal(typeof createJsonlStore, 'function');
+  assert.equal(typeof createSqliteStore, 'function');
+  console.log('CommonJS smoke test passed');
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
