@@ -149,7 +149,10 @@ describe('failures the field has shipped', () => {
     const sent = prepared.messages;
     for (const [index, message] of sent.entries()) {
       if (message.role !== 'toolResult') continue;
-      const caller = sent.slice(0, index).findLast((item) => item.role === 'assistant');
+      const caller = sent
+        .slice(0, index)
+        .reverse()
+        .find((item) => item.role === 'assistant');
       expect(
         caller?.role === 'assistant' &&
           caller.content.some((part) => part.type === 'toolCall' && part.id === message.toolCallId),
@@ -191,15 +194,16 @@ describe('failures the field has shipped', () => {
     expect(summary.requests).toHaveLength(1);
   });
 
-  it.each([
+  const failing: Array<[string, () => SummaryOutput | Promise<SummaryOutput>, string]> = [
     ['throws', () => Promise.reject(new Error('503 upstream unavailable')), 'SUMMARIZER_FAILED'],
     ['returns nothing', () => '', 'SUMMARY_EMPTY'],
     ['returns only whitespace', () => ({ text: '  \n ', stopReason: 'stop' }), 'SUMMARY_EMPTY'],
-  ] as const)('a summarizer that %s leaves the history intact', async (_, next, code) => {
+  ];
+  it.each(failing)('a summarizer that %s leaves the history intact', async (_, next, code) => {
     const events: ContextEvent[] = [];
     const history = overLimit();
     const frozen = structuredClone(history);
-    const prepared = await setup(summarizer(next as () => SummaryOutput), events).prepare(history);
+    const prepared = await setup(summarizer(next), events).prepare(history);
     expect(prepared.history).toEqual(frozen);
     expect(history).toEqual(frozen);
     const end = events.find((event) => event.type === 'compaction-end');
