@@ -41,7 +41,8 @@ export function createInMemoryMemoryStore(): MemoryStore {
 
   function within(path: string): string[] {
     const found: string[] = [];
-    for (const key of [...files.keys(), ...directories]) if (isWithinMemoryPath({ path: key, ancestor: path })) found.push(key);
+    for (const key of [...files.keys(), ...directories])
+      if (isWithinMemoryPath({ path: key, ancestor: path })) found.push(key);
     return found;
   }
 

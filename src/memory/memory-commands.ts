@@ -161,7 +161,8 @@ const REQUIRED: Record<MemoryCommand['command'], string> = {
 function describe(value: unknown): string {
   if (value === undefined) return 'missing';
   if (value === null) return 'null';
-  if (Array.isArray(value)) return `[${value.map((item) => (typeof item === 'number' ? item : typeof item)).join(', ')}]`;
+  if (Array.isArray(value))
+    return `[${value.map((item) => (typeof item === 'number' ? item : typeof item)).join(', ')}]`;
   if (typeof value === 'number') return String(value);
   return typeof value === 'string' ? 'a string' : typeof value;
 }
@@ -178,7 +179,9 @@ function describe(value: unknown): string {
  * if (!parsed.ok) console.log(parsed.error); // '… file_text must be a string (the whole file), got missing …'
  * ```
  */
-export function parseMemoryCommand(input: unknown): { ok: true; command: MemoryCommand } | { ok: false; error: string } {
+export function parseMemoryCommand(
+  input: unknown,
+): { ok: true; command: MemoryCommand } | { ok: false; error: string } {
   const parsed = memoryCommandSchema.safeParse(input);
   if (parsed.success) return { ok: true, command: parsed.data };
   const names = MEMORY_COMMAND_NAMES.join(', ');
@@ -198,5 +201,8 @@ export function parseMemoryCommand(input: unknown): { ok: true; command: MemoryC
     problems.set(field, `${field} must be ${hint}, got ${describe(record[field])}`);
   }
   const needs = REQUIRED[command as MemoryCommand['command']];
-  return { ok: false, error: `invalid ${command} call: ${[...problems.values()].join('; ')} (${command} takes ${needs})` };
+  return {
+    ok: false,
+    error: `invalid ${command} call: ${[...problems.values()].join('; ')} (${command} takes ${needs})`,
+  };
 }

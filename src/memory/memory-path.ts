@@ -15,9 +15,7 @@ const MAX_NAME_LENGTH = 255;
  * if (resolved.ok) console.log(resolved.segments); // ['notes.md']
  * ```
  */
-export type MemoryPathResult =
-  | { ok: true; path: string; segments: readonly string[] }
-  | { ok: false; reason: string };
+export type MemoryPathResult = { ok: true; path: string; segments: readonly string[] } | { ok: false; reason: string };
 
 const PERCENT_SEQUENCE = /%[0-9a-f]{2}/gi;
 
@@ -25,17 +23,28 @@ const PERCENT_SEQUENCE = /%[0-9a-f]{2}/gi;
 function decodeRepeatedly(value: string): string {
   let current = value;
   for (let round = 0; round < 8; round++) {
-    const next = current.replace(PERCENT_SEQUENCE, (sequence) => String.fromCharCode(Number.parseInt(sequence.slice(1), 16)));
+    const next = current.replace(PERCENT_SEQUENCE, (sequence) =>
+      String.fromCharCode(Number.parseInt(sequence.slice(1), 16)),
+    );
     if (next === current) return current;
     current = next;
   }
   return current;
 }
 
+/** C0 and C1 control characters, DEL, NUL and the Unicode line and paragraph separators. */
+function hasControlCharacter(value: string): boolean {
+  for (let index = 0; index < value.length; index++) {
+    const code = value.charCodeAt(index);
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029) return true;
+  }
+  return false;
+}
+
 function describeDecoded(decoded: string): string {
   if (/(^|[/\\])\.\.([/\\]|$)/.test(decoded)) return 'decodes to a ".." traversal';
   if (decoded.includes('\\')) return 'decodes to a backslash';
-  if (/[\u0000-\u001f\u007f]/.test(decoded)) return 'decodes to a control character';
+  if (hasControlCharacter(decoded)) return 'decodes to a control character';
   if (decoded.includes('/')) return 'decodes to a "/"';
   return 'contains percent-encoded characters';
 }
@@ -71,7 +80,7 @@ export function resolveMemoryPath(path: string): MemoryPathResult {
   });
   if (typeof path !== 'string' || path === '') return refuse(`is empty; use a path such as ${MEMORY_ROOT}/notes.md`);
   if (path.length > MAX_PATH_LENGTH) return refuse(`is longer than ${MAX_PATH_LENGTH} characters; use a shorter path`);
-  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(path)) {
+  if (hasControlCharacter(path)) {
     return refuse('contains a control character or NUL byte; use printable characters only');
   }
   if (path.includes('\\')) return refuse('contains a backslash; separate names with "/"');

@@ -1,3 +1,4 @@
+export { type CreateFileMemoryStoreOptions, createFileMemoryStore } from './file-memory-store.js';
 export { type CreateFileSpillStoreOptions, createFileSpillStore, defaultSpillDirectory } from './file-spill-store.js';
 export {
   type CreateJsonlStoreOptions,

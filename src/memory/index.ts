@@ -1,0 +1,32 @@
+// The `ctxkit/memory` entry: the client side of the `memory` tool. No `node:` imports (it runs in browsers).
+
+export { createInMemoryMemoryStore } from './in-memory-memory-store.js';
+export {
+  MEMORY_COMMAND_NAMES,
+  type MemoryCommand,
+  type MemoryCreateCommand,
+  type MemoryDeleteCommand,
+  type MemoryInsertCommand,
+  type MemoryRenameCommand,
+  type MemoryStrReplaceCommand,
+  type MemoryViewCommand,
+  memoryCommandSchema,
+  parseMemoryCommand,
+} from './memory-commands.js';
+export {
+  isWithinMemoryPath,
+  MEMORY_ROOT,
+  type MemoryPathResult,
+  parentMemoryPath,
+  resolveMemoryPath,
+} from './memory-path.js';
+export type { MemoryEntry, MemoryStore, MemoryWriteOptions } from './memory-store.js';
+export {
+  type CreateMemoryToolOptions,
+  createMemoryTool,
+  DEFAULT_MEMORY_TOOL_LIMITS,
+  type MemoryTool,
+  type MemoryToolLimits,
+  type MemoryToolResult,
+} from './memory-tool.js';
+export { type MemoryToolDefinition, memoryInputJsonSchema, memoryToolDefinition } from './memory-tool-definition.js';

@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import { ConfigError, ContextError } from '../errors.js';
+import { parseMemoryCommand } from './memory-commands.js';
+import type { MemoryStore } from './memory-store.js';
+import { type MemoryToolDefinition, memoryToolDefinition } from './memory-tool-definition.js';
+import { runMemoryCommand } from './run-memory-command.js';
+
+/**
+ * The caps the memory tool enforces, whatever the store.
+ *
+ * @example
+ * ```ts
+ * const limits: MemoryToolLimits = { ...DEFAULT_MEMORY_TOOL_LIMITS, maxFiles: 200 };
+ * ```
+ */
+export interface MemoryToolLimits {
+  /** UTF-8 bytes a memory file may hold after any command. @default 102400 (100 KiB) */
+  maxFileBytes: number;
+  /** Characters a `view` (or an edit snippet) returns at most; longer output is cut with a notice. @default 20000 */
+  maxViewCharacters: number;
+  /** Files the whole memory may hold; `create` is refused beyond it. @default 1000 */
+  maxFiles: number;
+}
+
+/**
+ * The default caps: 100 KiB per file, 20,000 characters per view (about 5,000 tokens), 1,000 files.
+ *
+ * @example
+ * ```ts
+ * console.log(DEFAULT_MEMORY_TOOL_LIMITS.maxFileBytes); // 102400
+ * ```
+ */
+export const DEFAULT_MEMORY_TOOL_LIMITS: Readonly<MemoryToolLimits> = Object.freeze({
+  maxFileBytes: 100 * 1024,
+  maxViewCharacters: 20_000,
+  maxFiles: 1000,
+});
+
+/**
+ * Options of {@link createMemoryTool}: the store and, optionally, the caps.
+ *
+ * @example
+ * ```ts
+ * const options: CreateMemoryToolOptions = { store: createInMemoryMemoryStore(), maxFiles: 100 };
+ * ```
+ */
+export interface CreateMemoryToolOptions extends Partial<MemoryToolLimits> {
+  /** Where the files live: `createInMemoryMemoryStore()`, `createFileMemoryStore()` from `ctxkit/node`, or your own. */
+  store: MemoryStore;
+}
+
+/**
+ * What one call of the tool returns: text for the model, or an error message for the model (send it
+ * back as a tool result with the error flag set).
+ *
+ * @example
+ * ```ts
+ * const result: MemoryToolResult = { error: 'path "/etc/passwd" is outside the memory directory; …' };
+ * ```
+ */
+export type MemoryToolResult = { content: string } | { error: string };
+
+/**
+ * The client side of the `memory` tool, as {@link createMemoryTool} returns it.
+ *
+ * @example
+ * ```ts
+ * const tool: MemoryTool = createMemoryTool({ store: createInMemoryMemoryStore() });
+ * ```
+ */
+export interface MemoryTool {
+  /** Always `memory`. */
+  name: 'memory';
+  /** The name, description and JSON schema to hand to the model. */
+  definition: MemoryToolDefinition;
+  /** Validates and runs one call; never throws. */
+  execute(input: unknown): Promise<MemoryToolResult>;
+}
+
+const limitsSchema = z.object({
+  maxFileBytes: z.number().int().min(1).default(DEFAULT_MEMORY_TOOL_LIMITS.maxFileBytes),
+  maxViewCharacters: z.number().int().min(1000).default(DEFAULT_MEMORY_TOOL_LIMITS.maxViewCharacters),
+  maxFiles: z.number().int().min(1).default(DEFAULT_MEMORY_TOOL_LIMITS.maxFiles),
+});
+
+function isStore(value: unknown): value is MemoryStore {
+  if (typeof value !== 'object' || value === null) return false;
+  const methods = ['stat', 'list', 'read', 'write', 'delete', 'rename'];
+  return methods.every((method) => typeof (value as Record<string, unknown>)[method] === 'function');
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+  return flat.length > 500 ? `${flat.slice(0, 500)}…` : flat;
+}
+
+/** A message for a thrown error that reveals no stack trace and no host path. */
+function describeFailure(error: unknown): string {
+  if (ContextError.isInstance(error)) return oneLine(error.message);
+  const code = (error as { code?: unknown } | null)?.code;
+  const reason = typeof code === 'string' && /^[A-Z0-9_]{2,32}$/.test(code) ? ` (${code})` : '';
+  return `the memory store failed${reason}; try the call again, and tell the user if it keeps failing`;
+}
+
+/**
+ * Creates the client side of the `memory` tool: hand `definition` to the model, and pass each call's
+ * arguments to `execute`. Every path is confined to `/memories`, the command semantics are the same
+ * for every store, and `execute` never throws: bad input, refused paths, store failures and
+ * unexpected exceptions all come back as `{ error }` with a one-line message the model can act on.
+ *
+ * @param options - The store and the caps (see {@link MemoryToolLimits} for the defaults).
+ * @returns The tool.
+ * @throws ConfigError when a cap is not a positive integer or `store` lacks a method.
+ *
+ * @example
+ * ```ts
+ * import { createInMemoryMemoryStore, createMemoryTool } from 'ctxkit/memory';
+ *
+ * const memory = createMemoryTool({ store: createInMemoryMemoryStore() });
+ * // for each tool call named 'memory' in the model's reply:
+ * const result = await memory.execute(call.arguments);
+ * const toolResult = 'error' in result ? { text: result.error, isError: true } : { text: result.content };
+ * ```
+ */
+export function createMemoryTool(options: CreateMemoryToolOptions): MemoryTool {
+  const { store, ...caps } = options ?? ({} as CreateMemoryToolOptions);
+  if (!isStore(store)) {
+    throw new ConfigError(
+      'store must be a MemoryStore (stat, list, read, write, delete, rename); use createInMemoryMemoryStore()',
+      'store',
+    );
+  }
+  const parsed = limitsSchema.safeParse(caps);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = String(issue?.path[0] ?? 'limits');
+    throw new ConfigError(`${field} must be a positive integer (${issue?.message ?? 'invalid'})`, field, parsed.error);
+  }
+  const limits: MemoryToolLimits = parsed.data;
+  return {
+    name: 'memory',
+    definition: memoryToolDefinition,
+    async execute(input: unknown): Promise<MemoryToolResult> {
+      try {
+        let value = input;
+        if (typeof value === 'string') {
+          try {
+            value = JSON.parse(value);
+          } catch {
+            return { error: 'invalid memory call: the arguments are a string that is not valid JSON; send an object' };
+          }
+        }
+        const command = parseMemoryCommand(value);
+        if (!command.ok) return { error: command.error };
+        return await runMemoryCommand({ command: command.command, store, limits });
+      } catch (error) {
+        return { error: describeFailure(error) };
+      }
+    },
+  };
+}

@@ -1,0 +1,4 @@
+import { createInMemoryMemoryStore } from '../../src/memory/index.js';
+import { runMemoryStoreConformance } from './conformance.js';
+
+runMemoryStoreConformance('in-memory store', () => ({ store: createInMemoryMemoryStore() }));
