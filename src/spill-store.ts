@@ -6,7 +6,7 @@ import { type TruncationStats, truncateWithNotice } from './core/truncate-tool-c
  *
  * @example
  * ```ts
- * const saved: SpilledOutput = { path: '/tmp/ai_tool_outputs/run-1.txt', sha256: 'ab12…', bytes: 1_048_576 };
+ * const saved: SpilledOutput = { path: '.agent/tool-outputs/run-1.txt', sha256: 'ab12…', bytes: 1_048_576 };
  * ```
  */
 export interface SpilledOutput {
@@ -42,12 +42,11 @@ export interface SpillInfo {
  *
  * @example
  * ```ts
- * const saved = new Map<string, string>();
+ * // A store that keeps outputs in a database table the host already has.
  * const store: SpillStore = {
  *   async save(content, info) {
- *     const path = `memory://${info.toolCallId ?? saved.size}`;
- *     saved.set(path, content);
- *     return { path, sha256: await sha256Hex(content), bytes: new TextEncoder().encode(content).length };
+ *     const { id, sha256, bytes } = await db.insertToolOutput({ content, tool: info.toolName });
+ *     return { path: `db://tool_outputs/${id}`, sha256, bytes };
  *   },
  * };
  * ```
