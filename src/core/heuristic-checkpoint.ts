@@ -196,7 +196,9 @@ function pick(items: readonly string[], detail: Detail): string[] {
   const first = Math.floor(detail.items / 3);
   const last = detail.items - first;
   const skipped = clipped.length - detail.items;
-  return [...clipped.slice(0, first), `- … ${skipped} more`, ...clipped.slice(clipped.length - last)];
+  const tail = clipped.slice(clipped.length - last);
+  const indent = /^\s*/.exec(tail[0] ?? '')?.[0] ?? '';
+  return [...clipped.slice(0, first), `${indent}- … ${skipped} more`, ...tail];
 }
 
 type Sections = Record<string, string[]>;
