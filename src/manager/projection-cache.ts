@@ -1,4 +1,4 @@
-import { findUsageAnchor, usageTotal } from '../core/estimate-context-tokens.js';
+import { isValidUsage, usageTotal } from '../core/estimate-context-tokens.js';
 import { prepareModelMessages } from '../core/prepare-model-messages.js';
 import { estimateMessageTokens, isAgentVisible, type TokenCounter } from '../token-counter.js';
 import type { AssistantMessage, Message } from '../types.js';
@@ -25,6 +25,10 @@ export class ProjectionCache {
   private projected: Message[] = [];
   /** `sums[i]` = tokens of the visible messages in `projected[0, i)`. */
   private sums: number[] = [0];
+  /** The newest message that usage from before the latest compaction may sit on (see `findUsageAnchor`). */
+  private staleUntil = -1;
+  /** The newest assistant message with valid usage after `staleUntil`, or -1. */
+  private anchor = -1;
 
   constructor(private readonly counter: TokenCounter) {}
 
@@ -34,8 +38,7 @@ export class ProjectionCache {
     if (prefix === this.history.length && prefix > 0 && this.isSelfContained(history, prefix)) {
       if (prefix < history.length) this.extend(prepareModelMessages(history.slice(prefix)));
     } else {
-      this.projected = [];
-      this.sums = [0];
+      this.clear();
       this.extend(prepareModelMessages(history));
     }
     this.history = [...history];
@@ -45,8 +48,14 @@ export class ProjectionCache {
   /** Forgets everything, e.g. after the counter's view of the history was replaced. */
   reset(): void {
     this.history = [];
+    this.clear();
+  }
+
+  private clear(): void {
     this.projected = [];
     this.sums = [0];
+    this.staleUntil = -1;
+    this.anchor = -1;
   }
 
   private commonPrefix(history: readonly Message[]): number {
@@ -74,16 +83,28 @@ export class ProjectionCache {
   private extend(messages: readonly Message[]): void {
     let total = this.sums[this.sums.length - 1]!;
     for (const message of messages) {
-      this.projected.push(message);
+      const index = this.projected.push(message) - 1;
       if (isAgentVisible(message)) total += estimateMessageTokens(message, this.counter);
       this.sums.push(total);
+      // The same rule as findUsageAnchor, kept up to date one message at a time.
+      if (message.meta?.kind === 'compaction_summary') {
+        this.staleUntil = index + (message.meta.keptMessages ?? 0);
+        this.anchor = -1;
+      } else if (
+        index > this.staleUntil &&
+        message.role === 'assistant' &&
+        message.meta?.agentVisible !== false &&
+        isValidUsage(message)
+      ) {
+        this.anchor = index;
+      }
     }
   }
 
   private measure(): Projection {
     const messages = [...this.projected];
     const total = this.sums[this.sums.length - 1]!;
-    const anchor = findUsageAnchor(messages);
+    const anchor = this.anchor;
     if (anchor < 0) return { messages, tokens: total, source: 'estimate', usageBacked: false };
     const after = total - this.sums[anchor + 1]!;
     const usage = usageTotal((messages[anchor] as AssistantMessage).usage!);

@@ -1,3 +1,4 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import {
   type AssistantMessage,
@@ -6,9 +7,12 @@ import {
   type ContextEvent,
   createContextManager,
   createMemoryStore,
+  createSummaryMessage,
+  estimateContextTokens,
   formatContextStats,
   formatStatusLine,
   type Message,
+  prepareModelMessages,
   referenceCounter,
   type Summarizer,
   type SummaryRequest,
@@ -153,7 +157,15 @@ describe('createContextManager', () => {
   it('ignores usage carried by kept messages from before the compaction', async () => {
     const context = manager(scripted());
     // The kept tail's assistant message reports the old, full context (8,100 tokens).
-    const history = [user(3000), answer('a'), user(3000), answer('b'), user(500), answer('c', { input: 7_900, output: 200 }), user(10)];
+    const history = [
+      user(3000),
+      answer('a'),
+      user(3000),
+      answer('b'),
+      user(500),
+      answer('c', { input: 7_900, output: 200 }),
+      user(10),
+    ];
     const first = await context.prepare(history);
     expect(first.compacted).toBeDefined();
     expect(first.history).toContain(history[5]);
@@ -349,4 +361,45 @@ describe('createContextManager', () => {
     expect(transcript).toHaveLength(history.length + 1);
     expect(summaryText(transcript[history.length]!)).toBe('STORED');
   });
+});
+
+describe('createContextManager incremental counting', () => {
+  const step = fc.oneof(
+    fc.record({ kind: fc.constant('user' as const), tokens: fc.integer({ min: 0, max: 300 }) }),
+    fc.record({
+      kind: fc.constant('answer' as const),
+      usage: fc.option(fc.integer({ min: 1, max: 50_000 }), { nil: undefined }),
+    }),
+    fc.record({ kind: fc.constant('tool' as const), tokens: fc.integer({ min: 0, max: 300 }) }),
+    fc.record({ kind: fc.constant('summary' as const), kept: fc.integer({ min: 0, max: 3 }) }),
+  );
+
+  test.prop([fc.array(step, { minLength: 1, maxLength: 40 })])(
+    'counts a growing history exactly as a fresh manager counts it whole',
+    async (steps) => {
+      const options = {
+        summarizer: scripted(),
+        contextWindow: 1_000_000,
+        counter: referenceCounter,
+        config: { toolSummaryStrategy: 'off' as const, autoCompact: false },
+      };
+      const incremental = createContextManager(options);
+      let history: Message[] = [];
+      for (const [index, item] of steps.entries()) {
+        if (item.kind === 'user') history = [...history, user(item.tokens)];
+        else if (item.kind === 'answer')
+          history = [...history, answer(`a${index}`, item.usage ? { input: item.usage, output: 5 } : undefined)];
+        else if (item.kind === 'tool')
+          history = [...history, call(`c${index}`), result(`c${index}`, 'r'.repeat(item.tokens))];
+        else history = [...history, createSummaryMessage(`s${index}`, { keptMessages: item.kept })];
+        const stepwise = await incremental.prepare(history);
+        const whole = await createContextManager(options).prepare(history);
+        expect(stepwise.usage.tokens).toBe(whole.usage.tokens);
+        expect(stepwise.usage.tokens).toBe(
+          estimateContextTokens(prepareModelMessages(history), { counter: referenceCounter }),
+        );
+        history = stepwise.history;
+      }
+    },
+  );
 });
