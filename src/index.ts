@@ -18,6 +18,14 @@ export {
   type ToolSummaryStrategy,
   type TruncateMode,
 } from './config.js';
+export {
+  CLEARED_RESULT_KIND,
+  CLEARED_RESULT_PLACEHOLDER,
+  type ClearedToolUse,
+  type ClearToolUsesOptions,
+  type ClearToolUsesResult,
+  clearToolUses,
+} from './core/clear-tool-uses.js';
 export { type CompactionResult, type CompactOptions, compact, createSummaryMessage } from './core/compact.js';
 export { DIGEST_PREFIX } from './core/compact-tool-results-in-recent.js';
 export {
@@ -204,11 +212,3 @@ export type {
   Usage,
   UserMessage,
 } from './types.js';
-export {
-  CLEARED_RESULT_KIND,
-  CLEARED_RESULT_PLACEHOLDER,
-  type ClearedToolUse,
-  type ClearToolUsesOptions,
-  type ClearToolUsesResult,
-  clearToolUses,
-} from './core/clear-tool-uses.js';

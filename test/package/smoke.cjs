@@ -13,7 +13,10 @@ async function main() {
   }
   const result = await compact(messages, { summarizer: heuristicSummarizer, config: { keepRecentTokens: 800 } });
   assert.ok(result.tokensAfter < result.tokensBefore);
-  assert.throws(() => resolveConfig({ reserveTokens: -1 }), (error) => ConfigError.isInstance(error) && ContextError.isInstance(error));
+  assert.throws(
+    () => resolveConfig({ reserveTokens: -1 }),
+    (error) => ConfigError.isInstance(error) && ContextError.isInstance(error),
+  );
   assert.equal(createTokenizerCounter({ encoding: 'cl100k_base' }).count('hello world'), 2);
   assert.equal(typeof createJsonlStore, 'function');
   assert.equal(typeof createSqliteStore, 'function');

@@ -15,15 +15,26 @@ import {
   prepareModelMessages,
   truncateToolContent,
 } from 'ctxkit';
-import { createFileSpillStore, createJsonlStore } from 'ctxkit/node';
+import { createInMemoryMemoryStore, createMemoryTool } from 'ctxkit/memory';
+import { createFileMemoryStore, createFileSpillStore, createJsonlStore } from 'ctxkit/node';
 import { createSqliteStore } from 'ctxkit/sqlite';
+import { arbitraryConversation, checkToolPairing, createScriptedSummarizer } from 'ctxkit/testing';
 import { createTokenizerCounter } from 'ctxkit/tokenizer';
+import fc from 'fast-check';
 
 const messages = [];
 for (let index = 0; index < 30; index++) {
   messages.push({ role: 'user', content: `step ${index}: ${'context '.repeat(200)}` });
-  messages.push({ role: 'assistant', content: [{ type: 'toolCall', id: `c${index}`, name: 'bash', arguments: { index } }] });
-  messages.push({ role: 'toolResult', toolCallId: `c${index}`, toolName: 'bash', content: [{ type: 'text', text: 'ok '.repeat(300) }] });
+  messages.push({
+    role: 'assistant',
+    content: [{ type: 'toolCall', id: `c${index}`, name: 'bash', arguments: { index } }],
+  });
+  messages.push({
+    role: 'toolResult',
+    toolCallId: `c${index}`,
+    toolName: 'bash',
+    content: [{ type: 'text', text: 'ok '.repeat(300) }],
+  });
 }
 
 const compacted = await compact(messages, { summarizer: heuristicSummarizer, config: { keepRecentTokens: 1_000 } });
@@ -53,6 +64,18 @@ try {
     assert.equal((await store.getBranch(session.id)).length, 6);
     await store.close?.();
   }
+  for (const store of [
+    createInMemoryMemoryStore(),
+    createFileMemoryStore({ directory: join(directory, 'memories') }),
+  ]) {
+    const memory = createMemoryTool({ store });
+    assert.deepEqual(
+      Object.keys(await memory.execute({ command: 'create', path: '/memories/a.md', file_text: 'note' })),
+      ['content'],
+    );
+    assert.match((await memory.execute({ command: 'view', path: '/memories/a.md' })).content, /note/);
+    assert.ok('error' in (await memory.execute({ command: 'view', path: '/memories/../x' })));
+  }
   const spilled = await createFileSpillStore({ directory }).save('x'.repeat(10), { toolName: 'bash' });
   assert.equal(spilled.bytes, 10);
 } finally {
@@ -65,4 +88,16 @@ try {
 } catch (error) {
   assert.ok(ContextError.isInstance(error));
 }
+const scripted = createScriptedSummarizer(['CHECKPOINT']);
+const viaScript = await compact(messages, { summarizer: scripted, config: { keepRecentTokens: 1_000 } });
+assert.equal(scripted.requests.length, 1);
+assert.deepEqual(checkToolPairing(prepareModelMessages(viaScript.messages)), []);
+fc.assert(
+  fc.property(
+    arbitraryConversation(),
+    (conversation) => checkToolPairing(prepareModelMessages(conversation)).length === 0,
+  ),
+  { numRuns: 50 },
+);
+
 console.log('ESM smoke test passed');
