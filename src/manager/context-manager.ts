@@ -198,9 +198,10 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
   const limit = effectiveTokenLimit(config);
   const now = options.now ?? Date.now;
   const levels = compactionLevels(config);
-  const summaryBudget = Math.max(
-    256,
-    Math.min(Math.floor(config.reserveTokens * 0.8), limits?.maxOutputTokens ?? Number.POSITIVE_INFINITY),
+  // Most of the reserve, but never more than the model can write in one response.
+  const summaryBudget = Math.min(
+    Math.max(256, Math.floor(config.reserveTokens * 0.8)),
+    limits?.maxOutputTokens ?? Number.POSITIVE_INFINITY,
   );
   const projections = new ProjectionCache(counter);
   const guard = new ToolOutputGuard(config.toolOutput, options.spillStore);

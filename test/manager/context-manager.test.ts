@@ -85,6 +85,20 @@ describe('createContextManager', () => {
     expect(createContextManager({ summarizer: scripted(), model: 'gpt-4o' }).config.contextWindow).toBe(128_000);
   });
 
+  it("clamps the summary's output budget to the model's maximum output", async () => {
+    const summarizer = scripted('SUMMARY');
+    const context = createContextManager({
+      summarizer,
+      model: 'small-model-2026-01-01',
+      modelLimits: { 'small-model': { contextWindow: 10_000, maxOutputTokens: 200 } },
+      counter: referenceCounter,
+      config: { reserveTokens: 2_000, keepRecentTokens: 2_000 },
+    });
+    expect(context.config.contextWindow).toBe(10_000);
+    await context.compact([user(3_000), answer('a'), user(3_000), answer('b'), user(100)]);
+    expect(summarizer.requests[0]?.maxOutputTokens).toBe(200);
+  });
+
   it('passes a small context through unchanged', async () => {
     const history = [user(10), answer('ok'), user(10)];
     const prepared = await manager(scripted()).prepare(history);
