@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError } from './errors.js';
+import { ConfigError, firstIssue } from './errors.js';
 import { IMAGE_TOKENS, type TokenCounter } from './token-counter.js';
 
 // Character types. Letters join into words; every other type ends a word.
@@ -472,9 +472,7 @@ const optionsSchema = z.strictObject({
 export function createApproximateCounter(options: ApproximateCounterOptions = {}): TokenCounter {
   const parsed = optionsSchema.safeParse(options);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.path.join('.') || '(options)';
-    const detail = issue?.code === 'unrecognized_keys' ? `unknown key(s) ${issue.keys.join(', ')}` : issue?.message;
+    const { field, detail } = firstIssue(parsed.error, '(options)');
     throw new ConfigError(
       `Invalid createApproximateCounter options: ${field} ${detail}. Use non-negative numbers and a positive scale.`,
       field,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError } from './errors.js';
+import { ConfigError, firstIssue } from './errors.js';
 
 /** How old tool results are summarized: by the model, locally, or not at all. */
 export type ToolSummaryStrategy = 'llm' | 'heuristic' | 'off';
@@ -146,11 +146,9 @@ export const contextConfigSchema = z.strictObject({
 export function resolveConfig(input: ContextConfigInput = {}): ContextConfig {
   const parsed = contextConfigSchema.safeParse(input);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.path.join('.') || '(config)';
-    const detail = issue?.code === 'unrecognized_keys' ? `unknown key(s) ${issue.keys.join(', ')}` : issue?.message;
+    const { field, detail } = firstIssue(parsed.error, '(config)');
     throw new ConfigError(
-      `Invalid ctxkit config: ${field} ${detail}. Received ${describe(input, issue?.path)}.`,
+      `Invalid ctxkit config: ${field} ${detail}. Received ${describe(input, parsed.error.issues[0]?.path)}.`,
       field,
       parsed.error,
     );

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError } from './errors.js';
+import { ConfigError, firstIssue } from './errors.js';
 
 /**
  * How much a model reads and writes.
@@ -139,11 +139,12 @@ export function getModelLimits(modelId: string, options: GetModelLimitsOptions =
     for (const [key, value] of Object.entries(options.overrides)) {
       const parsed = modelLimitsSchema.safeParse(value);
       if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        const field = `modelLimits.${key}${issue?.path.length ? `.${issue.path.join('.')}` : ''}`;
+        const issue = firstIssue(parsed.error, '');
+        const field = `modelLimits.${key}${issue.field ? `.${issue.field}` : ''}`;
         throw new ConfigError(
-          `${field}: ${issue?.message ?? 'invalid'}; give contextWindow and maxOutputTokens as positive whole numbers.`,
+          `${field} ${issue.detail}; give contextWindow and maxOutputTokens as positive whole numbers.`,
           field,
+          parsed.error,
         );
       }
     }

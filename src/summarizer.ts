@@ -1,3 +1,4 @@
+import { raceAbort } from './core/race-abort.js';
 import { CompactionError, ConfigError } from './errors.js';
 import type { Summarizer, SummaryKind, SummaryOutput } from './summarizer-types.js';
 import { SUMMARY_PROMPTS, SUMMARY_SYSTEM_PROMPT, type SummaryPromptBuilder } from './summary-prompts.js';
@@ -92,25 +93,6 @@ function toOutput(reply: unknown): Exclude<SummaryOutput, string> {
     `The completion function returned ${reply === null ? 'null' : typeof reply}; it must return a string or { text, stopReason? }.`,
     { code: 'SUMMARIZER_FAILED' },
   );
-}
-
-/** Settles with the completion, or rejects with the signal's reason as soon as it fires. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 /**

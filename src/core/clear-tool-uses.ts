@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError } from '../errors.js';
+import { ConfigError, firstIssue } from '../errors.js';
 import { estimateMessageTokens, isAgentVisible, referenceCounter, type TokenCounter } from '../token-counter.js';
 import type { AssistantMessage, Message, ToolResultMessage } from '../types.js';
 import { describeContextTokens } from './estimate-context-tokens.js';
@@ -84,9 +84,8 @@ const optionsSchema = z.object({
 function validate(options: ClearToolUsesOptions): void {
   const parsed = optionsSchema.safeParse(options);
   if (parsed.success) return;
-  const issue = parsed.error.issues[0];
-  const field = issue?.path.join('.') ?? 'options';
-  throw new ConfigError(`clearToolUses: ${field} ${issue?.message ?? 'is invalid'}.`, field);
+  const { field, detail } = firstIssue(parsed.error, 'options');
+  throw new ConfigError(`clearToolUses: ${field} ${detail}.`, field, parsed.error);
 }
 
 function isCleared(message: ToolResultMessage, placeholder: string): boolean {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, ContextError } from '../errors.js';
+import { ConfigError, ContextError, firstIssue } from '../errors.js';
 import { parseMemoryCommand } from './memory-commands.js';
 import type { MemoryStore } from './memory-store.js';
 import { type MemoryToolDefinition, memoryToolDefinition } from './memory-tool-definition.js';
@@ -132,9 +132,8 @@ export function createMemoryTool(options: CreateMemoryToolOptions): MemoryTool {
   }
   const parsed = limitsSchema.safeParse(caps);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = String(issue?.path[0] ?? 'limits');
-    throw new ConfigError(`${field} must be a positive integer (${issue?.message ?? 'invalid'})`, field, parsed.error);
+    const { field, detail } = firstIssue(parsed.error, 'limits');
+    throw new ConfigError(`${field} must be a positive integer (${detail})`, field, parsed.error);
   }
   const limits: MemoryToolLimits = parsed.data;
   return {

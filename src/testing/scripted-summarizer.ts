@@ -1,3 +1,4 @@
+import { abortReason, raceAbort } from '../core/race-abort.js';
 import type { Summarizer, SummaryOutput, SummaryRequest } from '../index.js';
 
 /**
@@ -34,32 +35,6 @@ export interface ScriptedSummarizer extends Summarizer {
   readonly requests: SummaryRequest[];
   /** Steps not used yet. */
   readonly remaining: number;
-}
-
-function abortReason(signal: AbortSignal): unknown {
-  if (signal.reason !== undefined) return signal.reason;
-  const error = new Error('The summary request was aborted.');
-  error.name = 'AbortError';
-  return error;
-}
-
-/** Settles with `answer`, or rejects with the abort reason as soon as `signal` fires. */
-function raceAbort<T>(answer: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return answer;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortReason(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    answer.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 /**

@@ -2,7 +2,7 @@ import cl100kRanks from 'gpt-tokenizer/bpeRanks/cl100k_base';
 import o200kRanks from 'gpt-tokenizer/bpeRanks/o200k_base';
 import { GptEncoding } from 'gpt-tokenizer/GptEncoding';
 import { z } from 'zod';
-import { ConfigError } from '../errors.js';
+import { ConfigError, firstIssue } from '../errors.js';
 import { IMAGE_TOKENS, type TokenCounter } from '../token-counter.js';
 
 /**
@@ -89,9 +89,7 @@ function getEncoder(encoding: TokenizerEncoding): GptEncoding {
 export function createTokenizerCounter(options: CreateTokenizerCounterOptions = {}): TokenCounter {
   const parsed = optionsSchema.safeParse(options);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.path.join('.') || '(options)';
-    const detail = issue?.code === 'unrecognized_keys' ? `unknown key(s) ${issue.keys.join(', ')}` : issue?.message;
+    const { field, detail } = firstIssue(parsed.error, '(options)');
     throw new ConfigError(
       `Invalid createTokenizerCounter options: ${field} ${detail}. ` +
         "Use encoding 'o200k_base' or 'cl100k_base' and non-negative numbers.",
