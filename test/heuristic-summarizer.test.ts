@@ -43,7 +43,7 @@ AssertionError: expected '2024-01-01' to be '2024-01-02'
       Tests  2 failed | 243 passed (245)
    Duration  1.41s`;
 
-const npmOutput = `${'npm http fetch GET 200 https://registry.npmjs.org/pkg 12ms\n'.repeat(80)}npm ERR! code ERESOLVE
+const npmOutput = `${'npm http fetch GET 200 https://packages.example.com/pkg 12ms\n'.repeat(80)}npm ERR! code ERESOLVE
 npm ERR! ERESOLVE unable to resolve dependency tree
 npm ERR! Found: react@18.2.0
 npm ERR! A complete log of this run can be found in: /home/dev/.npm/_logs/debug-0.log`;
