@@ -126,39 +126,59 @@ function cutLines(text: string, count: number, mode: TruncateMode): string {
   return lines.slice(0, count).join('\n');
 }
 
+type Unit = 'chars' | 'bytes';
+
+/** The code point at `index` (a UTF-16 offset): its width in UTF-16 units and its size in `unit`. */
+function pointAt(text: string, index: number, unit: Unit): { width: number; units: number } {
+  const code = text.charCodeAt(index);
+  const pair = code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(index + 1));
+  if (unit === 'chars') return { width: pair ? 2 : 1, units: 1 };
+  return { width: pair ? 2 : 1, units: pair ? 4 : code < 0x80 ? 1 : code < 0x800 ? 2 : 3 };
+}
+
+/** Like {@link pointAt} for the code point that ends just before `end`. */
+function pointBefore(text: string, end: number, unit: Unit): { width: number; units: number } {
+  const code = text.charCodeAt(end - 1);
+  const pair = isLowSurrogate(code) && end >= 2 && isHighSurrogate(text.charCodeAt(end - 2));
+  return pair ? { width: 2, units: unit === 'chars' ? 1 : 4 } : pointAt(text, end - 1, unit);
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
 /**
- * Keeps as many whole code points as fit in `max` units, measured by `unitsOf`: the head, or the
- * head and the tail around an inline marker. Never splits a surrogate pair.
+ * Keeps as many whole code points as fit in `max` units (code points or UTF-8 bytes): the head, or
+ * the head and the tail around an inline marker. Never splits a surrogate pair, and reads only the
+ * parts it keeps, so a multi-megabyte line costs no more than a short one.
  */
-function cutBy(text: string, max: number, mode: TruncateMode, unitsOf: (text: string) => number): string {
-  if (unitsOf(text) <= max) return text;
-  const points = Array.from(text);
+function cutBy(text: string, max: number, mode: TruncateMode, unit: Unit): string {
+  const size = measureText(text);
+  if ((unit === 'chars' ? size.chars : size.bytes) <= max) return text;
   const marker = ' … [middle omitted] … ';
-  const markerUnits = unitsOf(marker);
+  const markerUnits = unit === 'chars' ? measureText(marker).chars : measureText(marker).bytes;
   const headTail = mode === 'head_tail' && max >= markerUnits * 3;
   const room = headTail ? max - markerUnits : max;
   const headRoom = headTail ? Math.ceil(room / 2) : room;
-  let head = '';
+  let end = 0;
   let used = 0;
-  let index = 0;
-  for (; index < points.length; index++) {
-    const units = unitsOf(points[index]!);
-    if (used + units > headRoom) break;
-    used += units;
-    head += points[index];
+  while (end < text.length) {
+    const point = pointAt(text, end, unit);
+    if (used + point.units > headRoom) break;
+    used += point.units;
+    end += point.width;
   }
-  if (!headTail) return head;
+  if (!headTail) return text.slice(0, end);
+  let start = text.length;
   let tailUsed = 0;
-  let start = points.length;
-  while (start > index && tailUsed + unitsOf(points[start - 1]!) <= room - used) {
-    start--;
-    tailUsed += unitsOf(points[start]!);
+  while (start > end) {
+    const point = pointBefore(text, start, unit);
+    if (used + tailUsed + point.units > room) break;
+    tailUsed += point.units;
+    start -= point.width;
   }
-  return head + marker + points.slice(start).join('');
+  return text.slice(0, end) + marker + text.slice(start);
 }
-
-const charsOf = (text: string): number => measureText(text).chars;
-const bytesOf = (text: string): number => measureText(text).bytes;
 
 function resolveLimits(limits: Partial<ToolOutputLimits> | undefined): ToolOutputLimits {
   const resolved = { ...DEFAULT_TOOL_OUTPUT_LIMITS, ...limits };
@@ -187,8 +207,8 @@ function cutWithNotice(text: string, limits: ToolOutputLimits, notice: string): 
   const byteRoom = limits.maxBytes - reserved.bytes;
   if (lineRoom < 1 || charRoom < 1 || byteRoom < 1) return undefined;
   let kept = cutLines(text, lineRoom, limits.truncateMode);
-  kept = cutBy(kept, charRoom, limits.truncateMode, charsOf);
-  kept = cutBy(kept, byteRoom, limits.truncateMode, bytesOf);
+  kept = cutBy(kept, charRoom, limits.truncateMode, 'chars');
+  kept = cutBy(kept, byteRoom, limits.truncateMode, 'bytes');
   // A trailing newline before the separator would add a line the room above did not count.
   if (suffix !== '' && kept.endsWith('\n')) kept = kept.slice(0, -1);
   const result = kept + suffix;
@@ -226,7 +246,7 @@ export function truncateWithNotice(
       cutLines(text, limits.maxLines, 'head'),
       Math.min(limits.maxChars, limits.maxBytes),
       'head',
-      bytesOf,
+      'bytes',
     );
   }
   return {
