@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ConfigError, firstIssue } from '../errors.js';
 import { estimateMessageTokens, isAgentVisible, referenceCounter, type TokenCounter } from '../token-counter.js';
 import type { AssistantMessage, Message, ToolResultMessage } from '../types.js';
+import { assertMessages } from './assert-messages.js';
 import { describeContextTokens } from './estimate-context-tokens.js';
 
 /** The text a cleared tool result is left with. */
@@ -114,6 +115,7 @@ function isCleared(message: ToolResultMessage, placeholder: string): boolean {
  * ```
  */
 export function clearToolUses(messages: readonly Message[], options: ClearToolUsesOptions = {}): ClearToolUsesResult {
+  assertMessages(messages, 'clearToolUses');
   validate(options);
   const counter = options.counter ?? referenceCounter;
   const trigger = options.trigger ?? 100_000;

@@ -3,6 +3,7 @@ import { CompactionError } from '../errors.js';
 import type { Summarizer } from '../summarizer-types.js';
 import { referenceCounter, sumMessageTokens, type TokenCounter } from '../token-counter.js';
 import type { Message, UserMessage } from '../types.js';
+import { assertMessages } from './assert-messages.js';
 import { compactToolResultsInRecent } from './compact-tool-results-in-recent.js';
 import { countExtras } from './estimate-context-tokens.js';
 import { planCompaction, SUMMARY_PREFIX } from './plan-compaction.js';
@@ -112,6 +113,7 @@ export function createSummaryMessage(summary: string, options: { keptMessages?: 
  * ```
  */
 export async function compact(messages: readonly Message[], options: CompactOptions): Promise<CompactionResult> {
+  assertMessages(messages, 'compact');
   const config = toConfig(options.config);
   const counter = options.counter ?? referenceCounter;
   const extras = countExtras(options, counter);

@@ -3,6 +3,7 @@ import { ConfigError } from '../errors.js';
 import { heuristicSummarizer } from '../heuristic-summarizer.js';
 import type { Summarizer, SummaryRequest } from '../summarizer-types.js';
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage } from '../types.js';
+import { assertMessages } from './assert-messages.js';
 import { clipText } from './clip-text.js';
 import { serializeConversation } from './serialize-conversation.js';
 import { callSummarizer } from './summary-output.js';
@@ -108,6 +109,15 @@ export function withTheirCalls(messages: readonly Message[], results: readonly T
  * ```
  */
 export async function summarizeToolResults(
+  messages: readonly Message[],
+  options: SummarizeToolResultsOptions = {},
+): Promise<SummarizeToolResultsResult> {
+  assertMessages(messages, 'summarizeToolResults');
+  return summarizeToolResultsOf(messages, options);
+}
+
+/** {@link summarizeToolResults} without the input check, for callers that checked already. @internal */
+export async function summarizeToolResultsOf(
   messages: readonly Message[],
   options: SummarizeToolResultsOptions = {},
 ): Promise<SummarizeToolResultsResult> {

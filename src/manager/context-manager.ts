@@ -1,10 +1,11 @@
 import { approximateCounter } from '../approximate-counter.js';
 import { type ContextConfig, type ContextConfigInput, effectiveTokenLimit, resolveConfig } from '../config.js';
+import { assertMessages } from '../core/assert-messages.js';
 import { type CompactionResult, compact } from '../core/compact.js';
 import { type ContextUsage, measureUsage } from '../core/context-usage.js';
 import { countExtras } from '../core/estimate-context-tokens.js';
 import { isContextOverflow } from '../core/is-context-overflow.js';
-import { summarizeToolResults } from '../core/summarize-tool-results.js';
+import { summarizeToolResultsOf } from '../core/summarize-tool-results.js';
 import { CompactionError, ConfigError } from '../errors.js';
 import { getModelLimits, type ModelLimits } from '../model-limits.js';
 import type { SessionStore } from '../session-store.js';
@@ -337,21 +338,27 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     return { messages: sent, history, usage, compacted };
   }
 
-  function continuation(input: readonly Message[]): { base: Message[]; suffix: readonly Message[] } {
+  function continuation(input: readonly Message[], where: string): { base: Message[]; suffix: readonly Message[] } {
+    if (!Array.isArray(input)) assertMessages(input, where);
     for (const previous of [lastHistory, lastInput]) {
       if (previous.length === 0 || previous.length > input.length) continue;
       let index = 0;
       while (index < previous.length && input[index] === previous[index]) index++;
-      if (index === previous.length) return { base: lastHistory, suffix: input.slice(previous.length) };
+      if (index === previous.length) {
+        const suffix = input.slice(previous.length);
+        assertMessages(suffix, where);
+        return { base: lastHistory, suffix };
+      }
     }
+    assertMessages(input, where);
     return { base: [], suffix: input };
   }
 
   async function prepare(input: readonly Message[], callOptions: CallOptions = {}): Promise<PrepareResult> {
-    const { base, suffix } = continuation(input);
+    const { base, suffix } = continuation(input, 'prepare');
     let history = base.concat(await guard.process(suffix, emit));
     if (config.toolSummaryStrategy !== 'off') {
-      const summarized = await summarizeToolResults(history, {
+      const summarized = await summarizeToolResultsOf(history, {
         config,
         summarizer: options.summarizer,
         ...(callOptions.signal ? { signal: callOptions.signal } : {}),
@@ -423,15 +430,16 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       recorded = { tokens: Math.max(tokens, usage.total ?? 0), anchor: lastHistory[lastHistory.length - 1] };
     },
     async afterTurn(history, callOptions = {}) {
-      const { base, suffix } = continuation(history);
+      const { base, suffix } = continuation(history, 'afterTurn');
       const result = await maybeCompact(base.concat(suffix), callOptions);
       lastInput = history;
       lastHistory = result.history;
       return result;
     },
-    compact: (history, callOptions = {}) => runCompaction(continuationOf(history), 'manual', callOptions),
+    compact: (history, callOptions = {}) => runCompaction(continuationOf(history, 'compact'), 'manual', callOptions),
     runWithOverflowRecovery,
     stats(history) {
+      assertMessages(history, 'stats');
       const { usage, sent } = measure(history);
       const maxTokens = config.contextWindow ?? limit;
       return {
@@ -446,8 +454,8 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     },
   };
 
-  function continuationOf(input: readonly Message[]): Message[] {
-    const { base, suffix } = continuation(input);
+  function continuationOf(input: readonly Message[], where: string): Message[] {
+    const { base, suffix } = continuation(input, where);
     return base.concat(suffix);
   }
 }
