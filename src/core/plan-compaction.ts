@@ -1,9 +1,10 @@
 import { type ContextConfig, type ContextConfigInput, effectiveKeepRecentTokens, toConfig } from '../config.js';
-import { isAgentVisible, referenceCounter, type TokenCounter } from '../token-counter.js';
+import { estimateMessageTokens, isAgentVisible, referenceCounter, type TokenCounter } from '../token-counter.js';
 import type { Message, ToolResultMessage } from '../types.js';
 import { clipText } from './clip-text.js';
 import { serializeConversation } from './serialize-conversation.js';
 import { type SplitResult, splitByCount, splitByTokenBudget } from './split-by-token-budget.js';
+import { validCutPoints } from './tool-pairing.js';
 
 /** The first line of the user message that carries a compaction summary. */
 export const SUMMARY_PREFIX = '[Previous conversation summary]';
@@ -77,6 +78,26 @@ function cutToolResult(message: ToolResultMessage): ToolResultMessage {
 }
 
 /**
+ * A tail made only of tool-result summaries (which ctxkit appends after the host's messages) would
+ * summarize away the host's newest message, such as the request the model is about to answer. Moves
+ * the cut back to the nearest valid point that keeps the newest visible message of any other kind.
+ */
+function keepOwnNewest(messages: readonly Message[], split: SplitResult, counter: TokenCounter): SplitResult {
+  const own = (message: Message) => isAgentVisible(message) && message.meta?.kind !== 'tool_summary';
+  if (split.recent.some(own)) return split;
+  let newest = split.cutIndex - 1;
+  while (newest >= 0 && !own(messages[newest]!)) newest--;
+  if (newest < 0) return split;
+  const valid = validCutPoints(messages);
+  let cut = newest;
+  while (cut > 0 && !valid[cut]) cut--;
+  const recent = messages.slice(cut);
+  let recentTokens = 0;
+  for (const message of recent) if (isAgentVisible(message)) recentTokens += estimateMessageTokens(message, counter);
+  return { old: messages.slice(0, cut), recent, recentTokens, cutIndex: cut };
+}
+
+/**
  * Plans a compaction, purely: splits by token budget when `keepRecentTokens` (clamped to half the
  * limit) is above 0, else by `keepRecent`; finds an earlier summary in the old part to update; and
  * projects the visible old messages for the summarizer, cutting tool results to 1,800 code points.
@@ -94,10 +115,13 @@ export function planCompaction(messages: readonly Message[], options: PlanCompac
   const config = toConfig(options.config);
   const counter = options.counter ?? referenceCounter;
   const budget = effectiveKeepRecentTokens(config);
-  const split =
+  const split = keepOwnNewest(
+    messages,
     budget > 0
       ? splitByTokenBudget(messages, { budget, counter })
-      : splitByCount(messages, { keep: config.keepRecent, counter });
+      : splitByCount(messages, { keep: config.keepRecent, counter }),
+    counter,
+  );
   let previousSummary: string | undefined;
   const toSummarize: Message[] = [];
   for (const message of split.old) {

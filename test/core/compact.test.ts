@@ -4,8 +4,10 @@ import {
   CompactionError,
   compact,
   DIGEST_PREFIX,
+  heuristicSummarizer,
   type Message,
   planCompaction,
+  referenceCounter,
   resolveConfig,
   SUMMARY_PREFIX,
   type Summarizer,
@@ -181,5 +183,28 @@ describe('compact', () => {
     const summarizer = recordingSummarizer();
     await compact([user(3000), user(3000), user(3000)], { summarizer, config, instructions: 'keep the API decisions' });
     expect(summarizer.requests[0]?.instructions).toBe('keep the API decisions');
+  });
+});
+
+describe('compact keeps the newest message of the conversation', () => {
+  it('even when only tool-result summaries would fit in the tail', async () => {
+    const question: Message = { role: 'user', content: 'q'.repeat(4_000) };
+    const messages: Message[] = [
+      { role: 'user', content: 'a'.repeat(8_000) },
+      { role: 'assistant', content: [{ type: 'text', text: 'b'.repeat(8_000) }], stopReason: 'stop' },
+      question,
+      {
+        role: 'user',
+        content: '[Tool result summary]\n- bash: ok',
+        meta: { agentVisible: true, userVisible: false, kind: 'tool_summary' },
+      },
+    ];
+    const result = await compact(messages, {
+      summarizer: heuristicSummarizer,
+      config: { keepRecentTokens: 10 },
+      counter: referenceCounter,
+    });
+    expect(result.messages).toContain(question);
+    expect(result.messages[result.messages.length - 1]).toBe(messages[3]);
   });
 });
