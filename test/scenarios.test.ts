@@ -107,6 +107,36 @@ describe('failures the field has shipped', () => {
     expect(transcript).toHaveLength(13);
   });
 
+  it('a session store that fails while recording a compaction loses nothing', async () => {
+    const events: ContextEvent[] = [];
+    const store = createMemoryStore();
+    const session = await store.createSession();
+    const history = overLimit();
+    for (const message of history) await store.appendEntry(session.id, { type: 'message', message });
+    const entriesBefore = await store.getEntries(session.id);
+    const failing = {
+      ...store,
+      appendEntry: async () => {
+        throw new Error('disk full');
+      },
+    };
+    const context = createContextManager({
+      summarizer: summarizer(() => 'CHECKPOINT'),
+      contextWindow: 10_000,
+      counter: referenceCounter,
+      config: { reserveTokens: 2_000, keepRecentTokens: 2_000 },
+      store: failing,
+      sessionId: session.id,
+      onEvent: (event) => events.push(event),
+    });
+    const prepared = await context.prepare(history);
+    // The compaction still applies in memory, the failure is reported, and the stored session is as it was.
+    expect(prepared.compacted).toBeDefined();
+    const end = events.find((event) => event.type === 'compaction-end');
+    expect(end?.type === 'compaction-end' && String(end.error)).toMatch(/disk full/);
+    expect(await store.getEntries(session.id)).toEqual(entriesBefore);
+  });
+
   it('a summary cut off at the output limit is never stored as the checkpoint', async () => {
     const events: ContextEvent[] = [];
     const store = createMemoryStore();

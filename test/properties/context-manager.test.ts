@@ -8,6 +8,7 @@ import {
   type Message,
   prepareModelMessages,
   referenceCounter,
+  sumMessageTokens,
 } from '../../src/index.js';
 import { arbitraryConversation, checkNotMutated, checkToolPairing, deepFreeze } from '../../src/testing/index.js';
 
@@ -57,5 +58,48 @@ test.prop([arbitraryConversation({ maxLength: 60 }), settings], { numRuns: 60 })
       history = prepared.history;
     }
     expect(checkNotMutated(snapshot, input)).toEqual([]);
+  },
+);
+
+test.prop([arbitraryConversation({ maxLength: 50 }), settings], { numRuns: 60 })(
+  'overflow recovery calls the provider at most twice and either fits or fails with the history intact',
+  async (conversation, options) => {
+    const manager = createContextManager({
+      summarizer: heuristicSummarizer,
+      contextWindow: options.contextWindow,
+      counter: referenceCounter,
+      config: {
+        reserveTokens: Math.floor(options.contextWindow / 4),
+        keepRecentTokens: options.keepRecentTokens,
+        toolCallCutoff: options.toolCallCutoff,
+        toolSummaryStrategy: options.toolSummaryStrategy,
+        autoCompact: false, // leave the compaction to the overflow path
+      },
+    });
+    // A provider that rejects anything over half the window (a smaller window than the manager knows).
+    const limit = Math.floor(options.contextWindow / 2);
+    let history: Message[] = [];
+    for (let start = 0; start < conversation.length; start += options.chunk) {
+      const next = [...history, ...conversation.slice(start, start + options.chunk)];
+      const sent: Message[][] = [];
+      const provider = async (messages: Message[]) => {
+        sent.push(messages);
+        expect(checkToolPairing(messages, { allowPendingTail: true })).toEqual([]);
+        if (sumMessageTokens(messages, referenceCounter) > limit) {
+          throw Object.assign(new Error('prompt is too long: too many tokens'), { status: 400 });
+        }
+        return 'ok';
+      };
+      try {
+        const outcome = await manager.runWithOverflowRecovery(next, provider);
+        expect(outcome.result).toBe('ok');
+        expect(sent.length).toBe(outcome.recovered ? 2 : 1);
+        history = outcome.history;
+      } catch (error) {
+        expect(CompactionError.isInstance(error) && error.code).toBe('OVERFLOW_UNRECOVERED');
+        expect(sent.length).toBeLessThanOrEqual(2);
+        return; // the caller keeps `next`, which the manager never changed
+      }
+    }
   },
 );
