@@ -198,6 +198,7 @@ export type {
   MessageKind,
   MessageMeta,
   ModelChangeEntry,
+  ProviderData,
   Role,
   SessionEntry,
   SessionEntryInput,

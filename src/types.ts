@@ -5,10 +5,25 @@
  * them so any drift is a compile error.
  */
 
+/**
+ * Provider data that ctxkit does not model, carried verbatim so a wire-format adapter can rebuild the
+ * provider's own message exactly (item ids, `cache_control`, citations, server-tool blocks, unknown
+ * future parts). Keys are adapter namespaces (`openai`, `anthropic`, `ai-sdk`); values are that
+ * adapter's own JSON. Session stores persist it; the core copies it along and never reads it.
+ *
+ * @example
+ * ```ts
+ * const part: TextContent = { type: 'text', text: 'hi', providerData: { anthropic: { cache_control: { type: 'ephemeral' } } } };
+ * ```
+ */
+export type ProviderData = Record<string, unknown>;
+
 /** Plain text inside a message. */
 export interface TextContent {
   type: 'text';
   text: string;
+  /** Adapter data ctxkit does not model, kept for the round trip. */
+  providerData?: ProviderData;
 }
 
 /**
@@ -23,7 +38,8 @@ export interface ImageContent {
   type: 'image';
   /** Base64 data or a URL. */
   data: string;
-  mimeType: string;
+  mimeType: string /** Adapter data ctxkit does not model, kept for the round trip. */;
+  providerData?: ProviderData;
 }
 
 /** A model's reasoning, kept so it can be replayed to providers that require it. */
@@ -33,7 +49,8 @@ export interface ThinkingContent {
   /** Provider signature that must be sent back unchanged. */
   signature?: string;
   /** True when the provider returned only an encrypted form. */
-  redacted?: boolean;
+  redacted?: boolean /** Adapter data ctxkit does not model, kept for the round trip. */;
+  providerData?: ProviderData;
 }
 
 /**
@@ -44,7 +61,8 @@ export interface ToolCall {
   type: 'toolCall';
   id: string;
   name: string;
-  arguments: Record<string, unknown>;
+  arguments: Record<string, unknown> /** Adapter data ctxkit does not model, kept for the round trip. */;
+  providerData?: ProviderData;
 }
 
 /** Token usage a provider reported for one response. */
@@ -108,6 +126,8 @@ export interface UserMessage {
   role: 'user';
   content: string | (TextContent | ImageContent)[];
   meta?: MessageMeta;
+  /** Adapter data ctxkit does not model, kept for the round trip. */
+  providerData?: ProviderData;
 }
 
 /** A response from the model. */
@@ -120,6 +140,8 @@ export interface AssistantMessage {
   provider?: string;
   model?: string;
   meta?: MessageMeta;
+  /** Adapter data ctxkit does not model, kept for the round trip. */
+  providerData?: ProviderData;
 }
 
 /** The output of one tool call. */
@@ -130,6 +152,8 @@ export interface ToolResultMessage {
   content: (TextContent | ImageContent)[];
   isError?: boolean;
   meta?: MessageMeta;
+  /** Adapter data ctxkit does not model, kept for the round trip. */
+  providerData?: ProviderData;
 }
 
 /**

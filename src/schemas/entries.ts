@@ -32,20 +32,28 @@ import type {
 } from '../types.js';
 
 const tokenCount = z.number().nonnegative();
+const providerData = z.record(z.string(), z.unknown()).optional();
 
-const textContentObject = z.object({ type: z.literal('text'), text: z.string() });
-const imageContentObject = z.object({ type: z.literal('image'), data: z.string(), mimeType: z.string() });
+const textContentObject = z.object({ type: z.literal('text'), text: z.string(), providerData });
+const imageContentObject = z.object({
+  type: z.literal('image'),
+  data: z.string(),
+  mimeType: z.string(),
+  providerData,
+});
 const thinkingContentObject = z.object({
   type: z.literal('thinking'),
   thinking: z.string(),
   signature: z.string().optional(),
   redacted: z.boolean().optional(),
+  providerData,
 });
 const toolCallObject = z.object({
   type: z.literal('toolCall'),
   id: z.string().min(1),
   name: z.string(),
   arguments: z.record(z.string(), z.unknown()),
+  providerData,
 });
 
 /** Validates a {@link TextContent} part. @example `textContentSchema.parse({ type: 'text', text: 'hi' })` */
@@ -85,6 +93,7 @@ const userMessageObject = z.object({
   role: z.literal('user'),
   content: userContent,
   meta: messageMetaSchema.optional(),
+  providerData,
 });
 const assistantMessageObject = z.object({
   role: z.literal('assistant'),
@@ -95,6 +104,7 @@ const assistantMessageObject = z.object({
   provider: z.string().optional(),
   model: z.string().optional(),
   meta: messageMetaSchema.optional(),
+  providerData,
 });
 const toolResultMessageObject = z.object({
   role: z.literal('toolResult'),
@@ -103,6 +113,7 @@ const toolResultMessageObject = z.object({
   content: z.array(z.discriminatedUnion('type', [textContentObject, imageContentObject])),
   isError: z.boolean().optional(),
   meta: messageMetaSchema.optional(),
+  providerData,
 });
 
 /** Validates a {@link UserMessage}. @example `userMessageSchema.parse({ role: 'user', content: 'hello' })` */
