@@ -9,16 +9,21 @@
  * any tool digest). Results go to docs/benchmarks.md, between the fidelity markers only.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { compact, heuristicSummarizer, type Message, type Summarizer, type SummaryRequest } from '../src/index.js';
 import {
   ANCHOR_CATEGORIES,
   type Anchor,
   type AnchorCategory,
+  compact,
   extractAnchors,
+  heuristicSummarizer,
+  type Message,
+  parseToolOutput,
   pinAnchors,
-} from '../src/summarizing/anchors/index.js';
+  type Summarizer,
+  type SummaryRequest,
+} from '../src/index.js';
 import { normalizeForCheck } from '../src/summarizing/anchors/normalize.js';
-import { parseToolOutput } from '../src/summarizing/tool-output/index.js';
+
 import { type DeclaredFact, fidelitySessions, toolOutput } from '../test/fixtures/fidelity-sessions.js';
 
 const ROUNDS = 5;
@@ -202,7 +207,9 @@ function render(runs: readonly Run[]): string {
     `${BUDGETS.map((budget) => `${budget.maxOutputTokens} tokens (${budget.name})`).join(' or ')}. A fact is retained when each of its keys`,
     "(a goal in the user's words, an error code and its `file:line:col`, a failing test's name, a path…) is still",
     'in what the model sees. "Scripted model" paraphrases the goal and drops constraints, decisions, error',
-    'locations and two files in three on purpose; anchoring must put them back.',
+    'locations and two files in three on purpose; anchoring must put them back. Anchoring here wraps the',
+    "summarizer: anchors are read from the summarizer's input (tool results already cut to 1,800 code",
+    'points) and carried from round to round, and the lost ones are pinned within the budget.',
     '',
     '### All declared facts, after each round',
     '',

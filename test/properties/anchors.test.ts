@@ -1,8 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
+import { type Anchor, checkAnchors, extractAnchors, type Message, pinAnchors } from 'ctxkit';
 import { describe, expect, it } from 'vitest';
-import { type Anchor, checkAnchors, extractAnchors, pinAnchors } from '../../src/summarizing/anchors/index.js';
 import { normalizeForCheck } from '../../src/summarizing/anchors/normalize.js';
-import type { Message } from '../../src/types.js';
 import { type DeclaredFact, fidelitySessions } from '../fixtures/fidelity-sessions.js';
 
 /** A declared fact is found when an anchor of its category (a changed file counts as read) holds every key. */

@@ -1,10 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
+import { parseToolOutput, summarizeToolOutput, type ToolOutputFormat } from 'ctxkit';
 import { expect } from 'vitest';
-import {
-  parseToolOutput,
-  summarizeToolOutput,
-  type ToolOutputFormat,
-} from '../../src/summarizing/tool-output/index.js';
 
 const formats: ToolOutputFormat[] = [
   'tsc',

@@ -1,13 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { type Anchor, checkAnchors, extractAnchors, type Message, PINNED_HEADING, pinAnchors } from 'ctxkit';
 import { describe, expect, it } from 'vitest';
-import {
-  type Anchor,
-  checkAnchors,
-  extractAnchors,
-  PINNED_HEADING,
-  pinAnchors,
-} from '../../src/summarizing/anchors/index.js';
-import type { Message } from '../../src/types.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/tool-outputs/${name}`, import.meta.url), 'utf8');
 

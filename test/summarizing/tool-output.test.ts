@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { parseToolOutput, summarizeToolOutput } from 'ctxkit';
 import { describe, expect, it } from 'vitest';
-import { parseToolOutput, summarizeToolOutput } from '../../src/summarizing/tool-output/index.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/tool-outputs/${name}`, import.meta.url), 'utf8');
 const codePoints = (text: string) => [...text].length;

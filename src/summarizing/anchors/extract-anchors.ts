@@ -1,7 +1,7 @@
-import { summaryText } from '../../core/plan-compaction.js';
-import { contentText } from '../../core/serialize-conversation.js';
-import { pairToolResults } from '../../core/tool-pairing.js';
+import { ctxkitMessageKind, summaryText } from '../../messages/ctxkit-messages.js';
+import { pairToolResults } from '../../pipeline/internal/tool-pairing.js';
 import type { Message, ToolCall, ToolResultMessage } from '../../types.js';
+import { contentText } from '../serialize-conversation.js';
 import { parseToolOutput } from '../tool-output/parse-tool-output.js';
 import type { ToolOutputFormat } from '../tool-output/parsed-tool-output.js';
 import { type Anchor, anchorIdentity, anchorSchema } from './anchor.js';
@@ -47,7 +47,6 @@ const DIAGNOSTIC_FORMATS = new Set<ToolOutputFormat>([
   'pip',
 ]);
 const LINTERS = new Set<ToolOutputFormat>(['eslint', 'biome', 'cargo']);
-const INJECTED_KINDS = new Set(['tool_summary', 'branch_summary']);
 const STILL_FAILING = 'still failing: ';
 const ERRORS_PER_RESULT = 40;
 
@@ -188,8 +187,11 @@ export function extractAnchors(messages: readonly Message[], options: ExtractAnc
   const commands = new Map<string, { text: string; ok: boolean }>();
   let goalSeen = (options.previous ?? []).some((anchor) => anchor.category === 'goal' && anchor.required);
   messages.forEach((message, index) => {
-    const hidden = message.meta?.agentVisible === false && message.meta?.kind !== 'tool_result_archived';
-    if (hidden || INJECTED_KINDS.has(message.meta?.kind ?? '')) return;
+    const own = ctxkitMessageKind(message);
+    // Archived tool results are history the checkpoint must still account for; other hidden
+    // messages and ctxkit's own digests are not facts of the conversation.
+    if (message.meta?.agentVisible === false && own !== 'archived_result') return;
+    if (own !== undefined && own !== 'archived_result' && own !== 'compaction_summary') return;
     if (message.role === 'user') {
       const text = contentText(message.content);
       const summary = summaryText(message);

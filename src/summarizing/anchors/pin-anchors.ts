@@ -1,4 +1,4 @@
-import { clipText, codePoints } from '../../core/clip-text.js';
+import { clipText, codePoints } from '../../pipeline/internal/clip-text.js';
 import { type Anchor, anchorPriority } from './anchor.js';
 import { checkAnchors } from './check-anchors.js';
 import { PINNED_HEADING, pinnedLine, withoutPinnedSection } from './pinned-section.js';

@@ -1,6 +1,6 @@
 /** npm and pip errors, stack traces, and the fallback for outputs nothing else recognises. Internal. */
-import { clipText } from '../../core/clip-text.js';
-import { lineRank } from '../../core/tool-output-highlights.js';
+import { clipText } from '../../pipeline/internal/clip-text.js';
+import { lineRank } from '../tool-output-highlights.js';
 import { cleanLocation, squash } from './lines.js';
 import type { ToolOutputProblem } from './parsed-tool-output.js';
 import { emptyResult, type ParserResult } from './parser-result.js';

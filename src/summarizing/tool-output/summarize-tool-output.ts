@@ -1,4 +1,4 @@
-import { clipText, codePoints } from '../../core/clip-text.js';
+import { clipText, codePoints } from '../../pipeline/internal/clip-text.js';
 import { type ParseToolOutputOptions, parseToolOutput } from './parse-tool-output.js';
 import type { ParsedToolOutput, ToolOutputProblem } from './parsed-tool-output.js';
 
