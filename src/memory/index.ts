@@ -20,7 +20,13 @@ export {
   parentMemoryPath,
   resolveMemoryPath,
 } from './memory-path.js';
-export type { MemoryEntry, MemoryStore, MemoryWriteOptions } from './memory-store.js';
+export type {
+  MemoryEntry,
+  MemoryListOptions,
+  MemoryReadOptions,
+  MemoryStore,
+  MemoryWriteOptions,
+} from './memory-store.js';
 export {
   type CreateMemoryToolOptions,
   createMemoryTool,

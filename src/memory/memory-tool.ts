@@ -21,10 +21,17 @@ export interface MemoryToolLimits {
   maxViewCharacters: number;
   /** Files the whole memory may hold; `create` is refused beyond it. @default 1000 */
   maxFiles: number;
+  /**
+   * Directories the whole memory may hold; `create` and `rename` that would make more are refused.
+   * Counting (and the walk of a `view`) stops at `maxFiles + maxDirectories` entries.
+   * @default 1000
+   */
+  maxDirectories: number;
 }
 
 /**
- * The default caps: 100 KiB per file, 20,000 characters per view (about 5,000 tokens), 1,000 files.
+ * The default caps: 100 KiB per file, 20,000 characters per view (about 5,000 tokens), 1,000 files,
+ * 1,000 directories.
  *
  * @example
  * ```ts
@@ -35,6 +42,7 @@ export const DEFAULT_MEMORY_TOOL_LIMITS: Readonly<MemoryToolLimits> = Object.fre
   maxFileBytes: 100 * 1024,
   maxViewCharacters: 20_000,
   maxFiles: 1000,
+  maxDirectories: 1000,
 });
 
 /**
@@ -82,6 +90,7 @@ const limitsSchema = z.object({
   maxFileBytes: z.number().int().min(1).default(DEFAULT_MEMORY_TOOL_LIMITS.maxFileBytes),
   maxViewCharacters: z.number().int().min(1000).default(DEFAULT_MEMORY_TOOL_LIMITS.maxViewCharacters),
   maxFiles: z.number().int().min(1).default(DEFAULT_MEMORY_TOOL_LIMITS.maxFiles),
+  maxDirectories: z.number().int().min(1).default(DEFAULT_MEMORY_TOOL_LIMITS.maxDirectories),
 });
 
 /** What each cap must be, for the ConfigError. */
@@ -89,6 +98,7 @@ const BOUNDS: Record<string, string> = {
   maxFileBytes: 'a positive integer',
   maxViewCharacters: 'an integer of at least 1000',
   maxFiles: 'a positive integer',
+  maxDirectories: 'a positive integer',
 };
 
 /** Commands run one at a time per store object (see the concurrency note on {@link MemoryStore}). */
