@@ -30,7 +30,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
     ...real,
     open: wrap('open', real.open as (path: string, ...rest: unknown[]) => Promise<fs.FileHandle>),
     mkdir: wrap('mkdir', real.mkdir as (path: string, ...rest: unknown[]) => Promise<string | undefined>),
-    opendir: wrap('opendir', real.opendir as (path: string, ...rest: unknown[]) => Promise<fs.Dir>),
+    opendir: wrap('opendir', real.opendir as (path: string, ...rest: unknown[]) => Promise<import('node:fs').Dir>),
   };
 });
 
