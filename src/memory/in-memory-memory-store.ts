@@ -11,7 +11,7 @@ import type {
 const encoder = new TextEncoder();
 
 function fail(message: string): StoreError {
-  return new StoreError(message, { code: 'STORE_FAILED' });
+  return new StoreError({ message, code: 'STORE_FAILED' });
 }
 
 /**

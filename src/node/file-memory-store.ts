@@ -71,11 +71,11 @@ function errorCode(error: unknown): string {
 }
 
 function fail(message: string, cause?: unknown): StoreError {
-  return new StoreError(message, { code: 'STORE_FAILED', cause });
+  return new StoreError({ message, code: 'STORE_FAILED', cause });
 }
 
 function refuse(message: string): StoreError {
-  return new StoreError(message, { code: 'INPUT_INVALID' });
+  return new StoreError({ message, code: 'INPUT_INVALID' });
 }
 
 function isSpecial(info: Stats): boolean {
@@ -166,21 +166,23 @@ export function createFileMemoryStore(options: CreateFileMemoryStoreOptions): Me
   const parsed = optionsSchema.safeParse(options);
   if (!parsed.success) {
     const field = String(parsed.error.issues[0]?.path[0] ?? 'directory');
-    throw new ConfigError(
-      field === 'unsafePlatform'
-        ? `unsafePlatform must be 'refuse' or 'checks'`
-        : 'directory must be a non-empty path, e.g. { directory: ".agent/memories" }',
+    throw new ConfigError({
+      message:
+        field === 'unsafePlatform'
+          ? `unsafePlatform must be 'refuse' or 'checks'`
+          : 'directory must be a non-empty path, e.g. { directory: ".agent/memories" }',
       field,
-    );
+    });
   }
   const descriptors = hasDescriptorPaths();
   if (!descriptors && parsed.data.unsafePlatform !== 'checks') {
-    throw new ConfigError(
-      `the file memory store cannot confine paths against symbolic-link races on ${process.platform} ` +
+    throw new ConfigError({
+      message:
+        `the file memory store cannot confine paths against symbolic-link races on ${process.platform} ` +
         "(it needs Linux's /proc/self/fd); pass unsafePlatform: 'checks' to accept path-based checks, " +
         'or use another MemoryStore',
-      'unsafePlatform',
-    );
+      field: 'unsafePlatform',
+    });
   }
   const directory = resolve(parsed.data.directory);
   const rootPath = fixRootPath(directory);
