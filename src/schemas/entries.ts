@@ -7,6 +7,7 @@
  * entry as written.
  */
 import { z } from 'zod';
+import { anchorSchema } from '../summarizing/anchors/anchor.js';
 import type {
   AssistantMessage,
   BranchSummaryEntry,
@@ -82,6 +83,7 @@ export const messageMetaSchema: z.ZodType<MessageMeta> = z.object({
   userVisible: z.boolean().optional(),
   kind: z.string().optional(),
   keptMessages: z.number().int().nonnegative().optional(),
+  anchors: z.array(anchorSchema).optional(),
 });
 
 const userContent = z.union([
