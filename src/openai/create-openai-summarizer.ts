@@ -1,7 +1,7 @@
 import { ConfigError } from '../errors.js';
-import { getModelLimits, type ModelLimits } from '../model-limits.js';
-import { type CompletionInput, type CompletionOutput, createSummarizer } from '../summarizer.js';
-import type { Summarizer } from '../summarizer-types.js';
+import { getModelLimits, type ModelLimits } from '../models/model-limits.js';
+import { type CompletionInput, type CompletionOutput, createSummarizer } from '../summarizing/create-summarizer.js';
+import type { Summarizer } from '../summarizing/summarizer-types.js';
 import type { OpenAIChatCompletion, OpenAIChatMessage } from './chat-types.js';
 import type { OpenAIResponse } from './responses-types.js';
 import { isObject } from './shared.js';
@@ -19,6 +19,7 @@ import { isObject } from './shared.js';
 export interface OpenAISummarizerClient {
   chat?: {
     completions: {
+      /** Creates a chat completion (non-streaming). */
       create(
         body: { model: string; messages: OpenAIChatMessage[]; max_completion_tokens?: number; max_tokens?: number },
         options?: { signal?: AbortSignal },
@@ -26,6 +27,7 @@ export interface OpenAISummarizerClient {
     };
   };
   responses?: {
+    /** Creates a response (non-streaming). */
     create(
       body: { model: string; instructions: string; input: string; max_output_tokens: number; store: boolean },
       options?: { signal?: AbortSignal },
@@ -85,7 +87,7 @@ export interface CreateOpenAISummarizerOptions {
  *
  * @param options - The client, the model and the clamp.
  * @returns A summarizer for `createContextManager`, `compact` and `summarizeToolResults`.
- * @throws {@link ConfigError} when the client has no method for the chosen API, the model is empty, or
+ * @throws `ConfigError` when the client has no method for the chosen API, the model is empty, or
  * `maxOutputTokens` is not a positive whole number.
  *
  * @example
@@ -98,18 +100,24 @@ export interface CreateOpenAISummarizerOptions {
 export function createOpenAISummarizer(options: CreateOpenAISummarizerOptions): Summarizer {
   const { client, model, api = 'chat', tokenParameter = 'max_completion_tokens', parameters = {} } = options ?? {};
   if (typeof model !== 'string' || model.trim() === '') {
-    throw new ConfigError('createOpenAISummarizer needs `model`, the id of the model that writes summaries.', 'model');
+    throw new ConfigError({
+      message: 'createOpenAISummarizer needs `model`, the id of the model that writes summaries.',
+      field: 'model',
+    });
   }
   const method = api === 'responses' ? client?.responses?.create : client?.chat?.completions?.create;
   if (typeof method !== 'function') {
-    throw new ConfigError(
-      `createOpenAISummarizer needs \`client\` with ${api === 'responses' ? 'responses.create' : 'chat.completions.create'}: pass your OpenAI client.`,
-      'client',
-    );
+    throw new ConfigError({
+      message: `createOpenAISummarizer needs \`client\` with ${api === 'responses' ? 'responses.create' : 'chat.completions.create'}: pass your OpenAI client.`,
+      field: 'client',
+    });
   }
   const { maxOutputTokens } = options;
   if (maxOutputTokens !== undefined && (!Number.isInteger(maxOutputTokens) || maxOutputTokens <= 0)) {
-    throw new ConfigError(`maxOutputTokens must be a positive whole number, received ${String(maxOutputTokens)}.`, 'maxOutputTokens');
+    throw new ConfigError({
+      message: `createOpenAISummarizer: maxOutputTokens must be a positive whole number, received ${String(maxOutputTokens)}.`,
+      field: 'maxOutputTokens',
+    });
   }
   const ceiling = maxOutputTokens ?? getModelLimits(model, { overrides: options.modelLimits })?.maxOutputTokens;
   const budget = (requested: number) => Math.max(1, Math.min(requested, ceiling ?? requested));
@@ -138,9 +146,15 @@ export function createOpenAISummarizer(options: CreateOpenAISummarizerOptions): 
     };
     const completion = await client.chat!.completions.create(body, request);
     const choice = completion?.choices?.[0];
-    return { text: choice?.message?.content ?? '', ...(choice?.finish_reason ? { stopReason: choice.finish_reason } : {}) };
+    return {
+      text: choice?.message?.content ?? '',
+      ...(choice?.finish_reason ? { stopReason: choice.finish_reason } : {}),
+    };
   };
-  return createSummarizer({ complete, ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }) });
+  return createSummarizer({
+    complete,
+    ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
+  });
 }
 
 function responseText(response: OpenAIResponse): CompletionOutput {

@@ -74,7 +74,7 @@ function stopReasonOf(reason: unknown): { stopReason: StopReason; errorMessage?:
  * @param completion - The response; its first choice is used.
  * @param options - The provider name to record.
  * @returns The message, usage, stop reason, provider, model and warnings.
- * @throws {@link ContextError} with code `INPUT_INVALID` when the response has no choice or its message
+ * @throws `ContextError` with code `INPUT_INVALID` when the response has no choice or its message
  * is malformed (the field is named).
  *
  * @example
@@ -100,16 +100,21 @@ export function fromOpenAIChatCompletion(
   const warnings: string[] = [];
   if (isObject(audio)) {
     param.audio = { id: audio.id };
-    warnings.push('completion.choices[0].message.audio is referred to by its id; its data and transcript are not kept.');
+    warnings.push(
+      'completion.choices[0].message.audio is referred to by its id; its data and transcript are not kept.',
+    );
   }
   const converted = fromOpenAIChat([param as never]);
-  warnings.push(...converted.warnings.map((warning) => warning.replace('messages[0]', 'completion.choices[0].message')));
+  warnings.push(
+    ...converted.warnings.map((warning) => warning.replace('messages[0]', 'completion.choices[0].message')),
+  );
   const message = converted.messages[0] as AssistantMessage;
   if (Array.isArray(annotations) && annotations.length > 0) {
     const openai = (message.providerData?.openai ?? {}) as { chat?: WireObject };
     message.providerData = { ...message.providerData, openai: { ...openai, chat: { ...openai.chat, annotations } } };
   }
-  const usage = response.usage === undefined || response.usage === null ? undefined : fromOpenAIUsage(response.usage as never);
+  const usage =
+    response.usage === undefined || response.usage === null ? undefined : fromOpenAIUsage(response.usage as never);
   const { stopReason, errorMessage } = stopReasonOf(choice.finish_reason);
   const provider = options.provider ?? 'openai';
   const model = typeof response.model === 'string' ? response.model : '';

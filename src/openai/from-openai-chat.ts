@@ -46,7 +46,7 @@ export interface FromOpenAIChatResult extends OpenAIChatConversation {
  *
  * @param messages - The request's messages, as the SDK types them.
  * @returns The system prompt, the messages and the warnings.
- * @throws {@link ContextError} with code `INPUT_INVALID` when the input is not a list of Chat
+ * @throws `ContextError` with code `INPUT_INVALID` when the input is not a list of Chat
  * Completions messages (the index and field are named).
  *
  * @example
@@ -89,13 +89,20 @@ export function fromOpenAIChat(messages: readonly OpenAIChatMessage[]): FromOpen
       case 'tool': {
         const toolCallId = expectString(message.tool_call_id, WHERE, `${path}.tool_call_id`);
         const toolName = toolNames.get(toolCallId);
-        if (toolName === undefined) warnings.push(`${path} answers tool call '${toolCallId}', which no earlier message made.`);
+        if (toolName === undefined)
+          warnings.push(`${path} answers tool call '${toolCallId}', which no earlier message made.`);
         const { parts, spelledAsParts } = textParts(message.content, `${path}.content`);
         const data: ChatMessageData = {
           fields: otherFields(message, ['role', 'content', 'tool_call_id']),
           content: spelledAsParts ? 'parts' : undefined,
         };
-        output.push({ role: 'toolResult', toolCallId, toolName: toolName ?? 'unknown', content: parts, ...withData('chat', data) });
+        output.push({
+          role: 'toolResult',
+          toolCallId,
+          toolName: toolName ?? 'unknown',
+          content: parts,
+          ...withData('chat', data),
+        });
         break;
       }
       case 'function': {
@@ -131,10 +138,14 @@ function expectMessage(value: unknown, index: number): WireObject & { role: stri
 
 function systemPrompt(system: WireObject[]): Pick<OpenAIChatConversation, 'systemPrompt' | 'providerData'> {
   if (system.length === 0) return {};
-  system.forEach((message, index) => instructionParts(message.content, `messages[${index}].content`));
+  for (const [index, message] of system.entries()) instructionParts(message.content, `messages[${index}].content`);
   const text = system.map((message) => instructionText(message.content)).join('\n\n');
   const [first] = system;
-  const plain = system.length === 1 && first!.role === 'system' && typeof first!.content === 'string' && Object.keys(first!).length === 2;
+  const plain =
+    system.length === 1 &&
+    first!.role === 'system' &&
+    typeof first!.content === 'string' &&
+    Object.keys(first!).length === 2;
   return { systemPrompt: text, ...(plain ? {} : withData('chat', { system })) };
 }
 
@@ -148,8 +159,12 @@ function instructionParts(content: unknown, path: string): void {
 
 function instructionMessage(message: WireObject & { role: string }, path: string): UserMessage {
   instructionParts(message.content, `${path}.content`);
-  const data: ChatMessageData = { role: message.role as 'system' | 'developer', fields: otherFields(message, ['role', 'content']) };
-  const content = typeof message.content === 'string' ? message.content : textParts(message.content, `${path}.content`).parts;
+  const data: ChatMessageData = {
+    role: message.role as 'system' | 'developer',
+    fields: otherFields(message, ['role', 'content']),
+  };
+  const content =
+    typeof message.content === 'string' ? message.content : textParts(message.content, `${path}.content`).parts;
   return { role: 'user', content, ...withData('chat', data) };
 }
 
@@ -200,7 +215,9 @@ function textParts(content: unknown, path: string): { parts: TextContent[]; spel
   if (typeof content === 'string') return { parts: [{ type: 'text', text: content }], spelledAsParts: false };
   const parts = expectArray(content, WHERE, path).map((part, index) => {
     const object = expectObject(part, WHERE, `${path}[${index}]`);
-    return object.type === 'text' ? textPart(object, `${path}[${index}]`) : placeholderPart('chat', `${String(object.type)} part`, object);
+    return object.type === 'text'
+      ? textPart(object, `${path}[${index}]`)
+      : placeholderPart('chat', `${String(object.type)} part`, object);
   });
   return { parts, spelledAsParts: true };
 }
@@ -208,7 +225,12 @@ function textParts(content: unknown, path: string): { parts: TextContent[]; spel
 function assistantMessage(message: WireObject, path: string, warnings: string[]): AssistantMessage {
   const content: AssistantMessage['content'] = [];
   const data: ChatMessageData = {
-    fields: otherFields(message, ['role', 'content', 'tool_calls', ...(typeof message.refusal === 'string' ? ['refusal'] : [])]),
+    fields: otherFields(message, [
+      'role',
+      'content',
+      'tool_calls',
+      ...(typeof message.refusal === 'string' ? ['refusal'] : []),
+    ]),
   };
   if (message.content === undefined) data.content = 'absent';
   else if (typeof message.content === 'string') content.push({ type: 'text', text: message.content });
@@ -220,7 +242,11 @@ function assistantMessage(message: WireObject, path: string, warnings: string[])
       const part = expectObject(value, WHERE, partPath);
       if (part.type === 'refusal') {
         const text = expectString(part.refusal, WHERE, `${partPath}.refusal`);
-        content.push({ type: 'text', text, ...withData('chat', { refusal: 'part', fields: otherFields(part, ['type', 'refusal']) }) });
+        content.push({
+          type: 'text',
+          text,
+          ...withData('chat', { refusal: 'part', fields: otherFields(part, ['type', 'refusal']) }),
+        });
       } else if (part.type === 'text') content.push(textPart(part, partPath));
       else content.push(placeholderPart('chat', `${String(part.type)} part`, part));
     });
@@ -231,10 +257,12 @@ function assistantMessage(message: WireObject, path: string, warnings: string[])
   if (message.tool_calls !== undefined) {
     const calls = expectArray(message.tool_calls, WHERE, `${path}.tool_calls`);
     if (calls.length === 0) data.fields = { ...data.fields, tool_calls: [] };
-    calls.forEach((call, index) => content.push(toolCall(call, `${path}.tool_calls[${index}]`, warnings)));
+    for (const [index, call] of calls.entries()) content.push(toolCall(call, `${path}.tool_calls[${index}]`, warnings));
   }
   if (isObject(data.fields) && 'function_call' in data.fields && data.fields.function_call != null) {
-    warnings.push(`${path}.function_call is a legacy function call; it is carried verbatim and not paired with a result.`);
+    warnings.push(
+      `${path}.function_call is a legacy function call; it is carried verbatim and not paired with a result.`,
+    );
   }
   return { role: 'assistant', content, ...withData('chat', data) };
 }

@@ -22,7 +22,7 @@ const WHERE = 'fromOpenAIResponse';
  * @param response - The response.
  * @param options - The provider name to record.
  * @returns The message, usage, stop reason, provider, model and warnings.
- * @throws {@link ContextError} with code `INPUT_INVALID` when `output` is not a list of items.
+ * @throws `ContextError` with code `INPUT_INVALID` when `output` is not a list of items.
  *
  * @example
  * ```ts
@@ -30,7 +30,10 @@ const WHERE = 'fromOpenAIResponse';
  * history.push(fromOpenAIResponse(response).message);
  * ```
  */
-export function fromOpenAIResponse(response: OpenAIResponse, options: FromOpenAIResponseOptions = {}): OpenAIResponseResult {
+export function fromOpenAIResponse(
+  response: OpenAIResponse,
+  options: FromOpenAIResponseOptions = {},
+): OpenAIResponseResult {
   const wire = expectObject(response, WHERE, 'response');
   const output = expectArray(wire.output, WHERE, 'response.output');
   const warnings: string[] = [];
@@ -63,7 +66,8 @@ function stopReasonOf(response: WireObject, hasToolCall: boolean): { stopReason:
       return { stopReason: 'length' };
     }
     case 'failed': {
-      const message = isObject(response.error) && typeof response.error.message === 'string' ? response.error.message : undefined;
+      const message =
+        isObject(response.error) && typeof response.error.message === 'string' ? response.error.message : undefined;
       return { stopReason: 'error', errorMessage: message ?? 'The response failed.' };
     }
     case 'cancelled':

@@ -46,7 +46,7 @@ export interface FromOpenAIResponsesResult extends OpenAIResponsesConversation {
  *
  * @param items - The request's `input` items.
  * @returns The system prompt, the messages and the warnings.
- * @throws {@link ContextError} with code `INPUT_INVALID` when the input is not a list of items (the
+ * @throws `ContextError` with code `INPUT_INVALID` when the input is not a list of items (the
  * index and field are named).
  *
  * @example
@@ -92,7 +92,13 @@ export function fromOpenAIResponses(items: readonly OpenAIResponsesItemInput[]):
         fields: otherFields(item, ['call_id', 'output']),
         content: spelledAsParts ? 'parts' : undefined,
       };
-      messages.push({ role: 'toolResult', toolCallId, toolName: toolName ?? 'unknown', content, ...withData('responses', data) });
+      messages.push({
+        role: 'toolResult',
+        toolCallId,
+        toolName: toolName ?? 'unknown',
+        content,
+        ...withData('responses', data),
+      });
     } else {
       if (group === undefined) {
         group = { role: 'assistant', content: [] };
@@ -113,7 +119,11 @@ function expectItem(value: unknown, index: number): WireObject {
     throw invalid(WHERE, `items[${index}].type`, `must be a string, received ${describe(item.type)}.`);
   }
   if (isMessage(item) && (typeof item.role !== 'string' || !ROLES.includes(item.role))) {
-    throw invalid(WHERE, `items[${index}].role`, `must be one of ${ROLES.join(', ')}; received ${describe(item.role)}.`);
+    throw invalid(
+      WHERE,
+      `items[${index}].role`,
+      `must be one of ${ROLES.join(', ')}; received ${describe(item.role)}.`,
+    );
   }
   if (item.type == null && !('role' in item) && !('id' in item)) {
     throw invalid(WHERE, `items[${index}]`, 'has no type, role or id; a message needs a role, any other item a type.');
@@ -129,7 +139,11 @@ function systemPrompt(system: WireObject[]): Pick<OpenAIResponsesConversation, '
   if (system.length === 0) return {};
   const text = system.map((item) => instructionText(item.content)).join('\n\n');
   const [first] = system;
-  const plain = system.length === 1 && first!.role === 'system' && typeof first!.content === 'string' && Object.keys(first!).length === 2;
+  const plain =
+    system.length === 1 &&
+    first!.role === 'system' &&
+    typeof first!.content === 'string' &&
+    Object.keys(first!).length === 2;
   return { systemPrompt: text, ...(plain ? {} : withData('responses', { system })) };
 }
 
@@ -163,7 +177,8 @@ function inputPart(value: unknown, path: string, warnings: string[]): TextConten
     return { type: 'image', ...source, ...withData('responses', data) };
   }
   warnings.push(`${path} (${describe(part.type)}) is carried verbatim; ctxkit counts it as a short placeholder.`);
-  const label = part.type === 'input_file' && typeof part.filename === 'string' ? `file: ${part.filename}` : String(part.type);
+  const label =
+    part.type === 'input_file' && typeof part.filename === 'string' ? `file: ${part.filename}` : String(part.type);
   return placeholderPart('responses', label, part);
 }
 
@@ -175,14 +190,20 @@ export function assistantParts(item: WireObject, path: string, warnings: string[
       const id = expectString(item.call_id, WHERE, `${path}.call_id`);
       const name = expectString(item.name, WHERE, `${path}.name`);
       const parsed = parseArguments(expectString(item.arguments, WHERE, `${path}.arguments`));
-      if (parsed.invalid) warnings.push(`${path}.arguments is not a JSON object; it is sent back verbatim and ctxkit sees {}.`);
-      const data: ResponsesPartData = { item: otherFields(item, ['call_id', 'name', 'arguments']), arguments: parsed.raw };
+      if (parsed.invalid)
+        warnings.push(`${path}.arguments is not a JSON object; it is sent back verbatim and ctxkit sees {}.`);
+      const data: ResponsesPartData = {
+        item: otherFields(item, ['call_id', 'name', 'arguments']),
+        arguments: parsed.raw,
+      };
       return [{ type: 'toolCall', id, name, arguments: parsed.arguments, ...withData('responses', data) }];
     }
     case 'reasoning': {
       const summary = Array.isArray(item.summary) ? item.summary : [];
       const content = Array.isArray(item.content) ? item.content : [];
-      const texts = (summary.length > 0 ? summary : content).map((part) => (typeof part?.text === 'string' ? part.text : ''));
+      const texts = (summary.length > 0 ? summary : content).map((part) =>
+        typeof part?.text === 'string' ? part.text : '',
+      );
       const thinking = texts.join('\n\n');
       const encrypted = typeof item.encrypted_content === 'string' ? item.encrypted_content : undefined;
       const data: ResponsesPartData = { item: otherFields(item, encrypted === undefined ? [] : ['encrypted_content']) };
@@ -212,7 +233,11 @@ function messageParts(item: WireObject, path: string): TextContent[] {
   return content.map((value, index) => {
     const part = expectObject(value, WHERE, `${path}.content[${index}]`);
     const refusal = part.type === 'refusal';
-    const text = expectString(refusal ? part.refusal : part.text, WHERE, `${path}.content[${index}].${refusal ? 'refusal' : 'text'}`);
+    const text = expectString(
+      refusal ? part.refusal : part.text,
+      WHERE,
+      `${path}.content[${index}].${refusal ? 'refusal' : 'text'}`,
+    );
     const data: ResponsesPartData = {
       ...(index === 0 ? { item: fields ?? {} } : { continues: true }),
       fields: otherFields(part, [refusal ? 'refusal' : 'text']),

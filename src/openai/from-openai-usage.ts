@@ -43,7 +43,7 @@ export type OpenAIUsage =
  *
  * @param usage - The `usage` object of a Chat Completions or Responses response.
  * @returns ctxkit's usage.
- * @throws {@link ContextError} with code `INPUT_INVALID` when neither shape's token counts are numbers.
+ * @throws `ContextError` with code `INPUT_INVALID` when neither shape's token counts are numbers.
  *
  * @example
  * ```ts
@@ -63,7 +63,9 @@ export function fromOpenAIUsage(usage: OpenAIUsage): Usage {
       'and the output count must be non-negative numbers (prompt_tokens/completion_tokens or input_tokens/output_tokens).',
     );
   }
-  const details = chat ? usage.prompt_tokens_details : (usage as { input_tokens_details?: unknown }).input_tokens_details;
+  const details = chat
+    ? usage.prompt_tokens_details
+    : (usage as { input_tokens_details?: unknown }).input_tokens_details;
   const cacheRead = count(isObject(details) ? details.cached_tokens : undefined);
   const cacheWrite = count(isObject(details) ? details.cache_write_tokens : undefined);
   const result: Usage = { input: Math.max(0, prompt - (cacheRead ?? 0) - (cacheWrite ?? 0)), output };

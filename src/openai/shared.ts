@@ -40,7 +40,7 @@ export function isObject(value: unknown): value is WireObject {
 
 /** A `ContextError` for input that is not the wire format, naming where. */
 export function invalid(where: string, path: string, detail: string): ContextError {
-  return new ContextError(`${where}: ${path} ${detail}`, { code: 'INPUT_INVALID' });
+  return new ContextError({ message: `${where}: ${path} ${detail}`, code: 'INPUT_INVALID' });
 }
 
 export function describe(value: unknown): string {

@@ -1,5 +1,12 @@
-import { assertMessages } from '../core/assert-messages.js';
-import type { AssistantMessage, ImageContent, TextContent, ToolCall, ToolResultMessage, UserMessage } from '../types.js';
+import { assertMessages } from '../pipeline/internal/assert-messages.js';
+import type {
+  AssistantMessage,
+  ImageContent,
+  TextContent,
+  ToolCall,
+  ToolResultMessage,
+  UserMessage,
+} from '../types.js';
 import type { ChatConversationData, ChatMessageData, ChatPartData, OpenAIChatConversation } from './chat-data.js';
 import type {
   OpenAIChatAssistantMessage,
@@ -59,7 +66,7 @@ export interface ToOpenAIChatResult {
  * @param conversation - The system prompt and the messages to send.
  * @param options - The role for a new system prompt.
  * @returns The wire messages and the warnings.
- * @throws {@link ContextError} with code `INPUT_INVALID` when a message does not fit ctxkit's message
+ * @throws `ContextError` with code `INPUT_INVALID` when a message does not fit ctxkit's message
  * model (the index and field are named).
  *
  * @example
@@ -68,7 +75,10 @@ export interface ToOpenAIChatResult {
  * const completion = await client.chat.completions.create({ model: 'gpt-4o', messages });
  * ```
  */
-export function toOpenAIChat(conversation: OpenAIChatConversation, options: ToOpenAIChatOptions = {}): ToOpenAIChatResult {
+export function toOpenAIChat(
+  conversation: OpenAIChatConversation,
+  options: ToOpenAIChatOptions = {},
+): ToOpenAIChatResult {
   expectObject(conversation, WHERE, 'conversation', ' Pass { systemPrompt?, messages }.');
   assertMessages(conversation.messages, WHERE);
   const warnings: string[] = [];
@@ -116,12 +126,18 @@ function userPart(part: TextContent | ImageContent): OpenAIChatUserPart {
 }
 
 /** Text-only parts for a message that cannot carry images. */
-function textOnly(parts: readonly (TextContent | ImageContent)[], path: string, warnings: string[]): OpenAIChatTextPart[] {
+function textOnly(
+  parts: readonly (TextContent | ImageContent)[],
+  path: string,
+  warnings: string[],
+): OpenAIChatTextPart[] {
   return parts.map((part, index) => {
     const raw = partData(part).raw;
     if (raw) return raw as unknown as OpenAIChatTextPart;
     if (part.type === 'text') return textPart(part);
-    warnings.push(`${path}.content[${index}] is an image, which this message cannot carry in Chat Completions; a short text is sent instead.`);
+    warnings.push(
+      `${path}.content[${index}] is an image, which this message cannot carry in Chat Completions; a short text is sent instead.`,
+    );
     return { type: 'text', text: `[image: ${part.mimeType}]` };
   });
 }
@@ -134,11 +150,21 @@ function userMessage(message: UserMessage, path: string, warnings: string[]): Op
   const data = readData<ChatMessageData>(message.providerData, 'chat') ?? {};
   const { content } = message;
   if (data.role === 'function') {
-    const text = typeof content === 'string' ? content : content.map((part) => (part.type === 'text' ? part.text : '')).join('');
-    return { ...data.fields, role: 'function', name: String(data.fields?.name ?? ''), content: data.content === 'null' && text === '' ? null : text };
+    const text =
+      typeof content === 'string' ? content : content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+    return {
+      ...data.fields,
+      role: 'function',
+      name: String(data.fields?.name ?? ''),
+      content: data.content === 'null' && text === '' ? null : text,
+    };
   }
   if (data.role === 'system' || data.role === 'developer') {
-    return { ...data.fields, role: data.role, content: typeof content === 'string' ? content : textOnly(content, path, warnings) };
+    return {
+      ...data.fields,
+      role: data.role,
+      content: typeof content === 'string' ? content : textOnly(content, path, warnings),
+    };
   }
   return { ...data.fields, role: 'user', content: typeof content === 'string' ? content : content.map(userPart) };
 }
@@ -155,7 +181,9 @@ function assistantMessage(message: AssistantMessage, path: string, warnings: str
         else texts.push(part);
         return;
       case 'thinking':
-        warnings.push(`${path}.content[${index}] is thinking, which Chat Completions does not take back; it is left out.`);
+        warnings.push(
+          `${path}.content[${index}] is thinking, which Chat Completions does not take back; it is left out.`,
+        );
         return;
       case 'toolCall':
         calls.push(toolCall(part));
@@ -187,7 +215,11 @@ function toolCall(call: ToolCall): OpenAIChatToolCall {
       ...data.fields,
       id: call.id,
       type: 'custom',
-      custom: { ...data.function, name: call.name, input: typeof input === 'string' ? input : JSON.stringify(call.arguments) },
+      custom: {
+        ...data.function,
+        name: call.name,
+        input: typeof input === 'string' ? input : JSON.stringify(call.arguments),
+      },
     };
   }
   return {
@@ -200,6 +232,9 @@ function toolCall(call: ToolCall): OpenAIChatToolCall {
 
 function toolMessage(message: ToolResultMessage, path: string, warnings: string[]): OpenAIChatMessage {
   const data = readData<ChatMessageData>(message.providerData, 'chat') ?? {};
-  const content = data.content !== 'parts' && isPlainText(message.content) ? message.content[0].text : textOnly(message.content, path, warnings);
+  const content =
+    data.content !== 'parts' && isPlainText(message.content)
+      ? message.content[0].text
+      : textOnly(message.content, path, warnings);
   return { ...data.fields, role: 'tool', tool_call_id: message.toolCallId, content };
 }

@@ -1,4 +1,4 @@
-import { assertMessages } from '../core/assert-messages.js';
+import { assertMessages } from '../pipeline/internal/assert-messages.js';
 import type { AssistantMessage, ImageContent, TextContent, ToolResultMessage, UserMessage } from '../types.js';
 import type {
   OpenAIResponsesConversation,
@@ -61,7 +61,7 @@ export interface ToOpenAIResponsesResult {
  * @param conversation - The system prompt and the messages to send.
  * @param options - The role for a new system prompt.
  * @returns The input items and the warnings.
- * @throws {@link ContextError} with code `INPUT_INVALID` when a message does not fit ctxkit's message
+ * @throws `ContextError` with code `INPUT_INVALID` when a message does not fit ctxkit's message
  * model (the index and field are named).
  *
  * @example
@@ -133,11 +133,19 @@ function assistantItems(message: AssistantMessage, path: string, warnings: strin
         if (data.item) {
           items.push({ ...data.item, ...(part.signature === undefined ? {} : { encrypted_content: part.signature }) });
         } else {
-          warnings.push(`${path}.content[${index}] is thinking from another API; the Responses API takes back only its own reasoning items, so it is left out.`);
+          warnings.push(
+            `${path}.content[${index}] is thinking from another API; the Responses API takes back only its own reasoning items, so it is left out.`,
+          );
         }
         return;
       case 'toolCall':
-        items.push({ type: 'function_call', ...data.item, call_id: part.id, name: part.name, arguments: printArguments(part, data.arguments) });
+        items.push({
+          type: 'function_call',
+          ...data.item,
+          call_id: part.id,
+          name: part.name,
+          arguments: printArguments(part, data.arguments),
+        });
         return;
       case 'text': {
         if (data.raw) {
@@ -168,7 +176,11 @@ function assistantItems(message: AssistantMessage, path: string, warnings: strin
 function outputItem(message: ToolResultMessage): OpenAIResponsesItem {
   const data = readData<ResponsesMessageData>(message.providerData, 'responses') ?? {};
   const [first] = message.content;
-  const plain = data.content !== 'parts' && message.content.length === 1 && first!.type === 'text' && first!.providerData === undefined;
+  const plain =
+    data.content !== 'parts' &&
+    message.content.length === 1 &&
+    first!.type === 'text' &&
+    first!.providerData === undefined;
   const output = plain ? (first as TextContent).text : message.content.map(inputPart);
   return { type: 'function_call_output', ...data.fields, call_id: message.toolCallId, output } as OpenAIResponsesItem;
 }

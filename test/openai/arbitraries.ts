@@ -1,8 +1,8 @@
 // fast-check arbitraries of the OpenAI wire formats: valid requests as a host's SDK would build them,
 // with the optional fields, spellings and unknown future fields a round trip must keep.
 
-import fc from 'fast-check';
 import type { OpenAIChatMessage, OpenAIResponsesItemInput } from 'ctxkit/openai';
+import fc from 'fast-check';
 
 type Wire = Record<string, unknown>;
 
@@ -12,9 +12,12 @@ const asJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 const text = fc.string({ maxLength: 12 });
 const id = (prefix: string) => fc.stringMatching(/^[A-Za-z0-9]{1,6}$/).map((value) => `${prefix}${value}`);
 /** Fields a later API version might add: never a name the converters model. */
-const futureFields = fc.option(fc.dictionary(fc.constantFrom('x_trace', 'x_meta', 'phase_hint'), fc.jsonValue({ maxDepth: 2 })), {
-  nil: undefined,
-});
+const futureFields = fc.option(
+  fc.dictionary(fc.constantFrom('x_trace', 'x_meta', 'phase_hint'), fc.jsonValue({ maxDepth: 2 })),
+  {
+    nil: undefined,
+  },
+);
 const cacheBreakpoint = fc.option(fc.constant({ mode: 'explicit' }), { nil: undefined });
 
 /** An object with the optional fields that are defined. */
@@ -30,14 +33,21 @@ const optional = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: 
 /** JSON arguments as models write them: compact, spaced, re-ordered, or not JSON at all. */
 export const argumentsText: fc.Arbitrary<string> = fc.oneof(
   fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 2 })).map((value) => JSON.stringify(value)),
-  fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 2 })).map((value) => JSON.stringify(value, null, 2)),
+  fc
+    .dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 2 }))
+    .map((value) => JSON.stringify(value, null, 2)),
   fc.constantFrom('', '{', 'null', '[1,2]', '"text"', '{"a":1.0}', '{"a":1,"a":2}', ' {} '),
 );
 
 const base64 = fc.base64String({ maxLength: 16 });
 const imageUrl = fc.oneof(
   base64.map((data) => `data:image/png;base64,${data}`),
-  fc.constantFrom('https://example.com/a.jpg', 'https://example.com/img?id=3', 'relative.png', 'data:image/svg+xml,<svg/>'),
+  fc.constantFrom(
+    'https://example.com/a.jpg',
+    'https://example.com/img?id=3',
+    'relative.png',
+    'data:image/svg+xml,<svg/>',
+  ),
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -49,26 +59,54 @@ const chatUserPart = fc.oneof(
   chatText,
   object({
     type: fc.constant('image_url'),
-    image_url: object({ url: imageUrl, detail: optional(fc.constantFrom('auto', 'low', 'high')) }, fc.constant(undefined)),
+    image_url: object(
+      { url: imageUrl, detail: optional(fc.constantFrom('auto', 'low', 'high')) },
+      fc.constant(undefined),
+    ),
   }),
-  object({ type: fc.constant('input_audio'), input_audio: fc.record({ data: base64, format: fc.constantFrom('wav', 'mp3') }) }),
-  object({ type: fc.constant('file'), file: object({ file_id: optional(id('file-')), filename: optional(text) }, fc.constant(undefined)) }),
+  object({
+    type: fc.constant('input_audio'),
+    input_audio: fc.record({ data: base64, format: fc.constantFrom('wav', 'mp3') }),
+  }),
+  object({
+    type: fc.constant('file'),
+    file: object({ file_id: optional(id('file-')), filename: optional(text) }, fc.constant(undefined)),
+  }),
 );
 const textContent = fc.oneof(text, fc.array(chatText, { maxLength: 3 }));
 
-const chatInstruction = object({ role: fc.constantFrom('system', 'developer'), content: textContent, name: optional(text) });
+const chatInstruction = object({
+  role: fc.constantFrom('system', 'developer'),
+  content: textContent,
+  name: optional(text),
+});
 
 const chatToolCall = fc.oneof(
-  { weight: 4, arbitrary: object({ id: id('call_'), type: fc.constant('function'), function: fc.record({ name: text, arguments: argumentsText }) }) },
-  { weight: 1, arbitrary: object({ id: id('call_'), type: fc.constant('custom'), custom: fc.record({ name: text, input: text }) }) },
+  {
+    weight: 4,
+    arbitrary: object({
+      id: id('call_'),
+      type: fc.constant('function'),
+      function: fc.record({ name: text, arguments: argumentsText }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: object({ id: id('call_'), type: fc.constant('custom'), custom: fc.record({ name: text, input: text }) }),
+  },
 );
 
 const chatAssistant = object({
   role: fc.constant('assistant'),
-  content: fc.option(
-    fc.oneof(text, fc.array(fc.oneof(chatText, fc.record({ type: fc.constant('refusal'), refusal: text })), { maxLength: 3 })),
-    { nil: undefined },
-  ).chain((content) => (content === undefined ? fc.constantFrom(undefined, null) : fc.constant(content))),
+  content: fc
+    .option(
+      fc.oneof(
+        text,
+        fc.array(fc.oneof(chatText, fc.record({ type: fc.constant('refusal'), refusal: text })), { maxLength: 3 }),
+      ),
+      { nil: undefined },
+    )
+    .chain((content) => (content === undefined ? fc.constantFrom(undefined, null) : fc.constant(content))),
   refusal: optional(fc.option(text, { nil: null })),
   tool_calls: optional(fc.array(chatToolCall, { maxLength: 3 })),
   audio: optional(fc.option(fc.record({ id: id('audio_') }), { nil: null })),
@@ -77,10 +115,17 @@ const chatAssistant = object({
 
 const chatMessage: fc.Arbitrary<Wire> = fc.oneof(
   chatInstruction,
-  object({ role: fc.constant('user'), content: fc.oneof(text, fc.array(chatUserPart, { maxLength: 4 })), name: optional(text) }),
+  object({
+    role: fc.constant('user'),
+    content: fc.oneof(text, fc.array(chatUserPart, { maxLength: 4 })),
+    name: optional(text),
+  }),
   chatAssistant,
   object({ role: fc.constant('tool'), tool_call_id: id('call_'), content: textContent }),
-  object({ role: fc.constant('function'), name: text, content: fc.option(text, { nil: null }) }, fc.constant(undefined)),
+  object(
+    { role: fc.constant('function'), name: text, content: fc.option(text, { nil: null }) },
+    fc.constant(undefined),
+  ),
 );
 
 /** A Chat Completions message list: leading instructions, then any messages. */
@@ -101,7 +146,12 @@ const inputPart = fc.oneof(
     image_url: optional(fc.option(imageUrl, { nil: null })),
     file_id: optional(id('file-')),
   }),
-  object({ type: fc.constant('input_file'), file_id: optional(id('file-')), filename: optional(text), file_data: optional(base64) }),
+  object({
+    type: fc.constant('input_file'),
+    file_id: optional(id('file-')),
+    filename: optional(text),
+    file_data: optional(base64),
+  }),
 );
 const messageType = optional(fc.constant('message'));
 const instruction = object({
@@ -116,7 +166,13 @@ const userItem = object({
   status: optional(fc.constantFrom('completed', 'incomplete')),
 });
 const annotation = fc.oneof(
-  fc.record({ type: fc.constant('url_citation'), url: text, title: text, start_index: fc.nat(9), end_index: fc.nat(9) }),
+  fc.record({
+    type: fc.constant('url_citation'),
+    url: text,
+    title: text,
+    start_index: fc.nat(9),
+    end_index: fc.nat(9),
+  }),
   fc.record({ type: fc.constant('file_citation'), file_id: id('file-'), filename: text, index: fc.nat(9) }),
 );
 const outputMessage = object({
@@ -160,7 +216,12 @@ const functionCallOutput = object({
 const otherItem = fc.oneof(
   fc.record({ type: fc.constant('web_search_call'), id: id('ws_'), status: fc.constant('completed') }),
   fc.record({ type: fc.constant('item_reference'), id: id('msg_') }),
-  fc.record({ type: fc.constant('image_generation_call'), id: id('ig_'), result: base64, status: fc.constant('completed') }),
+  fc.record({
+    type: fc.constant('image_generation_call'),
+    id: id('ig_'),
+    result: base64,
+    status: fc.constant('completed'),
+  }),
 );
 
 const responsesItem: fc.Arbitrary<Wire> = fc.oneof(

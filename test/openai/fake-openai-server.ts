@@ -41,10 +41,23 @@ export interface FakeOpenAI {
  * The server's token count: half as much again as ctxkit's estimate of every string in the payload, plus
  * 4 per item, the way a provider's own tokenizer and framing drift above an estimate.
  */
+const counted = new Map<string, number>();
+
+/** Tool outputs come back in every request: each long string is counted once. */
+function countString(text: string): number {
+  if (text.length < 256) return approximateCounter.count(text);
+  let tokens = counted.get(text);
+  if (tokens === undefined) {
+    tokens = approximateCounter.count(text);
+    counted.set(text, tokens);
+  }
+  return tokens;
+}
+
 export function countPromptTokens(items: unknown[]): number {
   let tokens = 0;
   const walk = (value: unknown): void => {
-    if (typeof value === 'string') tokens += approximateCounter.count(value);
+    if (typeof value === 'string') tokens += countString(value);
     else if (Array.isArray(value)) value.forEach(walk);
     else if (typeof value === 'object' && value !== null) Object.values(value).forEach(walk);
   };
@@ -76,20 +89,27 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
   /** Cached tokens: the previous request's count when this one starts with all of its items. */
   function cachedTokens(items: unknown[], tokens: number): number {
     const serialized = items.map((item) => JSON.stringify(item));
-    const hit = previous !== undefined && previous.items.every((item, index) => serialized[index] === item);
-    const cached = hit ? Math.floor(Math.min(previous!.tokens, tokens) / 128) * 128 : 0;
+    const hit = previous?.items.every((item, index) => serialized[index] === item) === true;
+    const cached = hit && previous ? Math.floor(Math.min(previous.tokens, tokens) / 128) * 128 : 0;
     previous = { items: serialized, tokens };
     return cached;
   }
 
   /** What the model does next: parallel tool calls right after a user message, then an answer. */
-  function nextStep(items: Wire[], isUser: (item: Wire) => boolean): { calls: { id: string; name: string; arguments: string }[] } | { text: string } {
+  function nextStep(
+    items: Wire[],
+    isUser: (item: Wire) => boolean,
+  ): { calls: { id: string; name: string; arguments: string }[] } | { text: string } {
     if (!isUser(items[items.length - 1]!)) return { text: 'Fixed one more case; the tests for it pass now.' };
     return {
       calls: Array.from({ length: 1 + ((calls + items.length) % perTurn) }, () => {
         calls++;
         // Arguments spelled with spaces, as models often do: the round trip must keep the spelling.
-        return { id: `call_${calls}`, name: calls % 2 === 0 ? 'run_tests' : 'read_file', arguments: `{"path": "src/file${calls}.ts", "verbose": true}` };
+        return {
+          id: `call_${calls}`,
+          name: calls % 2 === 0 ? 'run_tests' : 'read_file',
+          arguments: `{"path": "src/file${calls}.ts", "verbose": true}`,
+        };
       }),
     };
   }
@@ -102,7 +122,14 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
         : 'Your input exceeds the context window of this model. Please adjust your input and try again.';
     return {
       status: 400,
-      body: { error: { message, type: 'invalid_request_error', param: endpoint === 'chat' ? 'messages' : 'input', code: 'context_length_exceeded' } },
+      body: {
+        error: {
+          message,
+          type: 'invalid_request_error',
+          param: endpoint === 'chat' ? 'messages' : 'input',
+          code: 'context_length_exceeded',
+        },
+      },
     };
   }
 
@@ -130,12 +157,19 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
     if (tokens > options.contextWindow) return overflow('chat', tokens);
     const cached = cachedTokens(messages, tokens);
     if (summary) log.summaryBudgets.push(budget);
-    const step = summary
-      ? { text: SUMMARY }
-      : nextStep(messages, (message) => message.role === 'user');
-    const message: Wire = { role: 'assistant', content: 'text' in step ? step.text : null, refusal: null, annotations: [] };
+    const step = summary ? { text: SUMMARY } : nextStep(messages, (message) => message.role === 'user');
+    const message: Wire = {
+      role: 'assistant',
+      content: 'text' in step ? step.text : null,
+      refusal: null,
+      annotations: [],
+    };
     if ('calls' in step) {
-      message.tool_calls = step.calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }));
+      message.tool_calls = step.calls.map((call) => ({
+        id: call.id,
+        type: 'function',
+        function: { name: call.name, arguments: call.arguments },
+      }));
     }
     const completionTokens = 40;
     return {
@@ -167,11 +201,23 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
     const cached = cachedTokens(input, tokens);
     const step = nextStep(input, (item) => item.role === 'user');
     const n = log.requests.length;
-    const reasoning = { id: `rs_${n}`, type: 'reasoning', summary: [], encrypted_content: `gAAAA${'x'.repeat(40)}${n}` };
+    const reasoning = {
+      id: `rs_${n}`,
+      type: 'reasoning',
+      summary: [],
+      encrypted_content: `gAAAA${'x'.repeat(40)}${n}`,
+    };
     const output: Wire[] = [reasoning];
     if ('calls' in step) {
       step.calls.forEach((call, index) => {
-        output.push({ id: `fc_${n}_${index}`, type: 'function_call', status: 'completed', call_id: call.id, name: call.name, arguments: call.arguments });
+        output.push({
+          id: `fc_${n}_${index}`,
+          type: 'function_call',
+          status: 'completed',
+          call_id: call.id,
+          name: call.name,
+          arguments: call.arguments,
+        });
       });
     } else {
       output.push({
@@ -210,12 +256,19 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
         ? chat(body)
         : url.endsWith('/responses')
           ? responses(body)
-          : { status: 404, body: { error: { message: `Unknown path ${url}`, type: 'invalid_request_error', param: null, code: null } } };
+          : {
+              status: 404,
+              body: {
+                error: { message: `Unknown path ${url}`, type: 'invalid_request_error', param: null, code: null },
+              },
+            };
       response.writeHead(reply.status, { 'content-type': 'application/json' });
       response.end(JSON.stringify(reply.body));
     } catch (error) {
       response.writeHead(500, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ error: { message: String(error), type: 'server_error', param: null, code: null } }));
+      response.end(
+        JSON.stringify({ error: { message: String(error), type: 'server_error', param: null, code: null } }),
+      );
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -20,8 +20,16 @@ const TURNS = 40;
 const model = 'gpt-4o';
 const systemPrompt = 'You are a careful coding agent. Use the tools to inspect and fix the repository.';
 const functions = [
-  { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } },
-  { name: 'run_tests', description: 'Run the tests', parameters: { type: 'object', properties: { path: { type: 'string' } } } },
+  {
+    name: 'read_file',
+    description: 'Read a file',
+    parameters: { type: 'object', properties: { path: { type: 'string' } } },
+  },
+  {
+    name: 'run_tests',
+    description: 'Run the tests',
+    parameters: { type: 'object', properties: { path: { type: 'string' } } },
+  },
 ];
 
 /** Tool outputs of a hundred to thousands of lines (compiler errors, test runs), built once. */
@@ -38,7 +46,7 @@ const outputs = [150, 3_000, 700, 2_200, 400, 1_500, 2_800, 1_000].map((count, i
 });
 const toolOutput = (seed: number) => outputs[seed % outputs.length]!;
 
-function managerFor(server: FakeOpenAI, client: OpenAI, events: ContextEvent[], tools: unknown) {
+function managerFor(client: OpenAI, events: ContextEvent[], tools: unknown) {
   return createContextManager({
     model,
     contextWindow: WINDOW,
@@ -95,7 +103,7 @@ describe('the openai client through ctxkit/openai', () => {
     const client = new OpenAI({ apiKey: 'test', baseURL: server.baseURL, maxRetries: 0 });
     const tools = functions.map((fn) => ({ type: 'function' as const, function: fn }));
     const events: ContextEvent[] = [];
-    const manager = managerFor(server, client, events, tools);
+    const manager = managerFor(client, events, tools);
     const usageChecks: boolean[] = [];
     const { answers, recoveries } = await runSession(manager, async (messages) => {
       const completion = await client.chat.completions.create({
@@ -113,7 +121,9 @@ describe('the openai client through ctxkit/openai', () => {
     expect(answers).toBe(TURNS);
     expect(server.log.overflows).toBeGreaterThan(0);
     expect(recoveries).toBe(server.log.overflows);
-    expect(events.some((event) => event.type === 'compaction-end' && event.reason === 'threshold' && !event.error)).toBe(true);
+    expect(
+      events.some((event) => event.type === 'compaction-end' && event.reason === 'threshold' && !event.error),
+    ).toBe(true);
     expect(chat.filter((request) => request.summary).length).toBeGreaterThan(0);
     expect(usageChecks.every(Boolean)).toBe(true);
     expect(usageChecks.length).toBeGreaterThanOrEqual(TURNS * 2);
@@ -123,7 +133,7 @@ describe('the openai client through ctxkit/openai', () => {
     const client = new OpenAI({ apiKey: 'test', baseURL: server.baseURL, maxRetries: 0 });
     const tools = functions.map((fn) => ({ type: 'function' as const, strict: false, ...fn }));
     const events: ContextEvent[] = [];
-    const manager = managerFor(server, client, events, tools);
+    const manager = managerFor(client, events, tools);
     const before = server.log.requests.length;
     const { answers } = await runSession(manager, async (messages) => {
       const response = await client.responses.create({

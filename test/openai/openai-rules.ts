@@ -32,7 +32,11 @@ function isEmptyContent(content: unknown): boolean {
 export function checkChatRequest(body: Wire): OpenAIError | undefined {
   const messages = body.messages;
   if (!Array.isArray(messages) || messages.length === 0) {
-    return error("Invalid 'messages': empty array. Expected an array with minimum length 1.", 'messages', 'empty_array');
+    return error(
+      "Invalid 'messages': empty array. Expected an array with minimum length 1.",
+      'messages',
+      'empty_array',
+    );
   }
   const seen = new Set<string>();
   for (let index = 0; index < messages.length; index++) {
@@ -43,21 +47,28 @@ export function checkChatRequest(body: Wire): OpenAIError | undefined {
       case 'developer':
       case 'user':
         if (isEmptyContent(message.content)) {
-          return error(`Invalid '${param}.content': ${message.role} content must not be empty.`, `${param}.content`, 'empty_content');
+          return error(
+            `Invalid '${param}.content': ${message.role} content must not be empty.`,
+            `${param}.content`,
+            'empty_content',
+          );
         }
         break;
       case 'assistant': {
         const calls = Array.isArray(message.tool_calls) ? (message.tool_calls as Wire[]) : [];
-        if (calls.length === 0 && isEmptyContent(message.content) && typeof message.refusal !== 'string' && !message.audio) {
-          return error(
-            `Invalid value for '${param}.content': expected a string, got null.`,
-            `${param}.content`,
-          );
+        if (
+          calls.length === 0 &&
+          isEmptyContent(message.content) &&
+          typeof message.refusal !== 'string' &&
+          !message.audio
+        ) {
+          return error(`Invalid value for '${param}.content': expected a string, got null.`, `${param}.content`);
         }
         const pending = new Set<string>();
         for (const call of calls) {
           const id = String(call.id);
-          if (seen.has(id)) return error(`Duplicate value for 'tool_call_id' of ${id} in ${param}.tool_calls.`, `${param}.tool_calls`);
+          if (seen.has(id))
+            return error(`Duplicate value for 'tool_call_id' of ${id} in ${param}.tool_calls.`, `${param}.tool_calls`);
           seen.add(id);
           pending.add(id);
         }
@@ -88,7 +99,11 @@ export function checkChatRequest(body: Wire): OpenAIError | undefined {
           `${param}.role`,
         );
       default:
-        return error(`Invalid value: '${String(message.role)}'. Supported values are: 'system', 'assistant', 'user', 'tool', 'developer'.`, `${param}.role`, 'invalid_value');
+        return error(
+          `Invalid value: '${String(message.role)}'. Supported values are: 'system', 'assistant', 'user', 'tool', 'developer'.`,
+          `${param}.role`,
+          'invalid_value',
+        );
     }
   }
   return undefined;
@@ -101,7 +116,8 @@ export function checkChatRequest(body: Wire): OpenAIError | undefined {
  */
 export function checkResponsesRequest(body: Wire): OpenAIError | undefined {
   const input = body.input;
-  if (!Array.isArray(input) || input.length === 0) return error("Invalid 'input': empty array.", 'input', 'empty_array');
+  if (!Array.isArray(input) || input.length === 0)
+    return error("Invalid 'input': empty array.", 'input', 'empty_array');
   const calls = new Map<string, number>();
   const answered = new Set<string>();
   const ids = new Set<string>();
@@ -109,11 +125,16 @@ export function checkResponsesRequest(body: Wire): OpenAIError | undefined {
     const item = input[index] as Wire;
     const param = `input[${index}]`;
     if (typeof item.id === 'string') {
-      if (ids.has(item.id)) return error(`Duplicate item found with id ${item.id}. Remove duplicate items from your input and try again.`, 'input');
+      if (ids.has(item.id))
+        return error(
+          `Duplicate item found with id ${item.id}. Remove duplicate items from your input and try again.`,
+          'input',
+        );
       ids.add(item.id);
     }
     if (item.type === 'message' || (item.type === undefined && 'role' in item)) {
-      if (isEmptyContent(item.content)) return error(`Invalid '${param}.content': empty content.`, `${param}.content`, 'empty_content');
+      if (isEmptyContent(item.content))
+        return error(`Invalid '${param}.content': empty content.`, `${param}.content`, 'empty_content');
       continue;
     }
     switch (item.type) {
@@ -138,7 +159,10 @@ export function checkResponsesRequest(body: Wire): OpenAIError | undefined {
         }
         const following = input[index + 1] as Wire | undefined;
         if (following === undefined || following.type === 'function_call_output' || following.role === 'user') {
-          return error(`Item '${String(item.id)}' of type 'reasoning' was provided without its required following item.`, 'input');
+          return error(
+            `Item '${String(item.id)}' of type 'reasoning' was provided without its required following item.`,
+            'input',
+          );
         }
         break;
       }

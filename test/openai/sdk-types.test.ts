@@ -51,8 +51,18 @@ describe('structural compatibility with openai 6', () => {
   test('the converters take what the SDK types say and give what it accepts', () => {
     const history: ChatCompletionMessageParam[] = [
       { role: 'developer', content: 'Be terse.' },
-      { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image_url', image_url: { url: 'https://example.com/a.png' } }] },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'ls', arguments: '{}' } }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'hi' },
+          { type: 'image_url', image_url: { url: 'https://example.com/a.png' } },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'ls', arguments: '{}' } }],
+      },
       { role: 'tool', tool_call_id: 'c1', content: 'a.ts' },
     ];
     const sent: ChatCompletionMessageParam[] = toOpenAIChat(fromOpenAIChat(history)).messages;
@@ -71,10 +81,12 @@ describe('structural compatibility with openai 6', () => {
     expect(request.input).toHaveLength(3);
     expect(typeof fromOpenAIChatCompletion).toBe('function');
     expect(typeof fromOpenAIResponse).toBe('function');
-    expect(fromOpenAIUsage({ input_tokens: 10, output_tokens: 1, input_tokens_details: { cached_tokens: 8 } })).toEqual({
-      input: 2,
-      output: 1,
-      cacheRead: 8,
-    });
+    expect(fromOpenAIUsage({ input_tokens: 10, output_tokens: 1, input_tokens_details: { cached_tokens: 8 } })).toEqual(
+      {
+        input: 2,
+        output: 1,
+        cacheRead: 8,
+      },
+    );
   });
 });
