@@ -35,7 +35,10 @@ function entryAt(index: number): SessionEntryInput {
   const id = `call_${step}`;
   switch (index % 4) {
     case 0:
-      return { type: 'message', message: { role: 'user', content: `step ${step}: look at src/module_${step % 97}.ts` } };
+      return {
+        type: 'message',
+        message: { role: 'user', content: `step ${step}: look at src/module_${step % 97}.ts` },
+      };
     case 1:
       return {
         type: 'message',
