@@ -9,13 +9,17 @@ export type WireObject = Record<string, unknown>;
 
 /** Throws the adapter's input error, naming the function and the field. @internal */
 export function invalid(where: string, path: string, problem: string): never {
-  throw new ContextError(`${where}: ${path} ${problem}.`, { code: 'INPUT_INVALID' });
+  throw new ContextError({ message: `${where}: ${path} ${problem}.`, code: 'INPUT_INVALID' });
 }
 
 /** Checks that `value` is a plain object. @internal */
 export function expectObject(value: unknown, where: string, path: string): WireObject {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    invalid(where, path, `must be an object, received ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`);
+    invalid(
+      where,
+      path,
+      `must be an object, received ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`,
+    );
   }
   return value as WireObject;
 }

@@ -112,13 +112,19 @@ export interface CreateAnthropicSummarizerOptions extends Omit<CreateSummarizerO
 export function createAnthropicSummarizer(options: CreateAnthropicSummarizerOptions): Summarizer {
   const { client, model, maxOutputTokens, modelLimits, ...summarizerOptions } = options ?? ({} as never);
   if (typeof client?.messages?.create !== 'function') {
-    throw new ConfigError('createAnthropicSummarizer needs `client`, an Anthropic client (new Anthropic()).', 'client');
+    throw new ConfigError({
+      message: 'createAnthropicSummarizer needs `client`, an Anthropic client (new Anthropic()).',
+      field: 'client',
+    });
   }
   if (typeof model !== 'string' || model.length === 0) {
-    throw new ConfigError('createAnthropicSummarizer needs `model`, the id of the model that writes summaries.', 'model');
+    throw new ConfigError({
+      message: 'createAnthropicSummarizer needs `model`, the id of the model that writes summaries.',
+      field: 'model',
+    });
   }
   if (maxOutputTokens !== undefined && !(Number.isInteger(maxOutputTokens) && maxOutputTokens > 0)) {
-    throw new ConfigError('maxOutputTokens must be a positive integer.', 'maxOutputTokens');
+    throw new ConfigError({ message: 'maxOutputTokens must be a positive integer.', field: 'maxOutputTokens' });
   }
   // The SDK checks the non-streaming limits only when the client has no timeout of its own; a host
   // whose client has one can lift them with maxOutputTokens.

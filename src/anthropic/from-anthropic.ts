@@ -103,7 +103,8 @@ function readToolResult(
     invalid(WHERE, `${path}.content`, 'must be a string or an array of blocks');
   }
   const toolName = toolNames.get(toolCallId);
-  if (toolName === undefined) warn(`the tool_result for ${toolCallId} answers no earlier tool_use; its tool name is empty`);
+  if (toolName === undefined)
+    warn(`the tool_result for ${toolCallId} answers no earlier tool_use; its tool name is empty`);
   return {
     role: 'toolResult',
     toolCallId,
@@ -225,4 +226,3 @@ export function fromAnthropic(input: FromAnthropicInput): FromAnthropicResult {
   });
   return { ...readSystem(input.system), messages, warnings };
 }
-

@@ -33,7 +33,9 @@ function modeledSource(source: unknown): source is WireObject {
   if (!isPlainObject(source)) return false;
   const keys = Object.keys(source).sort().join(',');
   if (source['type'] === 'base64') {
-    return keys === 'data,media_type,type' && typeof source['data'] === 'string' && typeof source['media_type'] === 'string';
+    return (
+      keys === 'data,media_type,type' && typeof source['data'] === 'string' && typeof source['media_type'] === 'string'
+    );
   }
   return source['type'] === 'url' && keys === 'type,url' && typeof source['url'] === 'string';
 }

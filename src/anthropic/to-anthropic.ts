@@ -1,5 +1,5 @@
 import { ContextError, firstIssue } from '../errors.js';
-import { messageSchema } from '../schemas/entries.js';
+import { messageSchema } from '../schemas/index.js';
 import type { ImageContent, Message, ProviderData, TextContent, ThinkingContent, ToolCall } from '../types.js';
 import { anthropicData, hadPassthrough, passthroughBlock, type WireObject } from './blocks.js';
 import type {
@@ -53,7 +53,8 @@ function assertMessage(message: unknown, index: number): asserts message is Mess
   const parsed = messageSchema.safeParse(message);
   if (!parsed.success) {
     const { field, detail } = firstIssue(parsed.error, '');
-    throw new ContextError(`${WHERE}: messages[${index}]${field ? `.${field}` : ''} ${detail}.`, {
+    throw new ContextError({
+      message: `${WHERE}: messages[${index}]${field ? `.${field}` : ''} ${detail}.`,
       code: 'INPUT_INVALID',
       cause: parsed.error,
     });
@@ -113,7 +114,9 @@ function writeImage(part: ImageContent, warn: Warn): WireObject {
 
 function writeThinking(part: ThinkingContent, warn: Warn): WireObject | undefined {
   if (part.signature === undefined) {
-    warn('dropped thinking without a signature (from another provider): Anthropic accepts only its own signed thinking');
+    warn(
+      'dropped thinking without a signature (from another provider): Anthropic accepts only its own signed thinking',
+    );
     return undefined;
   }
   if (part.redacted) return { type: 'redacted_thinking', data: part.signature, ...extras(part) };
@@ -201,7 +204,13 @@ function addMessage(turns: Turn[], message: Message, warn: Warn): void {
     const single = blocks.length === 1 && blocks[0]!['type'] === 'text' && Object.keys(blocks[0]!).length === 2;
     const last = turns[turns.length - 1];
     if (data?.['content'] === 'string' && single && last?.role !== 'assistant') {
-      turns.push({ role: 'assistant', text: blocks[0]!['text'] as string, results: [], blocks: [], ...(fields ? { fields } : {}) });
+      turns.push({
+        role: 'assistant',
+        text: blocks[0]!['text'] as string,
+        results: [],
+        blocks: [],
+        ...(fields ? { fields } : {}),
+      });
       return;
     }
     turnFor(turns, 'assistant', fields).blocks.push(...blocks);
@@ -218,7 +227,8 @@ function addMessage(turns: Turn[], message: Message, warn: Warn): void {
       return;
     }
     const last = turns[turns.length - 1];
-    if (last?.role === role && role === 'user') turnFor(turns, role, fields).blocks.push({ type: 'text', text: message.content });
+    if (last?.role === role && role === 'user')
+      turnFor(turns, role, fields).blocks.push({ type: 'text', text: message.content });
     else turns.push({ role, text: message.content, results: [], blocks: [], ...(fields ? { fields } : {}) });
     return;
   }
@@ -230,7 +240,10 @@ function addMessage(turns: Turn[], message: Message, warn: Warn): void {
   turnFor(turns, role, fields).blocks.push(...blocks);
 }
 
-function writeSystem(systemPrompt: string | undefined, providerData: ProviderData | undefined): AnthropicSystemParam | undefined {
+function writeSystem(
+  systemPrompt: string | undefined,
+  providerData: ProviderData | undefined,
+): AnthropicSystemParam | undefined {
   if (systemPrompt === undefined) return undefined;
   const blocks = (providerData?.['anthropic'] as { system?: unknown } | undefined)?.system;
   if (Array.isArray(blocks)) {
@@ -267,7 +280,8 @@ function writeSystem(systemPrompt: string | undefined, providerData: ProviderDat
  */
 export function toAnthropic(input: ToAnthropicInput): ToAnthropicResult {
   if (typeof input !== 'object' || input === null || !Array.isArray(input.messages)) {
-    throw new ContextError(`${WHERE}: pass { systemPrompt?, messages } with messages an array of ctxkit messages.`, {
+    throw new ContextError({
+      message: `${WHERE}: pass { systemPrompt?, messages } with messages an array of ctxkit messages.`,
       code: 'INPUT_INVALID',
     });
   }
@@ -284,4 +298,3 @@ export function toAnthropic(input: ToAnthropicInput): ToAnthropicResult {
   const system = writeSystem(input.systemPrompt, input.providerData);
   return { ...(system === undefined ? {} : { system }), messages, warnings };
 }
-

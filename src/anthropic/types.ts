@@ -54,9 +54,7 @@ export type AnthropicImageMediaType = 'image/jpeg' | 'image/png' | 'image/gif' |
  */
 export interface AnthropicImageBlockParam {
   type: 'image';
-  source:
-    | { type: 'base64'; media_type: AnthropicImageMediaType; data: string }
-    | { type: 'url'; url: string };
+  source: { type: 'base64'; media_type: AnthropicImageMediaType; data: string } | { type: 'url'; url: string };
   cache_control?: AnthropicCacheControl | null;
 }
 

@@ -85,7 +85,15 @@ const serverBlocks = (turn: number) =>
     {
       type: 'web_search_tool_result',
       tool_use_id: `srvtoolu_${turn}`,
-      content: [{ type: 'web_search_result', url: 'https://example.com', title: 'Example', encrypted_content: 'Eu8B', page_age: null }],
+      content: [
+        {
+          type: 'web_search_result',
+          url: 'https://example.com',
+          title: 'Example',
+          encrypted_content: 'Eu8B',
+          page_age: null,
+        },
+      ],
     },
   );
 
@@ -119,7 +127,10 @@ const toolResult = (id: string) =>
 
 const userContent = fc.oneof(
   nonBlank,
-  fc.array(fc.oneof(textBlock, imageBlock, documentBlock, searchResultBlock, futureBlock), { minLength: 1, maxLength: 3 }),
+  fc.array(fc.oneof(textBlock, imageBlock, documentBlock, searchResultBlock, futureBlock), {
+    minLength: 1,
+    maxLength: 3,
+  }),
 );
 
 /** One exchange: a user turn (with the results of the previous tool uses first), then an assistant turn. */
@@ -167,7 +178,10 @@ export const anthropicMessages = fc.integer({ min: 1, max: 6 }).chain((exchanges
         ? state.turns
         : [
             ...state.turns,
-            { role: 'user', content: state.pending.map((id) => ({ type: 'tool_result', tool_use_id: id, content: 'done' })) },
+            {
+              role: 'user',
+              content: state.pending.map((id) => ({ type: 'tool_result', tool_use_id: id, content: 'done' })),
+            },
           ],
     ),
   );

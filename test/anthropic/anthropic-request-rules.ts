@@ -28,7 +28,8 @@ export function findRequestViolation(messages: unknown): string | undefined {
         return `${at}.content.${position}.text: text content blocks must contain non-whitespace text`;
       }
       if (block.type === 'tool_use') {
-        if (turn.role !== 'assistant') return `${at}.content.${position}: tool_use blocks are allowed only in assistant turns`;
+        if (turn.role !== 'assistant')
+          return `${at}.content.${position}: tool_use blocks are allowed only in assistant turns`;
         const id = String(block['id']);
         if (seen.has(id)) return `${at}.content.${position}: tool_use ids must be unique`;
         seen.add(id);
@@ -56,7 +57,11 @@ export function findRequestViolation(messages: unknown): string | undefined {
     }
   }
   const last = messages[messages.length - 1] as Turn;
-  if (last.role === 'assistant' && Array.isArray(last.content) && last.content.some((block) => block.type === 'tool_use')) {
+  if (
+    last.role === 'assistant' &&
+    Array.isArray(last.content) &&
+    last.content.some((block) => block.type === 'tool_use')
+  ) {
     return `messages.${messages.length - 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after`;
   }
   return undefined;

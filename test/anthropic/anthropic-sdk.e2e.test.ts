@@ -10,15 +10,27 @@ import { type AnthropicServer, startAnthropicServer } from './loopback-anthropic
 const MODEL = 'claude-sonnet-4-6';
 const SYSTEM = 'You are a coding agent. Read the logs you are asked about.';
 const TOOLS = [
-  { name: 'read_log', description: 'Reads a log file.', input_schema: { type: 'object' as const, properties: { file: { type: 'string' } } } },
+  {
+    name: 'read_log',
+    description: 'Reads a log file.',
+    input_schema: { type: 'object' as const, properties: { file: { type: 'string' } } },
+  },
 ];
 const WINDOW = 30_000;
 
 /** A log of up to a few thousand lines (the length varies with the call, the same on every run). */
 function runTool(call: ToolCall): ToolResultMessage {
   const seed = [...call.id].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) % 10_007, 7);
-  const lines = Array.from({ length: 60 + (seed % 3_000) }, (_, index) => `${String(call.arguments['file'])}:${index} ok`);
-  return { role: 'toolResult', toolCallId: call.id, toolName: call.name, content: [{ type: 'text', text: lines.join('\n') }] };
+  const lines = Array.from(
+    { length: 60 + (seed % 3_000) },
+    (_, index) => `${String(call.arguments['file'])}:${index} ok`,
+  );
+  return {
+    role: 'toolResult',
+    toolCallId: call.id,
+    toolName: call.name,
+    content: [{ type: 'text', text: lines.join('\n') }],
+  };
 }
 
 describe('@anthropic-ai/sdk end to end', () => {
@@ -65,7 +77,9 @@ describe('@anthropic-ai/sdk end to end', () => {
     expect(compactions.length).toBeGreaterThan(0);
     expect(recovered).toBeGreaterThan(0);
     expect(server.stats.overflows).toBe(recovered);
-    expect(history.filter((message) => message.role === 'user' && message.meta?.kind === undefined).length).toBeGreaterThan(0);
+    expect(
+      history.filter((message) => message.role === 'user' && message.meta?.kind === undefined).length,
+    ).toBeGreaterThan(0);
     console.info(
       `anthropic sdk: ${server.stats.requests} requests, ${compactions.length} compactions, ${recovered} overflow recoveries, ${server.stats.summaries} summaries`,
     );
@@ -83,7 +97,10 @@ describe('@anthropic-ai/sdk end to end', () => {
       const history: Message[] = [];
       for (let turn = 0; turn < 12; turn++) {
         history.push({ role: 'user', content: `Question ${turn}: ${'context '.repeat(400)}` });
-        history.push({ role: 'assistant', content: [{ type: 'text', text: `Answer ${turn}: ${'detail '.repeat(400)}` }] });
+        history.push({
+          role: 'assistant',
+          content: [{ type: 'text', text: `Answer ${turn}: ${'detail '.repeat(400)}` }],
+        });
       }
       const result = await manager.compact(history);
       expect(result.messages.length).toBeLessThan(history.length);

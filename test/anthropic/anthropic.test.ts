@@ -9,7 +9,12 @@ import {
 import { describe, expect, it } from 'vitest';
 import { findRequestViolation } from './anthropic-request-rules.js';
 
-const call = (id: string, name = 'bash') => ({ type: 'toolCall' as const, id, name, arguments: { command: `run ${id}` } });
+const call = (id: string, name = 'bash') => ({
+  type: 'toolCall' as const,
+  id,
+  name,
+  arguments: { command: `run ${id}` },
+});
 const result = (id: string, text: string, name = 'bash'): Message => ({
   role: 'toolResult',
   toolCallId: id,
@@ -49,7 +54,13 @@ describe('toAnthropic', () => {
     ]);
     expect(findRequestViolation(messages)).toBeUndefined();
     const back = fromAnthropic({ messages });
-    expect(back.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'toolResult', 'toolResult', 'user']);
+    expect(back.messages.map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'toolResult',
+      'toolResult',
+      'user',
+    ]);
     expect(back.messages[2]).toMatchObject({ toolCallId: 'a', toolName: 'bash' });
   });
 
@@ -57,14 +68,32 @@ describe('toAnthropic', () => {
     const history: Message[] = [
       { role: 'user', content: 'hi' },
       { role: 'assistant', content: [] },
-      { role: 'user', content: [{ type: 'text', text: '  ' }, { type: 'text', text: 'are you there?' }] },
-      { role: 'assistant', content: [{ type: 'thinking', thinking: 'from another provider' }, { type: 'text', text: '' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: '  ' },
+          { type: 'text', text: 'are you there?' },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'from another provider' },
+          { type: 'text', text: '' },
+        ],
+      },
       { role: 'user', content: '' },
       { role: 'assistant', content: [{ type: 'text', text: 'Yes.' }] },
     ];
     const { messages, warnings } = toAnthropic({ messages: history });
     expect(messages).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'text', text: 'are you there?' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'hi' },
+          { type: 'text', text: 'are you there?' },
+        ],
+      },
       { role: 'assistant', content: [{ type: 'text', text: 'Yes.' }] },
     ]);
     expect(findRequestViolation(messages)).toBeUndefined();
@@ -118,15 +147,22 @@ describe('toAnthropic', () => {
   });
 
   it('keeps cache_control on system blocks and parts, and the system blocks when the prompt is unchanged', () => {
-    const system = [{ type: 'text' as const, text: 'You are a coding agent.', cache_control: { type: 'ephemeral' as const } }];
+    const system = [
+      { type: 'text' as const, text: 'You are a coding agent.', cache_control: { type: 'ephemeral' as const } },
+    ];
     const wire = [
-      { role: 'user' as const, content: [{ type: 'text' as const, text: 'Fix it', cache_control: { type: 'ephemeral' as const } }] },
+      {
+        role: 'user' as const,
+        content: [{ type: 'text' as const, text: 'Fix it', cache_control: { type: 'ephemeral' as const } }],
+      },
     ];
     const converted = fromAnthropic({ system, messages: wire });
     expect(converted.systemPrompt).toBe('You are a coding agent.');
     expect(converted.messages[0]).toEqual({
       role: 'user',
-      content: [{ type: 'text', text: 'Fix it', providerData: { anthropic: { cache_control: { type: 'ephemeral' } } } }],
+      content: [
+        { type: 'text', text: 'Fix it', providerData: { anthropic: { cache_control: { type: 'ephemeral' } } } },
+      ],
     });
     expect(toAnthropic(converted).system).toStrictEqual(system);
     expect(toAnthropic({ ...converted, systemPrompt: 'Another prompt' }).system).toBe('Another prompt');
@@ -204,9 +240,16 @@ describe('fromAnthropicMessage', () => {
 
   it('maps every stop reason', () => {
     expect(
-      ['end_turn', 'stop_sequence', 'pause_turn', 'max_tokens', 'model_context_window_exceeded', 'tool_use', 'refusal', null].map(
-        fromAnthropicStopReason,
-      ),
+      [
+        'end_turn',
+        'stop_sequence',
+        'pause_turn',
+        'max_tokens',
+        'model_context_window_exceeded',
+        'tool_use',
+        'refusal',
+        null,
+      ].map(fromAnthropicStopReason),
     ).toEqual(['stop', 'stop', 'stop', 'length', 'length', 'toolUse', 'error', 'stop']);
     const refusal = fromAnthropicMessage({ ...response, content: [], stop_reason: 'refusal' });
     expect(refusal.message.errorMessage).toMatch(/refusal/);
@@ -220,7 +263,17 @@ describe('fromAnthropicMessage', () => {
 
   it('an empty response becomes no assistant turn at all in the next request', () => {
     const empty = fromAnthropicMessage({ ...response, content: [], stop_reason: 'end_turn' });
-    const { messages } = toAnthropic({ messages: [{ role: 'user', content: 'hi' }, empty.message, { role: 'user', content: 'again' }] });
-    expect(messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'text', text: 'again' }] }]);
+    const { messages } = toAnthropic({
+      messages: [{ role: 'user', content: 'hi' }, empty.message, { role: 'user', content: 'again' }],
+    });
+    expect(messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'hi' },
+          { type: 'text', text: 'again' },
+        ],
+      },
+    ]);
   });
 });

@@ -106,7 +106,12 @@ function reply(body: Body, calls: number, toolCallsPerTurn: number): { content: 
     const parallel = calls % 3 === 0 ? 2 : 1;
     const content: Block[] = [{ type: 'text', text: 'Reading the next log.' }];
     for (let index = 0; index < parallel; index++) {
-      content.push({ type: 'tool_use', id: `toolu_${calls}_${index}`, name: 'read_log', input: { file: `log-${calls}-${index}.txt` } });
+      content.push({
+        type: 'tool_use',
+        id: `toolu_${calls}_${index}`,
+        name: 'read_log',
+        input: { file: `log-${calls}-${index}.txt` },
+      });
     }
     return { content, stop: 'tool_use' };
   }
@@ -117,11 +122,18 @@ function streamReply(response: ServerResponse, message: Record<string, unknown>,
   response.writeHead(200, { 'content-type': 'text/event-stream', 'request-id': 'req_loopback' });
   const event = (type: string, data: unknown) => response.write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
   const usage = message['usage'] as Record<string, number>;
-  event('message_start', { type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } });
+  event('message_start', {
+    type: 'message_start',
+    message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } },
+  });
   content.forEach((block, index) => {
     if (block.type === 'text') {
       event('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
-      event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: block['text'] } });
+      event('content_block_delta', {
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'text_delta', text: block['text'] },
+      });
     } else {
       event('content_block_start', { type: 'content_block_start', index, content_block: { ...block, input: {} } });
       event('content_block_delta', {
@@ -132,7 +144,11 @@ function streamReply(response: ServerResponse, message: Record<string, unknown>,
     }
     event('content_block_stop', { type: 'content_block_stop', index });
   });
-  event('message_delta', { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: usage['output_tokens'] } });
+  event('message_delta', {
+    type: 'message_delta',
+    delta: { stop_reason: stop, stop_sequence: null },
+    usage: { output_tokens: usage['output_tokens'] },
+  });
   event('message_stop', { type: 'message_stop' });
   response.end();
 }
@@ -162,7 +178,9 @@ export async function startAnthropicServer(options: AnthropicServerOptions): Pro
     const body = JSON.parse(await readBody(request)) as Body;
     const violation =
       findRequestViolation(body.messages) ??
-      (Number.isInteger(body.max_tokens) && body.max_tokens >= 1 && body.max_tokens <= (options.maxOutputTokens ?? 64_000)
+      (Number.isInteger(body.max_tokens) &&
+      body.max_tokens >= 1 &&
+      body.max_tokens <= (options.maxOutputTokens ?? 64_000)
         ? undefined
         : `max_tokens: ${body.max_tokens} is outside 1…${options.maxOutputTokens ?? 64_000}`);
     if (violation !== undefined) {
@@ -208,6 +226,9 @@ export async function startAnthropicServer(options: AnthropicServerOptions): Pro
   return {
     url: `http://127.0.0.1:${port}`,
     stats,
-    close: () => new Promise<void>((resolve, reject) => server.close((closeError) => (closeError ? reject(closeError) : resolve()))),
+    close: () =>
+      new Promise<void>((resolve, reject) =>
+        server.close((closeError) => (closeError ? reject(closeError) : resolve())),
+      ),
   };
 }

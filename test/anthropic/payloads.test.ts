@@ -22,8 +22,12 @@ function sent(messages: readonly Message[]): string | undefined {
 
 async function compactOrKeep(messages: readonly Message[], maxTokens: number): Promise<readonly Message[]> {
   try {
-    return (await compact(messages, { summarizer: heuristicSummarizer, config: { maxTokens, keepRecentTokens: Math.floor(maxTokens / 4) } }))
-      .messages;
+    return (
+      await compact(messages, {
+        summarizer: heuristicSummarizer,
+        config: { maxTokens, keepRecentTokens: Math.floor(maxTokens / 4) },
+      })
+    ).messages;
   } catch (error) {
     if (CompactionError.isInstance(error)) return messages;
     throw error;
@@ -38,27 +42,36 @@ const histories = fc.oneof(
 
 describe('payloads the Messages API accepts after each core operation', () => {
   test.prop([histories], { numRuns: 60 })('the projection', (messages) => {
-    expect((sent(messages))).toBeUndefined();
+    expect(sent(messages)).toBeUndefined();
   });
 
-  test.prop([histories, fc.integer({ min: 0, max: 4 })], { numRuns: 60 })('after archiving tool results', async (messages, cutoff) => {
-    const { messages: archived } = await summarizeToolResults(messages, { cutoff, strategy: 'heuristic' });
-    expect((sent(archived))).toBeUndefined();
-  });
+  test.prop([histories, fc.integer({ min: 0, max: 4 })], { numRuns: 60 })(
+    'after archiving tool results',
+    async (messages, cutoff) => {
+      const { messages: archived } = await summarizeToolResults(messages, { cutoff, strategy: 'heuristic' });
+      expect(sent(archived)).toBeUndefined();
+    },
+  );
 
-  test.prop([histories, fc.integer({ min: 200, max: 4_000 })], { numRuns: 60 })('after compaction', async (messages, maxTokens) => {
-    expect((sent(await compactOrKeep(messages, maxTokens)))).toBeUndefined();
-  });
+  test.prop([histories, fc.integer({ min: 200, max: 4_000 })], { numRuns: 60 })(
+    'after compaction',
+    async (messages, maxTokens) => {
+      expect(sent(await compactOrKeep(messages, maxTokens))).toBeUndefined();
+    },
+  );
 
-  test.prop([histories, fc.integer({ min: 0, max: 3 })], { numRuns: 60 })('after clearing tool uses', (messages, keep) => {
-    const { messages: cleared } = clearToolUses(messages, { trigger: 0, keep, clearAtLeast: 0 });
-    expect((sent(cleared))).toBeUndefined();
-  });
+  test.prop([histories, fc.integer({ min: 0, max: 3 })], { numRuns: 60 })(
+    'after clearing tool uses',
+    (messages, keep) => {
+      const { messages: cleared } = clearToolUses(messages, { trigger: 0, keep, clearAtLeast: 0 });
+      expect(sent(cleared)).toBeUndefined();
+    },
+  );
 
   test.prop([histories.chain((messages) => fc.shuffledSubarray(messages))], { numRuns: 60 })(
     'after pairing repair of a broken history (any subset, any order)',
     (messages) => {
-      expect((sent(messages))).toBeUndefined();
+      expect(sent(messages)).toBeUndefined();
     },
   );
 });

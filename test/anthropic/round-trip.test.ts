@@ -1,6 +1,6 @@
-import { fc, test } from '@fast-check/vitest';
+import { test } from '@fast-check/vitest';
 import { fromAnthropic, toAnthropic } from 'ctxkit/anthropic';
-import { messageSchema } from 'ctxkit';
+import { messageSchema } from 'ctxkit/schemas';
 import { checkNotMutated, deepFreeze } from 'ctxkit/testing';
 import { describe, expect } from 'vitest';
 import { anthropicMessages, anthropicSystem } from './anthropic-arbitraries.js';
@@ -27,10 +27,13 @@ describe('Anthropic round trip', () => {
     expect(findRequestViolation(messages)).toBeUndefined();
   });
 
-  test.prop([anthropicMessages])('fromAnthropic writes valid ctxkit messages and leaves its input alone', (messages) => {
-    const snapshot = structuredClone(messages);
-    const { messages: converted } = fromAnthropic({ messages: messages as Request['messages'] });
-    expect(checkNotMutated(snapshot, messages)).toEqual([]);
-    for (const message of converted) expect(messageSchema.safeParse(message).success).toBe(true);
-  });
+  test.prop([anthropicMessages])(
+    'fromAnthropic writes valid ctxkit messages and leaves its input alone',
+    (messages) => {
+      const snapshot = structuredClone(messages);
+      const { messages: converted } = fromAnthropic({ messages: messages as Request['messages'] });
+      expect(checkNotMutated(snapshot, messages)).toEqual([]);
+      for (const message of converted) expect(messageSchema.safeParse(message).success).toBe(true);
+    },
+  );
 });

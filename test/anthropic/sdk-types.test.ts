@@ -24,7 +24,9 @@ describe('structural compatibility with @anthropic-ai/sdk', () => {
   });
 
   it('round-trips an SDK-typed request without casts', () => {
-    const system: Anthropic.TextBlockParam[] = [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }];
+    const system: Anthropic.TextBlockParam[] = [
+      { type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } },
+    ];
     const messages: Anthropic.MessageParam[] = [
       { role: 'user', content: 'hi' },
       { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'ls', input: {} }] },
