@@ -100,7 +100,7 @@ export interface CreateAnthropicSummarizerOptions extends Omit<CreateSummarizerO
  *
  * @param options - The client, the model, an optional cap, and `createSummarizer`'s prompt options.
  * @returns A summarizer; `stop_reason: 'max_tokens'` is reported as a cut-off summary, never stored.
- * @throws {@link ConfigError} when `client` has no `messages.create` or `model` is empty.
+ * @throws `ConfigError` when `client` has no `messages.create` or `model` is empty.
  *
  * @example
  * ```ts

@@ -117,7 +117,7 @@ const KNOWN_STOP_REASONS = new Set([
  * @param response - The response.
  * @param options - The provider name to record.
  * @returns The message and its metadata; `warnings` names an unknown stop reason.
- * @throws {@link ContextError} `INPUT_INVALID` naming the field of a malformed response.
+ * @throws `ContextError` `INPUT_INVALID` naming the field of a malformed response.
  *
  * @example
  * ```ts

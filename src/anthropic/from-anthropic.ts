@@ -193,7 +193,7 @@ function withTurnFields(message: Message, turn: WireObject | undefined): Message
  *
  * @param input - The `system` parameter and the `messages` array, as sent to `client.messages.create`.
  * @returns The system prompt, the messages, warnings, and the system blocks when `system` was an array.
- * @throws {@link ContextError} `INPUT_INVALID` naming the index and field of a malformed message or block.
+ * @throws `ContextError` `INPUT_INVALID` naming the index and field of a malformed message or block.
  *
  * @example
  * ```ts

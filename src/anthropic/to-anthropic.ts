@@ -269,7 +269,7 @@ function writeSystem(
  *
  * @param input - The system prompt, the messages, and the system blocks from `fromAnthropic`.
  * @returns `system`, `messages` and warnings.
- * @throws {@link ContextError} `INPUT_INVALID` naming the index and field of a malformed message.
+ * @throws `ContextError` `INPUT_INVALID` naming the index and field of a malformed message.
  *
  * @example
  * ```ts
