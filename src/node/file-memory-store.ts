@@ -2,10 +2,11 @@ import { constants, type Stats } from 'node:fs';
 import { type FileHandle, lstat, mkdir, open, readdir, realpath, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { ConfigError, StoreError } from '../errors.js';
+import { StoreError } from '../errors.js';
 import { createKeyedQueue } from '../memory/keyed-queue.js';
 import { MEMORY_ROOT, parentMemoryPath, resolveMemoryPath } from '../memory/memory-path.js';
 import type { MemoryEntry, MemoryStore, MemoryWriteOptions } from '../memory/memory-store.js';
+import { parseOptions } from '../validation/parse-options.js';
 
 /**
  * Options of {@link createFileMemoryStore}.
@@ -23,7 +24,11 @@ export interface CreateFileMemoryStoreOptions {
   directory: string;
 }
 
-const optionsSchema = z.object({ directory: z.string().min(1) });
+const optionsSchema = z.object({
+  directory: z
+    .string({ error: 'must be a non-empty path, e.g. { directory: ".agent/memories" }' })
+    .min(1, 'must be a non-empty path, e.g. { directory: ".agent/memories" }'),
+});
 
 /** Never follow a final symbolic link; never block on a FIFO. Both are 0 where the platform lacks them. */
 const SAFE_FLAGS = (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
@@ -104,14 +109,7 @@ interface Located {
  * ```
  */
 export function createFileMemoryStore(options: CreateFileMemoryStoreOptions): MemoryStore {
-  const parsed = optionsSchema.safeParse(options);
-  if (!parsed.success) {
-    throw new ConfigError({
-      message: 'directory must be a non-empty path, e.g. { directory: ".agent/memories" }',
-      field: 'directory',
-    });
-  }
-  const directory = resolve(parsed.data.directory);
+  const directory = resolve(parseOptions('createFileMemoryStore', optionsSchema, options ?? {}).directory);
   let realRoot: string | undefined;
 
   /** The real root, checked on every call: same real path as at first use, a directory, not a link. */
