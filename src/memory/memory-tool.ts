@@ -50,6 +50,7 @@ const optionsSchema = z.object({
     .min(1000, 'must be a whole number ≥ 1000')
     .default(DEFAULT_MEMORY_TOOL_LIMITS.maxViewCharacters),
   maxFiles: option.positive().default(DEFAULT_MEMORY_TOOL_LIMITS.maxFiles),
+  maxDirectories: option.positive().default(DEFAULT_MEMORY_TOOL_LIMITS.maxDirectories),
 });
 
 /** Commands run one at a time per store object (see the concurrency note on {@link MemoryStore}). */
@@ -131,7 +132,6 @@ function readInput(input: unknown): ReturnType<typeof parseMemoryCommand> {
  */
 export function createMemoryTool(options: CreateMemoryToolOptions): MemoryTool {
   const { store, ...limits } = parseOptions('createMemoryTool', optionsSchema, options ?? {});
-
   return {
     name: 'memory',
     definition: memoryToolDefinition,
