@@ -1,0 +1,258 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { branchTranscript } from './branch-transcript.js';
+import { CliError, EXIT, inputError, usageError } from './cli-error.js';
+import { type ContextSettings, resolveWindow } from './context-settings.js';
+import { formatInspection } from './format-inspection.js';
+import { formatReplay } from './format-replay.js';
+import { inspectSession } from './inspect-session.js';
+import { type LoadedSession, loadSession } from './load-session.js';
+import { renderReport } from './render-report.js';
+import { replaySession } from './replay-session.js';
+
+const HELP = `ctxkit: see what is in an agent session's context and what compaction did to it.
+
+Usage:
+  ctxkit inspect <session> [options]          the branch as the model sees it now
+  ctxkit replay <session> --model <id> [options]   where compaction would fire under other settings
+  ctxkit report <session> -o report.html [options] one self-contained HTML page
+
+<session> is a JSONL session file (<session-id>.jsonl) or a SQLite database.
+
+Options:
+  --session <id>             the session to read from a database that holds several
+  --leaf <entry-id>          another branch (default: the session's current leaf)
+  --model <id>               the model whose context window applies (default: the session's latest)
+  --window <tokens>          the context window, for models the table does not know
+  --system-prompt <file>     a system prompt to count (sessions do not store it)
+  --tools <file.json>        tool definitions to count
+  --tool-summaries <mode>    heuristic (default) archives old tool results as the manager would; off
+  --json                     inspect and replay: stable JSON on stdout (see docs/cli.md)
+  --full                     inspect: whole checkpoints and summaries
+  --strict                   exit 4 when lines of the session file were skipped (a torn last line)
+  -o, --output <file>        report: where to write the HTML
+Settings (the manager's; they move the limits inspect shows and what replay compacts):
+  --threshold <0-1>          compaction threshold (share of the window)
+  --reserve <tokens>         tokens kept free for the response
+  --keep-recent-tokens <n>   tokens of recent messages kept verbatim
+  --warning-threshold <0-1>  warning threshold
+  --tool-call-cutoff <n>     visible tool results before the oldest are archived
+  -h, --help                 this help
+  -v, --version              the version
+
+Exit codes: 0 done, 1 failure, 2 bad arguments or unknown model, 3 bad input
+(missing file, not a session, unknown session), 4 lines skipped with --strict.`;
+
+const OPTIONS = {
+  session: { type: 'string' },
+  leaf: { type: 'string' },
+  model: { type: 'string' },
+  window: { type: 'string' },
+  'system-prompt': { type: 'string' },
+  tools: { type: 'string' },
+  'tool-summaries': { type: 'string' },
+  json: { type: 'boolean' },
+  full: { type: 'boolean' },
+  strict: { type: 'boolean' },
+  output: { type: 'string', short: 'o' },
+  threshold: { type: 'string' },
+  reserve: { type: 'string' },
+  'keep-recent-tokens': { type: 'string' },
+  'warning-threshold': { type: 'string' },
+  'tool-call-cutoff': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+type Values = ReturnType<typeof parse>['values'];
+
+function parse(argv: readonly string[]) {
+  try {
+    return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw usageError(`${error instanceof Error ? error.message : String(error)}\nRun ctxkit --help for the options.`);
+  }
+}
+
+const wholeNumber = z.coerce.number().int().nonnegative();
+const positiveNumber = z.coerce.number().int().positive();
+const ratio = z.coerce.number().gt(0).lte(1);
+
+function option<T>(values: Values, name: keyof Values, schema: z.ZodType<T>, expected: string): T | undefined {
+  const raw = values[name];
+  if (raw === undefined) return undefined;
+  const result = schema.safeParse(raw);
+  if (!result.success) throw usageError(`--${name} ${String(raw)}: expected ${expected}.`);
+  return result.data;
+}
+
+/** What a command writes: text on stdout and stderr, and the exit code. */
+export interface CommandOutput {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+/**
+ * Runs the command line on `argv` (without `node` and the script) and returns what to print.
+ *
+ * @internal
+ */
+export async function run(argv: readonly string[], version: string): Promise<CommandOutput> {
+  try {
+    return await dispatch(argv, version);
+  } catch (error) {
+    if (error instanceof CliError) return { stdout: '', stderr: `ctxkit: ${error.message}\n`, exitCode: error.exitCode };
+    const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    return { stdout: '', stderr: `ctxkit: unexpected failure: ${text}\n`, exitCode: EXIT.failed };
+  }
+}
+
+async function dispatch(argv: readonly string[], version: string): Promise<CommandOutput> {
+  const { values, positionals } = parse(argv);
+  if (values.version) return { stdout: `${version}\n`, stderr: '', exitCode: EXIT.ok };
+  const [command, target, ...extra] = positionals;
+  if (values.help || command === undefined || command === 'help') {
+    return { stdout: `${HELP}\n`, stderr: '', exitCode: command === undefined && !values.help ? EXIT.usage : EXIT.ok };
+  }
+  if (command !== 'inspect' && command !== 'replay' && command !== 'report') {
+    throw usageError(`Unknown command "${command}". Commands: inspect, replay, report (ctxkit --help).`);
+  }
+  if (target === undefined) throw usageError(`ctxkit ${command} needs a session: ctxkit ${command} <file>.`);
+  if (extra.length > 0) throw usageError(`Unexpected argument "${extra[0]}" after the session.`);
+  if (command === 'report' && values.output === undefined) {
+    throw usageError('ctxkit report needs an output file: ctxkit report <session> -o report.html.');
+  }
+  const toolSummaries = values['tool-summaries'] ?? 'heuristic';
+  if (toolSummaries !== 'heuristic' && toolSummaries !== 'off') {
+    throw usageError(`--tool-summaries ${toolSummaries}: expected heuristic or off.`);
+  }
+  const window = option(values, 'window', positiveNumber, 'a positive whole number of tokens');
+  const config = {
+    toolSummaryStrategy: toolSummaries,
+    ...defined('compactionThreshold', option(values, 'threshold', ratio, 'a share of the window above 0, at most 1')),
+    ...defined('reserveTokens', option(values, 'reserve', wholeNumber, 'a whole number of tokens')),
+    ...defined(
+      'keepRecentTokens',
+      option(values, 'keep-recent-tokens', wholeNumber, 'a whole number of tokens'),
+    ),
+    ...defined('warningThreshold', option(values, 'warning-threshold', ratio, 'a share above 0, at most 1')),
+    ...defined('toolCallCutoff', option(values, 'tool-call-cutoff', wholeNumber, 'a whole number')),
+  } as const;
+  const systemPrompt = values['system-prompt'] === undefined ? undefined : await readText(values['system-prompt']);
+  const tools = values.tools === undefined ? undefined : parseTools(values.tools, await readText(values.tools));
+
+  const loaded = chooseLeaf(await loadSession(target, { sessionId: values.session }), values.leaf);
+  const resolved = resolveWindow({ window, model: values.model, sessionModel: sessionModel(loaded) });
+  if (command === 'replay' && resolved.contextWindow === undefined) {
+    throw usageError('ctxkit replay needs a context window: pass --model <id> or --window <tokens>.');
+  }
+  const settings: ContextSettings = { ...resolved, config, systemPrompt, tools };
+  const stderr = formatWarnings(loaded);
+  const exitCode = values.strict && loaded.warnings.length > 0 ? EXIT.warnings : EXIT.ok;
+
+  if (command === 'replay') {
+    const replay = await replaySession(loaded, settings);
+    return { stdout: `${values.json ? toJson(replay) : formatReplay(replay)}\n`, stderr, exitCode };
+  }
+  const inspection = await inspectSession(loaded, settings);
+  if (command === 'inspect') {
+    const text = values.json
+      ? toJson({ version: 1, ...inspection })
+      : formatInspection(inspection, { full: values.full === true });
+    return { stdout: `${text}\n`, stderr, exitCode };
+  }
+  const output = values.output!;
+  try {
+    await writeFile(output, renderReport(inspection, branchTranscript(loaded, inspection)), 'utf8');
+  } catch (error) {
+    throw inputError(`Cannot write ${output} (${error instanceof Error ? error.message : String(error)}).`);
+  }
+  return { stdout: `Wrote ${output}\n`, stderr, exitCode };
+}
+
+function defined<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+}
+
+async function readText(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw inputError(`Cannot read ${file} (${error instanceof Error ? error.message : String(error)}).`);
+  }
+}
+
+function parseTools(file: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw inputError(`${file} is not JSON: --tools takes a JSON file of tool definitions.`);
+  }
+}
+
+function chooseLeaf(loaded: LoadedSession, leaf: string | undefined): LoadedSession {
+  if (leaf === undefined) return loaded;
+  if (!loaded.entries.some((entry) => entry.id === leaf)) {
+    throw inputError(`Entry "${leaf}" is not in session ${loaded.info.id}; --leaf takes an entry id (see the branches).`);
+  }
+  return { ...loaded, leafId: leaf };
+}
+
+/** The latest model the branch names: a model change, else the newest assistant message's model. */
+function sessionModel(loaded: LoadedSession): string | undefined {
+  const byId = new Map(loaded.entries.map((entry) => [entry.id, entry]));
+  for (let id = loaded.leafId; id !== null; ) {
+    const entry = byId.get(id);
+    if (entry === undefined) return undefined;
+    if (entry.type === 'model_change') return entry.modelId;
+    if (entry.type === 'message' && entry.message.role === 'assistant' && entry.message.model) {
+      return entry.message.model;
+    }
+    id = entry.parentId;
+  }
+  return undefined;
+}
+
+function formatWarnings(loaded: LoadedSession): string {
+  return loaded.warnings
+    .map(
+      (warning) =>
+        `ctxkit: warning: ${loaded.source.location} line ${warning.line}: ${warning.torn ? 'torn last line (an append cut short)' : 'invalid line'} skipped (${warning.reason}); the rest of the session is shown.\n`,
+    )
+    .join('');
+}
+
+function toJson(value: unknown): string {
+  // C1 control characters pass JSON.stringify as they are; escape them for terminals.
+  return JSON.stringify(value, null, 2).replace(
+    /[\u007f-\u009f]/g,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** Session text is untrusted: control characters (terminal escapes) are shown, never sent. */
+function sanitizeForTerminal(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f]|\u001b/g, (character) =>
+    character === '\u001b' ? '\\e' : `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+async function readVersion(): Promise<string> {
+  for (const path of ['../../package.json', '../package.json']) {
+    try {
+      const text = await readFile(new URL(path, import.meta.url), 'utf8');
+      const { name, version } = JSON.parse(text) as { name?: string; version?: string };
+      if (name === 'ctxkit' && version) return version;
+    } catch {
+      // Try the next location (source tree or build).
+    }
+  }
+  return 'unknown';
+}
+
+const result = await run(process.argv.slice(2), await readVersion());
+if (result.stdout) process.stdout.write(sanitizeForTerminal(result.stdout));
+if (result.stderr) process.stderr.write(sanitizeForTerminal(result.stderr));
+process.exitCode = result.exitCode;
