@@ -24,7 +24,9 @@ export interface TranscriptItem {
  * @internal
  */
 export function branchTranscript(loaded: LoadedSession, inspection: SessionInspection): TranscriptItem[] {
-  const inContext = new Set(inspection.messages.flatMap((message) => (message.entryId === null ? [] : [message.entryId])));
+  const inContext = new Set(
+    inspection.messages.flatMap((message) => (message.entryId === null ? [] : [message.entryId])),
+  );
   const archived = new Set(inspection.archived.flatMap((result) => (result.entryId === null ? [] : [result.entryId])));
   const items: TranscriptItem[] = [];
   for (const entry of walkBranch(loaded.entries, { leafId: loaded.leafId })) {

@@ -1,10 +1,10 @@
-import type { ContextConfigInput } from '../config.js';
+import type { ContextConfigInput } from '../config/index.js';
 import { ConfigError } from '../errors.js';
-import { heuristicSummarizer } from '../heuristic-summarizer.js';
 import { createContextManager } from '../manager/context-manager.js';
 import type { ContextManager } from '../manager/context-manager-types.js';
 import type { ContextEvent } from '../manager/events.js';
-import { getModelLimits, MODEL_LIMITS } from '../model-limits.js';
+import { getModelLimits, MODEL_LIMITS } from '../models/model-limits.js';
+import { heuristicSummarizer } from '../summarizing/heuristic-summarizer.js';
 import { usageError } from './cli-error.js';
 
 /** Where the context window the command line measures against came from. */
@@ -45,7 +45,8 @@ export function resolveWindow(options: {
   if (window !== undefined) return { model, contextWindow: window, windowSource: 'option' };
   if (model !== undefined) return { model, contextWindow: getModelLimits(model)?.contextWindow, windowSource: 'model' };
   const limits = sessionModel === undefined ? undefined : getModelLimits(sessionModel);
-  if (limits !== undefined) return { model: sessionModel, contextWindow: limits.contextWindow, windowSource: 'session' };
+  if (limits !== undefined)
+    return { model: sessionModel, contextWindow: limits.contextWindow, windowSource: 'session' };
   return { model: undefined, contextWindow: undefined, windowSource: 'none' };
 }
 

@@ -99,7 +99,11 @@ export function formatInspection(inspection: SessionInspection, options: FormatI
   return lines.join('\n');
 }
 
-function formatCompaction(compaction: InspectedCompaction, position: number, options: FormatInspectionOptions): string[] {
+function formatCompaction(
+  compaction: InspectedCompaction,
+  position: number,
+  options: FormatInspectionOptions,
+): string[] {
   const count = (fate: string) => compaction.replaced.filter((message) => message.fate === fate).length;
   const kept = compaction.replaced.filter((message) => message.fate === 'kept');
   const lines = [

@@ -23,7 +23,9 @@ export function formatReplay(replay: ReplayResult): string {
   if (replay.recorded.length > 0) {
     lines.push('Recorded compactions:');
     for (const recorded of replay.recorded) {
-      lines.push(`  before call ${recorded.beforeCall} (entry ${recorded.entryId}): ${number(recorded.tokensBefore)} tokens before`);
+      lines.push(
+        `  before call ${recorded.beforeCall} (entry ${recorded.entryId}): ${number(recorded.tokensBefore)} tokens before`,
+      );
     }
   }
   lines.push('', '  call      tokens   window  level');

@@ -1,7 +1,8 @@
-import { approximateCounter } from '../approximate-counter.js';
+import { approximateCounter } from '../counting/approximate-counter.js';
+import { estimateMessageTokens, isAgentVisible } from '../counting/token-counter.js';
+import { ctxkitMessageKind } from '../messages/ctxkit-messages.js';
 import { buildContextFromBranch, type SessionContext } from '../session/build-context-from-branch.js';
 import { entryToMessage } from '../session/entry-to-message.js';
-import { estimateMessageTokens, isAgentVisible } from '../token-counter.js';
 import type { CompactionEntry, Message, SessionEntry } from '../types.js';
 import { type ContextSettings, createOfflineManager } from './context-settings.js';
 import type { LoadedSession } from './load-session.js';
@@ -194,7 +195,7 @@ export async function inspectSession(loaded: LoadedSession, settings: ContextSet
       ];
     }),
     toolSummaries: prepared.history.flatMap((message): ToolSummary[] =>
-      message.meta?.kind === 'tool_summary'
+      ctxkitMessageKind(message) === 'tool_summary'
         ? [
             {
               entryId: recordedMessages.has(message) ? entryOf(message) : null,
@@ -342,7 +343,7 @@ function describeCompactions(
 
 function fateOf(message: Message, kept: boolean, archived: ReadonlySet<string>): CompactionFate {
   if (kept) return 'kept';
-  if (message.meta?.kind === 'compaction_summary') return 'previous-summary';
+  if (ctxkitMessageKind(message) === 'compaction_summary') return 'previous-summary';
   if (!isAgentVisible(message)) return 'archived';
   if (message.role === 'toolResult' && archived.has(message.toolCallId)) return 'archived';
   return 'summarized';

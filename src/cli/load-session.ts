@@ -2,7 +2,7 @@ import { open, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { SessionError, StoreError } from '../errors.js';
 import { createJsonlStore, type JsonlStoreWarning } from '../node/index.js';
-import type { SessionInfo, SessionStore } from '../session-store.js';
+import type { SessionInfo, SessionStore } from '../session/session-store.js';
 import type { SessionEntry } from '../types.js';
 import { CliError, EXIT, inputError, usageError } from './cli-error.js';
 
@@ -58,9 +58,7 @@ async function readHead(file: string): Promise<string> {
   try {
     const stats = await stat(file);
     if (stats.isDirectory()) {
-      throw inputError(
-        `${file} is a directory. Pass a session file (<session-id>.jsonl) or a SQLite database file.`,
-      );
+      throw inputError(`${file} is a directory. Pass a session file (<session-id>.jsonl) or a SQLite database file.`);
     }
     handle = await open(file, 'r');
   } catch (error) {
@@ -185,7 +183,9 @@ async function chooseSession(store: SessionStore, location: string, wanted: stri
   }
   if (sessions.length === 0) throw inputError(`${location} holds no sessions.`);
   if (sessions.length > 1) {
-    throw usageError(`${location} holds ${sessions.length} sessions; pick one with --session <id>.${listing(sessions)}`);
+    throw usageError(
+      `${location} holds ${sessions.length} sessions; pick one with --session <id>.${listing(sessions)}`,
+    );
   }
   return sessions[0]!.id;
 }

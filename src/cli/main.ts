@@ -103,7 +103,8 @@ export async function run(argv: readonly string[], version: string): Promise<Com
   try {
     return await dispatch(argv, version);
   } catch (error) {
-    if (error instanceof CliError) return { stdout: '', stderr: `ctxkit: ${error.message}\n`, exitCode: error.exitCode };
+    if (error instanceof CliError)
+      return { stdout: '', stderr: `ctxkit: ${error.message}\n`, exitCode: error.exitCode };
     const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
     return { stdout: '', stderr: `ctxkit: unexpected failure: ${text}\n`, exitCode: EXIT.failed };
   }
@@ -133,10 +134,7 @@ async function dispatch(argv: readonly string[], version: string): Promise<Comma
     toolSummaryStrategy: toolSummaries,
     ...defined('compactionThreshold', option(values, 'threshold', ratio, 'a share of the window above 0, at most 1')),
     ...defined('reserveTokens', option(values, 'reserve', wholeNumber, 'a whole number of tokens')),
-    ...defined(
-      'keepRecentTokens',
-      option(values, 'keep-recent-tokens', wholeNumber, 'a whole number of tokens'),
-    ),
+    ...defined('keepRecentTokens', option(values, 'keep-recent-tokens', wholeNumber, 'a whole number of tokens')),
     ...defined('warningThreshold', option(values, 'warning-threshold', ratio, 'a share above 0, at most 1')),
     ...defined('toolCallCutoff', option(values, 'tool-call-cutoff', wholeNumber, 'a whole number')),
   } as const;
@@ -195,7 +193,9 @@ function parseTools(file: string, text: string): unknown {
 function chooseLeaf(loaded: LoadedSession, leaf: string | undefined): LoadedSession {
   if (leaf === undefined) return loaded;
   if (!loaded.entries.some((entry) => entry.id === leaf)) {
-    throw inputError(`Entry "${leaf}" is not in session ${loaded.info.id}; --leaf takes an entry id (see the branches).`);
+    throw inputError(
+      `Entry "${leaf}" is not in session ${loaded.info.id}; --leaf takes an entry id (see the branches).`,
+    );
   }
   return { ...loaded, leafId: leaf };
 }
@@ -234,6 +234,7 @@ function toJson(value: unknown): string {
 
 /** Session text is untrusted: control characters (terminal escapes) are shown, never sent. */
 function sanitizeForTerminal(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
   return text.replace(/[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f]|\u001b/g, (character) =>
     character === '\u001b' ? '\\e' : `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );

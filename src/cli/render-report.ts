@@ -6,9 +6,23 @@ import { renderUsageChart } from './report-chart.js';
 
 const number = (value: number) => Math.round(value).toLocaleString('en-US');
 const percent = (share: TokenShare) => (share.percent === null ? '–' : `${share.percent.toFixed(1)}%`);
-const ROLE_LABELS: Record<string, string> = { user: 'User messages', assistant: 'Assistant messages', toolResult: 'Tool results' };
-const FATE_LABELS = { kept: 'kept verbatim', summarized: 'summarized', archived: 'archived', 'previous-summary': 'previous checkpoint' };
-const STATUS_LABELS = { 'in-context': 'in context', archived: 'archived', compacted: 'compacted away', checkpoint: 'checkpoint' };
+const ROLE_LABELS: Record<string, string> = {
+  user: 'User messages',
+  assistant: 'Assistant messages',
+  toolResult: 'Tool results',
+};
+const FATE_LABELS = {
+  kept: 'kept verbatim',
+  summarized: 'summarized',
+  archived: 'archived',
+  'previous-summary': 'previous checkpoint',
+};
+const STATUS_LABELS = {
+  'in-context': 'in context',
+  archived: 'archived',
+  compacted: 'compacted away',
+  checkpoint: 'checkpoint',
+};
 
 /**
  * The self-contained HTML report of a session: inline CSS, one inline script (allowed by a nonce in
@@ -102,7 +116,10 @@ function renderBreakdown(inspection: SessionInspection): Markup {
   const rows: [string, TokenShare][] = [
     ['System prompt', breakdown.systemPrompt],
     ['Tool definitions', breakdown.tools],
-    ...Object.entries(breakdown.byRole).map(([role, share]): [string, TokenShare] => [ROLE_LABELS[role] ?? role, share]),
+    ...Object.entries(breakdown.byRole).map(([role, share]): [string, TokenShare] => [
+      ROLE_LABELS[role] ?? role,
+      share,
+    ]),
   ];
   const kinds = Object.entries(breakdown.byKind);
   const max = Math.max(1, ...rows.map(([, share]) => share.tokens), ...kinds.map(([, share]) => share.tokens));
@@ -121,7 +138,8 @@ function renderBreakdown(inspection: SessionInspection): Markup {
 }
 
 function renderCompaction(compaction: InspectedCompaction, index: number): Markup {
-  const counts = (fate: keyof typeof FATE_LABELS) => compaction.replaced.filter((message) => message.fate === fate).length;
+  const counts = (fate: keyof typeof FATE_LABELS) =>
+    compaction.replaced.filter((message) => message.fate === fate).length;
   return html`<article class="compaction" id="compaction-${index + 1}" aria-labelledby="compaction-${index + 1}-title" tabindex="-1">
 <h3 id="compaction-${index + 1}-title">Compaction ${index + 1} · before model call ${compaction.beforeCall}</h3>
 <p class="meta">Reason: ${compaction.reason ?? 'not recorded'} · ${number(compaction.tokensBefore)} → ${number(compaction.tokensAfter)} tokens${compaction.tokensAfterSource === 'measured' ? ' (after: measured now)' : ''} · ${new Date(compaction.timestamp).toISOString()} · entry ${compaction.entryId}</p>
@@ -130,7 +148,8 @@ function renderCompaction(compaction: InspectedCompaction, index: number): Marku
 <div class="checkpoint"><h4>Checkpoint</h4><pre tabindex="0" aria-label="Checkpoint of compaction ${index + 1}">${compaction.checkpoint}</pre></div>
 <div class="replaced"><h4>What it replaced (${compaction.replaced.length} messages)</h4>
 <ol class="messages">${compaction.replaced.map(
-    (message) => html`<li data-fate="${message.fate}"><details><summary><span class="badge badge-${message.fate}">${FATE_LABELS[message.fate]}</span><span class="who">${message.label}</span> <span class="tokens">${number(message.tokens)} tokens</span></summary><pre>${message.text}</pre></details></li>`,
+    (message) =>
+      html`<li data-fate="${message.fate}"><details><summary><span class="badge badge-${message.fate}">${FATE_LABELS[message.fate]}</span><span class="who">${message.label}</span> <span class="tokens">${number(message.tokens)} tokens</span></summary><pre>${message.text}</pre></details></li>`,
   )}</ol></div>
 </div>
 </article>`;

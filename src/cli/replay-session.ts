@@ -1,6 +1,7 @@
 import type { ContextEvent } from '../manager/events.js';
-import { walkBranch } from '../session/walk-branch.js';
+import { ctxkitMessageKind } from '../messages/ctxkit-messages.js';
 import { entryToMessage } from '../session/entry-to-message.js';
+import { walkBranch } from '../session/walk-branch.js';
 import type { AssistantMessage, Message } from '../types.js';
 import { type ContextSettings, createOfflineManager } from './context-settings.js';
 import type { LoadedSession } from './load-session.js';
@@ -152,9 +153,9 @@ export async function replaySession(loaded: LoadedSession, settings: ContextSett
  */
 function replayable(message: Message | undefined): Message | undefined {
   if (message === undefined) return undefined;
-  const kind = message.meta?.kind;
-  if (kind === 'compaction_summary' || kind === 'tool_summary') return undefined;
-  if (message.role === 'toolResult' && kind === 'tool_result_archived') {
+  const kind = ctxkitMessageKind(message);
+  if (kind === 'compaction_summary' || kind === 'tool_summary' || kind === 'tool_digest') return undefined;
+  if (message.role === 'toolResult' && kind === 'archived_result' && message.meta?.kind === 'tool_result_archived') {
     const { agentVisible: _hidden, ...meta } = message.meta ?? {};
     return { ...message, meta: { ...meta, kind: 'tool_result' } };
   }

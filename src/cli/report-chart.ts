@@ -42,7 +42,8 @@ export function renderUsageChart(inspection: SessionInspection): Markup {
 <title id="chart-title">Context usage over ${timeline.length} model calls</title>
 <desc id="chart-description">Tokens of the context before each model call${model.contextWindow === null ? '' : `, against a window of ${number(model.contextWindow)} tokens`}; ${compactions.length} compactions marked.</desc>
 ${ticks.map(
-  (tick) => html`<g class="tick"><line x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${y(tick)}" y2="${y(tick)}"></line><text x="${LEFT - 6}" y="${y(tick) + 4}" text-anchor="end">${shortTokens(tick)}</text></g>`,
+  (tick) =>
+    html`<g class="tick"><line x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${y(tick)}" y2="${y(tick)}"></line><text x="${LEFT - 6}" y="${y(tick) + 4}" text-anchor="end">${shortTokens(tick)}</text></g>`,
 )}
 <text class="axis-label" x="${(LEFT + WIDTH - RIGHT) / 2}" y="${HEIGHT - 6}" text-anchor="middle">model call (1–${timeline.length})</text>
 ${thresholds.map(

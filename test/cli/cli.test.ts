@@ -5,6 +5,8 @@ import Database from 'better-sqlite3';
 import { buildContextFromBranch, createContextManager, heuristicSummarizer } from 'ctxkit';
 import { createJsonlStore } from 'ctxkit/node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { SessionInspection } from '../../src/cli/inspect-session.js';
+import type { ReplayResult } from '../../src/cli/replay-session.js';
 import { type RecordedSessions, recordSessions, TERMINAL_PAYLOAD, XSS_PAYLOAD } from './record-sessions.js';
 import { type CliRun, runCli } from './run-cli.js';
 
@@ -28,10 +30,12 @@ function snapshot(directory: string): Map<string, string> {
   return files;
 }
 
-function json(run: CliRun): Record<string, any> {
+type Inspection = SessionInspection & { version: number };
+
+function json<T = Inspection>(run: CliRun): T {
   expect(run.stderr).toBe('');
   expect(run.exitCode).toBe(0);
-  return JSON.parse(run.stdout);
+  return JSON.parse(run.stdout) as T;
 }
 
 beforeAll(async () => {
@@ -81,10 +85,10 @@ describe.concurrent('ctxkit inspect', () => {
     expect(inspection.context.percent).toBeCloseTo(stats.usagePercent, 1);
     expect(inspection.context.breakdown.total.tokens).toBe(stats.breakdown.total);
     for (const [role, tokens] of Object.entries(stats.breakdown.byRole)) {
-      expect(inspection.context.breakdown.byRole[role].tokens).toBe(tokens);
+      expect(inspection.context.breakdown.byRole[role]?.tokens).toBe(tokens);
     }
     for (const [kind, tokens] of Object.entries(stats.breakdown.byKind)) {
-      expect(inspection.context.breakdown.byKind[kind].tokens).toBe(tokens);
+      expect(inspection.context.breakdown.byKind[kind]?.tokens).toBe(tokens);
     }
   });
 
@@ -94,54 +98,55 @@ describe.concurrent('ctxkit inspect', () => {
     const recorded = (await store.getBranch('compacted')).filter((entry) => entry.type === 'compaction');
     expect(sessions.compactions).toBeGreaterThanOrEqual(2);
     expect(inspection.compactions).toHaveLength(recorded.length);
-    inspection.compactions.forEach((compaction: Record<string, any>, index: number) => {
+    inspection.compactions.forEach((compaction, index) => {
       const entry = recorded[index]!;
       expect(compaction.entryId).toBe(entry.id);
       expect(compaction.checkpoint).toBe(entry.type === 'compaction' && entry.summary);
       expect(compaction.tokensBefore).toBe(entry.type === 'compaction' && entry.tokensBefore);
       expect(compaction.tokensAfter).toBeLessThan(compaction.tokensBefore);
-      const fates = compaction.replaced.map((message: { fate: string }) => message.fate);
+      // The manager records why it compacted.
+      expect(compaction.reason).toBe('threshold');
+      expect(compaction.tokensAfterSource).toBe('recorded');
+      const fates = compaction.replaced.map((message) => message.fate);
       expect(fates).toContain('kept');
       expect(fates).toContain('summarized');
       // The first kept message is the compaction's firstKeptEntryId; kept messages come last.
-      const kept = compaction.replaced.filter((message: { fate: string }) => message.fate === 'kept');
-      expect(kept[0].entryId).toBe(compaction.firstKeptEntryId);
-      expect(fates.slice(fates.indexOf('kept')).every((fate: string) => fate === 'kept')).toBe(true);
+      const kept = compaction.replaced.filter((message) => message.fate === 'kept');
+      expect(kept[0]?.entryId).toBe(compaction.firstKeptEntryId);
+      expect(fates.slice(fates.indexOf('kept')).every((fate) => fate === 'kept')).toBe(true);
     });
     // The second compaction updated the first one's checkpoint.
-    expect(inspection.compactions[1].replaced[0].fate).toBe('previous-summary');
+    expect(inspection.compactions[1]?.replaced[0]?.fate).toBe('previous-summary');
 
     const text = await runCli(['inspect', sessions.compacted, ...RECORDED_SETTINGS]);
     expect(text.stdout).toContain(`Compactions on this branch: ${recorded.length}`);
     expect(text.stdout).toMatch(/#1 entry .*before model call \d+/);
+    expect(text.stdout).toMatch(/reason: threshold; [\d,]+ → [\d,]+ tokens/);
     expect(text.stdout).toMatch(/[\d,]+ → [\d,]+ tokens/);
     expect(text.stdout).toContain('Checkpoint:');
   });
 
   test('lists the tool results the pipeline archives, with the summary that stands for them', async () => {
     const inspection = json(await runCli(['inspect', sessions.plain, '--json', '--tool-call-cutoff', '1']));
-    expect(inspection.archived.map((archived: { toolCallId: string }) => archived.toolCallId)).toEqual([
-      'call_1',
-      'call_2',
-    ]);
-    expect(inspection.archived.every((archived: { recorded: boolean }) => !archived.recorded)).toBe(true);
+    expect(inspection.archived.map((archived) => archived.toolCallId)).toEqual(['call_1', 'call_2']);
+    expect(inspection.archived.every((archived) => !archived.recorded)).toBe(true);
     expect(inspection.toolSummaries).toHaveLength(1);
-    expect(inspection.toolSummaries[0].text).toContain('typecheck');
-    expect(inspection.context.breakdown.byKind.tool_summary.tokens).toBeGreaterThan(0);
-    const off = json(await runCli(['inspect', sessions.plain, '--json', '--tool-summaries', 'off', '--tool-call-cutoff', '1']));
+    expect(inspection.toolSummaries[0]?.text).toContain('typecheck');
+    expect(inspection.context.breakdown.byKind.tool_summary?.tokens).toBeGreaterThan(0);
+    const off = json(
+      await runCli(['inspect', sessions.plain, '--json', '--tool-summaries', 'off', '--tool-call-cutoff', '1']),
+    );
     expect(off.archived).toEqual([]);
   });
 
   test('shows the branches and labels of a branched session, and another branch with --leaf', async () => {
     const inspection = json(await runCli(['inspect', sessions.branched, '--json']));
     expect(inspection.branches).toHaveLength(2);
-    expect(inspection.branches.filter((branch: { current: boolean }) => branch.current)).toHaveLength(1);
-    expect(inspection.labels.map((label: { label: string }) => label.label).sort()).toEqual([
-      'first-attempt',
-      'fork-point',
-    ]);
-    const other = inspection.branches.find((branch: { current: boolean }) => !branch.current);
-    expect(other.forkedAt === null ? inspection.branches[1].forkedAt : other.forkedAt).not.toBeNull();
+    expect(inspection.branches.filter((branch) => branch.current)).toHaveLength(1);
+    expect(inspection.labels.map((label) => label.label).sort()).toEqual(['first-attempt', 'fork-point']);
+    const forkPoint = inspection.labels.find((label) => label.label === 'fork-point')?.targetId;
+    expect(inspection.branches.map((branch) => branch.forkedAt)).toEqual([null, forkPoint]);
+    const other = inspection.branches.find((branch) => !branch.current)!;
     const text = await runCli(['inspect', sessions.branched]);
     expect(text.stdout).toContain('Branches: 2');
     expect(text.stdout).toContain('labels: fork-point');
@@ -177,30 +182,43 @@ describe.concurrent('ctxkit inspect', () => {
 
   test('keeps session text as data: the XSS payload comes back verbatim in JSON', async () => {
     const inspection = json(await runCli(['inspect', sessions.plain, '--json']));
-    expect(inspection.messages.some((message: { text: string }) => message.text.includes(XSS_PAYLOAD))).toBe(true);
-    expect(inspection.messages.some((message: { text: string }) => message.text.includes(TERMINAL_PAYLOAD))).toBe(true);
+    expect(inspection.messages.some((message) => message.text.includes(XSS_PAYLOAD))).toBe(true);
+    expect(inspection.messages.some((message) => message.text.includes(TERMINAL_PAYLOAD))).toBe(true);
   });
 });
 
 describe.concurrent('ctxkit replay', () => {
   test('with the recorded settings, compaction fires where the session recorded it', async () => {
-    const replay = json(await runCli(['replay', sessions.compacted, '--json', ...RECORDED_SETTINGS, '--tool-call-cutoff', '4']));
+    const replay = json<ReplayResult>(
+      await runCli(['replay', sessions.compacted, '--json', ...RECORDED_SETTINGS, '--tool-call-cutoff', '4']),
+    );
     expect(replay.recorded.length).toBeGreaterThanOrEqual(2);
-    expect(replay.compactions.map((compaction: { beforeCall: number }) => compaction.beforeCall)).toEqual(
-      replay.recorded.map((recorded: { beforeCall: number }) => recorded.beforeCall),
+    expect(replay.compactions.map((compaction) => compaction.beforeCall)).toEqual(
+      replay.recorded.map((recorded) => recorded.beforeCall),
     );
     expect(replay.archivedToolResults).toBeGreaterThan(0);
     expect(replay.settings).toMatchObject({ contextWindow: 16_000, limit: 13_000, reserveTokens: 3_000 });
   });
 
   test('a what-if: a lower threshold compacts earlier and more often', async () => {
-    const recorded = json(await runCli(['replay', sessions.compacted, '--json', ...RECORDED_SETTINGS, '--tool-call-cutoff', '4']));
-    const lower = json(
-      await runCli(['replay', sessions.compacted, '--json', ...RECORDED_SETTINGS, '--tool-call-cutoff', '4', '--threshold', '0.5']),
+    const recorded = json<ReplayResult>(
+      await runCli(['replay', sessions.compacted, '--json', ...RECORDED_SETTINGS, '--tool-call-cutoff', '4']),
+    );
+    const lower = json<ReplayResult>(
+      await runCli([
+        'replay',
+        sessions.compacted,
+        '--json',
+        ...RECORDED_SETTINGS,
+        '--tool-call-cutoff',
+        '4',
+        '--threshold',
+        '0.5',
+      ]),
     );
     expect(lower.settings.limit).toBe(8_000);
     expect(lower.compactions.length).toBeGreaterThan(recorded.compactions.length);
-    expect(lower.compactions[0].beforeCall).toBeLessThan(recorded.compactions[0].beforeCall);
+    expect(lower.compactions[0]!.beforeCall).toBeLessThan(recorded.compactions[0]!.beforeCall);
     for (const call of lower.calls) expect(call.tokens).toBeLessThanOrEqual(8_000 + 3_000);
     const text = await runCli(['replay', sessions.compacted, ...RECORDED_SETTINGS, '--threshold', '0.5']);
     expect(text.exitCode).toBe(0);
@@ -209,7 +227,7 @@ describe.concurrent('ctxkit replay', () => {
   });
 
   test('takes the window of the model the session recorded, and needs one', async () => {
-    const recorded = json(await runCli(['replay', sessions.branched, '--json']));
+    const recorded = json<ReplayResult>(await runCli(['replay', sessions.branched, '--json']));
     expect(recorded.settings).toMatchObject({ model: 'gpt-4o', contextWindow: 128_000 });
     const scratch = mkdtempSync(join(tmpdir(), 'ctxkit-cli-nomodel-'));
     try {
@@ -236,7 +254,11 @@ describe.concurrent('bad input', () => {
     [['inspect', 'NOT_A_SESSION'], 3, 'is not a ctxkit session: its first line is not JSON'],
     [['inspect', 'OTHER_JSON'], 3, 'is not a ctxkit session: its first line is not a session header'],
     [['inspect', 'EMPTY'], 3, 'is not a ctxkit session: it is empty'],
-    [['inspect', 'PLAIN', '--model', 'gpt-99-turbo'], 2, 'Unknown model "gpt-99-turbo": pass its context window with --window'],
+    [
+      ['inspect', 'PLAIN', '--model', 'gpt-99-turbo'],
+      2,
+      'Unknown model "gpt-99-turbo": pass its context window with --window',
+    ],
     [['inspect', 'PLAIN', '--window', 'lots'], 2, '--window lots: expected a positive whole number'],
     [['inspect', 'PLAIN', '--threshold', '2'], 2, '--threshold 2: expected a share'],
     [['inspect', 'PLAIN', '--no-such-option'], 2, "Unknown option '--no-such-option'"],
