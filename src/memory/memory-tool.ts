@@ -41,6 +41,7 @@ const limitsSchema = z.object({
   maxFileBytes: z.number().int().min(1).default(DEFAULT_MEMORY_TOOL_LIMITS.maxFileBytes),
   maxViewCharacters: z.number().int().min(1000).default(DEFAULT_MEMORY_TOOL_LIMITS.maxViewCharacters),
   maxFiles: z.number().int().min(1).default(DEFAULT_MEMORY_TOOL_LIMITS.maxFiles),
+  maxDirectories: z.number().int().min(1).default(DEFAULT_MEMORY_TOOL_LIMITS.maxDirectories),
 });
 
 /** What each cap must be, for the ConfigError. */
@@ -48,6 +49,7 @@ const BOUNDS: Record<string, string> = {
   maxFileBytes: 'a positive integer',
   maxViewCharacters: 'an integer of at least 1000',
   maxFiles: 'a positive integer',
+  maxDirectories: 'a positive integer',
 };
 
 /** Commands run one at a time per store object (see the concurrency note on {@link MemoryStore}). */
