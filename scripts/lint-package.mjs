@@ -15,7 +15,8 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 // the command line is built from `binaries` and checked against `bin` below).
 const tsup = readFileSync(join(root, 'tsup.config.ts'), 'utf8');
 const block = (name) => tsup.match(new RegExp(`export const ${name} = \\{([^}]*)\\}`))?.[1] ?? '';
-const keysOf = (text) => [...text.matchAll(/'([\w/-]+)':\s*'src\/|\b(index):\s*'src\//g)].map((match) => match[1] ?? match[2]);
+const keysOf = (text) =>
+  [...text.matchAll(/'([\w/-]+)':\s*'src\/|\b(index):\s*'src\//g)].map((match) => match[1] ?? match[2]);
 const entries = keysOf(block('entries'));
 const subpaths = Object.keys(pkg.exports).filter((key) => key !== './package.json');
 const expected = subpaths.map((key) => (key === '.' ? 'index' : `${key.slice(2)}/index`)).sort();
@@ -25,7 +26,9 @@ if (JSON.stringify(expected) !== JSON.stringify([...entries].sort())) {
 }
 
 // The bin: every `bin` target is a `binaries` build with a shebang, and nothing else is built there.
-const binaries = keysOf(block('binaries')).map((key) => `./dist/${key}.js`).sort();
+const binaries = keysOf(block('binaries'))
+  .map((key) => `./dist/${key}.js`)
+  .sort();
 const bins = Object.values(pkg.bin ?? {}).sort();
 if (JSON.stringify(binaries) !== JSON.stringify(bins)) {
   console.error('package.json bin and tsup binaries differ:', { bin: bins, binaries });

@@ -32,7 +32,9 @@ export function formatInspection(inspection: SessionInspection, options: FormatI
     lines.push('  Window: unknown; pass --model <id> or --window <tokens> for percentages and limits');
   } else {
     const from = { option: '--window', model: '--model', session: 'the session', none: '' }[model.windowSource];
-    lines.push(`  Model ${model.id ?? '(none)'}, window ${number(model.contextWindow)} tokens (from ${from})`);
+    lines.push(
+      `  ${model.id ? `Model ${model.id}, window` : 'Window'} ${number(model.contextWindow)} tokens (from ${from})`,
+    );
   }
   lines.push('');
   const sourceNote = { usage: 'provider usage', estimate: 'estimated', mixed: 'provider usage + estimate' }[

@@ -13,7 +13,7 @@ export const REPORT_STYLES = `
     --usage: #4493f8; --window: #e6edf3; --limit: #f85149; --warning: #d29922; --compaction: #ab7df8;
     --kept: #3fb950; --summarized: #d29922; --archived: #9198a1; --previous: #ab7df8; --mark: #5a4a00; }
 }
-* { box-sizing: border-box; }
+* { box-sizing: border-box; } figure { margin: 0; }
 body { margin: 0; background: var(--bg); color: var(--fg); line-height: 1.5;
   font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
 .skip { position: absolute; left: -999px; } .skip:focus { left: 8px; top: 8px; background: var(--panel); padding: 4px 8px; }

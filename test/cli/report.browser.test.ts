@@ -19,6 +19,15 @@ if (!available) {
   console.warn(`Skipping the report's browser test: no Chromium at ${CHROMIUM} (apt-get install -y chromium).`);
 }
 
+interface CompactionView {
+  checkpoint: string;
+  kept: number;
+  summarized: number;
+  archived: number;
+  previous: number;
+  sideBySide: boolean;
+}
+
 let sessions: RecordedSessions;
 let browser: BrowserContext;
 let profile: string;
@@ -101,28 +110,28 @@ describe.skipIf(!available)('ctxkit report in Chromium', () => {
     // A marker is a link to its compaction, reachable with the keyboard.
     await markers.first().focus();
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.evaluate(() => location.hash)).toBe('#compaction-1');
+    await expect.poll(() => page.evaluate('location.hash')).toBe('#compaction-1');
     await page.close();
   });
 
   test('sets each checkpoint beside what it replaced: kept, summarized and archived told apart', async () => {
     const page = await open(reports.compacted);
     const articles = page.locator('article.compaction');
-    const found = await page.evaluate(() =>
+    // Page code runs in the browser; it is given as text (the tests compile without DOM types).
+    const found = await page.evaluate<CompactionView[]>(`
       Array.from(document.querySelectorAll('article.compaction'), (article) => {
-        const count = (fate: string) => article.querySelectorAll(`li[data-fate="${fate}"]`).length;
-        const checkpoint = article.querySelector('.checkpoint')!.getBoundingClientRect();
-        const replaced = article.querySelector('.replaced')!.getBoundingClientRect();
+        const count = (fate) => article.querySelectorAll('li[data-fate="' + fate + '"]').length;
+        const checkpoint = article.querySelector('.checkpoint').getBoundingClientRect();
+        const replaced = article.querySelector('.replaced').getBoundingClientRect();
         return {
-          checkpoint: article.querySelector('.checkpoint pre')!.textContent,
+          checkpoint: article.querySelector('.checkpoint pre').textContent,
           kept: count('kept'),
           summarized: count('summarized'),
           archived: count('archived'),
           previous: count('previous-summary'),
           sideBySide: replaced.left >= checkpoint.right - 1,
         };
-      }),
-    );
+      })`);
     expect(found).toHaveLength(sessions.compactions);
     for (const compaction of found) {
       expect(compaction.checkpoint).toContain('## Goal');
@@ -147,14 +156,10 @@ describe.skipIf(!available)('ctxkit report in Chromium', () => {
     expect(total).toBeGreaterThan(50);
     await expect.poll(() => page.locator('#search-count').textContent()).toBe(`${total} of ${total} messages`);
     await page.keyboard.press('/');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('search');
+    expect(await page.evaluate('document.activeElement && document.activeElement.id')).toBe('search');
     const query = 'Turn 7: keep fixing';
-    const matching = await page.evaluate(
-      (text) =>
-        Array.from(document.querySelectorAll('#transcript > li pre'), (pre) => pre.textContent!.includes(text)).filter(
-          Boolean,
-        ).length,
-      query,
+    const matching = await page.evaluate<number>(
+      `Array.from(document.querySelectorAll('#transcript > li pre')).filter((pre) => pre.textContent.includes(${JSON.stringify(query)})).length`,
     );
     expect(matching).toBeGreaterThan(0);
     expect(matching).toBeLessThan(total);
@@ -181,7 +186,7 @@ describe.skipIf(!available)('ctxkit report in Chromium', () => {
     const page = await open(reports.plain);
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    expect(await page.evaluate(() => (window as { __xss?: unknown }).__xss)).toBeUndefined();
+    expect(await page.evaluate('window.__xss')).toBeUndefined();
     expect(await page.locator('img').count()).toBe(0);
     expect(await page.locator('script').count()).toBe(1);
     expect(await page.locator('#transcript').textContent()).toContain(XSS_PAYLOAD);
@@ -192,10 +197,10 @@ describe.skipIf(!available)('ctxkit report in Chromium', () => {
 
   test('is readable on a phone and in dark mode, and loads nothing from the network', async () => {
     const page = await open(reports.compacted, { colorScheme: 'dark', width: 390 });
-    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const background = await page.evaluate('getComputedStyle(document.body).backgroundColor');
     expect(background).toBe('rgb(13, 17, 23)');
     // No sideways scrolling: the page fits the phone's width.
-    const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    const widths = await page.evaluate<number[]>('[document.documentElement.scrollWidth, window.innerWidth]');
     expect(widths[0]).toBeLessThanOrEqual(widths[1]!);
     // One column: the checkpoint sits above what it replaced.
     const article = page.locator('article.compaction').first();

@@ -9,10 +9,13 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 let built: Promise<string> | undefined;
 
-/** Bundles `src/cli/main.ts` (dependencies stay external) into a scratch folder of the repository. */
+/**
+ * Bundles `src/cli/main.ts` (dependencies stay external) into a scratch folder under
+ * `node_modules/.cache`, where the bundle still resolves the repository's packages.
+ */
 function buildCli(): Promise<string> {
   built ??= (async () => {
-    const outDir = join(root, '.tmp', `cli-test-${process.pid}`);
+    const outDir = join(root, 'node_modules', '.cache', 'ctxkit-cli-test', String(process.pid));
     rmSync(outDir, { recursive: true, force: true });
     mkdirSync(outDir, { recursive: true });
     process.once('exit', () => rmSync(outDir, { recursive: true, force: true }));
