@@ -9,6 +9,7 @@ export const entries = {
   'memory/index': 'src/memory/index.ts',
   'testing/index': 'src/testing/index.ts',
   'schemas/index': 'src/schemas/index.ts',
+  'anthropic/index': 'src/anthropic/index.ts',
 };
 
 /** The `ctxkit` command line (package.json `bin`): ESM only, no types, a shebang. */

@@ -12,6 +12,7 @@ import type {
   MemoryStore,
   MemoryWriteOptions,
 } from '../memory/memory-store.js';
+import { parseOptions } from '../validation/parse-options.js';
 
 /**
  * Options of {@link createFileMemoryStore}.
@@ -39,7 +40,9 @@ export interface CreateFileMemoryStoreOptions {
 }
 
 const optionsSchema = z.object({
-  directory: z.string().min(1),
+  directory: z
+    .string({ error: 'must be a non-empty path, e.g. { directory: ".agent/memories" }' })
+    .min(1, 'must be a non-empty path, e.g. { directory: ".agent/memories" }'),
   unsafePlatform: z.enum(['refuse', 'checks']).default('refuse'),
 });
 
@@ -163,19 +166,9 @@ function decodeWhole(bytes: Uint8Array, cut: boolean): string {
  * ```
  */
 export function createFileMemoryStore(options: CreateFileMemoryStoreOptions): MemoryStore {
-  const parsed = optionsSchema.safeParse(options);
-  if (!parsed.success) {
-    const field = String(parsed.error.issues[0]?.path[0] ?? 'directory');
-    throw new ConfigError({
-      message:
-        field === 'unsafePlatform'
-          ? `unsafePlatform must be 'refuse' or 'checks'`
-          : 'directory must be a non-empty path, e.g. { directory: ".agent/memories" }',
-      field,
-    });
-  }
+  const parsed = parseOptions('createFileMemoryStore', optionsSchema, options ?? {});
   const descriptors = hasDescriptorPaths();
-  if (!descriptors && parsed.data.unsafePlatform !== 'checks') {
+  if (!descriptors && parsed.unsafePlatform !== 'checks') {
     throw new ConfigError({
       message:
         `the file memory store cannot confine paths against symbolic-link races on ${process.platform} ` +
@@ -184,7 +177,7 @@ export function createFileMemoryStore(options: CreateFileMemoryStoreOptions): Me
       field: 'unsafePlatform',
     });
   }
-  const directory = resolve(parsed.data.directory);
+  const directory = resolve(parsed.directory);
   const rootPath = fixRootPath(directory);
   let identity: { dev: number; ino: number } | undefined;
 
