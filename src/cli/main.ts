@@ -163,15 +163,18 @@ function sanitizeForTerminal(text: string): string {
   );
 }
 
+/** The version in the package's own package.json: the nearest one named ctxkit above this file. */
 async function readVersion(): Promise<string> {
-  for (const path of ['../../package.json', '../package.json']) {
+  let directory = new URL('.', import.meta.url);
+  for (let level = 0; level < 6; level++) {
     try {
-      const text = await readFile(new URL(path, import.meta.url), 'utf8');
+      const text = await readFile(new URL('package.json', directory), 'utf8');
       const { name, version } = JSON.parse(text) as { name?: string; version?: string };
       if (name === 'ctxkit' && version) return version;
     } catch {
-      // Try the next location (source tree or build).
+      // No package.json here: look one folder up.
     }
+    directory = new URL('..', directory);
   }
   return 'unknown';
 }

@@ -59,7 +59,7 @@ describe.concurrent('ctxkit inspect', () => {
     expect(run.stderr).toBe('');
     expect(run.stdout).toContain('Session plain "plain session" (jsonl: ');
     expect(run.stdout).toMatch(/Context: [\d,]+ tokens, [\d.]+% of the window/);
-    expect(run.stdout).toContain('window 8,000 tokens (from --window)');
+    expect(run.stdout).toContain('Window 8,000 tokens (from --window)');
     expect(run.stdout).toMatch(/Tool results +\d+ +[\d.]+%/);
     expect(run.stdout).toContain('Compactions on this branch: 0');
     expect(run.stdout).toContain('Branches: 1');
