@@ -3,6 +3,7 @@ import type { CompactionResult } from '../pipeline/compact.js';
 import type { SessionStore } from '../session/session-store.js';
 import { anchorsOf } from '../summarizing/anchors/carried-anchors.js';
 import type { Message, SessionEntry } from '../types.js';
+import type { CompactionReason } from './events.js';
 
 /**
  * What identifies a message across the host's history and the store's JSON copies, even after
@@ -54,7 +55,8 @@ function firstKeptEntry(branch: readonly SessionEntry[], kept: readonly Message[
 /**
  * Appends a compaction entry for `result` to the session, with `firstKeptEntryId` the entry of
  * the first kept message that the store holds. Returns the error instead of throwing, so that a
- * failing store never undoes a good compaction in memory.
+ * failing store never undoes a good compaction in memory. The entry's `details` record why it ran
+ * (`reason`), the tokens after it and how many messages it summarized.
  *
  * @internal
  */
@@ -63,6 +65,7 @@ export async function persistCompaction(
   sessionId: string | undefined,
   history: readonly Message[],
   result: CompactionResult,
+  reason: CompactionReason,
 ): Promise<unknown> {
   if (store === undefined || sessionId === undefined) return undefined;
   try {
@@ -80,7 +83,12 @@ export async function persistCompaction(
       summary: result.summary,
       firstKeptEntryId,
       tokensBefore: result.tokensBefore,
-      details: { tokensAfter: result.tokensAfter, summarizedCount: result.summarizedCount, ...anchorsOf(result) },
+      details: {
+        reason,
+        tokensAfter: result.tokensAfter,
+        summarizedCount: result.summarizedCount,
+        ...anchorsOf(result),
+      },
     });
     return undefined;
   } catch (error) {
