@@ -57,13 +57,13 @@ export function formatCount(value: number, unit: string): string {
 }
 
 /** A cut: the kept text, and whether it still ends with the end of what was cut. */
-export interface Kept {
+interface Kept {
   text: string;
   end: boolean;
 }
 
 /** The index just past the `count`-th newline from `start` (or the text's length). */
-export function afterNewlines(text: string, count: number): number {
+function afterNewlines(text: string, count: number): number {
   let index = -1;
   for (let found = 0; found < count; found++) {
     index = text.indexOf('\n', index + 1);

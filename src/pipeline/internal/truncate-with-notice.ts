@@ -2,16 +2,7 @@
 // output was saved): the engine of truncateToolContent and processToolOutput. @internal
 import { DEFAULT_TOOL_OUTPUT_LIMITS, type ToolOutputLimits, toolOutputSchema } from '../../config/index.js';
 import { parseOptions } from '../../validation/parse-options.js';
-import {
-  afterNewlines,
-  cutBy,
-  cutLines,
-  formatCount,
-  type Kept,
-  measureText,
-  type TextSize,
-  trimNewlines,
-} from './text-cuts.js';
+import { cutBy, cutLines, formatCount, measureText, type TextSize, trimNewlines } from './text-cuts.js';
 
 /**
  * What {@link truncateToolContent} did.
