@@ -1,0 +1,28 @@
+// ctxkit/ai-sdk: the AI SDK's message formats and a language-model middleware, with no runtime
+// dependency on `ai` or `@ai-sdk/provider`.
+
+export {
+  type FromModelMessagesResult,
+  fromModelMessages,
+  type ToModelMessagesInput,
+  toModelMessages,
+} from './from-model-messages.js';
+export type {
+  AISDKMessage,
+  AISDKMessageInput,
+  ConversionWarning,
+  DataContent,
+  GenerateTextUsage,
+  JSONValue,
+  ModelFilePart,
+  ModelImagePart,
+  ModelOtherPart,
+  ModelReasoningPart,
+  ModelTextPart,
+  ModelToolCallPart,
+  ModelToolResultPart,
+  ProviderOptions,
+  ProviderUsage,
+  ToolResultContentItem,
+  ToolResultOutput,
+} from './types.js';
