@@ -10,6 +10,7 @@ export const entries = {
   'testing/index': 'src/testing/index.ts',
   'schemas/index': 'src/schemas/index.ts',
   'anthropic/index': 'src/anthropic/index.ts',
+  'ai-sdk/index': 'src/ai-sdk/index.ts',
 };
 
 export default defineConfig({

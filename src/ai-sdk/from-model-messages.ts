@@ -1,5 +1,5 @@
 import type { Message, ProviderData } from '../types.js';
-import { type WireObject, NAMESPACE } from './data.js';
+import { NAMESPACE, type WireObject } from './data.js';
 import { readMessages } from './read-messages.js';
 import type { AISDKMessage, AISDKMessageInput, ConversionWarning } from './types.js';
 import { writeMessages } from './write-messages.js';
@@ -92,7 +92,10 @@ export interface ToModelMessagesInput {
  * const result = await generateText({ model, system, tools, messages });
  * ```
  */
-export function toModelMessages(input: ToModelMessagesInput): { messages: AISDKMessage[]; warnings: ConversionWarning[] } {
+export function toModelMessages(input: ToModelMessagesInput): {
+  messages: AISDKMessage[];
+  warnings: ConversionWarning[];
+} {
   const written = writeMessages(input?.messages, 'model', 'toModelMessages');
   const system = writeSystem(input.systemPrompt, input.providerData);
   return { messages: [...system, ...written.messages] as AISDKMessage[], warnings: written.warnings };
@@ -101,7 +104,10 @@ export function toModelMessages(input: ToModelMessagesInput): { messages: AISDKM
 function writeSystem(systemPrompt: string | undefined, providerData: ProviderData | undefined): WireObject[] {
   if (systemPrompt === undefined) return [];
   const carried = (providerData?.[NAMESPACE] as { system?: unknown } | undefined)?.system;
-  if (Array.isArray(carried) && carried.map((message) => (message as WireObject)['content']).join('\n\n') === systemPrompt) {
+  if (
+    Array.isArray(carried) &&
+    carried.map((message) => (message as WireObject)['content']).join('\n\n') === systemPrompt
+  ) {
     return carried as WireObject[];
   }
   return [{ role: 'system', content: systemPrompt }];

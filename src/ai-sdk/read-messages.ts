@@ -65,12 +65,17 @@ function readText(part: WireObject, place: Place): TextContent {
 function readImage(part: WireObject, place: Place): ImageContent {
   const image = encodeData(part['image'], place.where, `${place.path}.image`);
   const mediaType = part['mediaType'];
-  if (mediaType !== undefined && typeof mediaType !== 'string') invalid(place.where, `${place.path}.mediaType`, 'must be a string');
+  if (mediaType !== undefined && typeof mediaType !== 'string')
+    invalid(place.where, `${place.path}.mediaType`, 'must be a string');
   return {
     type: 'image',
     data: image.data,
     mimeType: mediaType ?? 'image/*',
-    ...withData({ data: image.kind, mediaType: mediaType === undefined ? 'absent' : undefined, providerOptions: options(part) }),
+    ...withData({
+      data: image.kind,
+      mediaType: mediaType === undefined ? 'absent' : undefined,
+      providerOptions: options(part),
+    }),
   };
 }
 
@@ -139,7 +144,10 @@ function readAssistantPart(value: unknown, place: Place): TextContent | Thinking
 }
 
 /** A tool's output as ctxkit content, with what the writer needs to rebuild it. */
-function readOutput(output: WireObject, place: Place): { content: (TextContent | ImageContent)[]; isError?: true; output: WireObject } {
+function readOutput(
+  output: WireObject,
+  place: Place,
+): { content: (TextContent | ImageContent)[]; isError?: true; output: WireObject } {
   const type = expectString(output, 'type', place.where, place.path);
   const outputOptions = { providerOptions: options(output) };
   switch (type) {
@@ -168,7 +176,9 @@ function readOutput(output: WireObject, place: Place): { content: (TextContent |
       const items = output['value'];
       if (!Array.isArray(items)) invalid(place.where, `${place.path}.value`, 'must be an array');
       return {
-        content: items.map((item, index) => readContentItem(item, { where: place.where, path: `${place.path}.value[${index}]` })),
+        content: items.map((item, index) =>
+          readContentItem(item, { where: place.where, path: `${place.path}.value[${index}]` }),
+        ),
         output: { type, ...outputOptions },
       };
     }
@@ -216,7 +226,10 @@ function readToolResult(part: WireObject, place: Place): ToolResultMessage {
     toolName,
     content: read.content,
     ...(read.isError ? { isError: true } : {}),
-    ...withData({ output: outputData && withData(outputData).providerData?.['ai-sdk'], providerOptions: options(part) }),
+    ...withData({
+      output: outputData && withData(outputData).providerData?.['ai-sdk'],
+      providerOptions: options(part),
+    }),
   };
 }
 
@@ -239,24 +252,26 @@ function readTool(message: WireObject, index: number, where: string, separate: b
     return withMessageData(carried, { role: 'tool' });
   });
   if (out.length === 0) {
-    return [withMessageData({ role: 'user', content: [] } as UserMessage, { role: 'tool', messageOptions: options(message) })];
+    return [
+      withMessageData({ role: 'user', content: [] } as UserMessage, { role: 'tool', messageOptions: options(message) }),
+    ];
   }
   out[0] = withMessageData(out[0]!, { toolMessage: separate ? 'new' : undefined, messageOptions: options(message) });
   return out;
 }
 
 /**
- * Reads AI SDK messages. `format` is `'model'` for `ModelMessage[]`, `'prompt'` for the provider-level
- * prompt. Leading system messages are returned apart; later ones become user messages that the
- * writer turns back into system messages.
+ * Reads AI SDK messages (`ModelMessage[]` or the provider-level prompt). Leading system messages are
+ * returned apart (unless `leadingSystem` is false, for a continuation); later ones become user
+ * messages that the writer turns back into system messages.
  *
  * @internal
  */
-export function readMessages(input: readonly AISDKMessageInput[], where: string): ReadResult {
+export function readMessages(input: readonly AISDKMessageInput[], where: string, leadingSystem = true): ReadResult {
   if (!Array.isArray(input)) invalid(where, 'messages', 'must be an array of messages');
   const system: WireObject[] = [];
   const messages: Message[] = [];
-  let leading = true;
+  let leading = leadingSystem;
   let previousRole: unknown;
   input.forEach((value, index) => {
     const message = expectObject(value, where, `messages[${index}]`);
@@ -266,7 +281,10 @@ export function readMessages(input: readonly AISDKMessageInput[], where: string)
     if (role === 'system') {
       if (typeof content !== 'string') invalid(where, `${path}.content`, 'must be a string');
       if (leading) system.push(message);
-      else messages.push(withMessageData({ role: 'user', content }, { role: 'system', providerOptions: options(message) }));
+      else
+        messages.push(
+          withMessageData({ role: 'user', content }, { role: 'system', providerOptions: options(message) }),
+        );
     } else if (role === 'tool') {
       messages.push(...readTool(message, index, where, previousRole === 'tool'));
     } else if (role === 'user' || role === 'assistant') {
@@ -290,7 +308,9 @@ function readUser(message: WireObject, index: number, where: string): UserMessag
       ? { role: 'user', content }
       : {
           role: 'user',
-          content: content.map((part, position) => readUserPart(part, { where, path: `messages[${index}].content[${position}]` })),
+          content: content.map((part, position) =>
+            readUserPart(part, { where, path: `messages[${index}].content[${position}]` }),
+          ),
         };
   return withMessageData(user, { providerOptions: options(message) });
 }

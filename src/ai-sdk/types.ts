@@ -187,7 +187,9 @@ export type AISDKMessage =
     }
   | {
       role: 'assistant';
-      content: string | Array<ModelTextPart | ModelFilePart | ModelReasoningPart | ModelToolCallPart | ModelToolResultPart>;
+      content:
+        | string
+        | Array<ModelTextPart | ModelFilePart | ModelReasoningPart | ModelToolCallPart | ModelToolResultPart>;
       providerOptions?: ProviderOptions;
     }
   | { role: 'tool'; content: Array<ModelToolResultPart>; providerOptions?: ProviderOptions };
@@ -202,7 +204,17 @@ export type AISDKMessage =
  */
 export interface AISDKMessageInput {
   readonly role: 'system' | 'user' | 'assistant' | 'tool';
-  readonly content: string | readonly ModelOtherPart[];
+  readonly content:
+    | string
+    | readonly (
+        | ModelTextPart
+        | ModelImagePart
+        | ModelFilePart
+        | ModelReasoningPart
+        | ModelToolCallPart
+        | ModelToolResultPart
+        | ModelOtherPart
+      )[];
   readonly providerOptions?: unknown;
 }
 

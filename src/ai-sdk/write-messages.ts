@@ -36,9 +36,11 @@ function withOptions(value: unknown): { providerOptions?: unknown } {
 function carriedPart(part: TextContent): WireObject | undefined {
   const data = dataOf(part);
   const carried = data['part'];
-  if (typeof carried !== 'object' || carried === null || describePart(carried as WireObject) !== part.text) return undefined;
+  if (typeof carried !== 'object' || carried === null || describePart(carried as WireObject) !== part.text)
+    return undefined;
   const restored = { ...(carried as WireObject) };
-  if (data['data'] !== undefined && typeof restored['data'] === 'string') restored['data'] = decodeData(restored['data'], data['data']);
+  if (data['data'] !== undefined && typeof restored['data'] === 'string')
+    restored['data'] = decodeData(restored['data'], data['data']);
   return restored;
 }
 
@@ -108,7 +110,8 @@ function writeContentItem(part: TextContent | ImageContent, warn: Warn): WireObj
   const data = dataOf(part);
   const options = withOptions(data['providerOptions']);
   const item = data['item'];
-  if (item === 'image-url' || (item === undefined && isHttpUrl(part.data))) return { type: 'image-url', url: part.data, ...options };
+  if (item === 'image-url' || (item === undefined && isHttpUrl(part.data)))
+    return { type: 'image-url', url: part.data, ...options };
   const parsed = parseDataUrl(part.data);
   if (parsed) return { type: 'image-data', data: parsed.base64, mediaType: parsed.mediaType, ...options };
   if (!part.mimeType.startsWith('image/') || part.mimeType === 'image/*') {
@@ -171,7 +174,9 @@ function writeUser(message: Extract<Message, { role: 'user' }>, format: Format, 
     const content = format === 'prompt' ? [{ type: 'text', text: message.content }] : message.content;
     return { role, content, ...messageOptions(message) };
   }
-  const content = message.content.flatMap((part) => (part.type === 'text' ? writeText(part, warn) : writeImage(part, format)) ?? []);
+  const content = message.content.flatMap(
+    (part) => (part.type === 'text' ? writeText(part, warn) : writeImage(part, format)) ?? [],
+  );
   if (content.length === 0) {
     warn('dropped a user message with no content providers accept');
     return undefined;
@@ -179,11 +184,19 @@ function writeUser(message: Extract<Message, { role: 'user' }>, format: Format, 
   return { role, content, ...messageOptions(message) };
 }
 
-function writeAssistant(message: Extract<Message, { role: 'assistant' }>, format: Format, warn: Warn): WireObject | undefined {
+function writeAssistant(
+  message: Extract<Message, { role: 'assistant' }>,
+  format: Format,
+  warn: Warn,
+): WireObject | undefined {
   const content: WireObject[] = [];
   for (const part of message.content) {
     const written =
-      part.type === 'text' ? writeText(part, warn) : part.type === 'thinking' ? writeThinking(part) : writeToolCall(part);
+      part.type === 'text'
+        ? writeText(part, warn)
+        : part.type === 'thinking'
+          ? writeThinking(part)
+          : writeToolCall(part);
     if (written !== undefined) content.push(written);
   }
   if (content.length === 0) {
@@ -212,7 +225,10 @@ export function writeMessages(
   where: string,
 ): { messages: WireObject[]; warnings: ConversionWarning[] } {
   if (!Array.isArray(input)) {
-    throw new ContextError({ message: `${where}: messages must be an array of ctxkit messages.`, code: 'INPUT_INVALID' });
+    throw new ContextError({
+      message: `${where}: messages must be an array of ctxkit messages.`,
+      code: 'INPUT_INVALID',
+    });
   }
   const warnings: ConversionWarning[] = [];
   const messages: WireObject[] = [];
@@ -225,7 +241,9 @@ export function writeMessages(
     if (!toolSide) {
       tool = undefined;
       const written =
-        message.role === 'assistant' ? writeAssistant(message, format, warn) : writeUser(message as Extract<Message, { role: 'user' }>, format, warn);
+        message.role === 'assistant'
+          ? writeAssistant(message, format, warn)
+          : writeUser(message as Extract<Message, { role: 'user' }>, format, warn);
       if (written !== undefined) messages.push(written);
       return;
     }

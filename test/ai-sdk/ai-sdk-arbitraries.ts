@@ -19,7 +19,12 @@ const textPart = withOptions({ type: fc.constant('text'), text: nonBlank }, ['ty
 const imagePart = withOptions(
   {
     type: fc.constant('image'),
-    image: fc.oneof(base64, fc.webUrl(), bytes, fc.webUrl().map((url) => new URL(url))),
+    image: fc.oneof(
+      base64,
+      fc.webUrl(),
+      bytes,
+      fc.webUrl().map((url) => new URL(url)),
+    ),
     mediaType: fc.constantFrom('image/png', 'image/jpeg'),
   },
   ['type', 'image'],
@@ -33,25 +38,42 @@ const filePart = withOptions(
   },
   ['type', 'data', 'mediaType'],
 );
-const reasoningPart = withOptions({ type: fc.constant('reasoning'), text: fc.string({ maxLength: 30 }) }, ['type', 'text']);
+const reasoningPart = withOptions({ type: fc.constant('reasoning'), text: fc.string({ maxLength: 30 }) }, [
+  'type',
+  'text',
+]);
 const toolCall = (id: string) =>
   withOptions(
     {
       type: fc.constant('tool-call'),
       toolCallId: fc.constant(id),
       toolName: fc.constantFrom('bash', 'read'),
-      input: fc.oneof({ weight: 5, arbitrary: fc.dictionary(fc.string({ maxLength: 6 }), json, { maxKeys: 3, noNullPrototype: true }) }, { weight: 1, arbitrary: json }),
+      input: fc.oneof(
+        {
+          weight: 5,
+          arbitrary: fc.dictionary(fc.string({ maxLength: 6 }), json, { maxKeys: 3, noNullPrototype: true }),
+        },
+        { weight: 1, arbitrary: json },
+      ),
       providerExecuted: fc.boolean(),
     },
     ['type', 'toolCallId', 'toolName', 'input'],
   );
-const approvalRequest = (id: string) => fc.constant({ type: 'tool-approval-request', approvalId: `approval_${id}`, toolCallId: id });
+const approvalRequest = (id: string) =>
+  fc.constant({ type: 'tool-approval-request', approvalId: `approval_${id}`, toolCallId: id });
 
 const contentItem = fc.oneof(
   withOptions({ type: fc.constant('text'), text: nonBlank }, ['type', 'text']),
-  withOptions({ type: fc.constant('image-data'), data: base64, mediaType: fc.constant('image/png') }, ['type', 'data', 'mediaType']),
+  withOptions({ type: fc.constant('image-data'), data: base64, mediaType: fc.constant('image/png') }, [
+    'type',
+    'data',
+    'mediaType',
+  ]),
   withOptions({ type: fc.constant('image-url'), url: fc.webUrl() }, ['type', 'url']),
-  fc.record({ type: fc.constant('media'), data: base64, mediaType: fc.constantFrom('image/jpeg', 'audio/wav') }, { noNullPrototype: true }),
+  fc.record(
+    { type: fc.constant('media'), data: base64, mediaType: fc.constantFrom('image/jpeg', 'audio/wav') },
+    { noNullPrototype: true },
+  ),
   fc.record({ type: fc.constant('file-url'), url: fc.webUrl() }, { noNullPrototype: true }),
 );
 const output = fc.oneof(
@@ -60,43 +82,67 @@ const output = fc.oneof(
   withOptions({ type: fc.constant('json'), value: json }, ['type', 'value']),
   withOptions({ type: fc.constant('error-json'), value: json }, ['type', 'value']),
   withOptions({ type: fc.constant('execution-denied'), reason: nonBlank }, ['type']),
-  fc.record({ type: fc.constant('content'), value: fc.array(contentItem, { minLength: 1, maxLength: 3 }) }, { noNullPrototype: true }),
+  fc.record(
+    { type: fc.constant('content'), value: fc.array(contentItem, { minLength: 1, maxLength: 3 }) },
+    { noNullPrototype: true },
+  ),
 );
 const toolResult = (id: string) =>
   withOptions(
-    { type: fc.constant('tool-result'), toolCallId: fc.constant(id), toolName: fc.constantFrom('bash', 'read'), output },
+    {
+      type: fc.constant('tool-result'),
+      toolCallId: fc.constant(id),
+      toolName: fc.constantFrom('bash', 'read'),
+      output,
+    },
     ['type', 'toolCallId', 'toolName', 'output'],
   );
 
 const messageOptions = fc.option(providerOptions, { nil: undefined, freq: 4 });
 const message = <T>(role: string, content: fc.Arbitrary<T>) =>
-  fc.tuple(content, messageOptions).map(([value, options]) => ({ role, content: value, ...(options ? { providerOptions: options } : {}) }));
+  fc
+    .tuple(content, messageOptions)
+    .map(([value, options]) => ({ role, content: value, ...(options ? { providerOptions: options } : {}) }));
 
 function exchange(turn: number) {
   return fc.nat(2).chain((calls) => {
     const ids = Array.from({ length: calls }, (_, index) => `call_${turn}_${index}`);
-    const user = message('user', fc.oneof(nonBlank, fc.array(fc.oneof(textPart, imagePart, filePart), { minLength: 1, maxLength: 3 })));
+    const user = message(
+      'user',
+      fc.oneof(nonBlank, fc.array(fc.oneof(textPart, imagePart, filePart), { minLength: 1, maxLength: 3 })),
+    );
     const assistant = message(
       'assistant',
       fc.oneof(
         nonBlank,
         fc
-          .tuple(fc.array(fc.oneof(reasoningPart, textPart, filePart), { maxLength: 2 }), fc.tuple(...ids.map(toolCall)), fc.boolean())
-          .map(([parts, uses, approve]) => [...parts, ...uses, ...(approve && ids[0] ? [{ type: 'tool-approval-request', approvalId: `approval_${ids[0]}`, toolCallId: ids[0] }] : [])])
+          .tuple(
+            fc.array(fc.oneof(reasoningPart, textPart, filePart), { maxLength: 2 }),
+            fc.tuple(...ids.map(toolCall)),
+            fc.boolean(),
+          )
+          .map(([parts, uses, approve]) => [
+            ...parts,
+            ...uses,
+            ...(approve && ids[0]
+              ? [{ type: 'tool-approval-request', approvalId: `approval_${ids[0]}`, toolCallId: ids[0] }]
+              : []),
+          ])
           .filter((parts) => parts.length > 0),
       ),
     );
     const tool =
       ids.length === 0
         ? fc.constant([])
-        : fc
-            .tuple(message('tool', fc.tuple(...ids.map(toolResult))), fc.boolean())
-            .map(([first, split]) => {
-              const parts = first.content as unknown[];
-              return split && parts.length > 1
-                ? [{ ...first, content: parts.slice(0, 1) }, { role: 'tool', content: parts.slice(1) }]
-                : [first];
-            });
+        : fc.tuple(message('tool', fc.tuple(...ids.map(toolResult))), fc.boolean()).map(([first, split]) => {
+            const parts = first.content as unknown[];
+            return split && parts.length > 1
+              ? [
+                  { ...first, content: parts.slice(0, 1) },
+                  { role: 'tool', content: parts.slice(1) },
+                ]
+              : [first];
+          });
     return fc.tuple(user, assistant, tool).map(([u, a, t]) => [u, a, ...t]);
   });
 }
@@ -105,7 +151,9 @@ function exchange(turn: number) {
 export const modelMessages = fc
   .tuple(
     fc.array(message('system', nonBlank), { maxLength: 2 }),
-    fc.integer({ min: 1, max: 4 }).chain((count) => fc.tuple(...Array.from({ length: count }, (_, turn) => exchange(turn)))),
+    fc
+      .integer({ min: 1, max: 4 })
+      .chain((count) => fc.tuple(...Array.from({ length: count }, (_, turn) => exchange(turn)))),
     fc.option(message('system', nonBlank), { nil: undefined, freq: 5 }),
   )
   .map(([system, exchanges, late]) => {
