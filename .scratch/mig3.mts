@@ -1,0 +1,15 @@
+import pg from 'pg';
+import { migratePostgres } from '../src/postgres/index.ts';
+const pool = new pg.Pool({ connectionString: process.env.CTXKIT_TEST_POSTGRES_URL, max: 4 });
+let failures = 0;
+for (let round = 0; round < 20; round++) {
+  const schema = 'dbg_' + Date.now() + '_' + round;
+  const clients = await Promise.all([1,2,3,4].map(() => pool.connect()));
+  for (const c of clients) { await c.query(`SELECT to_regclass('"${schema}"."x"')`).catch(() => {}); c.release(); }
+  try {
+    await Promise.all(Array.from({ length: 4 }, () => migratePostgres({ pool, schema })));
+  } catch (e) { failures++; console.log(e.message); }
+  await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+}
+console.log('failures', failures);
+await pool.end();
