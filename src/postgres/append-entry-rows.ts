@@ -31,14 +31,16 @@ export function validateInput(input: SessionEntryInput, sessionId: string): Vali
   try {
     json = JSON.parse(JSON.stringify(input));
   } catch (error) {
-    throw new SessionError('The entry is not JSON (a cycle, a BigInt or similar); session data must be JSON.', {
+    throw new SessionError({
+      message: 'The entry is not JSON (a cycle, a BigInt or similar); session data must be JSON.',
       code: 'INPUT_INVALID',
       cause: error,
     });
   }
   const parsed = sessionEntryInputSchema.safeParse(json);
   if (!parsed.success) {
-    throw new SessionError(`Invalid entry for session "${sessionId}": ${describeIssues(parsed.error, 'entry')}.`, {
+    throw new SessionError({
+      message: `Invalid entry for session "${sessionId}": ${describeIssues(parsed.error, 'entry')}.`,
       code: 'INPUT_INVALID',
     });
   }
@@ -114,12 +116,21 @@ export function insertStatement(
     message === undefined ? null : withoutNul(message['content']),
     now,
   ];
+  // A run is a chain that continues while the parent has no other child: the entry joins its
+  // parent's run, or starts one (named after itself) at a root or a fork.
   const text = `
-    WITH entry AS (
-      INSERT INTO ${tables.entries} (id, session_id, parent_id, entry_type, role, content, provider, model,
-        custom_type, data, data_text, summary, created_at, tool_name, tool_status, tool_args, token_estimate,
+    WITH parent AS (
+      SELECT p.run_id, p.depth,
+             EXISTS (SELECT 1 FROM ${tables.entries} c WHERE c.session_id = $2 AND c.parent_id = p.id) AS forked
+        FROM ${tables.entries} p WHERE p.session_id = $2 AND p.id = $3
+    ), entry AS (
+      INSERT INTO ${tables.entries} (id, session_id, parent_id, run_id, depth, entry_type, role, content, provider,
+        model, custom_type, data, data_text, summary, created_at, tool_name, tool_status, tool_args, token_estimate,
         model_facing, display, compaction_first_kept_entry_id, compaction_tokens_before, branch_from_entry_id)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12, to_timestamp($13::float8 / 1000), $14, $15,
+      VALUES ($1, $2, $3,
+        coalesce((SELECT run_id FROM parent WHERE NOT forked), $1),
+        coalesce((SELECT depth + 1 FROM parent), 0),
+        $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12, to_timestamp($13::float8 / 1000), $14, $15,
         $16::jsonb, $17, $18, $19, $20, $21, $22)
       RETURNING seq
     ), message AS (
@@ -160,18 +171,35 @@ export function toolArgumentsQuery(tables: PostgresTables): string {
 
 /**
  * The query that says whether `$3` is on the branch that ends at `$2` (a compaction keeps from an
- * entry of its own branch). It stops walking as soon as it finds it.
+ * entry of its own branch): whether it is in one of the branch's runs, at or before the point
+ * where the branch leaves that run.
  *
  * @internal
  */
 export function onBranchQuery(tables: PostgresTables): string {
   return `
-    WITH RECURSIVE up AS (
-      SELECT id, parent_id, 1 AS depth FROM ${tables.entries} WHERE session_id = $1 AND id = $2
+    WITH RECURSIVE ${runsOfBranch(tables, '$2', '$4')}
+    SELECT EXISTS (
+      SELECT 1 FROM runs JOIN ${tables.entries} t
+        ON t.session_id = $1 AND t.id = $3 AND t.run_id = runs.run_id AND t.depth <= runs.upto
+    ) AS found`;
+}
+
+/**
+ * The `runs` CTE: the runs a branch goes through, from the run of the entry `leaf` (a parameter
+ * or column) back to a root run, each with the depth where the branch leaves it (`upto`). At most
+ * `limit` steps, so a corrupt table cannot loop.
+ *
+ * @internal
+ */
+export function runsOfBranch(tables: PostgresTables, leaf: string, limit: string): string {
+  return `runs AS (
+      SELECT e.run_id, e.depth AS upto, 1 AS step FROM ${tables.entries} e WHERE e.session_id = $1 AND e.id = ${leaf}
       UNION ALL
-      SELECT e.id, e.parent_id, up.depth + 1
-        FROM up JOIN ${tables.entries} e ON e.session_id = $1 AND e.id = up.parent_id
-       WHERE up.depth <= $4
-    )
-    SELECT EXISTS (SELECT 1 FROM up WHERE id = $3) AS found`;
+      SELECT p.run_id, p.depth, runs.step + 1
+        FROM runs
+        JOIN ${tables.entries} f ON f.session_id = $1 AND f.id = runs.run_id
+        JOIN ${tables.entries} p ON p.session_id = $1 AND p.id = f.parent_id
+       WHERE runs.step <= ${limit}
+    )`;
 }

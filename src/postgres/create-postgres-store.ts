@@ -1,7 +1,9 @@
-import { SessionError, StoreError } from '../errors.js';
+import { z } from 'zod';
+import { ConfigError, firstIssue, SessionError, StoreError } from '../errors.js';
 import { createKeyedQueue } from '../memory/keyed-queue.js';
 import { entryToMessage } from '../session/entry-to-message.js';
 import {
+  checkExpectedLeaf,
   createSessionInfo,
   deepFreeze,
   sessionExists,
@@ -9,7 +11,14 @@ import {
   sessionNotFound,
   sortSessions,
 } from '../session/session-index.js';
-import type { CreateSessionInit, SessionInfo, SessionStore, TranscriptMessage } from '../session-store.js';
+import type {
+  AppendEntryOptions,
+  CreateSessionInit,
+  SessionInfo,
+  SessionStore,
+  SetLeafOptions,
+  TranscriptMessage,
+} from '../session/session-store.js';
 import type { SessionEntry, SessionEntryInput } from '../types.js';
 import {
   completeEntry,
@@ -18,8 +27,7 @@ import {
   toolArgumentsQuery,
   validateInput,
 } from './append-entry-rows.js';
-import { type EntryCache as Cache, EntryCache, type EntryRow } from './entry-cache.js';
-import { type AppendEntryOptions, LeafConflictError, type SetLeafOptions } from './leaf-conflict.js';
+import { type EntryCache as Cache, EntryCache, type EntryList } from './entry-cache.js';
 import {
   connectionOf,
   type PostgresConnectionOptions,
@@ -70,56 +78,50 @@ export interface PostgresSessionStore extends SessionStore {
   migrate(): Promise<MigratePostgresResult>;
 }
 
-interface BranchRow extends EntryRow {
+const settingsSchema = z.object({
+  now: z
+    .custom<() => number>((value) => typeof value === 'function', 'must be a function returning milliseconds')
+    .optional(),
+  maxCachedEntries: z.number().int('must be a whole number').nonnegative().optional(),
+});
+
+interface BranchRow extends EntryList {
   leaf_id: string | null;
+  linked: boolean | null;
+}
+
+interface WalkRow extends EntryList {
+  leaf_id: string;
   entry_count: number;
-  parent_id: string | null;
+  steps: number;
+  missing_parent: string | null;
 }
 
 function infoOf(value: unknown, table: string): SessionInfo {
   const parsed = sessionInfoSchema.safeParse(value);
   if (!parsed.success) {
-    throw new StoreError(`A row of ${table} does not hold valid session info.`, { code: 'STORE_CORRUPT' });
+    throw new StoreError({ message: `A row of ${table} does not hold valid session info.`, code: 'STORE_CORRUPT' });
   }
   return deepFreeze(value as SessionInfo);
 }
 
-/** The branch from the rows of the walk, checking that it reached the root. */
-async function branchOf(sessionId: string, rows: BranchRow[], cache: Cache, query: Query): Promise<SessionEntry[]> {
-  if (rows.length === 0) throw sessionNotFound(sessionId);
-  const head = rows[0]!;
-  if (head.seq === null) {
-    if (head.leaf_id === null) return [];
-    throw new SessionError(`Entry "${head.leaf_id}" is not in session "${sessionId}".`, { code: 'ENTRY_NOT_FOUND' });
-  }
-  if (rows.length > head.entry_count) {
-    throw new SessionError(
-      `The session tree has a cycle: following parentId from "${head.leaf_id}" does not reach a root. The stored tree is corrupt.`,
-      { code: 'TREE_CYCLE' },
-    );
-  }
-  if (head.parent_id !== null) {
-    throw new SessionError(
-      `An entry of session "${sessionId}" names parent "${head.parent_id}", which is not in the session. The stored tree is incomplete; move the leaf to another branch with setLeaf.`,
-      { code: 'PARENT_MISSING' },
-    );
-  }
-  return cache.resolve(sessionId, rows, query);
-}
-
-function checkExpectedLeaf(sessionId: string, expected: unknown, current: string | null, field: string): void {
-  if (expected === undefined) return;
-  if (expected !== null && typeof expected !== 'string') {
-    throw new SessionError(`${field}: expected an entry id or null, got ${typeof expected}.`, {
-      code: 'INPUT_INVALID',
+/**
+ * The branch from the entry-by-entry walk, checking that it reached the root without a cycle.
+ */
+async function walkedBranch(sessionId: string, walk: WalkRow, cache: Cache, query: Query): Promise<SessionEntry[]> {
+  if (walk.steps > walk.entry_count) {
+    throw new SessionError({
+      message: `The session tree has a cycle: following parentId from "${walk.leaf_id}" does not reach a root. The stored tree is corrupt.`,
+      code: 'TREE_CYCLE',
     });
   }
-  if (expected !== current) {
-    throw new LeafConflictError(
-      `Session "${sessionId}" moved on: its leaf is ${current === null ? 'empty' : `"${current}"`}, not "${expected}" as expected; nothing was written. Read the branch again and retry from the current leaf, or append on an explicit branch with parentId.`,
-      { sessionId, expectedLeafId: expected, currentLeafId: current },
-    );
+  if (walk.missing_parent !== null) {
+    throw new SessionError({
+      message: `An entry of session "${sessionId}" names parent "${walk.missing_parent}", which is not in the session. The stored tree is incomplete; move the leaf to another branch with setLeaf.`,
+      code: 'PARENT_MISSING',
+    });
   }
+  return cache.resolve(sessionId, walk, query);
 }
 
 /**
@@ -131,7 +133,7 @@ function checkExpectedLeaf(sessionId: string, expected: unknown, current: string
  *
  * Many writers: each write locks the session's row (`SELECT … FOR UPDATE`), so appends and leaf
  * moves from every process are serialized and the tree never forks by accident. An append that
- * states `expectedLeafId` is refused with a {@link LeafConflictError} (`LEAF_CONFLICT`, with the
+ * states `expectedLeafId` is refused with a `LeafConflictError` (`LEAF_CONFLICT`, with the
  * current leaf) when another writer moved the leaf first. Given a `client`, writes nest in the
  * host's transaction as savepoints; entries are cached by row, never by what a transaction
  * claimed, so a rollback leaves no trace. A branch is read in one recursive query.
@@ -155,6 +157,15 @@ function checkExpectedLeaf(sessionId: string, expected: unknown, current: string
 export function createPostgresStore(options: CreatePostgresStoreOptions): PostgresSessionStore {
   const connection = connectionOf(options, 'createPostgresStore');
   const tables = resolveTables(options, 'createPostgresStore');
+  const settings = settingsSchema.safeParse({ now: options.now, maxCachedEntries: options.maxCachedEntries });
+  if (!settings.success) {
+    const { field, detail } = firstIssue(settings.error, '(options)');
+    throw new ConfigError({
+      message: `Invalid createPostgresStore options: ${field} ${detail}.`,
+      field,
+      cause: settings.error,
+    });
+  }
   const now = options.now ?? Date.now;
   const cache = new EntryCache(options.maxCachedEntries ?? 250_000, tables.entries);
   const sql = readQueries(tables);
@@ -190,39 +201,43 @@ export function createPostgresStore(options: CreatePostgresStoreOptions): Postgr
   const entriesOf = async (query: Query, sessionId: string, text: string) => {
     const { rows } = await query(text, [sessionId, cache.watermark(sessionId)]);
     if (rows.length === 0) throw sessionNotFound(sessionId);
-    return cache.resolve(
-      sessionId,
-      (rows as EntryRow[]).filter((row) => row.seq !== null),
-      query,
-    );
+    return cache.resolve(sessionId, rows[0] as EntryList, query);
   };
 
-  async function append(query: Query, sessionId: string, input: SessionEntryInput, options: AppendEntryOptions) {
+  async function append(query: Query, sessionId: string, input: SessionEntryInput, options?: AppendEntryOptions) {
     const validated = validateInput(input, sessionId);
     const { leaf, count } = await lock(query, sessionId);
-    checkExpectedLeaf(sessionId, options.expectedLeafId, leaf, 'options.expectedLeafId');
+    checkExpectedLeaf(sessionId, options, leaf);
     const parent = validated.parentId === undefined ? leaf : validated.parentId;
     const entry = completeEntry(validated, parent, now());
     const target = entry.type === 'branch_summary' ? entry.fromId : entry.type === 'label' ? entry.targetId : null;
-    const { rows } = await query(sql.existing, [sessionId, [entry.id, parent, target].filter((id) => id !== null)]);
-    const found = new Set(rows.map((row: { id: string }) => row.id));
-    if (found.has(entry.id)) {
-      throw new SessionError(
-        `Entry id "${entry.id}" is already used in session "${sessionId}"; entry ids are unique.`,
-        {
-          code: 'INPUT_INVALID',
-        },
-      );
+    const taken = () =>
+      new SessionError({
+        message: `Entry id "${entry.id}" is already used in session "${sessionId}"; entry ids are unique.`,
+        code: 'INPUT_INVALID',
+      });
+    // The leaf is an entry of the session: only a given parent or a target needs looking up (and
+    // then the id too, to report it first); otherwise the unique index reports a taken id.
+    const lookup = [parent === leaf ? null : parent, target].filter((id) => id !== null);
+    const found = new Set<string>();
+    if (lookup.length > 0) {
+      const { rows } = await query(sql.existing, [sessionId, [entry.id, ...lookup]]);
+      for (const row of rows as { id: string }[]) found.add(row.id);
+      if (found.has(entry.id)) throw taken();
+      if (parent !== null && parent === leaf) found.add(parent);
+    } else if (parent !== null) {
+      found.add(parent);
     }
     if (parent !== null && !found.has(parent)) {
-      throw new SessionError(
-        `entry.parentId: "${parent}" is not an entry of session "${sessionId}". Omit parentId to continue from the leaf.`,
-        { code: 'PARENT_MISSING' },
-      );
+      throw new SessionError({
+        message: `entry.parentId: "${parent}" is not an entry of session "${sessionId}". Omit parentId to continue from the leaf.`,
+        code: 'PARENT_MISSING',
+      });
     }
     if (target !== null && !found.has(target)) {
       const field = entry.type === 'branch_summary' ? 'fromId' : 'targetId';
-      throw new SessionError(`entry.${field}: "${target}" is not an entry of session "${sessionId}".`, {
+      throw new SessionError({
+        message: `entry.${field}: "${target}" is not an entry of session "${sessionId}".`,
         code: 'INPUT_INVALID',
       });
     }
@@ -231,10 +246,10 @@ export function createPostgresStore(options: CreatePostgresStoreOptions): Postgr
         parent !== null &&
         (await query(onBranchQuery(tables), [sessionId, parent, entry.firstKeptEntryId, count])).rows[0].found;
       if (!onBranch) {
-        throw new SessionError(
-          `entry.firstKeptEntryId: "${entry.firstKeptEntryId}" is not on the branch the compaction is appended to. Keep from an entry between the root and the compaction's parent.`,
-          { code: 'INPUT_INVALID' },
-        );
+        throw new SessionError({
+          message: `entry.firstKeptEntryId: "${entry.firstKeptEntryId}" is not on the branch the compaction is appended to. Keep from an entry between the root and the compaction's parent.`,
+          code: 'INPUT_INVALID',
+        });
       }
     }
     let toolArguments: string | null = null;
@@ -243,8 +258,10 @@ export function createPostgresStore(options: CreatePostgresStoreOptions): Postgr
       toolArguments = calls[0]?.arguments ?? null;
     }
     const statement = insertStatement(tables, sessionId, entry, toolArguments, now());
-    const inserted = await query(statement.text, statement.values);
-    return { entry, seq: String(inserted.rows[0].seq) };
+    const inserted = await query(statement.text, statement.values).catch((error: { code?: string }) => {
+      throw error?.code === '23505' ? taken() : error;
+    });
+    return { entry, seq: Number(inserted.rows[0].seq) };
   }
 
   return {
@@ -258,12 +275,10 @@ export function createPostgresStore(options: CreatePostgresStoreOptions): Postgr
       const info = createSessionInfo(init, now());
       const json = JSON.stringify(info);
       if (json.includes('\\u0000')) {
-        throw new SessionError(
-          'init: PostgreSQL cannot store NUL characters in a session name or metadata; remove them.',
-          {
-            code: 'INPUT_INVALID',
-          },
-        );
+        throw new SessionError({
+          message: 'init: PostgreSQL cannot store NUL characters in a session name or metadata; remove them.',
+          code: 'INPUT_INVALID',
+        });
       }
       const cwd = typeof info.metadata?.['cwd'] === 'string' ? info.metadata['cwd'] : null;
       const { rows } = await write(info.id, 'create the session', (query) =>
@@ -281,9 +296,9 @@ export function createPostgresStore(options: CreatePostgresStoreOptions): Postgr
       read('list the sessions', async (query) =>
         sortSessions((await query(sql.sessions)).rows.map((row) => infoOf(row.info, tables.sessions))),
       ),
-    appendEntry: async (sessionId: string, input: SessionEntryInput, options: AppendEntryOptions = {}) => {
+    appendEntry: async (sessionId: string, input: SessionEntryInput, options?: AppendEntryOptions) => {
       const { entry, seq } = await write(sessionId, 'append the entry', (query) =>
-        append(query, sessionId, input, options ?? {}),
+        append(query, sessionId, input, options),
       );
       cache.add(sessionId, seq, entry);
       return entry;
@@ -296,8 +311,20 @@ export function createPostgresStore(options: CreatePostgresStoreOptions): Postgr
           return [];
         }
         const given = leafId !== undefined;
-        const { rows } = await query(sql.branch, [sessionId, given, given ? leafId : null, cache.watermark(sessionId)]);
-        return branchOf(sessionId, rows as BranchRow[], cache, query);
+        const values = [sessionId, given, given ? leafId : null, cache.watermark(sessionId)];
+        const { rows } = (await query(sql.branch, values)) as { rows: BranchRow[] };
+        const head = rows[0];
+        if (head === undefined) throw sessionNotFound(sessionId);
+        if (head.list === null) {
+          if (head.leaf_id === null) return [];
+          throw new SessionError({
+            message: `Entry "${head.leaf_id}" is not in session "${sessionId}".`,
+            code: 'ENTRY_NOT_FOUND',
+          });
+        }
+        if (head.linked === true) return cache.resolve(sessionId, head, query);
+        // The runs do not line up (rows written by hand?): walk entry by entry, and report what is wrong.
+        return walkedBranch(sessionId, (await query(sql.walk, values)).rows[0] as WalkRow, cache, query);
       }),
     getLeaf: (sessionId: string) =>
       read('read the leaf', async (query) => {
@@ -305,12 +332,15 @@ export function createPostgresStore(options: CreatePostgresStoreOptions): Postgr
         if (rows.length === 0) throw sessionNotFound(sessionId);
         return rows[0].leaf_id as string | null;
       }),
-    setLeaf: (sessionId: string, entryId: string | null, options: SetLeafOptions = {}) =>
+    setLeaf: (sessionId: string, entryId: string | null, options?: SetLeafOptions) =>
       write(sessionId, 'move the leaf', async (query) => {
         const { leaf } = await lock(query, sessionId);
-        checkExpectedLeaf(sessionId, options?.expectedLeafId, leaf, 'options.expectedLeafId');
+        checkExpectedLeaf(sessionId, options, leaf);
         if (entryId !== null && (await query(sql.existing, [sessionId, [entryId]])).rows.length === 0) {
-          throw new SessionError(`Entry "${entryId}" is not in session "${sessionId}".`, { code: 'ENTRY_NOT_FOUND' });
+          throw new SessionError({
+            message: `Entry "${entryId}" is not in session "${sessionId}".`,
+            code: 'ENTRY_NOT_FOUND',
+          });
         }
         await query(sql.setLeaf, [sessionId, entryId, now()]);
       }),

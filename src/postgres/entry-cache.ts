@@ -3,14 +3,18 @@ import { parseStoredEntry } from '../session/session-index.js';
 import type { SessionEntry } from '../types.js';
 import type { Query } from './postgres-connection.js';
 
-/** A row as the read queries return it: the row's sequence number, and its JSON unless cached. */
-export interface EntryRow {
-  seq: string;
-  data: string | null;
+/**
+ * What the read queries return: a JSON array of pairs, each row's sequence number and its entry
+ * (`null` for rows the cache should have), in order; `null` for no rows.
+ *
+ * @internal
+ */
+export interface EntryList {
+  list: string | null;
 }
 
 interface SessionEntries {
-  bySeq: Map<string, SessionEntry>;
+  bySeq: Map<number, SessionEntry>;
   /** The highest sequence number cached; rows above it come with their JSON. */
   watermark: number;
 }
@@ -42,31 +46,38 @@ export class EntryCache {
   }
 
   /** Remembers an entry the store has just written. */
-  add(sessionId: string, seq: string, entry: SessionEntry): void {
+  add(sessionId: string, seq: number, entry: SessionEntry): void {
     const session = this.touch(sessionId);
     if (!session.bySeq.has(seq)) this.size++;
     session.bySeq.set(seq, entry);
-    session.watermark = Math.max(session.watermark, Number(seq));
+    session.watermark = Math.max(session.watermark, seq);
     this.evict(sessionId);
   }
 
-  /** The entries of rows, in row order: cached, parsed from the row, or fetched in one query. */
-  async resolve(sessionId: string, rows: readonly EntryRow[], query: Query): Promise<SessionEntry[]> {
+  /** The entries of the listed rows, in order: cached, parsed from the list, or fetched in one query. */
+  async resolve(sessionId: string, list: EntryList, query: Query): Promise<SessionEntry[]> {
+    const pairs = (list.list === null ? [] : JSON.parse(list.list)) as unknown[];
+    const seqs: number[] = [];
     const session = this.touch(sessionId);
-    const missing: string[] = [];
-    for (const row of rows) {
-      if (session.bySeq.has(row.seq)) continue;
-      if (row.data === null) missing.push(row.seq);
-      else this.store(session, row.seq, row.data);
+    const missing: number[] = [];
+    for (let position = 0; position < pairs.length; position += 2) {
+      const seq = pairs[position] as number;
+      const value = pairs[position + 1];
+      seqs.push(seq);
+      if (session.bySeq.has(seq)) continue;
+      if (value === null) missing.push(seq);
+      else this.store(session, seq, value);
     }
     if (missing.length > 0) {
       const fetched = await query(
         `SELECT seq, coalesce(data::text, data_text) AS data FROM ${this.entriesTable} WHERE seq = ANY($1::bigint[])`,
         [missing],
       );
-      for (const row of fetched.rows as EntryRow[]) this.store(session, row.seq, row.data!);
+      for (const row of fetched.rows as { seq: string; data: string }[]) {
+        this.store(session, Number(row.seq), JSON.parse(row.data));
+      }
     }
-    const entries = rows.map((row) => session.bySeq.get(row.seq)!);
+    const entries = seqs.map((seq) => session.bySeq.get(seq)!);
     this.evict(sessionId);
     return entries;
   }
@@ -76,15 +87,16 @@ export class EntryCache {
     this.size = 0;
   }
 
-  private store(session: SessionEntries, seq: string, data: string): void {
-    const parsed = parseStoredEntry(JSON.parse(data));
+  private store(session: SessionEntries, seq: number, value: unknown): void {
+    const parsed = parseStoredEntry(value);
     if ('problem' in parsed) {
-      throw new StoreError(`Row ${seq} of ${this.entriesTable} is not a valid entry: ${parsed.problem}.`, {
+      throw new StoreError({
+        message: `Row ${seq} of ${this.entriesTable} is not a valid entry: ${parsed.problem}.`,
         code: 'STORE_CORRUPT',
       });
     }
     session.bySeq.set(seq, parsed.entry);
-    session.watermark = Math.max(session.watermark, Number(seq));
+    session.watermark = Math.max(session.watermark, seq);
     this.size++;
   }
 

@@ -108,10 +108,10 @@ export function connectionOf(options: PostgresConnectionOptions | undefined, cal
   const poolOk = hasFunction(pool, 'query') && hasFunction(pool, 'connect');
   const clientOk = hasFunction(client, 'query');
   if (poolOk === clientOk || (pool !== undefined && !poolOk) || (client !== undefined && !clientOk)) {
-    throw new StoreError(
-      `${caller} needs a node-postgres connection: run \`npm install pg\`, then pass \`{ pool: new pg.Pool({ connectionString }) }\` (or \`{ client }\`, a connected client, to write inside your own transactions). Give exactly one of pool and client.`,
-      { code: 'DEPENDENCY_MISSING' },
-    );
+    throw new StoreError({
+      message: `${caller} needs a node-postgres connection: run \`npm install pg\`, then pass \`{ pool: new pg.Pool({ connectionString }) }\` (or \`{ client }\`, a connected client, to write inside your own transactions). Give exactly one of pool and client.`,
+      code: 'DEPENDENCY_MISSING',
+    });
   }
   const queue = createKeyedQueue<'client'>();
   return {
@@ -144,7 +144,7 @@ export function storeFailure(action: string, error: unknown): unknown {
     hint =
       ' The connection to PostgreSQL was lost; the transaction was rolled back by the server unless it was committing. Retry: an append that states expectedLeafId is refused (LEAF_CONFLICT) rather than stored twice.';
   }
-  return new StoreError(`Could not ${action} (${detail}).${hint}`, { code: 'STORE_FAILED', cause: error });
+  return new StoreError({ message: `Could not ${action} (${detail}).${hint}`, code: 'STORE_FAILED', cause: error });
 }
 
 async function inPoolTransaction<T>(pool: PostgresPool, work: (query: Query) => Promise<T>): Promise<T> {
@@ -175,10 +175,11 @@ async function inClientTransaction<T>(client: PostgresClient, work: (query: Quer
   const query: Query = (text, values) => client.query(text, values);
   let status = client.getTransactionStatus?.() ?? undefined;
   if (status === 'E') {
-    throw new StoreError(
-      'The client is in a failed transaction, so nothing can be written on it. Roll your transaction back, then retry.',
-      { code: 'STORE_FAILED' },
-    );
+    throw new StoreError({
+      message:
+        'The client is in a failed transaction, so nothing can be written on it. Roll your transaction back, then retry.',
+      code: 'STORE_FAILED',
+    });
   }
   if (status === undefined) {
     // Without a transaction status, ask the server: SAVEPOINT fails outside a transaction block.

@@ -1,6 +1,11 @@
 import { z } from 'zod';
-import { ConfigError, StoreError } from '../errors.js';
-import { type Connection, connectionOf, type PostgresConnectionOptions, runTransaction } from './postgres-connection.js';
+import { ConfigError, firstIssue, StoreError } from '../errors.js';
+import {
+  type Connection,
+  connectionOf,
+  type PostgresConnectionOptions,
+  runTransaction,
+} from './postgres-connection.js';
 
 /** The schema version this release writes and reads: the number of migrations it knows. */
 export const POSTGRES_SCHEMA_VERSION = 1;
@@ -54,9 +59,12 @@ const tableOptionsSchema = z.object({
 export function resolveTables(options: PostgresTableOptions, caller: string): PostgresTables {
   const parsed = tableOptionsSchema.safeParse({ schema: options.schema, tablePrefix: options.tablePrefix });
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field = String(issue.path[0] ?? 'options');
-    throw new ConfigError(`${caller}: options.${field} ${issue.message}.`, `options.${field}`, parsed.error);
+    const { field, detail } = firstIssue(parsed.error, '(options)');
+    throw new ConfigError({
+      message: `Invalid ${caller} options: ${field} ${detail}. Table names are built from them, so only plain identifiers are accepted.`,
+      field,
+      cause: parsed.error,
+    });
   }
   const schema = parsed.data.schema;
   const prefix = parsed.data.tablePrefix ?? 'ctxkit_';
@@ -93,6 +101,8 @@ const MIGRATIONS: readonly { name: string; sql: (tables: PostgresTables) => stri
         id text NOT NULL,
         session_id text NOT NULL REFERENCES ${sessions} (id),
         parent_id text,
+        run_id text NOT NULL,
+        depth integer NOT NULL,
         entry_type text NOT NULL,
         role text,
         content text,
@@ -117,6 +127,7 @@ const MIGRATIONS: readonly { name: string; sql: (tables: PostgresTables) => stri
       );
       CREATE INDEX ${prefix}session_entries_by_session ON ${entries} (session_id, seq);
       CREATE INDEX ${prefix}session_entries_by_parent ON ${entries} (session_id, parent_id);
+      CREATE INDEX ${prefix}session_entries_by_run ON ${entries} (session_id, run_id, depth);
       CREATE TABLE ${messages} (
         seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
         id text NOT NULL,
@@ -239,9 +250,9 @@ export async function checkSchemaVersion(
     : { rows: [{ version: 0 }] };
   const version = Number((rows[0] as { version: number }).version);
   if (version < POSTGRES_SCHEMA_VERSION) {
-    throw new StoreError(
-      `The ctxkit session tables${tables.schema === undefined ? '' : ` in schema "${tables.schema}"`} are at version ${version}, and this release needs version ${POSTGRES_SCHEMA_VERSION}. Run \`await store.migrate()\` (or \`migratePostgres({ pool })\`) once when you deploy.`,
-      { code: 'STORE_FAILED' },
-    );
+    throw new StoreError({
+      message: `The ctxkit session tables${tables.schema === undefined ? '' : ` in schema "${tables.schema}"`} are at version ${version}, and this release needs version ${POSTGRES_SCHEMA_VERSION}. Run \`await store.migrate()\` (or \`migratePostgres({ pool })\`) once when you deploy.`,
+      code: 'STORE_FAILED',
+    });
   }
 }

@@ -1,13 +1,12 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, type SessionEntryInput, SessionError, StoreError } from '../../src/index.js';
+import { ConfigError, LeafConflictError, type SessionEntryInput, SessionError, StoreError } from '../../src/index.js';
 import {
   type CreatePostgresStoreOptions,
   createPostgresStore,
   migratePostgres,
   POSTGRES_SCHEMA_VERSION,
 } from '../../src/postgres/index.js';
-import { LeafConflictError } from '../../src/postgres/leaf-conflict.js';
 import { runSessionStoreConformance } from '../stores/conformance.js';
 import { createTestPool, createTestSchema, dropTestSchema, postgresUrl, requireServerInCi } from './server.js';
 
@@ -35,7 +34,7 @@ it('says how to install pg when the connection is missing or wrong', () => {
   }
   const pool = { query: async () => ({ rows: [] }), connect: async () => ({}) } as never;
   expect(() => createPostgresStore({ pool, schema: 'Bad Name' })).toThrow(ConfigError);
-  expect(() => createPostgresStore({ pool, tablePrefix: 'x;drop' })).toThrow(/options\.tablePrefix/);
+  expect(() => createPostgresStore({ pool, tablePrefix: 'x;drop' })).toThrow(/tablePrefix/);
 });
 
 describe.skipIf(postgresUrl === undefined)('PostgreSQL store', () => {
@@ -71,7 +70,11 @@ describe.skipIf(postgresUrl === undefined)('PostgreSQL store', () => {
       const results = await Promise.all([store.migrate(), migratePostgres({ pool, schema }), store.migrate()]);
       expect(results.flatMap((result) => result.applied)).toEqual([1]);
       expect(results.map((result) => result.to)).toEqual([1, 1, 1]);
-      expect(await store.migrate()).toEqual({ from: POSTGRES_SCHEMA_VERSION, to: POSTGRES_SCHEMA_VERSION, applied: [] });
+      expect(await store.migrate()).toEqual({
+        from: POSTGRES_SCHEMA_VERSION,
+        to: POSTGRES_SCHEMA_VERSION,
+        applied: [],
+      });
       const { rows } = await pool.query(`SELECT version, name FROM "${schema}".ctxkit_migrations`);
       expect(rows).toEqual([{ version: 1, name: 'session tree' }]);
       await store.createSession({ id: 's' });
@@ -109,9 +112,20 @@ describe.skipIf(postgresUrl === undefined)('PostgreSQL store', () => {
       });
       const result = await store.appendEntry('s', {
         type: 'message',
-        message: { role: 'toolResult', toolCallId: 'c1', toolName: 'read', content: [{ type: 'text', text: 'boom' }], isError: true },
+        message: {
+          role: 'toolResult',
+          toolCallId: 'c1',
+          toolName: 'read',
+          content: [{ type: 'text', text: 'boom' }],
+          isError: true,
+        },
       });
-      await store.appendEntry('s', { type: 'compaction', summary: 'so far', firstKeptEntryId: result.id, tokensBefore: 900 });
+      await store.appendEntry('s', {
+        type: 'compaction',
+        summary: 'so far',
+        firstKeptEntryId: result.id,
+        tokensBefore: 900,
+      });
       const { rows } = await pool.query(`SELECT * FROM "${schema}".ctxkit_session_entries ORDER BY seq`);
       expect(rows[1]).toMatchObject({ role: 'assistant', provider: 'openai', model_facing: true, display: true });
       expect(rows[2]).toMatchObject({
@@ -123,8 +137,14 @@ describe.skipIf(postgresUrl === undefined)('PostgreSQL store', () => {
         data: result,
         data_text: null,
       });
-      expect(rows[3]).toMatchObject({ entry_type: 'compaction', compaction_first_kept_entry_id: result.id, compaction_tokens_before: 900 });
-      const messages = await pool.query(`SELECT sender, entry_id FROM "${schema}".ctxkit_session_messages ORDER BY seq`);
+      expect(rows[3]).toMatchObject({
+        entry_type: 'compaction',
+        compaction_first_kept_entry_id: result.id,
+        compaction_tokens_before: 900,
+      });
+      const messages = await pool.query(
+        `SELECT sender, entry_id FROM "${schema}".ctxkit_session_messages ORDER BY seq`,
+      );
       expect(messages.rows.map((row) => row.sender)).toEqual(['user', 'assistant', 'tool', 'ctxkit']);
       expect((await pool.query(`SELECT cwd, leaf_id, entry_count FROM "${schema}".ctxkit_sessions`)).rows[0]).toEqual({
         cwd: '/repo',
@@ -210,7 +230,9 @@ describe.skipIf(postgresUrl === undefined)('PostgreSQL store', () => {
       expect(retried.parentId).toBe(mine.id);
       const branched = await second.appendEntry('s', { ...say('side branch'), parentId: root.id });
       expect(branched.parentId).toBe(root.id);
-      await expect(first.setLeaf('s', root.id, { expectedLeafId: mine.id })).rejects.toSatisfy(LeafConflictError.isInstance);
+      await expect(first.setLeaf('s', root.id, { expectedLeafId: mine.id })).rejects.toSatisfy(
+        LeafConflictError.isInstance,
+      );
       await first.setLeaf('s', root.id, { expectedLeafId: branched.id });
       expect(await second.getLeaf('s')).toBe(root.id);
       await expect(first.appendEntry('s', say('x'), { expectedLeafId: 42 as never })).rejects.toThrow(

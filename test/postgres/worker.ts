@@ -8,8 +8,8 @@
  *   to be killed.
  */
 import pg from 'pg';
+import { LeafConflictError } from '../../src/index.js';
 import { createPostgresStore } from '../../src/postgres/index.js';
-import { LeafConflictError } from '../../src/postgres/leaf-conflict.js';
 
 const [mode, json] = process.argv.slice(2);
 const job = JSON.parse(json!) as {
