@@ -13,6 +13,8 @@
 #   CTXKIT_POSTGRES_PORT  the first port to try (default 54329; the next free one is used)
 #   CTXKIT_POSTGRES_BIN   the directory of initdb and pg_ctl (default: the newest found)
 set -euo pipefail
+# runuser and useradd live in sbin, which a minimal PATH may lack.
+export PATH="$PATH:/usr/sbin:/sbin"
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 checkout_key="$(printf '%s' "$root" | cksum | cut -d ' ' -f 1)"
