@@ -6,6 +6,7 @@ const { createJsonlStore } = require('ctxkit/node');
 const { createSqliteStore } = require('ctxkit/sqlite');
 const { createPostgresStore, migratePostgres } = require('ctxkit/postgres');
 const { contextConfigSchema } = require('ctxkit/schemas');
+const { fromAnthropicUsage } = require('ctxkit/anthropic');
 
 async function main() {
   const messages = [];
@@ -21,6 +22,12 @@ async function main() {
   );
   assert.equal(createTokenizerCounter({ encoding: 'cl100k_base' }).count('hello world'), 2);
   assert.equal(contextConfigSchema.safeParse({ reserveTokens: -1 }).success, false);
+  assert.deepEqual(fromAnthropicUsage({ input_tokens: 3, output_tokens: 1, cache_read_input_tokens: 5 }), {
+    input: 3,
+    output: 1,
+    cacheRead: 5,
+    total: 9,
+  });
   assert.equal(typeof createJsonlStore, 'function');
   assert.equal(typeof createSqliteStore, 'function');
   assert.equal(typeof migratePostgres, 'function');
