@@ -4,7 +4,7 @@ import {
   type TruncateMode,
   toolOutputSchema,
 } from '../config/index.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError, ContextError } from '../errors.js';
 import { parseOptions } from '../validation/parse-options.js';
 
 /**
@@ -259,11 +259,12 @@ function trimNewlines(text: string): string {
 const checkedLimits = new WeakSet<object>([DEFAULT_TOOL_OUTPUT_LIMITS]);
 
 function resolveLimits(limits: Partial<ToolOutputLimits> | undefined, functionName: string): ToolOutputLimits {
-  if (limits !== undefined && checkedLimits.has(limits)) return { ...DEFAULT_TOOL_OUTPUT_LIMITS, ...limits };
+  if (typeof limits === 'object' && limits !== null && checkedLimits.has(limits))
+    return { ...DEFAULT_TOOL_OUTPUT_LIMITS, ...limits };
   const parsed = parseOptions(functionName, toolOutputSchema, limits ?? {}, 'limits');
   const given = Object.fromEntries(Object.entries(parsed).filter(([, value]) => value !== undefined));
   const resolved: ToolOutputLimits = { ...DEFAULT_TOOL_OUTPUT_LIMITS, ...given };
-  if (limits !== undefined && Object.isFrozen(limits)) checkedLimits.add(limits);
+  if (typeof limits === 'object' && limits !== null && Object.isFrozen(limits)) checkedLimits.add(limits);
   return resolved;
 }
 
@@ -397,7 +398,8 @@ function firstOf<T>(items: readonly T[], attempt: (item: T, index: number) => st
  * @param limits - Limits to apply; missing fields and fields set to `undefined` take the reference
  *   defaults (2,000 lines, 50 KiB, 200 Ki code points, spill threshold 200 Ki code points, `head_tail`).
  * @returns The text to store, whether it was cut, whether it should be spilled, and sizes.
- * @throws {@link ConfigError} when a limit is not a whole number greater than 0.
+ * @throws {@link ConfigError} when a limit is not a whole number greater than 0; `ContextError`
+ * (`INPUT_INVALID`) when `text` is not a string.
  *
  * @example
  * ```ts
@@ -406,5 +408,11 @@ function firstOf<T>(items: readonly T[], attempt: (item: T, index: number) => st
  * ```
  */
 export function truncateToolContent(text: string, limits?: Partial<ToolOutputLimits>): TruncateResult {
+  if (typeof text !== 'string') {
+    throw new ContextError({
+      message: `truncateToolContent: text must be a string (the tool output), received ${text === null ? 'null' : typeof text}.`,
+      code: 'INPUT_INVALID',
+    });
+  }
   return truncateWithNotice(text, limits);
 }

@@ -4,6 +4,7 @@ import { CompactionError, SessionError } from '../errors.js';
 import { type CompactionResult, type CompactOptions, compact } from '../pipeline/compact.js';
 import type { CompactionEntry, SessionEntry } from '../types.js';
 import { buildContextFromBranch, type ModelFacingFilter, type SessionContext } from './build-context-from-branch.js';
+import { checkSessionOptions } from './check-entries.js';
 import type { SessionStore } from './session-store.js';
 
 /**
@@ -70,6 +71,7 @@ export interface CompactSessionResult {
  * ```
  */
 export async function compactSession(options: CompactSessionOptions): Promise<CompactSessionResult> {
+  checkSessionOptions('compactSession', options);
   const { store, sessionId, modelFacing, ...compactOptions } = options;
   const filter = modelFacing === undefined ? {} : { modelFacing };
   const before = buildContextFromBranch(await store.getBranch(sessionId), filter);

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { SessionError } from '../errors.js';
 import { sessionEntryInputSchema, sessionEntrySchema } from '../schemas/entries.js';
 import type { SessionEntry } from '../types.js';
+import { markValidEntry } from './check-entries.js';
 import { entryToMessage } from './entry-to-message.js';
 import { isStoredEntry } from './is-stored-entry.js';
 import type { CreateSessionInit, SessionInfo, TranscriptMessage } from './session-store.js';
@@ -158,9 +159,13 @@ export function deepFreeze<T>(value: T): T {
  */
 export function parseStoredEntry(value: unknown): { entry: SessionEntry } | { problem: string } {
   // The fast check accepts exactly what the schema accepts; the schema only words the refusal.
-  if (isStoredEntry(value)) return { entry: deepFreeze(value as SessionEntry) };
+  if (isStoredEntry(value)) {
+    markValidEntry(value as object);
+    return { entry: deepFreeze(value as SessionEntry) };
+  }
   const parsed = sessionEntrySchema.safeParse(value);
   if (!parsed.success) return { problem: describeIssues(parsed.error, 'entry') };
+  markValidEntry(value as object);
   return { entry: deepFreeze(value as SessionEntry) };
 }
 
@@ -207,6 +212,7 @@ export class SessionIndex {
     }
     const entry = { id: entryId, parentId: parent, timestamp: timestamp ?? now, ...rest } as SessionEntry;
     this.checkReferences(entry);
+    markValidEntry(entry);
     return deepFreeze(entry);
   }
 
