@@ -1,8 +1,8 @@
 import type { ToolOutputLimits } from '../config/index.js';
 import { ContextError } from '../errors.js';
 import { option, parseOptions } from '../validation/parse-options.js';
+import { type TruncationStats, truncateWithNotice } from './internal/truncate-with-notice.js';
 import type { SpilledOutput, SpillInfo, SpillStore } from './spill-store.js';
-import { type TruncationStats, truncateWithNotice } from './truncate-tool-content.js';
 
 /**
  * Options of {@link processToolOutput}.
