@@ -3,7 +3,7 @@
  * window. The lines marked `// ctxkit` are all the glue: the manager, the summarizer, and the
  * conversion of each request and response. The rest is the tool loop any OpenAI agent has.
  *
- * Run: OPENAI_API_KEY=… node --import tsx examples/06-openai-sdk.ts "Which files here are TypeScript?"
+ * Run: OPENAI_API_KEY=… node --import tsx examples/07-openai-sdk.ts "Which files here are TypeScript?"
  * (OPENAI_BASE_URL points the client at another OpenAI-compatible endpoint.)
  */
 import { readdirSync } from 'node:fs';
