@@ -9,9 +9,9 @@ import {
 import { ConfigError } from '../errors.js';
 import { archiveToolResult, createToolSummaryMessage } from '../messages/ctxkit-messages.js';
 import { heuristicSummarizer } from '../summarizing/heuristic-summarizer.js';
-import { serializeConversation } from '../summarizing/serialize-conversation.js';
 import type { Summarizer, SummaryRequest } from '../summarizing/summarizer-types.js';
 import { callSummarizer } from '../summarizing/summary-output.js';
+import { serializeToolBatch } from '../summarizing/tool-output/serialize-tool-batch.js';
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from '../types.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { assertMessages } from './internal/assert-messages.js';
@@ -209,7 +209,7 @@ export async function summarizeToolResultsOf(
   const request: SummaryRequest = {
     kind: 'tool_results',
     messages: pairs,
-    text: serializeConversation(pairs, { maxChars: TOOL_SUMMARY_INPUT_CHARS }),
+    text: serializeToolBatch(pairs, TOOL_SUMMARY_INPUT_CHARS),
     maxOutputTokens: Math.ceil(TOOL_SUMMARY_OUTPUT_CHARS / 2),
     ...(options.signal ? { signal: options.signal } : {}),
   };

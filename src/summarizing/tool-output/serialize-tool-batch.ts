@@ -1,0 +1,45 @@
+/** The text of a batch of archived tool results for a summarizer, each result given its share. Internal. */
+import { codePoints } from '../../pipeline/internal/clip-text.js';
+import type { Message } from '../../types.js';
+import { serializeConversation } from '../serialize-conversation.js';
+import { shareBudget } from './share-budget.js';
+
+/** Code points of a result's text kept at least, whatever its share. */
+const MIN_RESULT_CHARS = 200;
+
+function size(text: string): number {
+  return codePoints(text).length;
+}
+
+/**
+ * Serializes each call and its result on their own, within a fair share of `maxChars` (what a short
+ * result leaves goes to the longer ones): a call's line (its command) and the result's label are
+ * never cut, only the result's text, head and tail. So twenty results archived at once all reach the
+ * model, and a single long one keeps its command line.
+ *
+ * @internal
+ */
+export function serializeToolBatch(pairs: readonly Message[], maxChars: number): string {
+  const groups: Message[][] = [];
+  for (const message of pairs) {
+    const last = groups[groups.length - 1];
+    if (message.role === 'toolResult' && last && last[last.length - 1]?.role === 'assistant') last.push(message);
+    else groups.push([message]);
+  }
+  const full = groups.map((group) => serializeConversation(group));
+  const separators = Math.max(0, groups.length - 1) * 2;
+  const shares = shareBudget(full.map(size), maxChars - separators);
+  return groups
+    .map((group, index) => {
+      if (size(full[index]!) <= shares[index]!) return full[index]!;
+      const frame = size(
+        serializeConversation(
+          group.map((message) =>
+            message.role === 'toolResult' ? { ...message, content: [{ type: 'text' as const, text: '' }] } : message,
+          ),
+        ),
+      );
+      return serializeConversation(group, { toolResultMaxChars: Math.max(MIN_RESULT_CHARS, shares[index]! - frame) });
+    })
+    .join('\n\n');
+}

@@ -1,0 +1,53 @@
+import { type Message, type SummaryRequest, summarizeToolResults } from 'ctxkit';
+import { describe, expect, it } from 'vitest';
+
+function results(count: number, size: number): Message[] {
+  const messages: Message[] = [];
+  for (let index = 0; index < count; index++) {
+    const id = `c${index}`;
+    messages.push({
+      role: 'assistant',
+      content: [{ type: 'toolCall', id, name: 'bash', arguments: { command: `npm run step-${index}` } }],
+    });
+    messages.push({
+      role: 'toolResult',
+      toolCallId: id,
+      toolName: 'bash',
+      content: [{ type: 'text', text: `${'x'.repeat(size)}\nEND-${index}` }],
+    });
+  }
+  return messages;
+}
+
+async function inputOf(messages: Message[]): Promise<string> {
+  let seen: SummaryRequest | undefined;
+  await summarizeToolResults(messages, {
+    cutoff: 0,
+    strategy: 'llm',
+    summarizer: {
+      summarize: async (request) => {
+        seen = request;
+        return 'ok';
+      },
+    },
+  });
+  return seen!.text;
+}
+
+describe('the tool-result summarizer input', () => {
+  it('gives each of twenty archived results its share, command and label included', async () => {
+    const text = await inputOf(results(20, 2_000));
+    expect(text.length).toBeLessThanOrEqual(12_000 + 200);
+    for (let index = 0; index < 20; index++) {
+      expect(text).toContain(`npm run step-${index}`);
+      expect(text).toContain(`END-${index}`);
+    }
+  });
+
+  it('keeps the command line and the label of a single 13 KB result', async () => {
+    const text = await inputOf(results(1, 13_000));
+    expect(text).toContain('npm run step-0');
+    expect(text).toContain('[Tool result bash]');
+    expect(text).toContain('END-0');
+  });
+});
