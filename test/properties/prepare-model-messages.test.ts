@@ -41,11 +41,16 @@ const userText = (message: Message) =>
       ? message.content.trim()
       : message.content.map((part) => (part.type === 'text' ? part.text.trim() : `[${part.mimeType}]`)).join('');
 
-test.prop([conversations])('prepareModelMessages: every visible user message with content is kept, in order', (messages) => {
-  const users = messages.filter((message) => message.role === 'user' && isAgentVisible(message) && userText(message) !== '');
-  const sent = prepareModelMessages(messages).filter((message) => message.role === 'user');
-  expect(sent.map(userText)).toEqual(users.map(userText));
-});
+test.prop([conversations])(
+  'prepareModelMessages: every visible user message with content is kept, in order',
+  (messages) => {
+    const users = messages.filter(
+      (message) => message.role === 'user' && isAgentVisible(message) && userText(message) !== '',
+    );
+    const sent = prepareModelMessages(messages).filter((message) => message.role === 'user');
+    expect(sent.map(userText)).toEqual(users.map(userText));
+  },
+);
 
 /** Conversations with empty messages and empty parts in them, as hosts and providers produce them. */
 const withEmptyParts = conversations.chain((messages) =>
@@ -67,14 +72,18 @@ const withEmptyParts = conversations.chain((messages) =>
   }),
 );
 
-test.prop([withEmptyParts])('prepareModelMessages: no empty message or text part is sent, and pairing holds', (messages) => {
-  const sent = prepareModelMessages(deepFreeze(messages));
-  for (const message of sent) {
-    if (message.role === 'toolResult') continue;
-    const parts = typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content;
-    expect(parts.length).toBeGreaterThan(0);
-    for (const part of parts) if (part.type === 'text') expect(part.text.trim()).not.toBe('');
-  }
-  expect(checkToolPairing(sent)).toEqual([]);
-  expect(prepareModelMessages(sent)).toEqual(sent);
-});
+test.prop([withEmptyParts])(
+  'prepareModelMessages: no empty message or text part is sent, and pairing holds',
+  (messages) => {
+    const sent = prepareModelMessages(deepFreeze(messages));
+    for (const message of sent) {
+      if (message.role === 'toolResult') continue;
+      const parts =
+        typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content;
+      expect(parts.length).toBeGreaterThan(0);
+      for (const part of parts) if (part.type === 'text') expect(part.text.trim()).not.toBe('');
+    }
+    expect(checkToolPairing(sent)).toEqual([]);
+    expect(prepareModelMessages(sent)).toEqual(sent);
+  },
+);

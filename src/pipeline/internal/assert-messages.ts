@@ -1,5 +1,5 @@
 import { ContextError, firstIssue } from '../../errors.js';
-import { messageSchema } from '../../schemas/entries.js';
+import { messageSchema } from '../../schemas/messages.js';
 import type { Message } from '../../types.js';
 
 /** Message objects already found valid; each object is checked once, so repeated calls stay cheap. */

@@ -1,4 +1,11 @@
-import type { AssistantMessage, ImageContent, TextContent, ThinkingContent, ToolCall, UserMessage } from '../../types.js';
+import type {
+  AssistantMessage,
+  ImageContent,
+  TextContent,
+  ThinkingContent,
+  ToolCall,
+  UserMessage,
+} from '../../types.js';
 
 // Providers reject empty messages and empty text blocks (Anthropic: "text content blocks must contain
 // non-whitespace text", "all messages must have non-empty content"; OpenAI-compatible servers: an
@@ -15,7 +22,9 @@ type Part = TextContent | ImageContent | ThinkingContent | ToolCall;
 function isEmptyPart(part: Part): boolean {
   if (part.type === 'text') return part.text.trim() === '';
   if (part.type === 'thinking') {
-    return part.thinking.trim() === '' && part.signature === undefined && !part.redacted && part.providerData === undefined;
+    return (
+      part.thinking.trim() === '' && part.signature === undefined && !part.redacted && part.providerData === undefined
+    );
   }
   return false;
 }
