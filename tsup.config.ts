@@ -11,6 +11,7 @@ export const entries = {
   'schemas/index': 'src/schemas/index.ts',
   'openai/index': 'src/openai/index.ts',
   'anthropic/index': 'src/anthropic/index.ts',
+  'ai-sdk/index': 'src/ai-sdk/index.ts',
 };
 
 /** The `ctxkit` command line (package.json `bin`): ESM only, no types, a shebang. */

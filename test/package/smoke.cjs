@@ -6,6 +6,7 @@ const { createJsonlStore } = require('ctxkit/node');
 const { createSqliteStore } = require('ctxkit/sqlite');
 const { contextConfigSchema } = require('ctxkit/schemas');
 const { fromAnthropicUsage } = require('ctxkit/anthropic');
+const { fromLanguageModelUsage } = require('ctxkit/ai-sdk');
 
 async function main() {
   const messages = [];
@@ -27,6 +28,15 @@ async function main() {
     cacheRead: 5,
     total: 9,
   });
+  assert.deepEqual(
+    fromLanguageModelUsage({ inputTokens: 8, outputTokens: 1, inputTokenDetails: { cacheReadTokens: 5 } }),
+    {
+      input: 3,
+      output: 1,
+      cacheRead: 5,
+      total: 9,
+    },
+  );
   assert.equal(typeof createJsonlStore, 'function');
   assert.equal(typeof createSqliteStore, 'function');
   console.log('CommonJS smoke test passed');
