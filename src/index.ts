@@ -60,14 +60,13 @@ export type {
 } from './manager/context-manager-types.js';
 export type {
   CompactionEndEvent,
-  CompactionReason,
   CompactionStartEvent,
   ContextEvent,
   ContextWarningEvent,
   ToolOutputTruncatedEvent,
   ToolResultsSummarizedEvent,
 } from './manager/events.js';
-export { type ContextBreakdown, type ContextStats, formatContextStats, formatStatusLine } from './manager/stats.js';
+export { type ContextStats, formatContextStats, formatStatusLine } from './manager/stats.js';
 // ── ctxkit's own messages: summaries, digests, placeholders ─────────────────────────────────
 export {
   type CtxkitMessageKind,
@@ -79,13 +78,11 @@ export { type IsContextOverflowOptions, isContextOverflow } from './models/is-co
 // ── Models ──────────────────────────────────────────────────────────────────────────────────
 export { type GetModelLimitsOptions, getModelLimits, MODEL_LIMITS, type ModelLimits } from './models/model-limits.js';
 export {
-  type ClearedToolUse,
   type ClearToolUsesOptions,
   type ClearToolUsesResult,
   clearToolUses,
 } from './pipeline/clear-tool-uses.js';
 export { type CompactionResult, type CompactOptions, compact } from './pipeline/compact.js';
-export type { TextSize } from './pipeline/internal/text-cuts.js';
 export type { TruncateResult, TruncationStats } from './pipeline/internal/truncate-with-notice.js';
 export { type CompactionPlan, type PlanCompactionOptions, planCompaction } from './pipeline/plan-compaction.js';
 export { prepareModelMessages } from './pipeline/prepare-model-messages.js';
@@ -175,7 +172,6 @@ export type {
   CompactionEntry,
   CustomEntry,
   CustomMessageEntry,
-  EntryBase,
   ImageContent,
   LabelEntry,
   Message,
@@ -184,10 +180,8 @@ export type {
   MessageMeta,
   ModelChangeEntry,
   ProviderData,
-  Role,
   SessionEntry,
   SessionEntryInput,
-  SessionEntryType,
   SessionInfoEntry,
   StopReason,
   TextContent,
