@@ -6,6 +6,7 @@ export const entries = {
   'tokenizer/index': 'src/tokenizer/index.ts',
   'node/index': 'src/node/index.ts',
   'sqlite/index': 'src/sqlite/index.ts',
+  'postgres/index': 'src/postgres/index.ts',
   'memory/index': 'src/memory/index.ts',
   'testing/index': 'src/testing/index.ts',
   'schemas/index': 'src/schemas/index.ts',

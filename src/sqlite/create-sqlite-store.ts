@@ -1,6 +1,7 @@
 import { SessionError, StoreError } from '../errors.js';
 import { entryToMessage } from '../session/entry-to-message.js';
 import {
+  checkExpectedLeaf,
   createSessionInfo,
   parseStoredEntry,
   SessionIndex,
@@ -8,10 +9,17 @@ import {
   sessionNotFound,
   sortSessions,
 } from '../session/session-index.js';
-import type { CreateSessionInit, SessionInfo, SessionStore, TranscriptMessage } from '../session/session-store.js';
+import type {
+  AppendEntryOptions,
+  CreateSessionInit,
+  SessionInfo,
+  SessionStore,
+  SetLeafOptions,
+  TranscriptMessage,
+} from '../session/session-store.js';
 import type { SessionEntry, SessionEntryInput } from '../types.js';
 import { ENTRY_COLUMNS, entryRows, MESSAGE_COLUMNS } from './entry-row.js';
-import { ensureSchema, inTransaction, type SqliteDatabase } from './sqlite-schema.js';
+import { ensureSchema, inTransaction, type SqliteDatabase, type SqliteStatement } from './sqlite-schema.js';
 
 /**
  * Options of {@link createSqliteStore}.
@@ -37,6 +45,11 @@ interface CachedSession {
 }
 
 const placeholders = (count: number) => new Array<string>(count).fill('?').join(', ');
+
+/** The statement returning rows as arrays where the driver can (a long read then makes no row objects). */
+function rawRows(statement: SqliteStatement): SqliteStatement {
+  return typeof statement.raw === 'function' ? statement.raw(true) : statement;
+}
 
 function isDatabase(value: unknown): value is SqliteDatabase {
   return (
@@ -102,8 +115,8 @@ export function createSqliteStore(options: CreateSqliteStoreOptions): SessionSto
     session: database.prepare('SELECT data_json, leaf_id FROM sessions WHERE id = ?'),
     sessions: database.prepare('SELECT data_json FROM sessions'),
     entryAt: database.prepare('SELECT id FROM session_entries WHERE seq = ? AND session_id = ?'),
-    entriesAfter: database.prepare(
-      'SELECT seq, data_json FROM session_entries WHERE session_id = ? AND seq > ? ORDER BY seq',
+    entriesAfter: rawRows(
+      database.prepare('SELECT seq, data_json FROM session_entries WHERE session_id = ? AND seq > ? ORDER BY seq'),
     ),
     insertEntry: database.prepare(
       `INSERT INTO session_entries (${ENTRY_COLUMNS.join(', ')}) VALUES (${placeholders(ENTRY_COLUMNS.length)})`,
@@ -132,19 +145,19 @@ export function createSqliteStore(options: CreateSqliteStoreOptions): SessionSto
       cached = { index: new SessionIndex(JSON.parse(row.data_json) as SessionInfo), lastSeq: 0, lastId: null };
       cache.set(sessionId, cached);
     }
-    for (const entryRow of statements.entriesAfter.all(sessionId, cached.lastSeq) as {
-      seq: number;
-      data_json: string;
-    }[]) {
-      const parsed = parseStoredEntry(JSON.parse(entryRow.data_json));
+    for (const row of statements.entriesAfter.all(sessionId, cached.lastSeq)) {
+      const [seq, json] = Array.isArray(row)
+        ? (row as [number, string])
+        : [(row as { seq: number }).seq, (row as { data_json: string }).data_json];
+      const parsed = parseStoredEntry(JSON.parse(json));
       if ('problem' in parsed) {
         throw new StoreError({
-          message: `Row ${entryRow.seq} of session_entries is not a valid entry: ${parsed.problem}.`,
+          message: `Row ${seq} of session_entries is not a valid entry: ${parsed.problem}.`,
           code: 'STORE_CORRUPT',
         });
       }
       cached.index.add(parsed.entry);
-      cached.lastSeq = entryRow.seq;
+      cached.lastSeq = seq;
       cached.lastId = parsed.entry.id;
     }
     cached.index.leafId = row.leaf_id;
@@ -191,12 +204,13 @@ export function createSqliteStore(options: CreateSqliteStoreOptions): SessionSto
         );
         return sortSessions(infos);
       }),
-    appendEntry: (sessionId: string, input: SessionEntryInput) =>
+    appendEntry: (sessionId: string, input: SessionEntryInput, options?: AppendEntryOptions) =>
       read('append the entry', () => {
         // The refresh inside the immediate transaction sees every other writer's rows, and none
         // can be added between it and the insert.
         const { index, entry, seq } = inTransaction(database, () => {
           const index = refresh(sessionId);
+          checkExpectedLeaf(sessionId, options, index.leafId);
           const entry = index.prepare(input, now());
           const rows = entryRows(sessionId, entry, index.byId);
           const { lastInsertRowid } = statements.insertEntry.run(...rows.entry);
@@ -214,10 +228,11 @@ export function createSqliteStore(options: CreateSqliteStoreOptions): SessionSto
     getBranch: (sessionId: string, leafId?: string | null) =>
       read('read the branch', () => refresh(sessionId).branch(leafId)),
     getLeaf: (sessionId: string) => read('read the leaf', () => refresh(sessionId).leafId),
-    setLeaf: (sessionId: string, entryId: string | null) =>
+    setLeaf: (sessionId: string, entryId: string | null, options?: SetLeafOptions) =>
       read('move the leaf', () => {
         const index = inTransaction(database, () => {
           const index = refresh(sessionId);
+          checkExpectedLeaf(sessionId, options, index.leafId);
           index.checkEntry(entryId);
           statements.setLeaf.run(entryId, new Date(now()).toISOString(), sessionId);
           return index;

@@ -4,6 +4,7 @@ const { compact, heuristicSummarizer, resolveConfig, ConfigError, ContextError }
 const { createTokenizerCounter } = require('ctxkit/tokenizer');
 const { createJsonlStore } = require('ctxkit/node');
 const { createSqliteStore } = require('ctxkit/sqlite');
+const { createPostgresStore, migratePostgres } = require('ctxkit/postgres');
 const { contextConfigSchema } = require('ctxkit/schemas');
 const { fromAnthropicUsage } = require('ctxkit/anthropic');
 const { fromLanguageModelUsage } = require('ctxkit/ai-sdk');
@@ -39,6 +40,11 @@ async function main() {
   );
   assert.equal(typeof createJsonlStore, 'function');
   assert.equal(typeof createSqliteStore, 'function');
+  assert.equal(typeof migratePostgres, 'function');
+  assert.throws(
+    () => createPostgresStore({}),
+    (error) => error.code === 'DEPENDENCY_MISSING',
+  );
   console.log('CommonJS smoke test passed');
 }
 

@@ -20,6 +20,7 @@ import { fromModelMessages, toModelMessages } from 'ctxkit/ai-sdk';
 import { fromAnthropic, toAnthropic } from 'ctxkit/anthropic';
 import { createInMemoryMemoryStore, createMemoryTool } from 'ctxkit/memory';
 import { createFileMemoryStore, createFileSpillStore, createJsonlStore } from 'ctxkit/node';
+import { createPostgresStore, POSTGRES_SCHEMA_VERSION } from 'ctxkit/postgres';
 import { messageSchema, SUMMARY_PREFIX } from 'ctxkit/schemas';
 import { createSqliteStore } from 'ctxkit/sqlite';
 import { arbitraryConversation, checkToolPairing, createScriptedSummarizer } from 'ctxkit/testing';
@@ -120,6 +121,12 @@ fc.assert(
     (conversation) => checkToolPairing(prepareModelMessages(conversation)).length === 0,
   ),
   { numRuns: 50 },
+);
+
+assert.equal(POSTGRES_SCHEMA_VERSION, 1);
+assert.throws(
+  () => createPostgresStore({ pool: 'postgres://localhost' }),
+  (error) => ContextError.isInstance(error) && error.code === 'DEPENDENCY_MISSING',
 );
 
 console.log('ESM smoke test passed');
