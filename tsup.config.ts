@@ -8,6 +8,7 @@ export const entries = {
   'sqlite/index': 'src/sqlite/index.ts',
   'memory/index': 'src/memory/index.ts',
   'testing/index': 'src/testing/index.ts',
+  'schemas/index': 'src/schemas/index.ts',
 };
 
 export default defineConfig({

@@ -1,12 +1,10 @@
 import type { z } from 'zod';
 
 /**
- * The few error classes ctxkit throws. Each carries a stable `name`, a `code`, an optional `cause`,
- * and a static `isInstance` that works across two copies of the package (it checks a
- * `Symbol.for` marker, not the prototype chain).
+ * The few error classes ctxkit throws. Each takes one options object (`message`, `code`, `cause`),
+ * carries a stable `name`, and has a static `isInstance` that checks the class's own `Symbol.for`
+ * marker, so it works across two copies of the package.
  */
-
-const MARKER = Symbol.for('ctxkit.error');
 
 /** Machine-readable error codes. */
 export type ErrorCode =
@@ -27,17 +25,55 @@ export type ErrorCode =
   | 'STORE_CORRUPT'
   | 'DEPENDENCY_MISSING';
 
-/** Options shared by every ctxkit error. */
+/**
+ * What every ctxkit error is built from.
+ *
+ * @example
+ * ```ts
+ * throw new StoreError({ message: 'cannot write sessions.db: disk full', code: 'STORE_FAILED', cause });
+ * ```
+ */
 export interface ContextErrorOptions {
+  /** What went wrong and what to do about it. */
+  message: string;
+  /** A stable machine-readable code. */
   code: ErrorCode;
+  /** The underlying error, if any. */
   cause?: unknown;
 }
 
-function hasMarker(value: unknown, name?: string): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const names = (value as { [MARKER]?: unknown })[MARKER];
-  if (!Array.isArray(names)) return false;
-  return name === undefined || names.includes(name);
+/**
+ * What a {@link ConfigError} is built from: its code is always `CONFIG_INVALID`.
+ *
+ * @example
+ * ```ts
+ * throw new ConfigError({ message: 'compact: options.summarizer must have a summarize() method', field: 'summarizer' });
+ * ```
+ */
+export interface ConfigErrorOptions {
+  /** What is wrong and how to fix it: the function, the field and the fix. */
+  message: string;
+  /** The dotted path of the offending field. */
+  field: string;
+  /** The underlying validation error, if any. */
+  cause?: unknown;
+}
+
+// One `Symbol.for` marker per class, so `isInstance` works across two copies of the package (two
+// bundles, a CommonJS and an ESM copy) where `instanceof` does not.
+const CONTEXT_ERROR = Symbol.for('ctxkit.ContextError');
+const CONFIG_ERROR = Symbol.for('ctxkit.ConfigError');
+const COMPACTION_ERROR = Symbol.for('ctxkit.CompactionError');
+const SESSION_ERROR = Symbol.for('ctxkit.SessionError');
+const STORE_ERROR = Symbol.for('ctxkit.StoreError');
+
+function isMarked(value: unknown, marker: symbol): boolean {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[marker] === true;
+}
+
+function mark(error: Error, marker: symbol, name: string): void {
+  Object.defineProperty(error, marker, { value: true, enumerable: false });
+  error.name = name;
 }
 
 /**
@@ -55,28 +91,13 @@ function hasMarker(value: unknown, name?: string): boolean {
 export class ContextError extends Error {
   /** A stable machine-readable code. */
   readonly code: ErrorCode;
-  declare readonly [MARKER]: readonly string[];
 
-  /**
-   * @param message - What went wrong and what to do about it.
-   * @param options - The code and the underlying cause.
-   */
-  constructor(message: string, options: ContextErrorOptions) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'ContextError';
+  /** @param options - The message, the code and the underlying cause. */
+  constructor(options: ContextErrorOptions) {
+    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = options.code;
-    const chain: string[] = [];
-    for (let proto = Object.getPrototypeOf(this); proto && proto !== Error.prototype; ) {
-      const ctor = proto.constructor as { errorName?: string };
-      if (ctor.errorName) chain.push(ctor.errorName);
-      proto = Object.getPrototypeOf(proto);
-    }
-    Object.defineProperty(this, MARKER, { value: chain, enumerable: false });
-    this.name = chain[0] ?? 'ContextError';
+    mark(this, CONTEXT_ERROR, 'ContextError');
   }
-
-  /** @internal The name recorded in the cross-realm marker. */
-  static readonly errorName: string = 'ContextError';
 
   /**
    * True for any ctxkit error, even one from another copy of the package.
@@ -85,12 +106,12 @@ export class ContextError extends Error {
    * @returns Whether `value` is a ctxkit error.
    */
   static isInstance(value: unknown): value is ContextError {
-    return hasMarker(value, 'ContextError');
+    return isMarked(value, CONTEXT_ERROR);
   }
 }
 
 /**
- * Invalid configuration. The message names the field and the fix.
+ * Invalid configuration or options. The message names the function, the field and the fix.
  *
  * @example
  * ```ts
@@ -98,27 +119,22 @@ export class ContextError extends Error {
  * ```
  */
 export class ConfigError extends ContextError {
-  /** @internal */
-  static override readonly errorName = 'ConfigError';
   /** The offending field, as a dotted path. */
   readonly field: string;
 
-  /**
-   * @param message - What is wrong and how to fix it.
-   * @param field - The dotted path of the offending field.
-   * @param cause - The underlying validation error.
-   */
-  constructor(message: string, field: string, cause?: unknown) {
-    super(message, { code: 'CONFIG_INVALID', cause });
-    this.field = field;
+  /** @param options - The message, the offending field and the underlying validation error. */
+  constructor(options: ConfigErrorOptions) {
+    super({ message: options.message, code: 'CONFIG_INVALID', cause: options.cause });
+    this.field = options.field;
+    mark(this, CONFIG_ERROR, 'ConfigError');
   }
 
   /**
    * @param value - Anything caught.
-   * @returns Whether `value` is a {@link ConfigError}.
+   * @returns Whether `value` is a {@link ConfigError}, even one from another copy of the package.
    */
   static override isInstance(value: unknown): value is ConfigError {
-    return hasMarker(value, 'ConfigError');
+    return isMarked(value, CONFIG_ERROR);
   }
 }
 
@@ -131,15 +147,18 @@ export class ConfigError extends ContextError {
  * ```
  */
 export class CompactionError extends ContextError {
-  /** @internal */
-  static override readonly errorName = 'CompactionError';
+  /** @param options - The message, the code and the underlying cause. */
+  constructor(options: ContextErrorOptions) {
+    super(options);
+    mark(this, COMPACTION_ERROR, 'CompactionError');
+  }
 
   /**
    * @param value - Anything caught.
-   * @returns Whether `value` is a {@link CompactionError}.
+   * @returns Whether `value` is a {@link CompactionError}, even one from another copy of the package.
    */
   static override isInstance(value: unknown): value is CompactionError {
-    return hasMarker(value, 'CompactionError');
+    return isMarked(value, COMPACTION_ERROR);
   }
 }
 
@@ -152,15 +171,18 @@ export class CompactionError extends ContextError {
  * ```
  */
 export class SessionError extends ContextError {
-  /** @internal */
-  static override readonly errorName = 'SessionError';
+  /** @param options - The message, the code and the underlying cause. */
+  constructor(options: ContextErrorOptions) {
+    super(options);
+    mark(this, SESSION_ERROR, 'SessionError');
+  }
 
   /**
    * @param value - Anything caught.
-   * @returns Whether `value` is a {@link SessionError}.
+   * @returns Whether `value` is a {@link SessionError}, even one from another copy of the package.
    */
   static override isInstance(value: unknown): value is SessionError {
-    return hasMarker(value, 'SessionError');
+    return isMarked(value, SESSION_ERROR);
   }
 }
 
@@ -173,15 +195,18 @@ export class SessionError extends ContextError {
  * ```
  */
 export class StoreError extends ContextError {
-  /** @internal */
-  static override readonly errorName = 'StoreError';
+  /** @param options - The message, the code and the underlying cause. */
+  constructor(options: ContextErrorOptions) {
+    super(options);
+    mark(this, STORE_ERROR, 'StoreError');
+  }
 
   /**
    * @param value - Anything caught.
-   * @returns Whether `value` is a {@link StoreError}.
+   * @returns Whether `value` is a {@link StoreError}, even one from another copy of the package.
    */
   static override isInstance(value: unknown): value is StoreError {
-    return hasMarker(value, 'StoreError');
+    return isMarked(value, STORE_ERROR);
   }
 }
 

@@ -1,14 +1,10 @@
-// The root entry of ctxkit: no `node:` imports, no tokenizer or database code.
+// The root entry of ctxkit: no `node:` imports, no tokenizer or database code. Zod schemas and the
+// wire strings of ctxkit's own messages are in `ctxkit/schemas`; Node stores in `ctxkit/node`.
 
-export {
-  type ApproximateCounterOptions,
-  approximateCounter,
-  createApproximateCounter,
-} from './approximate-counter.js';
+// ── Settings ────────────────────────────────────────────────────────────────────────────────
 export {
   type ContextConfig,
   type ContextConfigInput,
-  contextConfigSchema,
   DEFAULT_CONFIG,
   DEFAULT_TOOL_OUTPUT_LIMITS,
   effectiveKeepRecentTokens,
@@ -17,77 +13,43 @@ export {
   type ToolOutputLimits,
   type ToolSummaryStrategy,
   type TruncateMode,
-} from './config.js';
+} from './config/index.js';
+// ── Token counters and estimates ────────────────────────────────────────────────────────────
 export {
-  CLEARED_RESULT_KIND,
-  CLEARED_RESULT_PLACEHOLDER,
-  type ClearedToolUse,
-  type ClearToolUsesOptions,
-  type ClearToolUsesResult,
-  clearToolUses,
-} from './core/clear-tool-uses.js';
-export { type CompactionResult, type CompactOptions, compact, createSummaryMessage } from './core/compact.js';
-export { DIGEST_PREFIX } from './core/compact-tool-results-in-recent.js';
+  type ApproximateCounterOptions,
+  approximateCounter,
+  createApproximateCounter,
+} from './counting/approximate-counter.js';
+// ── Core functions: pure, over a message array ─────────────────────────────────────────────
 export {
   type ContextUsage,
   type ContextUsageOptions,
   contextUsage,
-  shouldCompact,
   type UsageLevel,
-} from './core/context-usage.js';
+} from './counting/context-usage.js';
+export { type EstimateContextTokensOptions, estimateContextTokens } from './counting/estimate-context-tokens.js';
+// ── Contracts: what a host plugs in ─────────────────────────────────────────────────────────
+export type { TokenCounter } from './counting/token-counter.js';
 export {
-  type ContextTokenEstimate,
-  describeContextTokens,
-  type EstimateContextTokensOptions,
-  estimateContextTokens,
-} from './core/estimate-context-tokens.js';
-export { type IsContextOverflowOptions, isContextOverflow } from './core/is-context-overflow.js';
-export {
-  COMPACTION_TOOL_RESULT_CHARS,
-  type CompactionPlan,
-  type PlanCompactionOptions,
-  planCompaction,
-  SUMMARY_PREFIX,
-  summaryText,
-} from './core/plan-compaction.js';
-export {
-  ARCHIVED_RESULT_PLACEHOLDER,
-  MISSING_RESULT_TEXT,
-  prepareModelMessages,
-} from './core/prepare-model-messages.js';
-export { type SerializeConversationOptions, serializeConversation } from './core/serialize-conversation.js';
-export {
-  type SplitByCountOptions,
-  type SplitByTokenBudgetOptions,
-  type SplitResult,
-  splitByCount,
-  splitByTokenBudget,
-} from './core/split-by-token-budget.js';
-export {
-  HEURISTIC_SUMMARY_OUTPUT_CHARS,
-  type SummarizeToolResultsOptions,
-  type SummarizeToolResultsResult,
-  summarizeToolResults,
-  TOOL_SUMMARY_INPUT_CHARS,
-  TOOL_SUMMARY_OUTPUT_CHARS,
-  TOOL_SUMMARY_PREFIX,
-} from './core/summarize-tool-results.js';
-export {
-  type TextSize,
-  type TruncateResult,
-  type TruncationStats,
-  truncateToolContent,
-} from './core/truncate-tool-content.js';
+  estimateMessageTokens,
+  IMAGE_TOKENS,
+  isAgentVisible,
+  isUserVisible,
+  referenceCounter,
+  sumMessageTokens,
+} from './counting/token-counter.js';
+// ── Errors ──────────────────────────────────────────────────────────────────────────────────
 export {
   CompactionError,
   ConfigError,
+  type ConfigErrorOptions,
   ContextError,
   type ContextErrorOptions,
   type ErrorCode,
   SessionError,
   StoreError,
 } from './errors.js';
-export { heuristicSummarizer, summarizeHeuristically } from './heuristic-summarizer.js';
+// ── Manager: one object that keeps an agent's context inside the window ──────────────────────
 export { createContextManager } from './manager/context-manager.js';
 export type {
   CallOptions,
@@ -105,37 +67,51 @@ export type {
   ToolOutputTruncatedEvent,
   ToolResultsSummarizedEvent,
 } from './manager/events.js';
+export { type ContextBreakdown, type ContextStats, formatContextStats, formatStatusLine } from './manager/stats.js';
+// ── ctxkit's own messages: summaries, digests, placeholders ─────────────────────────────────
 export {
-  type ContextBreakdown,
-  type ContextStats,
-  formatContextStats,
-  formatStatusLine,
-  formatTokens,
-} from './manager/stats.js';
-export { type GetModelLimitsOptions, getModelLimits, MODEL_LIMITS, type ModelLimits } from './model-limits.js';
+  type CtxkitMessageKind,
+  createSummaryMessage,
+  ctxkitMessageKind,
+  summaryText,
+} from './messages/ctxkit-messages.js';
+export { type IsContextOverflowOptions, isContextOverflow } from './models/is-context-overflow.js';
+// ── Models ──────────────────────────────────────────────────────────────────────────────────
+export { type GetModelLimitsOptions, getModelLimits, MODEL_LIMITS, type ModelLimits } from './models/model-limits.js';
 export {
-  assistantMessageSchema,
-  branchSummaryEntrySchema,
-  compactionEntrySchema,
-  customEntrySchema,
-  customMessageEntrySchema,
-  imageContentSchema,
-  labelEntrySchema,
-  messageEntrySchema,
-  messageMetaSchema,
-  messageSchema,
-  modelChangeEntrySchema,
-  sessionEntryInputSchema,
-  sessionEntrySchema,
-  sessionInfoEntrySchema,
-  textContentSchema,
-  thinkingContentSchema,
-  thinkingLevelChangeEntrySchema,
-  toolCallSchema,
-  toolResultMessageSchema,
-  usageSchema,
-  userMessageSchema,
-} from './schemas/entries.js';
+  type ClearedToolUse,
+  type ClearToolUsesOptions,
+  type ClearToolUsesResult,
+  clearToolUses,
+} from './pipeline/clear-tool-uses.js';
+export { type CompactionResult, type CompactOptions, compact } from './pipeline/compact.js';
+export { type CompactionPlan, type PlanCompactionOptions, planCompaction } from './pipeline/plan-compaction.js';
+export { prepareModelMessages } from './pipeline/prepare-model-messages.js';
+export {
+  type ProcessedToolOutput,
+  type ProcessToolOutputOptions,
+  processToolOutput,
+} from './pipeline/process-tool-output.js';
+export { shouldCompact } from './pipeline/should-compact.js';
+export type { SpilledOutput, SpillInfo, SpillStore } from './pipeline/spill-store.js';
+export {
+  type SplitByCountOptions,
+  type SplitByTokenBudgetOptions,
+  type SplitResult,
+  splitByCount,
+  splitByTokenBudget,
+} from './pipeline/split-by-token-budget.js';
+export {
+  type SummarizeToolResultsOptions,
+  type SummarizeToolResultsResult,
+  summarizeToolResults,
+} from './pipeline/summarize-tool-results.js';
+export {
+  type TextSize,
+  type TruncateResult,
+  type TruncationStats,
+  truncateToolContent,
+} from './pipeline/truncate-tool-content.js';
 export { type BranchSessionOptions, type BranchSessionResult, branchSession } from './session/branch-session.js';
 export {
   type BuildContextFromBranchOptions,
@@ -144,46 +120,38 @@ export {
   type SessionContext,
 } from './session/build-context-from-branch.js';
 export { type CompactSessionOptions, type CompactSessionResult, compactSession } from './session/compact-session.js';
-export { type CreateMemoryStoreOptions, createMemoryStore } from './session/create-memory-store.js';
-export { BRANCH_SUMMARY_PREFIX, entryToMessage } from './session/entry-to-message.js';
+export { entryToMessage } from './session/entry-to-message.js';
+export {
+  type CreateInMemorySessionStoreOptions,
+  createInMemorySessionStore,
+} from './session/in-memory-session-store.js';
 export {
   type PlanSessionCompactionOptions,
   planSessionCompaction,
   type SessionCompactionPlan,
 } from './session/plan-session-compaction.js';
+export type { CreateSessionInit, SessionInfo, SessionStore, TranscriptMessage } from './session/session-store.js';
+// ── Session tree ────────────────────────────────────────────────────────────────────────────
 export { type SessionEntries, type WalkBranchOptions, walkBranch } from './session/walk-branch.js';
-export type { CreateSessionInit, SessionInfo, SessionStore, TranscriptMessage } from './session-store.js';
-export {
-  type ProcessedToolOutput,
-  type ProcessToolOutputOptions,
-  processToolOutput,
-  type SpilledOutput,
-  type SpillInfo,
-  type SpillStore,
-} from './spill-store.js';
+// ── Summarizers ─────────────────────────────────────────────────────────────────────────────
 export {
   type CompletionFunction,
   type CompletionInput,
   type CompletionOutput,
   type CreateSummarizerOptions,
   createSummarizer,
-} from './summarizer.js';
-export type { Summarizer, SummaryKind, SummaryOutput, SummaryRequest } from './summarizer-types.js';
+} from './summarizing/create-summarizer.js';
+export { heuristicSummarizer } from './summarizing/heuristic-summarizer.js';
+export { type SerializeConversationOptions, serializeConversation } from './summarizing/serialize-conversation.js';
+export type { Summarizer, SummaryKind, SummaryOutput, SummaryRequest } from './summarizing/summarizer-types.js';
 export {
   SUMMARY_PROMPTS,
   SUMMARY_SECTIONS,
   SUMMARY_SYSTEM_PROMPT,
   type SummaryPromptBuilder,
-} from './summary-prompts.js';
-export {
-  estimateMessageTokens,
-  IMAGE_TOKENS,
-  isAgentVisible,
-  isUserVisible,
-  referenceCounter,
-  sumMessageTokens,
-  type TokenCounter,
-} from './token-counter.js';
+} from './summarizing/summary-prompts.js';
+
+// ── The message and session-entry model ─────────────────────────────────────────────────────
 export type {
   AssistantMessage,
   BranchSummaryEntry,

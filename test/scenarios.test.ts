@@ -9,7 +9,7 @@ import {
   type ContextEvent,
   compactSession,
   createContextManager,
-  createMemoryStore,
+  createInMemorySessionStore,
   type Message,
   prepareModelMessages,
   referenceCounter,
@@ -72,7 +72,7 @@ const overLimit = (): Message[] => [
 
 describe('failures the field has shipped', () => {
   it('messages kept by a first compaction are not lost at the second', async () => {
-    const store = createMemoryStore();
+    const store = createInMemorySessionStore();
     const session = await store.createSession();
     const append = async (messages: Message[]) => {
       for (const message of messages) await store.appendEntry(session.id, { type: 'message', message });
@@ -109,7 +109,7 @@ describe('failures the field has shipped', () => {
 
   it('a session store that fails while recording a compaction loses nothing', async () => {
     const events: ContextEvent[] = [];
-    const store = createMemoryStore();
+    const store = createInMemorySessionStore();
     const session = await store.createSession();
     const history = overLimit();
     for (const message of history) await store.appendEntry(session.id, { type: 'message', message });
@@ -140,7 +140,7 @@ describe('failures the field has shipped', () => {
 
   it('a summary cut off at the output limit is never stored as the checkpoint', async () => {
     const events: ContextEvent[] = [];
-    const store = createMemoryStore();
+    const store = createInMemorySessionStore();
     const session = await store.createSession();
     const history = overLimit();
     for (const message of history) await store.appendEntry(session.id, { type: 'message', message });

@@ -1,4 +1,4 @@
-import type { ContextUsage } from '../core/context-usage.js';
+import type { ContextUsage } from '../counting/context-usage.js';
 
 /**
  * Keeps threshold compaction from repeating turn after turn when it cannot help: after a

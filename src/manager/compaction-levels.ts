@@ -1,7 +1,12 @@
-import { type ContextConfig, effectiveKeepRecentTokens, resolveConfig, type ToolOutputLimits } from '../config.js';
-import { planCompaction } from '../core/plan-compaction.js';
-import { truncateToolContent } from '../core/truncate-tool-content.js';
-import type { TokenCounter } from '../token-counter.js';
+import {
+  type ContextConfig,
+  effectiveKeepRecentTokens,
+  resolveConfig,
+  type ToolOutputLimits,
+} from '../config/index.js';
+import type { TokenCounter } from '../counting/token-counter.js';
+import { planCompaction } from '../pipeline/plan-compaction.js';
+import { truncateToolContent } from '../pipeline/truncate-tool-content.js';
 import type { Message, ToolResultMessage } from '../types.js';
 
 /** One way to compact, from the gentlest to the deepest. @internal */

@@ -1,16 +1,16 @@
-import { approximateCounter } from '../approximate-counter.js';
-import { type ContextConfig, effectiveKeepRecentTokens, effectiveTokenLimit, resolveConfig } from '../config.js';
-import { assertMessages } from '../core/assert-messages.js';
-import { type CompactionResult, compact, defaultSummaryBudget } from '../core/compact.js';
-import { type ContextUsage, measureUsage } from '../core/context-usage.js';
-import { countExtras } from '../core/estimate-context-tokens.js';
-import { isContextOverflow } from '../core/is-context-overflow.js';
-import { summaryText } from '../core/plan-compaction.js';
-import { prepareModelMessages } from '../core/prepare-model-messages.js';
-import { summarizeToolResultsOf } from '../core/summarize-tool-results.js';
+import { type ContextConfig, effectiveKeepRecentTokens, effectiveTokenLimit, resolveConfig } from '../config/index.js';
+import { approximateCounter } from '../counting/approximate-counter.js';
+import { type ContextUsage, measureUsage } from '../counting/context-usage.js';
+import { countExtras } from '../counting/estimate-context-tokens.js';
+import { isAgentVisible } from '../counting/token-counter.js';
 import { CompactionError, ConfigError } from '../errors.js';
-import { getModelLimits, type ModelLimits } from '../model-limits.js';
-import { isAgentVisible } from '../token-counter.js';
+import { summaryText } from '../messages/ctxkit-messages.js';
+import { isContextOverflow } from '../models/is-context-overflow.js';
+import { getModelLimits, type ModelLimits } from '../models/model-limits.js';
+import { type CompactionResult, compact, defaultSummaryBudget } from '../pipeline/compact.js';
+import { assertMessages } from '../pipeline/internal/assert-messages.js';
+import { prepareModelMessages } from '../pipeline/prepare-model-messages.js';
+import { summarizeToolResultsOf } from '../pipeline/summarize-tool-results.js';
 import type { Message } from '../types.js';
 import { CompactionBackoff } from './compaction-backoff.js';
 import { chooseCompactionLevel, compactionLevels } from './compaction-levels.js';
@@ -42,10 +42,10 @@ function resolveManagerConfig(options: ContextManagerOptions): {
 } {
   const limits = options.model ? getModelLimits(options.model, { overrides: options.modelLimits }) : undefined;
   if (options.model && limits === undefined && options.contextWindow === undefined && !options.config?.contextWindow) {
-    throw new ConfigError(
-      `Unknown model "${options.model}": pass contextWindow, or add the model with the modelLimits option.`,
-      'model',
-    );
+    throw new ConfigError({
+      message: `Unknown model "${options.model}": pass contextWindow, or add the model with the modelLimits option.`,
+      field: 'model',
+    });
   }
   const contextWindow = options.contextWindow ?? options.config?.contextWindow ?? limits?.contextWindow;
   return { config: resolveConfig({ ...options.config, ...(contextWindow ? { contextWindow } : {}) }), limits };
@@ -86,10 +86,16 @@ interface PendingCompaction {
  */
 export function createContextManager(options: ContextManagerOptions): ContextManager {
   if (options.summarizer === undefined || typeof options.summarizer.summarize !== 'function') {
-    throw new ConfigError('createContextManager needs a summarizer with a summarize() method.', 'summarizer');
+    throw new ConfigError({
+      message: 'createContextManager needs a summarizer with a summarize() method.',
+      field: 'summarizer',
+    });
   }
   if (options.store !== undefined && options.sessionId === undefined) {
-    throw new ConfigError('A store needs the sessionId of the session to record compactions in.', 'sessionId');
+    throw new ConfigError({
+      message: 'A store needs the sessionId of the session to record compactions in.',
+      field: 'sessionId',
+    });
   }
   const { config, limits } = resolveManagerConfig(options);
   const counter = options.counter ?? approximateCounter;
@@ -304,10 +310,12 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       firstError = error;
     }
     if (recoveredInTurn === turn) {
-      throw new CompactionError(
-        'The provider rejected the request as too long, and this turn already recovered from an overflow once; recovery is attempted once per turn. The history is unchanged; shorten the kept tail or the tool output.',
-        { code: 'OVERFLOW_UNRECOVERED', cause: firstError },
-      );
+      throw new CompactionError({
+        message:
+          'The provider rejected the request as too long, and this turn already recovered from an overflow once; recovery is attempted once per turn. The history is unchanged; shorten the kept tail or the tool output.',
+        code: 'OVERFLOW_UNRECOVERED',
+        cause: firstError,
+      });
     }
     recoveredInTurn = turn;
     let pending: PendingCompaction;
@@ -315,10 +323,11 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       pending = await runCompaction(prepared.history, 'overflow', callOptions);
     } catch (error) {
       if (isAbort(error)) throw error;
-      throw new CompactionError(
-        `The provider rejected the request as too long, and compaction could not shrink it (${describe(error)}). The history is unchanged; shorten the kept tail or the tool output.`,
-        { code: 'OVERFLOW_UNRECOVERED', cause: error },
-      );
+      throw new CompactionError({
+        message: `The provider rejected the request as too long, and compaction could not shrink it (${describe(error)}). The history is unchanged; shorten the kept tail or the tool output.`,
+        code: 'OVERFLOW_UNRECOVERED',
+        cause: error,
+      });
     }
     let result: T;
     try {
@@ -328,10 +337,12 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       // The compaction did not help: it is dropped, and neither the manager nor the store takes it.
       emit({ ...endEvent(pending, undefined), error });
       if (!isOverflow(error)) throw error;
-      throw new CompactionError(
-        'The request overflowed the context window again after compaction; recovery is attempted once per turn. The history is unchanged; reduce the kept tail.',
-        { code: 'OVERFLOW_UNRECOVERED', cause: { first: firstError, second: error } },
-      );
+      throw new CompactionError({
+        message:
+          'The request overflowed the context window again after compaction; recovery is attempted once per turn. The history is unchanged; reduce the kept tail.',
+        code: 'OVERFLOW_UNRECOVERED',
+        cause: { first: firstError, second: error },
+      });
     }
     const compacted = await adopt(pending);
     reported.prepared(compacted.messages);

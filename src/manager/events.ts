@@ -1,4 +1,4 @@
-import type { ContextUsage } from '../core/context-usage.js';
+import type { ContextUsage } from '../counting/context-usage.js';
 
 /** Why a compaction ran. */
 export type CompactionReason = 'threshold' | 'overflow' | 'manual';

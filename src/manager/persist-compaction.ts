@@ -1,6 +1,6 @@
-import type { CompactionResult } from '../core/compact.js';
 import { StoreError } from '../errors.js';
-import type { SessionStore } from '../session-store.js';
+import type { CompactionResult } from '../pipeline/compact.js';
+import type { SessionStore } from '../session/session-store.js';
 import type { Message, SessionEntry } from '../types.js';
 
 /**
@@ -68,10 +68,11 @@ export async function persistCompaction(
     const branch = await store.getBranch(sessionId);
     const firstKeptEntryId = firstKeptEntry(branch, history.slice(result.firstKeptIndex));
     if (firstKeptEntryId === undefined) {
-      throw new StoreError(
-        'None of the kept messages is in the session, so the compaction could not be recorded. Append every message to the store before preparing.',
-        { code: 'STORE_FAILED' },
-      );
+      throw new StoreError({
+        message:
+          'None of the kept messages is in the session, so the compaction could not be recorded. Append every message to the store before preparing.',
+        code: 'STORE_FAILED',
+      });
     }
     await store.appendEntry(sessionId, {
       type: 'compaction',

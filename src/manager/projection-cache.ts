@@ -1,8 +1,8 @@
-import { isValidUsage, usageTotal } from '../core/estimate-context-tokens.js';
-import { summaryText } from '../core/plan-compaction.js';
-import { prepareModelMessages } from '../core/prepare-model-messages.js';
-import { validCutPoints } from '../core/tool-pairing.js';
-import { estimateMessageTokens, isAgentVisible, type TokenCounter } from '../token-counter.js';
+import { isValidUsage, usageTotal } from '../counting/estimate-context-tokens.js';
+import { estimateMessageTokens, isAgentVisible, type TokenCounter } from '../counting/token-counter.js';
+import { summaryText } from '../messages/ctxkit-messages.js';
+import { validCutPoints } from '../pipeline/internal/tool-pairing.js';
+import { prepareModelMessages } from '../pipeline/prepare-model-messages.js';
 import type { AssistantMessage, Message } from '../types.js';
 
 /** The projection of a history and what it costs. @internal */

@@ -1,4 +1,4 @@
-import { estimateMessageTokens, isAgentVisible, type TokenCounter } from '../token-counter.js';
+import { estimateMessageTokens, isAgentVisible, type TokenCounter } from '../counting/token-counter.js';
 import type { Message, Usage } from '../types.js';
 
 interface Recorded {

@@ -1,11 +1,11 @@
-import type { ContextUsage } from '../core/context-usage.js';
+import type { ContextUsage } from '../counting/context-usage.js';
 import {
   countTextCached,
   countToolsTokens,
   estimateMessageTokens,
   isAgentVisible,
   type TokenCounter,
-} from '../token-counter.js';
+} from '../counting/token-counter.js';
 import type { Message, Role } from '../types.js';
 
 /**

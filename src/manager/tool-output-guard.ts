@@ -1,5 +1,6 @@
-import type { ToolOutputLimits } from '../config.js';
-import { processToolOutput, type SpillStore } from '../spill-store.js';
+import type { ToolOutputLimits } from '../config/index.js';
+import { processToolOutput } from '../pipeline/process-tool-output.js';
+import type { SpillStore } from '../pipeline/spill-store.js';
 import type { Message, ToolResultMessage } from '../types.js';
 import type { ContextEvent } from './events.js';
 

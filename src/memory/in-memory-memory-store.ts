@@ -5,7 +5,7 @@ import type { MemoryEntry, MemoryStore, MemoryWriteOptions } from './memory-stor
 const encoder = new TextEncoder();
 
 function fail(message: string): StoreError {
-  return new StoreError(message, { code: 'STORE_FAILED' });
+  return new StoreError({ message: message, code: 'STORE_FAILED' });
 }
 
 /**

@@ -21,12 +21,6 @@ export {
   resolveMemoryPath,
 } from './memory-path.js';
 export type { MemoryEntry, MemoryStore, MemoryWriteOptions } from './memory-store.js';
-export {
-  type CreateMemoryToolOptions,
-  createMemoryTool,
-  DEFAULT_MEMORY_TOOL_LIMITS,
-  type MemoryTool,
-  type MemoryToolLimits,
-  type MemoryToolResult,
-} from './memory-tool.js';
+export { type CreateMemoryToolOptions, createMemoryTool, type MemoryTool } from './memory-tool.js';
 export { type MemoryToolDefinition, memoryInputJsonSchema, memoryToolDefinition } from './memory-tool-definition.js';
+export { DEFAULT_MEMORY_TOOL_LIMITS, type MemoryToolLimits, type MemoryToolResult } from './memory-tool-limits.js';

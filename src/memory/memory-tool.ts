@@ -4,38 +4,8 @@ import { createKeyedQueue } from './keyed-queue.js';
 import { parseMemoryCommand } from './memory-commands.js';
 import type { MemoryStore } from './memory-store.js';
 import { type MemoryToolDefinition, memoryToolDefinition } from './memory-tool-definition.js';
+import { DEFAULT_MEMORY_TOOL_LIMITS, type MemoryToolLimits, type MemoryToolResult } from './memory-tool-limits.js';
 import { runMemoryCommand } from './run-memory-command.js';
-
-/**
- * The caps the memory tool enforces, whatever the store.
- *
- * @example
- * ```ts
- * const limits: MemoryToolLimits = { ...DEFAULT_MEMORY_TOOL_LIMITS, maxFiles: 200 };
- * ```
- */
-export interface MemoryToolLimits {
-  /** UTF-8 bytes a memory file may hold after any command. @default 102400 (100 KiB) */
-  maxFileBytes: number;
-  /** Characters a `view` (or an edit snippet) returns at most, 1000 or more; longer output is cut with a notice. @default 20000 */
-  maxViewCharacters: number;
-  /** Files the whole memory may hold; `create` is refused beyond it. @default 1000 */
-  maxFiles: number;
-}
-
-/**
- * The default caps: 100 KiB per file, 20,000 characters per view (about 5,000 tokens), 1,000 files.
- *
- * @example
- * ```ts
- * console.log(DEFAULT_MEMORY_TOOL_LIMITS.maxFileBytes); // 102400
- * ```
- */
-export const DEFAULT_MEMORY_TOOL_LIMITS: Readonly<MemoryToolLimits> = Object.freeze({
-  maxFileBytes: 100 * 1024,
-  maxViewCharacters: 20_000,
-  maxFiles: 1000,
-});
 
 /**
  * Options of {@link createMemoryTool}: the store and, optionally, the caps.
@@ -49,17 +19,6 @@ export interface CreateMemoryToolOptions extends Partial<MemoryToolLimits> {
   /** Where the files live: `createInMemoryMemoryStore()`, `createFileMemoryStore()` from `ctxkit/node`, or your own. */
   store: MemoryStore;
 }
-
-/**
- * What one call of the tool returns: text for the model, or an error message for the model (send it
- * back as a tool result with the error flag set).
- *
- * @example
- * ```ts
- * const result: MemoryToolResult = { error: 'path "/etc/passwd" is outside the memory directory; …' };
- * ```
- */
-export type MemoryToolResult = { content: string } | { error: string };
 
 /**
  * The client side of the `memory` tool, as {@link createMemoryTool} returns it.
@@ -171,15 +130,20 @@ function readInput(input: unknown): ReturnType<typeof parseMemoryCommand> {
 export function createMemoryTool(options: CreateMemoryToolOptions): MemoryTool {
   const { store, ...caps } = options ?? ({} as CreateMemoryToolOptions);
   if (!isStore(store)) {
-    throw new ConfigError(
-      'store must be a MemoryStore (stat, list, read, write, delete, rename, and optionally runExclusive); use createInMemoryMemoryStore()',
-      'store',
-    );
+    throw new ConfigError({
+      message:
+        'store must be a MemoryStore (stat, list, read, write, delete, rename, and optionally runExclusive); use createInMemoryMemoryStore()',
+      field: 'store',
+    });
   }
   const parsed = limitsSchema.safeParse(caps);
   if (!parsed.success) {
     const { field, detail } = firstIssue(parsed.error, 'limits');
-    throw new ConfigError(`${field} must be ${BOUNDS[field] ?? 'valid'} (${detail})`, field, parsed.error);
+    throw new ConfigError({
+      message: `${field} must be ${BOUNDS[field] ?? 'valid'} (${detail})`,
+      field,
+      cause: parsed.error,
+    });
   }
   const limits: MemoryToolLimits = parsed.data;
   return {

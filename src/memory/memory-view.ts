@@ -2,7 +2,7 @@ import type { MemoryViewCommand } from './memory-commands.js';
 import { MEMORY_ROOT, parentMemoryPath, resolveMemoryPath } from './memory-path.js';
 import { Refusal, resolveField } from './memory-refusal.js';
 import type { MemoryEntry, MemoryStore } from './memory-store.js';
-import type { MemoryToolLimits } from './memory-tool.js';
+import type { MemoryToolLimits } from './memory-tool-limits.js';
 
 /** How many levels below the viewed directory a listing shows. */
 const LISTING_DEPTH = 2;

@@ -8,7 +8,7 @@ import type {
 import { isWithinMemoryPath, MEMORY_ROOT, parentMemoryPath } from './memory-path.js';
 import { resolveField as path, Refusal } from './memory-refusal.js';
 import type { MemoryStore } from './memory-store.js';
-import type { MemoryToolLimits, MemoryToolResult } from './memory-tool.js';
+import type { MemoryToolLimits, MemoryToolResult } from './memory-tool-limits.js';
 import { countMemoryFiles, numberLines, truncateOutput, viewMemory } from './memory-view.js';
 
 /** Everything a command needs. */

@@ -42,11 +42,11 @@ function isMissing(error: unknown): boolean {
 }
 
 function fail(message: string, cause?: unknown): StoreError {
-  return new StoreError(message, { code: 'STORE_FAILED', cause });
+  return new StoreError({ message: message, code: 'STORE_FAILED', cause });
 }
 
 function refuse(message: string): StoreError {
-  return new StoreError(message, { code: 'INPUT_INVALID' });
+  return new StoreError({ message: message, code: 'INPUT_INVALID' });
 }
 
 function isSpecial(info: Stats): boolean {
@@ -106,7 +106,10 @@ interface Located {
 export function createFileMemoryStore(options: CreateFileMemoryStoreOptions): MemoryStore {
   const parsed = optionsSchema.safeParse(options);
   if (!parsed.success) {
-    throw new ConfigError('directory must be a non-empty path, e.g. { directory: ".agent/memories" }', 'directory');
+    throw new ConfigError({
+      message: 'directory must be a non-empty path, e.g. { directory: ".agent/memories" }',
+      field: 'directory',
+    });
   }
   const directory = resolve(parsed.data.directory);
   let realRoot: string | undefined;

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SpilledOutput, SpillInfo, SpillStore } from '../spill-store.js';
+import type { SpilledOutput, SpillInfo, SpillStore } from '../pipeline/spill-store.js';
 
 /**
  * Options of {@link createFileSpillStore}.

@@ -8,7 +8,7 @@ import { open } from 'node:fs/promises';
 import { z } from 'zod';
 import { StoreError } from '../errors.js';
 import { deepFreeze, parseStoredEntry, type SessionIndex, sessionInfoSchema } from '../session/session-index.js';
-import type { SessionInfo } from '../session-store.js';
+import type { SessionInfo } from '../session/session-store.js';
 
 /**
  * The format version written in each file's header line; a file from a newer version is refused.
@@ -31,7 +31,8 @@ export function errorCode(error: unknown): string | undefined {
 /** @internal */
 export function storeFailed(action: string, file: string, error: unknown): StoreError {
   const reason = error instanceof Error ? error.message : String(error);
-  return new StoreError(`Could not ${action} ${file} (${reason}). Check the directory's permissions and free space.`, {
+  return new StoreError({
+    message: `Could not ${action} ${file} (${reason}). Check the directory's permissions and free space.`,
     code: 'STORE_FAILED',
     cause: error,
   });
@@ -63,29 +64,34 @@ export function parseHeader(line: string, file: string, expectedId?: string): Se
   try {
     value = JSON.parse(line);
   } catch (error) {
-    throw new StoreError(`${file} does not start with a session header line; it is not a ctxkit session file.`, {
+    throw new StoreError({
+      message: `${file} does not start with a session header line; it is not a ctxkit session file.`,
       code: 'STORE_CORRUPT',
       cause: error,
     });
   }
   const header = headerSchema.safeParse(value);
   if (!header.success) {
-    throw new StoreError(`${file} does not start with a ctxkit session header line.`, { code: 'STORE_CORRUPT' });
+    throw new StoreError({
+      message: `${file} does not start with a ctxkit session header line.`,
+      code: 'STORE_CORRUPT',
+    });
   }
   if (header.data.version > JSONL_FORMAT_VERSION) {
-    throw new StoreError(
-      `${file} has format version ${header.data.version}, newer than this ctxkit reads (${JSONL_FORMAT_VERSION}). Upgrade ctxkit.`,
-      { code: 'STORE_CORRUPT' },
-    );
+    throw new StoreError({
+      message: `${file} has format version ${header.data.version}, newer than this ctxkit reads (${JSONL_FORMAT_VERSION}). Upgrade ctxkit.`,
+      code: 'STORE_CORRUPT',
+    });
   }
   const { type: _type, version: _version, ...info } = value as Record<string, unknown>;
   const parsed = sessionInfoSchema.safeParse(info);
-  if (!parsed.success) throw new StoreError(`${file} has an invalid session header.`, { code: 'STORE_CORRUPT' });
+  if (!parsed.success)
+    throw new StoreError({ message: `${file} has an invalid session header.`, code: 'STORE_CORRUPT' });
   if (expectedId !== undefined && parsed.data.id !== expectedId) {
-    throw new StoreError(
-      `${file} holds session "${parsed.data.id}", not "${expectedId}" (a copied or renamed file). Rename it to ${parsed.data.id}.jsonl, or move it out of the directory.`,
-      { code: 'STORE_CORRUPT' },
-    );
+    throw new StoreError({
+      message: `${file} holds session "${parsed.data.id}", not "${expectedId}" (a copied or renamed file). Rename it to ${parsed.data.id}.jsonl, or move it out of the directory.`,
+      code: 'STORE_CORRUPT',
+    });
   }
   return deepFreeze(info as unknown as SessionInfo);
 }

@@ -9,7 +9,7 @@ import {
   sessionNotFound,
   sortSessions,
 } from '../session/session-index.js';
-import type { CreateSessionInit, SessionInfo, SessionStore, TranscriptMessage } from '../session-store.js';
+import type { CreateSessionInit, SessionInfo, SessionStore, TranscriptMessage } from '../session/session-store.js';
 import type { SessionEntry, SessionEntryInput } from '../types.js';
 import {
   appendDurably,
@@ -110,7 +110,8 @@ interface LoadedSession {
  */
 export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSessionStore {
   if (typeof options?.directory !== 'string' || options.directory.length === 0) {
-    throw new StoreError('createJsonlStore needs a directory: createJsonlStore({ directory: ".sessions" }).', {
+    throw new StoreError({
+      message: 'createJsonlStore needs a directory: createJsonlStore({ directory: ".sessions" }).',
       code: 'INPUT_INVALID',
     });
   }
@@ -198,7 +199,8 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
       session.endsWithNewline = false;
       if (errorCode(error) === 'ENOENT') {
         loaded.delete(sessionId);
-        throw new StoreError(`${file} was removed while the session was open; nothing was appended.`, {
+        throw new StoreError({
+          message: `${file} was removed while the session was open; nothing was appended.`,
           code: 'STORE_FAILED',
           cause: error,
         });

@@ -1,12 +1,12 @@
-import { COMPACTION_TOOL_RESULT_CHARS } from '../core/plan-compaction.js';
-import { serializeConversation } from '../core/serialize-conversation.js';
-import { callSummarizer } from '../core/summary-output.js';
+import { isAgentVisible } from '../counting/token-counter.js';
 import { CompactionError } from '../errors.js';
-import type { SessionStore } from '../session-store.js';
-import type { Summarizer } from '../summarizer-types.js';
-import { isAgentVisible } from '../token-counter.js';
+import { COMPACTION_TOOL_RESULT_CHARS } from '../pipeline/plan-compaction.js';
+import { serializeConversation } from '../summarizing/serialize-conversation.js';
+import type { Summarizer } from '../summarizing/summarizer-types.js';
+import { callSummarizer } from '../summarizing/summary-output.js';
 import type { BranchSummaryEntry, Message, SessionEntry } from '../types.js';
 import { entryToMessage } from './entry-to-message.js';
+import type { SessionStore } from './session-store.js';
 
 /**
  * Options of {@link branchSession}.
@@ -93,15 +93,16 @@ export async function branchSession(options: BranchSessionOptions): Promise<Bran
     ...(options.signal ? { signal: options.signal } : {}),
   });
   if (text.length === 0) {
-    throw new CompactionError('The summarizer returned an empty branch summary; the leaf was not moved.', {
+    throw new CompactionError({
+      message: 'The summarizer returned an empty branch summary; the leaf was not moved.',
       code: 'SUMMARY_EMPTY',
     });
   }
   if (truncated) {
-    throw new CompactionError(
-      'The branch summary was cut off at the output limit; the leaf was not moved. Raise maxOutputTokens.',
-      { code: 'SUMMARY_TRUNCATED' },
-    );
+    throw new CompactionError({
+      message: 'The branch summary was cut off at the output limit; the leaf was not moved. Raise maxOutputTokens.',
+      code: 'SUMMARY_TRUNCATED',
+    });
   }
   const summary = (await store.appendEntry(sessionId, {
     type: 'branch_summary',

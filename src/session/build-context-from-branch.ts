@@ -1,5 +1,5 @@
-import { createSummaryMessage } from '../core/compact.js';
 import { SessionError } from '../errors.js';
+import { createSummaryMessage } from '../messages/ctxkit-messages.js';
 import type { CompactionEntry, Message, SessionEntry } from '../types.js';
 import { entryToMessage } from './entry-to-message.js';
 import { keepToolPairs } from './keep-tool-pairs.js';
@@ -105,10 +105,10 @@ function contributing(path: readonly SessionEntry[]): {
   for (let index = 0; index <= latest && first < 0; index++)
     if (path[index]!.id === compaction.firstKeptEntryId) first = index;
   if (first < 0) {
-    throw new SessionError(
-      `Compaction "${compaction.id}" keeps the context from entry "${compaction.firstKeptEntryId}", which is not on its branch before it. The compaction entry is corrupt; move the leaf to an entry before it.`,
-      { code: 'ENTRY_NOT_FOUND' },
-    );
+    throw new SessionError({
+      message: `Compaction "${compaction.id}" keeps the context from entry "${compaction.firstKeptEntryId}", which is not on its branch before it. The compaction entry is corrupt; move the leaf to an entry before it.`,
+      code: 'ENTRY_NOT_FOUND',
+    });
   }
   // A cut that lands on a tool result (a hand-made entry) moves back to the call it answers.
   first = backToCall(path, first);

@@ -1,10 +1,10 @@
-import { type CompactionResult, type CompactOptions, compact } from '../core/compact.js';
-import { countExtras } from '../core/estimate-context-tokens.js';
+import { countExtras } from '../counting/estimate-context-tokens.js';
+import { referenceCounter, sumMessageTokens } from '../counting/token-counter.js';
 import { CompactionError, SessionError } from '../errors.js';
-import type { SessionStore } from '../session-store.js';
-import { referenceCounter, sumMessageTokens } from '../token-counter.js';
+import { type CompactionResult, type CompactOptions, compact } from '../pipeline/compact.js';
 import type { CompactionEntry, SessionEntry } from '../types.js';
 import { buildContextFromBranch, type ModelFacingFilter, type SessionContext } from './build-context-from-branch.js';
+import type { SessionStore } from './session-store.js';
 
 /**
  * Options of {@link compactSession}: the store and session, plus everything {@link compact} takes.
@@ -76,7 +76,8 @@ export async function compactSession(options: CompactSessionOptions): Promise<Co
   const result = await compact(before.messages, compactOptions);
   const firstKeptEntryId = before.entryIds[result.firstKeptIndex];
   if (firstKeptEntryId === undefined) {
-    throw new CompactionError('The compaction kept no message of the branch, so there is nothing to record.', {
+    throw new CompactionError({
+      message: 'The compaction kept no message of the branch, so there is nothing to record.',
       code: 'NOTHING_TO_COMPACT',
     });
   }
@@ -84,10 +85,11 @@ export async function compactSession(options: CompactSessionOptions): Promise<Co
   // entry goes to the store's own leaf. A leaf moved to another branch gets no compaction.
   const branch = await store.getBranch(sessionId);
   if (!branch.some((entry) => entry.id === firstKeptEntryId)) {
-    throw new SessionError(
-      'The leaf moved to another branch while the summary was being written; nothing was appended. Compact again.',
-      { code: 'ENTRY_NOT_FOUND' },
-    );
+    throw new SessionError({
+      message:
+        'The leaf moved to another branch while the summary was being written; nothing was appended. Compact again.',
+      code: 'ENTRY_NOT_FOUND',
+    });
   }
   const input = {
     type: 'compaction' as const,
@@ -99,10 +101,10 @@ export async function compactSession(options: CompactSessionOptions): Promise<Co
   // a digest that the tree does not hold), so measure the context the entry will really give.
   const tokensAfter = measureAfter(branch, input, filter, compactOptions);
   if (tokensAfter >= result.tokensBefore) {
-    throw new CompactionError(
-      `Compaction would not shrink the session's context (${result.tokensBefore} → ${tokensAfter} tokens); nothing was appended. The kept tail is too large: lower keepRecentTokens or truncate tool output.`,
-      { code: 'NOT_SMALLER' },
-    );
+    throw new CompactionError({
+      message: `Compaction would not shrink the session's context (${result.tokensBefore} → ${tokensAfter} tokens); nothing was appended. The kept tail is too large: lower keepRecentTokens or truncate tool output.`,
+      code: 'NOT_SMALLER',
+    });
   }
   const entry = (await store.appendEntry(sessionId, {
     ...input,

@@ -1,8 +1,5 @@
-import { createSummaryMessage } from '../core/compact.js';
+import { createBranchSummaryMessage, createSummaryMessage } from '../messages/ctxkit-messages.js';
 import type { Message, SessionEntry, UserMessage } from '../types.js';
-
-/** The first line of the user message that carries a branch summary. */
-export const BRANCH_SUMMARY_PREFIX = '[Summary of an abandoned branch]';
 
 const derived = new WeakMap<SessionEntry, UserMessage>();
 
@@ -15,11 +12,7 @@ function derive(entry: SessionEntry): UserMessage | undefined {
         meta: { kind: 'custom', userVisible: entry.display !== false },
       };
     case 'branch_summary':
-      return {
-        role: 'user',
-        content: `${BRANCH_SUMMARY_PREFIX}\n${entry.summary}`,
-        meta: { kind: 'branch_summary' },
-      };
+      return createBranchSummaryMessage(entry.summary);
     case 'compaction':
       return createSummaryMessage(entry.summary);
     default:

@@ -1,6 +1,6 @@
-import type { ContextConfig, ContextConfigInput } from '../config.js';
-import { type CompactionPlan, planCompaction } from '../core/plan-compaction.js';
-import type { TokenCounter } from '../token-counter.js';
+import type { ContextConfig, ContextConfigInput } from '../config/index.js';
+import type { TokenCounter } from '../counting/token-counter.js';
+import { type CompactionPlan, planCompaction } from '../pipeline/plan-compaction.js';
 import { buildContextFromBranch, type ModelFacingFilter, type SessionContext } from './build-context-from-branch.js';
 import type { SessionEntries } from './walk-branch.js';
 

@@ -8,9 +8,9 @@
 import { z } from 'zod';
 import { SessionError } from '../errors.js';
 import { sessionEntryInputSchema, sessionEntrySchema } from '../schemas/entries.js';
-import type { CreateSessionInit, SessionInfo, TranscriptMessage } from '../session-store.js';
 import type { SessionEntry } from '../types.js';
 import { entryToMessage } from './entry-to-message.js';
+import type { CreateSessionInit, SessionInfo, TranscriptMessage } from './session-store.js';
 import { walkBranch } from './walk-branch.js';
 
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -69,7 +69,8 @@ export function describeIssues(error: z.ZodError, root: string): string {
 
 /** @internal */
 export function sessionNotFound(sessionId: string): SessionError {
-  return new SessionError(`There is no session "${sessionId}". Create it with createSession first.`, {
+  return new SessionError({
+    message: `There is no session "${sessionId}". Create it with createSession first.`,
     code: 'SESSION_NOT_FOUND',
   });
 }
@@ -82,7 +83,10 @@ export function sessionNotFound(sessionId: string): SessionError {
 export function createSessionInfo(init: CreateSessionInit | undefined, now: number): SessionInfo {
   const parsed = sessionInitSchema.safeParse(init ?? {});
   if (!parsed.success) {
-    throw new SessionError(`Invalid session: ${describeIssues(parsed.error, 'init')}.`, { code: 'INPUT_INVALID' });
+    throw new SessionError({
+      message: `Invalid session: ${describeIssues(parsed.error, 'init')}.`,
+      code: 'INPUT_INVALID',
+    });
   }
   const { id, name, parentSessionId, metadata } = parsed.data;
   return deepFreeze(
@@ -107,7 +111,8 @@ export function sortSessions(sessions: SessionInfo[]): SessionInfo[] {
 
 /** @internal */
 export function sessionExists(sessionId: string): SessionError {
-  return new SessionError(`A session "${sessionId}" already exists. Pick another id, or omit it to get a random one.`, {
+  return new SessionError({
+    message: `A session "${sessionId}" already exists. Pick another id, or omit it to get a random one.`,
     code: 'INPUT_INVALID',
   });
 }
@@ -116,7 +121,8 @@ function toJson(value: unknown): unknown {
   try {
     return JSON.parse(JSON.stringify(value));
   } catch (error) {
-    throw new SessionError('The value is not JSON (a cycle, a BigInt or similar); session data must be JSON.', {
+    throw new SessionError({
+      message: 'The value is not JSON (a cycle, a BigInt or similar); session data must be JSON.',
       code: 'INPUT_INVALID',
       cause: error,
     });
@@ -167,26 +173,25 @@ export class SessionIndex {
     const json = toJson(input);
     const parsed = sessionEntryInputSchema.safeParse(json);
     if (!parsed.success) {
-      throw new SessionError(`Invalid entry for session "${this.info.id}": ${describeIssues(parsed.error, 'entry')}.`, {
+      throw new SessionError({
+        message: `Invalid entry for session "${this.info.id}": ${describeIssues(parsed.error, 'entry')}.`,
         code: 'INPUT_INVALID',
       });
     }
     const { id, parentId, timestamp, ...rest } = json as Record<string, unknown>;
     const entryId = (id as string | undefined) ?? crypto.randomUUID();
     if (this.byId.has(entryId)) {
-      throw new SessionError(
-        `Entry id "${entryId}" is already used in session "${this.info.id}"; entry ids are unique.`,
-        {
-          code: 'INPUT_INVALID',
-        },
-      );
+      throw new SessionError({
+        message: `Entry id "${entryId}" is already used in session "${this.info.id}"; entry ids are unique.`,
+        code: 'INPUT_INVALID',
+      });
     }
     const parent = parentId === undefined ? this.leafId : (parentId as string | null);
     if (parent !== null && !this.byId.has(parent)) {
-      throw new SessionError(
-        `entry.parentId: "${parent}" is not an entry of session "${this.info.id}". Omit parentId to continue from the leaf.`,
-        { code: 'PARENT_MISSING' },
-      );
+      throw new SessionError({
+        message: `entry.parentId: "${parent}" is not an entry of session "${this.info.id}". Omit parentId to continue from the leaf.`,
+        code: 'PARENT_MISSING',
+      });
     }
     const entry = { id: entryId, parentId: parent, timestamp: timestamp ?? now, ...rest } as SessionEntry;
     this.checkReferences(entry);
@@ -203,15 +208,16 @@ export class SessionIndex {
       for (let id: string | null = entry.parentId; id !== null; id = this.byId.get(id)?.parentId ?? null) {
         if (id === entry.firstKeptEntryId) return;
       }
-      throw new SessionError(
-        `entry.firstKeptEntryId: "${entry.firstKeptEntryId}" is not on the branch the compaction is appended to. Keep from an entry between the root and the compaction's parent.`,
-        { code: 'INPUT_INVALID' },
-      );
+      throw new SessionError({
+        message: `entry.firstKeptEntryId: "${entry.firstKeptEntryId}" is not on the branch the compaction is appended to. Keep from an entry between the root and the compaction's parent.`,
+        code: 'INPUT_INVALID',
+      });
     }
     const target = entry.type === 'branch_summary' ? entry.fromId : entry.type === 'label' ? entry.targetId : undefined;
     if (target !== undefined && !this.byId.has(target)) {
       const field = entry.type === 'branch_summary' ? 'fromId' : 'targetId';
-      throw new SessionError(`entry.${field}: "${target}" is not an entry of session "${this.info.id}".`, {
+      throw new SessionError({
+        message: `entry.${field}: "${target}" is not an entry of session "${this.info.id}".`,
         code: 'INPUT_INVALID',
       });
     }
@@ -229,7 +235,10 @@ export class SessionIndex {
   /** Throws unless `entryId` is `null` or an entry of the session. */
   checkEntry(entryId: string | null): void {
     if (entryId !== null && !this.byId.has(entryId)) {
-      throw new SessionError(`Entry "${entryId}" is not in session "${this.info.id}".`, { code: 'ENTRY_NOT_FOUND' });
+      throw new SessionError({
+        message: `Entry "${entryId}" is not in session "${this.info.id}".`,
+        code: 'ENTRY_NOT_FOUND',
+      });
     }
   }
 

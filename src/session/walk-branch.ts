@@ -91,30 +91,30 @@ export function walkBranch(entries: SessionEntries, options: WalkBranchOptions =
   const byId = indexEntries(entries);
   const leaf = byId.get(leafId);
   if (leaf === undefined) {
-    throw new SessionError(
-      `Entry "${leafId}" is not in the session, so there is no branch to walk from it. Pass the id of an existing entry (or null for an empty branch).`,
-      { code: 'ENTRY_NOT_FOUND' },
-    );
+    throw new SessionError({
+      message: `Entry "${leafId}" is not in the session, so there is no branch to walk from it. Pass the id of an existing entry (or null for an empty branch).`,
+      code: 'ENTRY_NOT_FOUND',
+    });
   }
   const path: SessionEntry[] = [];
   const seen = new Set<string>();
   let entry: SessionEntry = leaf;
   for (;;) {
     if (seen.has(entry.id)) {
-      throw new SessionError(
-        `The session tree has a cycle through entry "${entry.id}": following parentId from "${leafId}" comes back to it. The stored tree is corrupt.`,
-        { code: 'TREE_CYCLE' },
-      );
+      throw new SessionError({
+        message: `The session tree has a cycle through entry "${entry.id}": following parentId from "${leafId}" comes back to it. The stored tree is corrupt.`,
+        code: 'TREE_CYCLE',
+      });
     }
     seen.add(entry.id);
     path.push(entry);
     if (entry.parentId === null) break;
     const parent = byId.get(entry.parentId);
     if (parent === undefined) {
-      throw new SessionError(
-        `Entry "${entry.id}" names parent "${entry.parentId}", which is not in the session. The stored tree is incomplete; move the leaf to another branch with setLeaf.`,
-        { code: 'PARENT_MISSING' },
-      );
+      throw new SessionError({
+        message: `Entry "${entry.id}" names parent "${entry.parentId}", which is not in the session. The stored tree is incomplete; move the leaf to another branch with setLeaf.`,
+        code: 'PARENT_MISSING',
+      });
     }
     entry = parent;
   }

@@ -8,7 +8,7 @@ import {
   sessionNotFound,
   sortSessions,
 } from '../session/session-index.js';
-import type { CreateSessionInit, SessionInfo, SessionStore, TranscriptMessage } from '../session-store.js';
+import type { CreateSessionInit, SessionInfo, SessionStore, TranscriptMessage } from '../session/session-store.js';
 import type { SessionEntry, SessionEntryInput } from '../types.js';
 import { ENTRY_COLUMNS, entryRows, MESSAGE_COLUMNS } from './entry-row.js';
 import { ensureSchema, inTransaction, type SqliteDatabase } from './sqlite-schema.js';
@@ -47,7 +47,8 @@ function isDatabase(value: unknown): value is SqliteDatabase {
 
 function failed(action: string, error: unknown): unknown {
   if (SessionError.isInstance(error) || StoreError.isInstance(error)) return error;
-  return new StoreError(`Could not ${action} (${error instanceof Error ? error.message : String(error)}).`, {
+  return new StoreError({
+    message: `Could not ${action} (${error instanceof Error ? error.message : String(error)}).`,
     code: 'STORE_FAILED',
     cause: error,
   });
@@ -80,10 +81,11 @@ function failed(action: string, error: unknown): unknown {
 export function createSqliteStore(options: CreateSqliteStoreOptions): SessionStore {
   const database: unknown = options?.database;
   if (!isDatabase(database)) {
-    throw new StoreError(
-      'createSqliteStore needs a better-sqlite3 database: run `npm install better-sqlite3`, then pass `createSqliteStore({ database: new Database(path) })` with `import Database from "better-sqlite3"`.',
-      { code: 'DEPENDENCY_MISSING' },
-    );
+    throw new StoreError({
+      message:
+        'createSqliteStore needs a better-sqlite3 database: run `npm install better-sqlite3`, then pass `createSqliteStore({ database: new Database(path) })` with `import Database from "better-sqlite3"`.',
+      code: 'DEPENDENCY_MISSING',
+    });
   }
   const now = options.now ?? Date.now;
   ensureSchema(database);
@@ -122,7 +124,8 @@ export function createSqliteStore(options: CreateSqliteStoreOptions): SessionSto
     }[]) {
       const parsed = parseStoredEntry(JSON.parse(entryRow.data_json));
       if ('problem' in parsed) {
-        throw new StoreError(`Row ${entryRow.seq} of session_entries is not a valid entry: ${parsed.problem}.`, {
+        throw new StoreError({
+          message: `Row ${entryRow.seq} of session_entries is not a valid entry: ${parsed.problem}.`,
           code: 'STORE_CORRUPT',
         });
       }

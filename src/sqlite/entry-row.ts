@@ -1,6 +1,6 @@
-import { contentText } from '../core/serialize-conversation.js';
+import { estimateMessageTokens, isAgentVisible, isUserVisible, referenceCounter } from '../counting/token-counter.js';
 import { entryToMessage } from '../session/entry-to-message.js';
-import { estimateMessageTokens, isAgentVisible, isUserVisible, referenceCounter } from '../token-counter.js';
+import { contentText } from '../summarizing/serialize-conversation.js';
 import type { Message, SessionEntry } from '../types.js';
 
 /** How far up the branch a tool result's call is looked for. */

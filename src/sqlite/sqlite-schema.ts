@@ -120,10 +120,10 @@ function refuseForeignTables(database: SqliteDatabase): void {
   for (const table of OWN_TABLES) {
     const row = database.prepare("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);
     if (row !== undefined) {
-      throw new StoreError(
-        `The database already has a "${table}" table that ctxkit did not create (no ctxkit schema version is recorded). Give the session store its own database file, or move that table aside.`,
-        { code: 'STORE_CORRUPT' },
-      );
+      throw new StoreError({
+        message: `The database already has a "${table}" table that ctxkit did not create (no ctxkit schema version is recorded). Give the session store its own database file, or move that table aside.`,
+        code: 'STORE_CORRUPT',
+      });
     }
   }
 }
@@ -143,16 +143,16 @@ export function ensureSchema(database: SqliteDatabase): void {
         | undefined;
       const version = row === undefined ? 0 : Number(row.value);
       if (!Number.isInteger(version) || version < 0) {
-        throw new StoreError(
-          `The database records ctxkit schema version "${row?.value}", which is not a version number. The ctxkit_meta table is damaged.`,
-          { code: 'STORE_CORRUPT' },
-        );
+        throw new StoreError({
+          message: `The database records ctxkit schema version "${row?.value}", which is not a version number. The ctxkit_meta table is damaged.`,
+          code: 'STORE_CORRUPT',
+        });
       }
       if (version > SQLITE_SCHEMA_VERSION) {
-        throw new StoreError(
-          `The database has ctxkit schema version ${version}, newer than this release reads (${SQLITE_SCHEMA_VERSION}). Upgrade ctxkit.`,
-          { code: 'STORE_CORRUPT' },
-        );
+        throw new StoreError({
+          message: `The database has ctxkit schema version ${version}, newer than this release reads (${SQLITE_SCHEMA_VERSION}). Upgrade ctxkit.`,
+          code: 'STORE_CORRUPT',
+        });
       }
       if (version === 0) refuseForeignTables(database);
       for (let step = version; step < SQLITE_SCHEMA_VERSION; step++) database.exec(MIGRATIONS[step]!);
@@ -164,9 +164,10 @@ export function ensureSchema(database: SqliteDatabase): void {
     });
   } catch (error) {
     if (StoreError.isInstance(error)) throw error;
-    throw new StoreError(
-      `Could not create the session tables (${error instanceof Error ? error.message : String(error)}). Check that the database is writable and that its tables of the same names are ctxkit's.`,
-      { code: 'STORE_FAILED', cause: error },
-    );
+    throw new StoreError({
+      message: `Could not create the session tables (${error instanceof Error ? error.message : String(error)}). Check that the database is writable and that its tables of the same names are ctxkit's.`,
+      code: 'STORE_FAILED',
+      cause: error,
+    });
   }
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { IMAGE_TOKENS, type TokenCounter } from '../counting/token-counter.js';
 import { ConfigError, firstIssue } from '../errors.js';
-import { IMAGE_TOKENS, type TokenCounter } from '../token-counter.js';
 import { canLoadSync, getEncoder, loadRanks, type TokenizerEncoding } from './load-encoding.js';
 
 /**
@@ -44,12 +44,13 @@ function parseOptions(options: CreateTokenizerCounterOptions, caller: string): R
   const parsed = optionsSchema.safeParse(options);
   if (!parsed.success) {
     const { field, detail } = firstIssue(parsed.error, '(options)');
-    throw new ConfigError(
-      `Invalid ${caller} options: ${field} ${detail}. ` +
+    throw new ConfigError({
+      message:
+        `Invalid ${caller} options: ${field} ${detail}. ` +
         "Use encoding 'o200k_base' or 'cl100k_base' and non-negative numbers.",
       field,
-      parsed.error,
-    );
+      cause: parsed.error,
+    });
   }
   const { encoding = 'o200k_base', imageTokens = IMAGE_TOKENS, messageOverhead = 0 } = parsed.data;
   return { encoding, imageTokens, messageOverhead };
@@ -95,11 +96,12 @@ function counterFor({ encoding, imageTokens, messageOverhead }: Required<CreateT
 export function createTokenizerCounter(options: CreateTokenizerCounterOptions = {}): TokenCounter {
   const parsed = parseOptions(options, 'createTokenizerCounter');
   if (!canLoadSync(parsed.encoding)) {
-    throw new ConfigError(
-      `createTokenizerCounter cannot load the ${parsed.encoding} tokenizer synchronously in this runtime. ` +
+    throw new ConfigError({
+      message:
+        `createTokenizerCounter cannot load the ${parsed.encoding} tokenizer synchronously in this runtime. ` +
         `Use \`await loadTokenizerCounter({ encoding: '${parsed.encoding}' })\` instead.`,
-      'encoding',
-    );
+      field: 'encoding',
+    });
   }
   return counterFor(parsed);
 }

@@ -64,11 +64,12 @@ function loadRanksSync(encoding: TokenizerEncoding): Ranks {
   if (cached !== undefined) return cached;
   const load = syncRequire();
   if (load === undefined) {
-    throw new ConfigError(
-      `The ${encoding} tokenizer is not loaded and this runtime cannot load it synchronously. ` +
+    throw new ConfigError({
+      message:
+        `The ${encoding} tokenizer is not loaded and this runtime cannot load it synchronously. ` +
         `Use \`await loadTokenizerCounter({ encoding: '${encoding}' })\` from 'ctxkit/tokenizer' instead.`,
-      'encoding',
-    );
+      field: 'encoding',
+    });
   }
   // Literal specifiers, so that bundlers see which files are needed.
   const ranks = ranksOf(

@@ -7,7 +7,7 @@ import {
   ConfigError,
   type ContextEvent,
   createContextManager,
-  createMemoryStore,
+  createInMemorySessionStore,
   createSummaryMessage,
   estimateContextTokens,
   formatContextStats,
@@ -296,7 +296,7 @@ describe('createContextManager', () => {
   });
 
   it('records compactions in the session store', async () => {
-    const store = createMemoryStore();
+    const store = createInMemorySessionStore();
     const session = await store.createSession();
     const history = [
       user(3000, 'a'),
@@ -325,7 +325,7 @@ describe('createContextManager', () => {
   });
 
   it('records the entry of the first kept message when messages repeat', async () => {
-    const store = createMemoryStore();
+    const store = createInMemorySessionStore();
     const session = await store.createSession();
     const history = [
       user(1000, 'a'),
@@ -348,7 +348,7 @@ describe('createContextManager', () => {
   });
 
   it('finds kept tool results in the store after truncating them', async () => {
-    const store = createMemoryStore();
+    const store = createInMemorySessionStore();
     const session = await store.createSession();
     const history: Message[] = [user(3000, 'a'), answer('a'), call('c1'), result('c1', 'x'.repeat(300_000)), user(10)];
     for (const message of history) await store.appendEntry(session.id, { type: 'message', message });

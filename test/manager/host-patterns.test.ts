@@ -9,7 +9,7 @@ import {
   CompactionError,
   type ContextEvent,
   createContextManager,
-  createMemoryStore,
+  createInMemorySessionStore,
   heuristicSummarizer,
   type Message,
   referenceCounter,
@@ -187,7 +187,7 @@ describe('runWithOverflowRecovery', () => {
   });
 
   it('records nothing in the store when the retry overflows again', async () => {
-    const store = createMemoryStore();
+    const store = createInMemorySessionStore();
     const session = await store.createSession();
     const history: Message[] = [user(2_000, 'a'), answer('a'), user(2_000, 'b'), answer('b'), user(100, 'task')];
     for (const message of history) await store.appendEntry(session.id, { type: 'message', message });

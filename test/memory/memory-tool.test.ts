@@ -70,7 +70,7 @@ describe('createMemoryTool', () => {
 
   it('turns store failures and unexpected exceptions into one-line errors without stacks or host paths', async () => {
     const failures: Array<() => unknown> = [
-      () => new StoreError('/memories/a.md could not be read (EIO)', { code: 'STORE_FAILED' }),
+      () => new StoreError({ message: '/memories/a.md could not be read (EIO)', code: 'STORE_FAILED' }),
       () => Object.assign(new Error("EACCES: permission denied, open '/home/user/secret'"), { code: 'EACCES' }),
       () => new TypeError('boom\n    at somewhere (file.ts:1:1)'),
       () => 'a string',

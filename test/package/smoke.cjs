@@ -4,6 +4,7 @@ const { compact, heuristicSummarizer, resolveConfig, ConfigError, ContextError }
 const { createTokenizerCounter } = require('ctxkit/tokenizer');
 const { createJsonlStore } = require('ctxkit/node');
 const { createSqliteStore } = require('ctxkit/sqlite');
+const { contextConfigSchema } = require('ctxkit/schemas');
 
 async function main() {
   const messages = [];
@@ -18,6 +19,7 @@ async function main() {
     (error) => ConfigError.isInstance(error) && ContextError.isInstance(error),
   );
   assert.equal(createTokenizerCounter({ encoding: 'cl100k_base' }).count('hello world'), 2);
+  assert.equal(contextConfigSchema.safeParse({ reserveTokens: -1 }).success, false);
   assert.equal(typeof createJsonlStore, 'function');
   assert.equal(typeof createSqliteStore, 'function');
   console.log('CommonJS smoke test passed');

@@ -9,7 +9,8 @@ import {
   clearToolUses,
   compact,
   createContextManager,
-  createMemoryStore,
+  createInMemorySessionStore,
+  ctxkitMessageKind,
   heuristicSummarizer,
   isContextOverflow,
   prepareModelMessages,
@@ -17,6 +18,7 @@ import {
 } from 'ctxkit';
 import { createInMemoryMemoryStore, createMemoryTool } from 'ctxkit/memory';
 import { createFileMemoryStore, createFileSpillStore, createJsonlStore } from 'ctxkit/node';
+import { messageSchema, SUMMARY_PREFIX } from 'ctxkit/schemas';
 import { createSqliteStore } from 'ctxkit/sqlite';
 import { arbitraryConversation, checkToolPairing, createScriptedSummarizer } from 'ctxkit/testing';
 import { createTokenizerCounter } from 'ctxkit/tokenizer';
@@ -40,6 +42,9 @@ for (let index = 0; index < 30; index++) {
 const compacted = await compact(messages, { summarizer: heuristicSummarizer, config: { keepRecentTokens: 1_000 } });
 assert.ok(compacted.tokensAfter < compacted.tokensBefore);
 assert.equal(prepareModelMessages(compacted.messages)[0].meta.kind, 'compaction_summary');
+assert.equal(ctxkitMessageKind(compacted.messages[0]), 'compaction_summary');
+assert.ok(String(compacted.messages[0].content).startsWith(SUMMARY_PREFIX));
+assert.ok(messageSchema.safeParse(compacted.messages[0]).success);
 
 assert.ok(truncateToolContent('line\n'.repeat(5_000)).truncated);
 assert.ok(isContextOverflow({ error: { code: 'context_length_exceeded' } }));
@@ -55,7 +60,7 @@ assert.equal((await manager.prepare(messages.slice(0, 3))).messages.length, 3);
 const directory = mkdtempSync(join(tmpdir(), 'ctxkit-smoke-'));
 try {
   for (const store of [
-    createMemoryStore(),
+    createInMemorySessionStore(),
     createJsonlStore({ directory }),
     createSqliteStore({ database: new Database(':memory:') }),
   ]) {

@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import {
   CompactionError,
   compactSession,
-  createMemoryStore,
+  createInMemorySessionStore,
   isAgentVisible,
   type Message,
   prepareModelMessages,
@@ -18,7 +18,7 @@ const keepRecentTokens = fc.integer({ min: 1, max: 3_000 });
 test.prop([rounds, keepRecentTokens], { numRuns: 60 })(
   'repeated session compactions never drop what an earlier one kept, and never delete history',
   async (conversationRounds, keep) => {
-    const store = createMemoryStore();
+    const store = createInMemorySessionStore();
     const { id } = await store.createSession();
     const summarizer = createScriptedSummarizer(Array.from({ length: 10 }, (_, index) => `summary ${index + 1}`));
     let appended = 0;

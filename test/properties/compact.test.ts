@@ -3,7 +3,6 @@ import { expect } from 'vitest';
 import {
   CompactionError,
   compact,
-  DIGEST_PREFIX,
   heuristicSummarizer,
   isAgentVisible,
   type Message,
@@ -11,6 +10,7 @@ import {
   type Summarizer,
   sumMessageTokens,
 } from '../../src/index.js';
+import { DIGEST_PREFIX } from '../../src/schemas/index.js';
 import {
   arbitraryConversation,
   checkNothingLost,

@@ -1,6 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { expect } from 'vitest';
-import { isAgentVisible, prepareModelMessages, summarizeToolResults, TOOL_SUMMARY_PREFIX } from '../../src/index.js';
+import { isAgentVisible, prepareModelMessages, summarizeToolResults } from '../../src/index.js';
+import { TOOL_SUMMARY_PREFIX } from '../../src/schemas/index.js';
 import {
   arbitraryConversation,
   checkNothingLost,

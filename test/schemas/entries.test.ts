@@ -1,6 +1,6 @@
 import { test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { messageSchema, sessionEntryInputSchema, sessionEntrySchema } from '../../src/index.js';
+import { messageSchema, sessionEntryInputSchema, sessionEntrySchema } from '../../src/schemas/index.js';
 import { sessionTreeArbitrary } from '../session/fixtures.js';
 
 describe('entry schemas', () => {

@@ -3,7 +3,7 @@ import {
   branchSession,
   buildContextFromBranch,
   CompactionError,
-  createMemoryStore,
+  createInMemorySessionStore,
   heuristicSummarizer,
   type Message,
   SessionError,
@@ -13,7 +13,7 @@ import {
 import { assistant, call, recordingSummarizer, result, user } from './fixtures.js';
 
 async function setup(): Promise<{ store: SessionStore; id: string; ids: string[] }> {
-  const store = createMemoryStore();
+  const store = createInMemorySessionStore();
   const { id } = await store.createSession();
   const ids: string[] = [];
   const messages: Message[] = [

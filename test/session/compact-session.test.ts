@@ -7,7 +7,7 @@ import {
   type CompactionEntry,
   CompactionError,
   compactSession,
-  createMemoryStore,
+  createInMemorySessionStore,
   type Message,
   planSessionCompaction,
   type SessionEntry,
@@ -47,7 +47,7 @@ const contentOf = (message: Message) =>
 
 describe('compactSession', () => {
   it('appends a compaction entry after the leaf and rebuilds the context from it', async () => {
-    const store = createMemoryStore();
+    const store = createInMemorySessionStore();
     const { id } = await store.createSession();
     const ids = await appendAll(store, id, conversation(6));
     const summarizer = recordingSummarizer();
@@ -75,7 +75,7 @@ describe('compactSession', () => {
   });
 
   it('compacts again from the previous kept entries, updating the summary and dropping nothing it kept', async () => {
-    const store = createMemoryStore();
+    const store = createInMemorySessionStore();
     const { id } = await store.createSession();
     const ids = await appendAll(store, id, conversation(5));
     const summarizer = recordingSummarizer();
@@ -103,7 +103,7 @@ describe('compactSession', () => {
   });
 
   it('keeps compaction and branches apart', async () => {
-    const store = createMemoryStore();
+    const store = createInMemorySessionStore();
     const { id } = await store.createSession();
     const ids = await appendAll(store, id, conversation(6));
     const { entry } = await compactSession({ store, sessionId: id, summarizer: recordingSummarizer(), config });
@@ -124,7 +124,7 @@ describe('compactSession', () => {
   });
 
   it('keeps a last message larger than the whole budget', async () => {
-    const store = createMemoryStore();
+    const store = createInMemorySessionStore();
     const { id } = await store.createSession();
     const ids = await appendAll(store, id, [...conversation(3), user(`huge ${'x'.repeat(4_000)}`)]);
     const { entry, context } = await compactSession({
@@ -138,7 +138,7 @@ describe('compactSession', () => {
   });
 
   it('appends nothing when the compaction fails', async () => {
-    const store = createMemoryStore();
+    const store = createInMemorySessionStore();
     const { id } = await store.createSession();
     await appendAll(store, id, conversation(4));
     const before = await store.getEntries(id);
@@ -155,7 +155,7 @@ describe('compactSession', () => {
       );
       expect(CompactionError.isInstance(error)).toBe(true);
     }
-    const tooFew = createMemoryStore();
+    const tooFew = createInMemorySessionStore();
     const session = await tooFew.createSession();
     await appendAll(tooFew, session.id, [user('only one')]);
     await expect(
@@ -168,7 +168,7 @@ describe('compactSession', () => {
   });
 
   it('keeps entries appended on the branch while the summary was written', async () => {
-    const store = createMemoryStore();
+    const store = createInMemorySessionStore();
     const { id } = await store.createSession();
     await appendAll(store, id, conversation(5));
     let late = '';
@@ -207,7 +207,7 @@ describe('compactSession', () => {
   });
 
   it('appends nothing when the rebuilt context would not be smaller', async () => {
-    const store = createMemoryStore();
+    const store = createInMemorySessionStore();
     const { id } = await store.createSession();
     await appendAll(store, id, [user('hi'), assistant('hello'), user('run the tools')]);
     // Fourteen tool results in the kept tail: compact() archives four of them under a digest, but
@@ -229,7 +229,7 @@ describe('compactSession', () => {
   });
 
   it('records the tokens of the context it really gives', async () => {
-    const store = createMemoryStore();
+    const store = createInMemorySessionStore();
     const { id } = await store.createSession();
     await appendAll(store, id, conversation(6));
     const { entry, context, tokensAfter } = await compactSession({
@@ -244,7 +244,7 @@ describe('compactSession', () => {
   });
 
   it('appends nothing when the leaf moved to another branch meanwhile', async () => {
-    const store = createMemoryStore();
+    const store = createInMemorySessionStore();
     const { id } = await store.createSession();
     const ids = await appendAll(store, id, conversation(5));
     const summarizer: Summarizer = {

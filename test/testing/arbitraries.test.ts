@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { expect } from 'vitest';
-import { messageSchema } from '../../src/index.js';
+import { messageSchema } from '../../src/schemas/index.js';
 import {
   arbitraryConversation,
   arbitraryMessage,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { messageSchema, prepareModelMessages, SUMMARY_PREFIX, summaryText } from '../../src/index.js';
+import { prepareModelMessages, summaryText } from '../../src/index.js';
+import { messageSchema, SUMMARY_PREFIX } from '../../src/schemas/index.js';
 import {
   assistantMessage,
   checkToolPairing,

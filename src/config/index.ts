@@ -1,0 +1,13 @@
+// Settings: types and defaults, the schema, resolution and the limits derived from a resolved config.
+export {
+  type ContextConfig,
+  type ContextConfigInput,
+  DEFAULT_CONFIG,
+  DEFAULT_TOOL_OUTPUT_LIMITS,
+  type ToolOutputLimits,
+  type ToolSummaryStrategy,
+  type TruncateMode,
+} from './defaults.js';
+export { effectiveKeepRecentTokens, effectiveTokenLimit } from './effective-limits.js';
+export { resolveConfig, toConfig } from './resolve.js';
+export { contextConfigSchema, toolSummaryStrategySchema } from './schema.js';

@@ -1,0 +1,223 @@
+import { type ContextConfig, type ContextConfigInput, effectiveTokenLimit, toConfig } from '../config/index.js';
+import { countExtras } from '../counting/estimate-context-tokens.js';
+import {
+  estimateMessageTokens,
+  isAgentVisible,
+  referenceCounter,
+  sumMessageTokens,
+  type TokenCounter,
+} from '../counting/token-counter.js';
+import { CompactionError, ConfigError } from '../errors.js';
+import { createSummaryMessage } from '../messages/ctxkit-messages.js';
+import type { Summarizer } from '../summarizing/summarizer-types.js';
+import { callSummarizer } from '../summarizing/summary-output.js';
+import type { Message } from '../types.js';
+import { assertMessages } from './internal/assert-messages.js';
+import { compactToolResultsInRecent } from './internal/compact-tool-results-in-recent.js';
+import { planCompaction } from './plan-compaction.js';
+
+/**
+ * Options of {@link compact}.
+ *
+ * @example
+ * ```ts
+ * const options: CompactOptions = { summarizer, config: { contextWindow: 128_000 }, instructions: 'Keep the API decisions' };
+ * ```
+ */
+export interface CompactOptions {
+  /** Writes the checkpoint. */
+  summarizer: Summarizer;
+  /** Settings, resolved or partial. @default the reference defaults */
+  config?: ContextConfig | ContextConfigInput;
+  /** The counter. @default referenceCounter */
+  counter?: TokenCounter;
+  /** Focus instructions passed to the summarizer. */
+  instructions?: string;
+  /** Aborts the summarizer call. */
+  signal?: AbortSignal;
+  /** Counted in `tokensBefore` and `tokensAfter`. */
+  systemPrompt?: string;
+  /** Tool definitions, counted in `tokensBefore` and `tokensAfter`. */
+  tools?: unknown;
+  /**
+   * The summary's output budget, used as given.
+   * @default 80% of `reserveTokens`, lowered so the summary, the kept tail, the system prompt and
+   * the tools stay at least 10% under the effective token limit; never below 256
+   */
+  maxOutputTokens?: number;
+}
+
+/**
+ * A successful compaction.
+ *
+ * @example
+ * ```ts
+ * const { messages, summary, tokensBefore, tokensAfter } = await compact(history, { summarizer });
+ * ```
+ */
+export interface CompactionResult {
+  /** The rebuilt list: the summary message, then the kept messages (and a tool digest, if any). */
+  messages: Message[];
+  /** The checkpoint text (without the message prefix). */
+  summary: string;
+  /** Index in the input of the first kept message. */
+  firstKeptIndex: number;
+  /** Estimated tokens of the input (visible messages, system prompt and tools). */
+  tokensBefore: number;
+  /** Estimated tokens of `messages`, counted the same way. */
+  tokensAfter: number;
+  /** Visible messages the summary replaced. */
+  summarizedCount: number;
+  /** Tool results in the kept tail archived under a `[Compaction tool digest]`. */
+  archivedCount: number;
+}
+
+/**
+ * Compacts a conversation: keeps the recent tail verbatim, summarizes the visible older messages
+ * into a structured checkpoint (updating an earlier summary rather than summarizing it again),
+ * and rebuilds the list as one `[Previous conversation summary]` user message followed by the tail,
+ * whose visible tool results beyond `toolCallCutoff` are archived under one `[Compaction tool digest]`.
+ *
+ * It fails loudly, with nothing to store, rather than return a bad checkpoint. The input is never
+ * changed, so the history stays intact; keep the full transcript (or a `SessionStore`) yourself, as
+ * the returned list holds only what is sent from now on.
+ *
+ * @param messages - The conversation; not mutated.
+ * @param options - Summarizer, config, counter, focus instructions and abort signal.
+ * @returns The rebuilt list and its numbers.
+ * @throws {@link ConfigError} naming `summarizer` when there is none (or `maxOutputTokens` when it
+ * is not a positive whole number);
+ * {@link CompactionError} with code `NOTHING_TO_COMPACT` (nothing older than the tail),
+ * `SUMMARIZER_FAILED`, `ABORTED`, `SUMMARY_EMPTY`, `SUMMARY_TRUNCATED` (cut off at the output limit:
+ * a stop reason of `'length'`, `'max_tokens'`, `'MAX_TOKENS'` or another provider's spelling of it)
+ * or `NOT_SMALLER` (the result would not be smaller than the input; the message says whether the
+ * summary or the kept tail is the cause).
+ *
+ * @example
+ * ```ts
+ * if (shouldCompact(messages, { config })) {
+ *   const result = await compact(messages, { summarizer, config });
+ *   messages = result.messages;
+ * }
+ * ```
+ */
+export async function compact(messages: readonly Message[], options: CompactOptions): Promise<CompactionResult> {
+  assertMessages(messages, 'compact');
+  checkOptions(options);
+  const config = toConfig(options.config);
+  const counter = options.counter ?? referenceCounter;
+  const extras = countExtras(options, counter);
+  const tokensBefore = sumMessageTokens(messages, counter) + extras;
+  const plan = planCompaction(messages, { config, counter });
+  if (plan.toSummarize.length === 0) {
+    throw new CompactionError({
+      message:
+        'Nothing to compact: every message older than the kept tail is already summarized. Lower keepRecentTokens or keepRecent to compact further.',
+      code: 'NOTHING_TO_COMPACT',
+    });
+  }
+  const recent = compactToolResultsInRecent(plan.split.recent, { cutoff: config.toolCallCutoff });
+  const keptTokens = sumMessageTokens(recent.messages, counter);
+  const { text, truncated, stopReason } = await callSummarizer(options.summarizer, {
+    kind: 'compaction',
+    messages: plan.toSummarize,
+    text: plan.text,
+    ...(plan.previousSummary === undefined ? {} : { previousSummary: plan.previousSummary }),
+    ...(options.instructions ? { instructions: options.instructions } : {}),
+    maxOutputTokens: options.maxOutputTokens ?? defaultSummaryBudget(config, keptTokens + extras),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  if (text.length === 0) {
+    throw new CompactionError({
+      message: 'The summarizer returned an empty summary; nothing was changed.',
+      code: 'SUMMARY_EMPTY',
+    });
+  }
+  if (truncated) {
+    throw new CompactionError({
+      message: `The summary was cut off at the output limit (stop reason "${stopReason}"); it was not stored. Raise maxOutputTokens or reserveTokens.`,
+      code: 'SUMMARY_TRUNCATED',
+    });
+  }
+  const summaryMessage = createSummaryMessage(text, { keptMessages: recent.messages.length });
+  const rebuilt = [summaryMessage, ...recent.messages];
+  const tokensAfter = sumMessageTokens(rebuilt, counter) + extras;
+  if (tokensAfter >= tokensBefore) {
+    const replaced = plan.split.old.filter(isAgentVisible);
+    throw new CompactionError({
+      message: notSmallerMessage({
+        tokensBefore,
+        tokensAfter,
+        summaryTokens: estimateMessageTokens(summaryMessage, counter),
+        replacedCount: replaced.length,
+        replacedTokens: sumMessageTokens(replaced, counter),
+        keptTokens,
+      }),
+      code: 'NOT_SMALLER',
+    });
+  }
+  return {
+    messages: rebuilt,
+    summary: text,
+    firstKeptIndex: plan.split.cutIndex,
+    tokensBefore,
+    tokensAfter,
+    summarizedCount: plan.toSummarize.length,
+    archivedCount: recent.archivedCount,
+  };
+}
+
+/** The smallest default summary budget, whatever the limit. */
+const MIN_SUMMARY_TOKENS = 256;
+
+function checkOptions(options: CompactOptions | undefined): void {
+  if (typeof options?.summarizer?.summarize !== 'function') {
+    throw new ConfigError({
+      message:
+        'compact needs `summarizer`, an object with a summarize() method: createSummarizer({ complete }) for a model, or heuristicSummarizer when none is available.',
+      field: 'summarizer',
+    });
+  }
+  const { maxOutputTokens } = options;
+  if (maxOutputTokens !== undefined && !(Number.isInteger(maxOutputTokens) && maxOutputTokens > 0)) {
+    throw new ConfigError({
+      message: `maxOutputTokens must be a whole number greater than 0 (received ${maxOutputTokens}); leave it unset for the default.`,
+      field: 'maxOutputTokens',
+    });
+  }
+}
+
+/**
+ * 80% of the reserve, but no more than leaves the rebuilt context (summary, kept tail, system prompt
+ * and tools) 10% under the limit, so a summary that uses its whole budget does not trigger the next
+ * compaction at once.
+ *
+ * @internal
+ */
+export function defaultSummaryBudget(config: ContextConfig, usedTokens: number): number {
+  const byReserve = Math.floor(config.reserveTokens * 0.8);
+  const limit = effectiveTokenLimit(config);
+  const room = limit === undefined ? byReserve : limit - usedTokens - Math.ceil(limit / 10);
+  return Math.max(MIN_SUMMARY_TOKENS, Math.min(byReserve, room));
+}
+
+function notSmallerMessage(numbers: {
+  tokensBefore: number;
+  tokensAfter: number;
+  summaryTokens: number;
+  replacedCount: number;
+  replacedTokens: number;
+  keptTokens: number;
+}): string {
+  const { tokensBefore, tokensAfter, summaryTokens, replacedCount, replacedTokens, keptTokens } = numbers;
+  const head = `Compaction would not shrink the context (${tokensBefore} → ${tokensAfter} tokens); nothing was changed.`;
+  const replaced = `the ${replacedCount} message${replacedCount === 1 ? '' : 's'} it replaces (${replacedTokens} tokens)`;
+  if (summaryTokens < replacedTokens) {
+    return `${head} The summary (${summaryTokens} tokens) is smaller than ${replaced}, but the kept tail grew to ${keptTokens} tokens with its tool digest: raise toolCallCutoff or lower keepRecentTokens.`;
+  }
+  const fix =
+    replacedTokens < keptTokens
+      ? `most of the context is in the kept tail (${keptTokens} tokens), which is not summarized: lower keepRecentTokens or keepRecent, or truncate tool output.`
+      : 'ask for a shorter summary (lower maxOutputTokens) or check the summarizer.';
+  return `${head} The summary (${summaryTokens} tokens) is not smaller than ${replaced}; ${fix}`;
+}

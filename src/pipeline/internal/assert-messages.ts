@@ -1,0 +1,43 @@
+import { ContextError, firstIssue } from '../../errors.js';
+import { messageSchema } from '../../schemas/entries.js';
+import type { Message } from '../../types.js';
+
+/** Message objects already found valid; each object is checked once, so repeated calls stay cheap. */
+const checked = new WeakSet<object>();
+
+/**
+ * Checks messages handed in by a host against the message model, so a malformed message fails at
+ * the boundary with the index and field named, not as a `TypeError` deep inside.
+ *
+ * @param messages - What the host passed.
+ * @param where - The function the host called, for the message.
+ * @throws {@link ContextError} with code `INPUT_INVALID`.
+ * @internal
+ */
+export function assertMessages(messages: unknown, where: string): asserts messages is readonly Message[] {
+  if (!Array.isArray(messages)) {
+    throw new ContextError({
+      message: `${where}: messages must be an array of messages, received ${describe(messages)}.`,
+      code: 'INPUT_INVALID',
+    });
+  }
+  for (let index = 0; index < messages.length; index++) {
+    const message: unknown = messages[index];
+    if (typeof message === 'object' && message !== null && checked.has(message)) continue;
+    const parsed = messageSchema.safeParse(message);
+    if (!parsed.success) {
+      const { field, detail } = firstIssue(parsed.error, '');
+      throw new ContextError({
+        message: `${where}: messages[${index}]${field ? `.${field}` : ''} ${detail}. Each message needs a role of 'user', 'assistant' or 'toolResult' and content of that role's shape (see the Message type).`,
+        code: 'INPUT_INVALID',
+        cause: parsed.error,
+      });
+    }
+    checked.add(message as object);
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  return typeof value === 'object' ? 'an object' : typeof value;
+}

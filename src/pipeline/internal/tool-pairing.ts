@@ -1,0 +1,77 @@
+import type { Message } from '../../types.js';
+
+/**
+ * For every boundary `i` (0…n), whether splitting the list into `messages[0, i)` and
+ * `messages[i, n)` keeps every tool call in the same part as its results. A result whose call is
+ * nowhere before it (an orphan) places no constraint.
+ *
+ * @internal
+ */
+export function validCutPoints(messages: readonly Message[]): boolean[] {
+  const n = messages.length;
+  const callIndexOfResult = new Array<number>(n).fill(Number.POSITIVE_INFINITY);
+  const callIndex = new Map<string, number>();
+  for (let index = 0; index < n; index++) {
+    const message = messages[index]!;
+    if (message.role === 'assistant') {
+      for (const part of message.content) if (part.type === 'toolCall') callIndex.set(part.id, index);
+    } else if (message.role === 'toolResult') {
+      const call = callIndex.get(message.toolCallId);
+      if (call !== undefined) callIndexOfResult[index] = call;
+    }
+  }
+  const valid = new Array<boolean>(n + 1);
+  valid[n] = true;
+  let suffixMin = Number.POSITIVE_INFINITY;
+  for (let index = n - 1; index >= 0; index--) {
+    suffixMin = Math.min(suffixMin, callIndexOfResult[index]!);
+    valid[index] = suffixMin >= index;
+  }
+  return valid;
+}
+
+/** The ids of the tool calls in an assistant message. @internal */
+export function toolCallIds(message: Message): string[] {
+  if (message.role !== 'assistant') return [];
+  const ids: string[] = [];
+  for (const part of message.content) if (part.type === 'toolCall') ids.push(part.id);
+  return ids;
+}
+
+/** Where a tool call sits: its assistant message, its content part, and its rank among the message's calls. @internal */
+export interface CallSite {
+  message: number;
+  part: number;
+  call: number;
+}
+
+/**
+ * The call each tool result answers, by position: the nearest call before it with its id that has
+ * no result yet (within one assistant message, the first such call), so reused ids (`call_0` in
+ * every turn) pair with their own turn. Results absent from the map answer nothing (orphans or
+ * second results). The one rule `prepareModelMessages` and `clearToolUses` pair by.
+ *
+ * @internal
+ */
+export function pairToolResults(messages: readonly Message[]): Map<number, CallSite> {
+  const open = new Map<string, CallSite[]>();
+  const sites = new Map<number, CallSite>();
+  messages.forEach((message, index) => {
+    if (message.role === 'assistant') {
+      let call = 0;
+      message.content.forEach((part, partIndex) => {
+        if (part.type !== 'toolCall') return;
+        const waiting = open.get(part.id) ?? [];
+        waiting.push({ message: index, part: partIndex, call: call++ });
+        open.set(part.id, waiting);
+      });
+    } else if (message.role === 'toolResult') {
+      const waiting = open.get(message.toolCallId);
+      if (waiting === undefined || waiting.length === 0) return;
+      const nearest = waiting[waiting.length - 1]!.message;
+      const slot = waiting.findIndex((site) => site.message === nearest);
+      sites.set(index, waiting.splice(slot, 1)[0]!);
+    }
+  });
+  return sites;
+}

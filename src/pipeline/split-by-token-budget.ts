@@ -1,0 +1,135 @@
+import {
+  estimateMessageTokens,
+  isAgentVisible,
+  referenceCounter,
+  type TokenCounter,
+} from '../counting/token-counter.js';
+import type { Message } from '../types.js';
+import { validCutPoints } from './internal/tool-pairing.js';
+
+/**
+ * A conversation cut in two: `old ++ recent` is the input, in order.
+ *
+ * @example
+ * ```ts
+ * const { old, recent, cutIndex } = splitByTokenBudget(messages, { budget: 20_000 });
+ * ```
+ */
+export interface SplitResult {
+  /** The older messages, to be summarized. */
+  old: Message[];
+  /** The newest messages, kept verbatim. Never empty when the input is not. */
+  recent: Message[];
+  /** Tokens of the visible messages in `recent`. */
+  recentTokens: number;
+  /** Index of the first message of `recent` in the input (`old.length`). */
+  cutIndex: number;
+}
+
+/**
+ * Options of {@link splitByTokenBudget}.
+ *
+ * @example
+ * ```ts
+ * const options: SplitByTokenBudgetOptions = { budget: 20_000, counter: approximateCounter };
+ * ```
+ */
+export interface SplitByTokenBudgetOptions {
+  /** Tokens the recent part may take. */
+  budget: number;
+  /** The counter. @default referenceCounter */
+  counter?: TokenCounter;
+}
+
+function assertCount(value: number, name: string): void {
+  if (!Number.isFinite(value) || value < 0) {
+    throw new RangeError(`${name} must be a finite number of at least 0 (received ${value}).`);
+  }
+}
+
+function sliceAt(messages: readonly Message[], cut: number, counter: TokenCounter): SplitResult {
+  const recent = messages.slice(cut);
+  let recentTokens = 0;
+  for (const message of recent) if (isAgentVisible(message)) recentTokens += estimateMessageTokens(message, counter);
+  return { old: messages.slice(0, cut), recent, recentTokens, cutIndex: cut };
+}
+
+/**
+ * Keeps as many of the newest messages as fit in `budget` tokens, then moves the cut to the
+ * nearest boundary that keeps every tool call with its results: forward (a smaller tail, within
+ * budget) when that leaves something, else back to the smallest valid tail, which may exceed the
+ * budget — `recent` is never empty when the input is not. Hidden messages count zero.
+ *
+ * @param messages - The conversation.
+ * @param options - The budget and the counter.
+ * @returns The two parts, the tail's tokens and the cut index.
+ *
+ * @example
+ * ```ts
+ * const { old, recent } = splitByTokenBudget(messages, { budget: 20_000, counter: approximateCounter });
+ * ```
+ */
+export function splitByTokenBudget(messages: readonly Message[], options: SplitByTokenBudgetOptions): SplitResult {
+  const { budget, counter = referenceCounter } = options;
+  assertCount(budget, 'budget');
+  const n = messages.length;
+  let cut = n;
+  let used = 0;
+  while (cut > 0) {
+    const message = messages[cut - 1]!;
+    const tokens = isAgentVisible(message) ? estimateMessageTokens(message, counter) : 0;
+    if (used + tokens > budget) break;
+    used += tokens;
+    cut--;
+  }
+  const valid = validCutPoints(messages);
+  let forward = cut;
+  while (forward < n && !valid[forward]) forward++;
+  if (forward < n || n === 0) return sliceAt(messages, forward, counter);
+  let backward = Math.min(cut, n - 1);
+  while (backward > 0 && !valid[backward]) backward--;
+  return sliceAt(messages, backward, counter);
+}
+
+/**
+ * Options of {@link splitByCount}.
+ *
+ * @example
+ * ```ts
+ * const options: SplitByCountOptions = { keep: 5 };
+ * ```
+ */
+export interface SplitByCountOptions {
+  /** Visible messages to keep at least (a value below 1 keeps one). */
+  keep: number;
+  /** The counter used for `recentTokens`. @default referenceCounter */
+  counter?: TokenCounter;
+}
+
+/**
+ * Keeps the newest `keep` visible messages, moving the cut back (keeping more) until no tool call
+ * is parted from its results. `recent` is never empty when the input is not.
+ *
+ * @param messages - The conversation.
+ * @param options - How many visible messages to keep.
+ * @returns The two parts, the tail's tokens and the cut index.
+ *
+ * @example
+ * ```ts
+ * const { recent } = splitByCount(messages, { keep: 5 });
+ * ```
+ */
+export function splitByCount(messages: readonly Message[], options: SplitByCountOptions): SplitResult {
+  const { counter = referenceCounter } = options;
+  assertCount(options.keep, 'keep');
+  const keep = Math.max(1, Math.floor(options.keep));
+  let cut = messages.length;
+  let kept = 0;
+  while (cut > 0 && kept < keep) {
+    if (isAgentVisible(messages[cut - 1]!)) kept++;
+    cut--;
+  }
+  const valid = validCutPoints(messages);
+  while (cut > 0 && !valid[cut]) cut--;
+  return sliceAt(messages, cut, counter);
+}

@@ -1,0 +1,248 @@
+import {
+  type ContextConfig,
+  type ContextConfigInput,
+  type ToolSummaryStrategy,
+  toConfig,
+  toolSummaryStrategySchema,
+} from '../config/index.js';
+import { ConfigError } from '../errors.js';
+import { archiveToolResult, createToolSummaryMessage } from '../messages/ctxkit-messages.js';
+import { heuristicSummarizer } from '../summarizing/heuristic-summarizer.js';
+import { serializeConversation } from '../summarizing/serialize-conversation.js';
+import type { Summarizer, SummaryRequest } from '../summarizing/summarizer-types.js';
+import { callSummarizer } from '../summarizing/summary-output.js';
+import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from '../types.js';
+import { assertMessages } from './internal/assert-messages.js';
+import { clipText } from './internal/clip-text.js';
+import { pairToolResults } from './internal/tool-pairing.js';
+
+/**
+ * Characters of tool output given to the model summarizer at most.
+ *
+ * @example
+ * ```ts
+ * const text = serializeConversation(pairs, { maxChars: TOOL_SUMMARY_INPUT_CHARS });
+ * ```
+ */
+export const TOOL_SUMMARY_INPUT_CHARS = 12_000;
+/**
+ * Code points kept of a model-written tool summary.
+ *
+ * @example
+ * ```ts
+ * const { summary, fallback } = await summarizeToolResults(messages, { summarizer });
+ * if (!fallback) console.assert([...summary!].length <= TOOL_SUMMARY_OUTPUT_CHARS);
+ * ```
+ */
+export const TOOL_SUMMARY_OUTPUT_CHARS = 1_200;
+/**
+ * Code points kept of a heuristic tool summary (head and tail). The heuristic is asked for
+ * `HEURISTIC_SUMMARY_OUTPUT_CHARS / 4` tokens, so it shortens every item to fit rather than being cut.
+ *
+ * @example
+ * ```ts
+ * const text = summarizeHeuristically({ kind: 'tool_results', messages, text: '', maxOutputTokens: HEURISTIC_SUMMARY_OUTPUT_CHARS / 4 });
+ * ```
+ */
+export const HEURISTIC_SUMMARY_OUTPUT_CHARS = 800;
+/**
+ * The first line of the message that replaces archived tool results.
+ *
+ * @example
+ * ```ts
+ * const summaries = messages.filter((message) => typeof message.content === 'string' && message.content.startsWith(TOOL_SUMMARY_PREFIX));
+ * ```
+ */
+export const TOOL_SUMMARY_PREFIX = '[Tool result summary]';
+
+/**
+ * Options of {@link summarizeToolResults}.
+ *
+ * @example
+ * ```ts
+ * const options: SummarizeToolResultsOptions = { cutoff: 10, strategy: 'llm', summarizer };
+ * ```
+ */
+export interface SummarizeToolResultsOptions {
+  /** Visible tool results allowed; older ones beyond it are archived. @default config.toolCallCutoff (10) */
+  cutoff?: number;
+  /** `llm` asks the summarizer, `heuristic` summarizes locally, `off` does nothing. @default config.toolSummaryStrategy ('llm') */
+  strategy?: ToolSummaryStrategy;
+  /** Required for the `llm` strategy. */
+  summarizer?: Summarizer;
+  /** Where `cutoff` and `strategy` default from. @default the reference defaults */
+  config?: ContextConfig | ContextConfigInput;
+  /** Aborts the summarizer call. */
+  signal?: AbortSignal;
+}
+
+/**
+ * What {@link summarizeToolResults} did.
+ *
+ * @example
+ * ```ts
+ * const { messages, archived, summary, fallback } = await summarizeToolResults(messages, { summarizer });
+ * ```
+ */
+export interface SummarizeToolResultsResult {
+  /** The new list: same length plus one summary message when anything was archived. */
+  messages: Message[];
+  /** The archived results, as they now stand in `messages` (hidden from the model). */
+  archived: ToolResultMessage[];
+  /** The summary text, or `undefined` when nothing was archived. */
+  summary: string | undefined;
+  /** True when the model summarizer failed or answered nothing and the heuristic was used. */
+  fallback: boolean;
+  /** Why the fallback was needed. */
+  error?: unknown;
+}
+
+function isVisibleToolResult(message: Message): message is ToolResultMessage {
+  return message.role === 'toolResult' && message.meta?.agentVisible !== false;
+}
+
+/**
+ * Each archived result with the call that produced it (the nearest call before it with its id, as
+ * ids may be reused), so the summary knows what was run.
+ *
+ * @internal
+ */
+export function withTheirCalls(messages: readonly Message[], results: readonly ToolResultMessage[]): Message[] {
+  const wanted = new Set<Message>(results);
+  const callOf = new Map<Message, ToolCall>();
+  // The one pairing rule of ctxkit: a result answers the nearest earlier unanswered call of its id.
+  for (const [index, site] of pairToolResults(messages)) {
+    const result = messages[index]!;
+    const owner = messages[site.message]!;
+    if (!wanted.has(result) || owner.role !== 'assistant') continue;
+    const call = owner.content[site.part];
+    if (call?.type === 'toolCall') callOf.set(result, call);
+  }
+  const pairs: Message[] = [];
+  for (const result of results) {
+    const call = callOf.get(result);
+    if (call) pairs.push({ role: 'assistant', content: [call] } satisfies AssistantMessage);
+    pairs.push({ ...result, meta: { ...result.meta, agentVisible: true } });
+  }
+  return pairs;
+}
+
+/**
+ * While more than `cutoff` tool results are visible, archives the oldest (`agentVisible: false`,
+ * `userVisible` kept, kind `tool_result_archived`), then appends one summary message (role `user`,
+ * visible to the agent, hidden from the user, kind `tool_summary`). The model summarizer sees at most
+ * 12,000 characters and its answer is clipped to 1,200 code points; the heuristic is asked for an
+ * answer of 800 code points (and clipped to that, head and tail), so it shortens each item rather
+ * than lose the middle ones. When the model summarizer fails or answers nothing, the results are
+ * archived all the same, under the heuristic summary, and `fallback` and `error` say so; nothing is
+ * lost either way, since archived results stay in the list. `off` does nothing.
+ *
+ * @param messages - The conversation; not mutated.
+ * @param options - Cutoff, strategy and summarizer.
+ * @returns The new list and what was archived.
+ * @throws {@link ConfigError} when the strategy is not `llm`, `heuristic` or `off`, when it is `llm`
+ * and no summarizer is given, or when `cutoff` is not a whole number;
+ * {@link CompactionError} with code `ABORTED` when the signal fires.
+ *
+ * @example
+ * ```ts
+ * const result = await summarizeToolResults(messages, { strategy: 'heuristic', cutoff: 10 });
+ * messages = result.messages;
+ * ```
+ */
+export async function summarizeToolResults(
+  messages: readonly Message[],
+  options: SummarizeToolResultsOptions = {},
+): Promise<SummarizeToolResultsResult> {
+  assertMessages(messages, 'summarizeToolResults');
+  return summarizeToolResultsOf(messages, options);
+}
+
+/** {@link summarizeToolResults} without the input check, for callers that checked already. @internal */
+export async function summarizeToolResultsOf(
+  messages: readonly Message[],
+  options: SummarizeToolResultsOptions = {},
+): Promise<SummarizeToolResultsResult> {
+  const config = toConfig(options.config);
+  const cutoff = options.cutoff ?? config.toolCallCutoff;
+  const strategy = options.strategy ?? config.toolSummaryStrategy;
+  if (!Number.isInteger(cutoff) || cutoff < 0) {
+    throw new ConfigError({
+      message: `cutoff must be a whole number of at least 0 (received ${cutoff}).`,
+      field: 'cutoff',
+    });
+  }
+  if (!toolSummaryStrategySchema.safeParse(strategy).success) {
+    throw new ConfigError({
+      message: `strategy must be 'llm', 'heuristic' or 'off' (received ${JSON.stringify(strategy)}).`,
+      field: 'strategy',
+    });
+  }
+  if (strategy === 'llm' && typeof options.summarizer?.summarize !== 'function') {
+    throw new ConfigError({
+      message:
+        "The 'llm' tool summary strategy needs a summarizer with a summarize() method: pass `summarizer`, or set strategy to 'heuristic'.",
+      field: 'summarizer',
+    });
+  }
+  const unchanged: SummarizeToolResultsResult = {
+    messages: [...messages],
+    archived: [],
+    summary: undefined,
+    fallback: false,
+  };
+  if (strategy === 'off') return unchanged;
+  let excess = -cutoff;
+  for (const message of messages) if (isVisibleToolResult(message)) excess++;
+  if (excess <= 0) return unchanged;
+
+  const next = [...messages];
+  const originals: ToolResultMessage[] = [];
+  const archived: ToolResultMessage[] = [];
+  for (let index = 0; index < next.length && originals.length < excess; index++) {
+    const message = next[index]!;
+    if (!isVisibleToolResult(message)) continue;
+    originals.push(message);
+    const hidden = archiveToolResult(message);
+    archived.push(hidden);
+    next[index] = hidden;
+  }
+  const pairs = withTheirCalls(messages, originals);
+  const request: SummaryRequest = {
+    kind: 'tool_results',
+    messages: pairs,
+    text: serializeConversation(pairs, { maxChars: TOOL_SUMMARY_INPUT_CHARS }),
+    maxOutputTokens: Math.ceil(TOOL_SUMMARY_OUTPUT_CHARS / 2),
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+  const { summary, fallback, error } = await summarizeWithFallback(request, strategy, options.summarizer);
+  next.push(createToolSummaryMessage(summary));
+  return { messages: next, archived, summary, fallback, ...(error === undefined ? {} : { error }) };
+}
+
+const FALLBACK_CONSEQUENCE =
+  'the tool results were archived all the same, under a heuristic summary (they stay in the list, hidden from the model)';
+
+async function summarizeWithFallback(
+  request: SummaryRequest,
+  strategy: 'llm' | 'heuristic',
+  summarizer: Summarizer | undefined,
+): Promise<{ summary: string; fallback: boolean; error?: unknown }> {
+  let error: unknown;
+  if (strategy === 'llm' && summarizer) {
+    try {
+      const { text } = await callSummarizer(summarizer, request, FALLBACK_CONSEQUENCE);
+      if (text.length > 0) return { summary: clipText(text, TOOL_SUMMARY_OUTPUT_CHARS, 'head'), fallback: false };
+      error = new Error(`The summarizer returned an empty summary; ${FALLBACK_CONSEQUENCE}.`);
+    } catch (caught) {
+      if (request.signal?.aborted) throw caught;
+      error = caught;
+    }
+  }
+  const { text } = await callSummarizer(heuristicSummarizer, {
+    ...request,
+    maxOutputTokens: HEURISTIC_SUMMARY_OUTPUT_CHARS / 4,
+  });
+  const summary = clipText(text, HEURISTIC_SUMMARY_OUTPUT_CHARS, 'head_tail');
+  return strategy === 'llm' ? { summary, fallback: true, error } : { summary, fallback: false };
+}

@@ -1,0 +1,37 @@
+// `ctxkit/schemas`: the zod schemas of the message and session-entry model and of the settings, and
+// the wire strings of the messages ctxkit writes (recognise those with `ctxkitMessageKind` from the
+// root; the strings are here for hosts that must match them byte for byte, such as a database query).
+export { contextConfigSchema } from '../config/index.js';
+export {
+  ARCHIVED_RESULT_PLACEHOLDER,
+  BRANCH_SUMMARY_PREFIX,
+  CLEARED_RESULT_KIND,
+  CLEARED_RESULT_PLACEHOLDER,
+  DIGEST_PREFIX,
+  MISSING_RESULT_TEXT,
+  SUMMARY_PREFIX,
+  TOOL_SUMMARY_PREFIX,
+} from '../messages/ctxkit-messages.js';
+export {
+  assistantMessageSchema,
+  branchSummaryEntrySchema,
+  compactionEntrySchema,
+  customEntrySchema,
+  customMessageEntrySchema,
+  imageContentSchema,
+  labelEntrySchema,
+  messageEntrySchema,
+  messageMetaSchema,
+  messageSchema,
+  modelChangeEntrySchema,
+  sessionEntryInputSchema,
+  sessionEntrySchema,
+  sessionInfoEntrySchema,
+  textContentSchema,
+  thinkingContentSchema,
+  thinkingLevelChangeEntrySchema,
+  toolCallSchema,
+  toolResultMessageSchema,
+  usageSchema,
+  userMessageSchema,
+} from './entries.js';

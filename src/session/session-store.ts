@@ -1,0 +1,174 @@
+import type { Message, SessionEntry, SessionEntryInput } from '../types.js';
+
+/**
+ * What a store knows about one session, apart from its entries.
+ *
+ * @example
+ * ```ts
+ * const info: SessionInfo = { id: 'chat-1', createdAt: Date.now(), name: 'Parser refactor' };
+ * ```
+ */
+export interface SessionInfo {
+  /** Letters, digits, `.`, `_` and `-`; at most 128 characters, starting with a letter or digit. */
+  id: string;
+  /** Milliseconds since the epoch. */
+  createdAt: number;
+  /** A display name. */
+  name?: string;
+  /** The session this one was forked from. */
+  parentSessionId?: string;
+  /** Host data (JSON), such as the working directory (`cwd`). */
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * The input of {@link SessionStore.createSession}.
+ *
+ * @example
+ * ```ts
+ * const init: CreateSessionInit = { name: 'Parser refactor', metadata: { cwd: '/repo' } };
+ * ```
+ */
+export interface CreateSessionInit {
+  /** The id to use. @default a random UUID */
+  id?: string;
+  /** A display name. */
+  name?: string;
+  /** The session this one was forked from. */
+  parentSessionId?: string;
+  /** Host data (JSON). */
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * One message of the flat transcript: a message entry's message, or the user message a custom
+ * message, branch summary or compaction entry stands for (the same object
+ * `buildContextFromBranch` returns for it).
+ *
+ * @example
+ * ```ts
+ * for (const { entryId, message } of await store.getMessages(sessionId)) render(entryId, message);
+ * ```
+ */
+export interface TranscriptMessage {
+  /** The entry the message comes from. */
+  entryId: string;
+  /** The entry's timestamp, in milliseconds since the epoch. */
+  timestamp: number;
+  message: Message;
+}
+
+/**
+ * Durable storage for session trees: append-only entries linked by `parentId`, plus the current
+ * leaf of each session. Every store passes the same conformance suite.
+ *
+ * Shared contract:
+ * - Every method is async and rejects with a `SessionError` (code `SESSION_NOT_FOUND`) for an
+ *   unknown session id, `SessionError` for bad input (naming the field), and `StoreError` when the
+ *   storage itself fails or is corrupt.
+ * - Entries are immutable once appended: nothing is ever updated or deleted. Stores may return the
+ *   same (frozen) entry objects on every call, which keeps per-message token counts cached; never
+ *   modify a returned entry.
+ * - Entries must be JSON values: what a store returns is what `JSON.parse(JSON.stringify(entry))`
+ *   gives (so a `label: undefined` comes back without the key).
+ * - Concurrent calls from one process are safe: appends to one session are applied in call order
+ *   and none is lost. Writing one session from two processes at once is not supported.
+ *
+ * @example
+ * ```ts
+ * const store = createInMemorySessionStore();
+ * const { id } = await store.createSession({ name: 'demo' });
+ * await store.appendEntry(id, { type: 'message', message: { role: 'user', content: 'hello' } });
+ * const context = buildContextFromBranch(await store.getBranch(id));
+ * ```
+ */
+export interface SessionStore {
+  /**
+   * Creates an empty session, whose leaf is `null`.
+   *
+   * @param init - The id, name, parent session and metadata.
+   * @returns The stored session info.
+   * @throws `SessionError` (`INPUT_INVALID`) for an invalid id or one already in use.
+   */
+  createSession(init?: CreateSessionInit): Promise<SessionInfo>;
+
+  /**
+   * Looks a session up.
+   *
+   * @param sessionId - The session.
+   * @returns Its info, or `undefined` when there is no such session (this method does not throw for it).
+   */
+  getSession(sessionId: string): Promise<SessionInfo | undefined>;
+
+  /**
+   * Lists every session.
+   *
+   * @returns Session infos, oldest first (by `createdAt`, then id).
+   */
+  listSessions(): Promise<SessionInfo[]>;
+
+  /**
+   * Validates and appends an entry, then moves the leaf to it. Fills `id` (a random UUID),
+   * `timestamp` (now) and `parentId` (the current leaf) when they are not given. Resolves once the
+   * entry is stored (durable stores: on disk). A rejected append stores nothing and leaves the
+   * leaf where it was.
+   *
+   * @param sessionId - The session.
+   * @param entry - The entry; not mutated.
+   * @returns The stored entry.
+   * @throws `SessionError` with `INPUT_INVALID` (a field is invalid, or the id is taken) or
+   * `PARENT_MISSING` (the given `parentId` is not in the session).
+   */
+  appendEntry(sessionId: string, entry: SessionEntryInput): Promise<SessionEntry>;
+
+  /**
+   * Every entry of every branch.
+   *
+   * @param sessionId - The session.
+   * @returns The entries in append order.
+   */
+  getEntries(sessionId: string): Promise<SessionEntry[]>;
+
+  /**
+   * The path from the root to a leaf.
+   *
+   * @param sessionId - The session.
+   * @param leafId - The last entry of the path; `null` gives an empty path. @default the current leaf
+   * @returns The entries from the root to `leafId`, root first.
+   * @throws `SessionError` with `ENTRY_NOT_FOUND`, `PARENT_MISSING` or `TREE_CYCLE`.
+   */
+  getBranch(sessionId: string, leafId?: string | null): Promise<SessionEntry[]>;
+
+  /**
+   * The current leaf: where the next entry attaches.
+   *
+   * @param sessionId - The session.
+   * @returns The leaf's entry id, or `null` for a session with no entries (or moved before its root).
+   */
+  getLeaf(sessionId: string): Promise<string | null>;
+
+  /**
+   * Moves the leaf, to continue from an earlier entry (a branch) or back to a later one. Durable
+   * stores persist the move. Entries are never removed.
+   *
+   * @param sessionId - The session.
+   * @param entryId - An entry of the session, or `null` to start a new root.
+   * @throws `SessionError` (`ENTRY_NOT_FOUND`) for an unknown entry.
+   */
+  setLeaf(sessionId: string, entryId: string | null): Promise<void>;
+
+  /**
+   * The flat transcript a UI replays: a message for every entry that carries one, across all
+   * branches, in append order. Unlike the context, nothing is filtered or compacted away.
+   *
+   * @param sessionId - The session.
+   * @returns The transcript messages with their entry ids.
+   */
+  getMessages(sessionId: string): Promise<TranscriptMessage[]>;
+
+  /**
+   * Waits for pending writes and releases what the store holds (files, statements). It does not
+   * close a database client the host passed in. Optional.
+   */
+  close?(): Promise<void>;
+}

@@ -1,0 +1,353 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type AssistantMessage,
+  CompactionError,
+  ConfigError,
+  compact,
+  createSummaryMessage,
+  heuristicSummarizer,
+  type Message,
+  planCompaction,
+  referenceCounter,
+  resolveConfig,
+  type Summarizer,
+  type SummaryRequest,
+  shouldCompact,
+  sumMessageTokens,
+  summaryText,
+  type ToolResultMessage,
+} from '../../src/index.js';
+import { DIGEST_PREFIX, SUMMARY_PREFIX } from '../../src/schemas/index.js';
+
+// Under the reference counter, 4 characters cost 1 token.
+const user = (tokens: number, label = 'u'): Message => ({ role: 'user', content: label.repeat(tokens * 4) });
+const call = (id: string): AssistantMessage => ({
+  role: 'assistant',
+  content: [{ type: 'toolCall', id, name: 'bash', arguments: { command: `run ${id}` } }],
+});
+const result = (id: string, text: string): ToolResultMessage => ({
+  role: 'toolResult',
+  toolCallId: id,
+  toolName: 'bash',
+  content: [{ type: 'text', text }],
+});
+
+function recordingSummarizer(
+  output: Awaited<ReturnType<Summarizer['summarize']>> = 'GOAL: fix the parser',
+): Summarizer & {
+  requests: SummaryRequest[];
+} {
+  const requests: SummaryRequest[] = [];
+  return {
+    requests,
+    async summarize(request) {
+      requests.push(request);
+      return output;
+    },
+  };
+}
+
+// A limit of 8000 tokens (maxTokens) gives a tail budget of 4000 tokens.
+const config = resolveConfig();
+
+describe('compact', () => {
+  it('keeps the tail verbatim behind one summary message and reports its numbers', async () => {
+    const messages = [user(3000, 'a'), user(3000, 'b'), user(1500, 'c'), user(1500, 'd')];
+    const summarizer = recordingSummarizer();
+    const result = await compact(messages, { summarizer, config });
+    expect(result.firstKeptIndex).toBe(2);
+    expect(result.messages).toHaveLength(3);
+    expect(result.messages[0]).toMatchObject({
+      role: 'user',
+      meta: { kind: 'compaction_summary', agentVisible: true },
+    });
+    expect(result.messages[0]?.content).toBe(`${SUMMARY_PREFIX}\nGOAL: fix the parser`);
+    expect(result.messages[1]).toBe(messages[2]);
+    expect(result.messages[2]).toBe(messages[3]);
+    expect(result).toMatchObject({
+      summary: 'GOAL: fix the parser',
+      summarizedCount: 2,
+      archivedCount: 0,
+      tokensBefore: 9000,
+    });
+    expect(result.tokensAfter).toBeLessThan(result.tokensBefore);
+    expect(summarizer.requests[0]).toMatchObject({ kind: 'compaction' });
+    expect(summarizer.requests[0]?.messages).toEqual(messages.slice(0, 2));
+  });
+
+  it('cuts tool results to 1,800 code points in the summarizer input', async () => {
+    const long = '😀'.repeat(5000);
+    const messages = [user(10), call('a'), result('a', long), user(4000)];
+    const plan = planCompaction(messages, { config });
+    const cut = plan.toSummarize.find((message) => message.role === 'toolResult') as ToolResultMessage;
+    const text = cut.content[0]?.type === 'text' ? cut.content[0].text : '';
+    expect(Array.from(text).length).toBeLessThanOrEqual(1800);
+    expect(Array.from(text).length).toBeGreaterThan(1700);
+    expect(messages[2]).toEqual(result('a', long));
+  });
+
+  it('updates an earlier summary instead of summarizing it again', async () => {
+    const first = await compact([user(3000), user(3000), user(3000)], {
+      summarizer: recordingSummarizer('FIRST'),
+      config,
+    });
+    const summarizer = recordingSummarizer('SECOND');
+    const grown = [...first.messages, user(3000, 'x'), user(3000, 'y')];
+    const second = await compact(grown, { summarizer, config });
+    expect(summarizer.requests[0]?.previousSummary).toBe('FIRST');
+    expect(summarizer.requests[0]?.messages.some((message) => summaryText(message) !== undefined)).toBe(false);
+    expect(summaryText(second.messages[0]!)).toBe('SECOND');
+  });
+
+  it('keeps every message the first compaction kept when compacting again', async () => {
+    const messages = [user(3000, 'a'), user(3000, 'b'), user(1000, 'c'), user(1000, 'd')];
+    const first = await compact(messages, { summarizer: recordingSummarizer('S1'), config });
+    const kept = first.messages.slice(1);
+    const summarizer = recordingSummarizer('S2');
+    const second = await compact([...first.messages, user(3500, 'e')], { summarizer, config });
+    const seen = [...(summarizer.requests[0]?.messages ?? []), ...second.messages];
+    for (const message of kept) expect(seen).toContain(message);
+  });
+
+  it('archives tool results in the tail beyond the cutoff under one digest', async () => {
+    const tail: Message[] = [];
+    for (let index = 0; index < 12; index++)
+      tail.push(call(`c${index}`), result(`c${index}`, `error: case ${index} failed`));
+    const messages = [user(6000), ...tail];
+    const result_ = await compact(messages, { summarizer: recordingSummarizer(), config });
+    expect(result_.archivedCount).toBe(2);
+    const archived = result_.messages.filter((message) => message.meta?.kind === 'tool_result_archived');
+    expect(archived).toHaveLength(2);
+    expect(archived.every((message) => message.meta?.agentVisible === false)).toBe(true);
+    const digest = result_.messages[result_.messages.length - 1]!;
+    expect(digest).toMatchObject({
+      role: 'user',
+      meta: { kind: 'tool_summary', agentVisible: true, userVisible: false },
+    });
+    expect(String(digest.content)).toMatch(new RegExp(`^\\${DIGEST_PREFIX}`));
+    expect(String(digest.content)).toContain('case 0 failed');
+  });
+
+  it.each([
+    ['SUMMARIZER_FAILED', { summarize: () => Promise.reject(new Error('503')) } satisfies Summarizer],
+    ['SUMMARY_EMPTY', recordingSummarizer('   ')],
+    ['SUMMARY_TRUNCATED', recordingSummarizer({ text: 'GOAL: half a sent', stopReason: 'length' })],
+  ])('fails with %s and leaves the input untouched', async (code, summarizer) => {
+    const messages = [user(3000), user(3000), user(3000)];
+    const snapshot = structuredClone(messages);
+    const error = await compact(messages, { summarizer, config }).catch((caught: unknown) => caught);
+    expect(CompactionError.isInstance(error)).toBe(true);
+    expect((error as CompactionError).code).toBe(code);
+    expect(messages).toEqual(snapshot);
+  });
+
+  it('fails with NOT_SMALLER when the summary would not shrink the context', async () => {
+    const huge = 'word '.repeat(20_000);
+    const error = await compact([user(3000), user(3000), user(3000)], {
+      summarizer: recordingSummarizer(huge),
+      config,
+    }).catch((caught: unknown) => caught);
+    expect((error as CompactionError).code).toBe('NOT_SMALLER');
+  });
+
+  it('fails with NOTHING_TO_COMPACT when everything is in the tail', async () => {
+    const error = await compact([user(10), user(10)], { summarizer: recordingSummarizer(), config }).catch(
+      (caught: unknown) => caught,
+    );
+    expect((error as CompactionError).code).toBe('NOTHING_TO_COMPACT');
+  });
+
+  it('fails with ABORTED when the signal fires while the summarizer hangs', async () => {
+    const controller = new AbortController();
+    const hanging: Summarizer = {
+      summarize: (request) =>
+        new Promise((_, reject) => request.signal?.addEventListener('abort', () => reject(new Error('aborted')))),
+    };
+    const pending = compact([user(3000), user(3000), user(3000)], {
+      summarizer: hanging,
+      config,
+      signal: controller.signal,
+    });
+    controller.abort();
+    const error = await pending.catch((caught: unknown) => caught);
+    expect((error as CompactionError).code).toBe('ABORTED');
+  });
+
+  it('splits by message count when keepRecentTokens is 0', async () => {
+    const messages = Array.from({ length: 8 }, (_, index) => user(100, String(index)));
+    const result = await compact(messages, {
+      summarizer: recordingSummarizer(),
+      config: { keepRecentTokens: 0, keepRecent: 3 },
+    });
+    expect(result.firstKeptIndex).toBe(5);
+  });
+
+  it('passes focus instructions to the summarizer', async () => {
+    const summarizer = recordingSummarizer();
+    await compact([user(3000), user(3000), user(3000)], { summarizer, config, instructions: 'keep the API decisions' });
+    expect(summarizer.requests[0]?.instructions).toBe('keep the API decisions');
+  });
+});
+
+describe('compact keeps the newest message of the conversation', () => {
+  it('even when only tool-result summaries would fit in the tail', async () => {
+    const question: Message = { role: 'user', content: 'q'.repeat(4_000) };
+    const messages: Message[] = [
+      { role: 'user', content: 'a'.repeat(8_000) },
+      { role: 'assistant', content: [{ type: 'text', text: 'b'.repeat(8_000) }], stopReason: 'stop' },
+      question,
+      {
+        role: 'user',
+        content: '[Tool result summary]\n- bash: ok',
+        meta: { agentVisible: true, userVisible: false, kind: 'tool_summary' },
+      },
+    ];
+    const result = await compact(messages, {
+      summarizer: heuristicSummarizer,
+      config: { keepRecentTokens: 10 },
+      counter: referenceCounter,
+    });
+    expect(result.messages).toContain(question);
+    expect(result.messages[result.messages.length - 1]).toBe(messages[3]);
+  });
+});
+
+describe('compact: the default summary budget', () => {
+  // Twelve exchanges of 1,000 + 1,000 tokens; the reference limit is 8,000 (maxTokens), the tail 4,000.
+  const long = (): Message[] => {
+    const messages: Message[] = [];
+    for (let index = 0; index < 12; index++) {
+      messages.push(user(1000, 'u'), { role: 'assistant', content: [{ type: 'text', text: 'a'.repeat(4000) }] });
+    }
+    return messages;
+  };
+
+  it('leaves the rebuilt context under the limit with margin, so the next turn does not compact again', async () => {
+    // A verbose model that writes 70% of whatever budget it is given.
+    const verbose: Summarizer & { budgets: number[] } = {
+      budgets: [],
+      async summarize(request) {
+        verbose.budgets.push(request.maxOutputTokens);
+        return 'w'.repeat(Math.floor(request.maxOutputTokens * 4 * 0.7));
+      },
+    };
+    const result = await compact(long(), { summarizer: verbose, config });
+    const budget = verbose.budgets[0]!;
+    const tail = sumMessageTokens(result.messages.slice(1));
+    expect(budget).toBeLessThan(Math.floor(config.reserveTokens * 0.8));
+    expect(budget + tail).toBeLessThanOrEqual(0.9 * 8000);
+    expect(shouldCompact(result.messages, { config })).toBe(false);
+  });
+
+  it('counts the system prompt and tools, and never goes below 256', async () => {
+    const summarizer = recordingSummarizer();
+    await compact(long(), { summarizer, config, systemPrompt: 's'.repeat(4 * 3000) });
+    expect(summarizer.requests[0]?.maxOutputTokens).toBe(256);
+  });
+
+  it('is 80% of the reserve when the window leaves room, and an explicit budget is used as given', async () => {
+    const roomy = recordingSummarizer();
+    await compact(long(), { summarizer: roomy, config: { contextWindow: 128_000 } });
+    expect(roomy.requests[0]?.maxOutputTokens).toBe(Math.floor(16_384 * 0.8));
+    const explicit = recordingSummarizer();
+    await compact(long(), { summarizer: explicit, config, maxOutputTokens: 5_000 });
+    expect(explicit.requests[0]?.maxOutputTokens).toBe(5_000);
+  });
+});
+
+describe('compact: checks and messages', () => {
+  it.each([['max_tokens'], ['MAX_TOKENS'], ['max_output_tokens'], ['model_length']])(
+    'refuses a summary cut off with the provider stop reason %s',
+    async (stopReason) => {
+      const error = await compact([user(3000), user(3000), user(3000)], {
+        summarizer: recordingSummarizer({ text: 'GOAL: half a sent', stopReason }),
+        config,
+      }).catch((caught: unknown) => caught);
+      expect((error as CompactionError).code).toBe('SUMMARY_TRUNCATED');
+      expect((error as CompactionError).message).toContain(stopReason);
+    },
+  );
+
+  it('accepts a summary that ended normally in any provider spelling', async () => {
+    for (const stopReason of ['end_turn', 'STOP', 'stop_sequence']) {
+      const result = await compact([user(3000), user(3000), user(3000)], {
+        summarizer: recordingSummarizer({ text: 'GOAL: done', stopReason }),
+        config,
+      });
+      expect(result.summary).toBe('GOAL: done');
+    }
+  });
+
+  it('throws a ConfigError naming summarizer when there is none', async () => {
+    for (const options of [undefined, {}, { summarizer: {} }, { summarizer: undefined, config }]) {
+      const error = await compact([user(3000), user(3000), user(3000)], options as never).catch(
+        (caught: unknown) => caught,
+      );
+      expect(ConfigError.isInstance(error)).toBe(true);
+      expect((error as ConfigError).field).toBe('summarizer');
+    }
+    const error = await compact([user(3000), user(3000)], {
+      summarizer: heuristicSummarizer,
+      maxOutputTokens: 0,
+    }).catch((caught: unknown) => caught);
+    expect((error as ConfigError).field).toBe('maxOutputTokens');
+  });
+
+  it('says NOT_SMALLER is caused by the summary when the summary outgrows what it replaced', async () => {
+    const huge = 'w'.repeat(200_000);
+    const error = await compact([user(3000), user(3000), user(3000)], {
+      summarizer: recordingSummarizer(huge),
+      config,
+    }).catch((caught: unknown) => caught);
+    expect((error as CompactionError).code).toBe('NOT_SMALLER');
+    expect((error as CompactionError).message).toMatch(
+      /The summary \(50\d\d\d tokens\) is not smaller than the 2 messages it replaces \(6000 tokens\)/,
+    );
+    expect((error as CompactionError).message).not.toMatch(/kept tail is too large/);
+  });
+
+  it('shares one 1,800-code-point budget across the text parts of a tool result', async () => {
+    const multi: ToolResultMessage = {
+      role: 'toolResult',
+      toolCallId: 'a',
+      toolName: 'bash',
+      content: [
+        { type: 'text', text: 'P'.repeat(1700) },
+        { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+        { type: 'text', text: 'Q'.repeat(1700) },
+        { type: 'text', text: 'R'.repeat(1700) },
+      ],
+    };
+    const plan = planCompaction([user(10), call('a'), multi, user(4000)], { config });
+    const cut = plan.toSummarize.find((message) => message.role === 'toolResult') as ToolResultMessage;
+    const texts = cut.content.flatMap((part) => (part.type === 'text' ? [part.text] : []));
+    expect(Array.from(texts.join('')).length).toBeLessThanOrEqual(1800);
+    expect(texts.join('')).toMatch(/^P+[\s\S]*R+$/);
+    expect(cut.content.some((part) => part.type === 'image')).toBe(true);
+    expect(multi.content).toHaveLength(4);
+  });
+
+  it('updates a summary whose meta was lost in storage instead of summarizing it again', async () => {
+    const { meta: _, ...stored } = createSummaryMessage('OLD SUMMARY');
+    const summarizer = recordingSummarizer('NEW');
+    await compact([stored, user(3000), user(3000), user(3000)], { summarizer, config });
+    expect(summarizer.requests[0]?.previousSummary).toBe('OLD SUMMARY');
+    expect(summarizer.requests[0]?.messages).not.toContain(stored);
+    expect(summarizer.requests[0]?.text).not.toContain('OLD SUMMARY');
+    expect(summaryText(stored)).toBe('OLD SUMMARY');
+    expect(summaryText({ role: 'user', content: 'a plain question' })).toBeUndefined();
+    expect(summaryText({ ...stored, meta: { kind: 'custom' } })).toBeUndefined();
+  });
+
+  it('writes "1 line" in a digest line of a one-line result', async () => {
+    const tail: Message[] = [];
+    for (let index = 0; index < 3; index++) tail.push(call(`c${index}`), result(`c${index}`, `ok ${index}`));
+    const compacted = await compact([user(6000), ...tail], {
+      summarizer: recordingSummarizer(),
+      config: { toolCallCutoff: 1 },
+    });
+    const digest = String(compacted.messages[compacted.messages.length - 1]?.content);
+    expect(digest).toContain('[1 line]');
+    expect(digest).not.toContain('[1 lines]');
+  });
+});
