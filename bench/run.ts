@@ -104,9 +104,12 @@ else {
 }
 log('done');
 
-/** The session variants: the defaults, and the seed-001 reference policy when the config has a setting for it. */
+/** The session variants: the defaults, and the seed-001 reference policy (archive on every result past the cutoff). */
 function sessionVariants(): { label: string; config?: Record<string, unknown> }[] {
-  return [{ label: 'defaults' }];
+  return [
+    { label: 'defaults' },
+    { label: 'reference policy (`toolSummaryBatch: 0`)', config: { toolSummaryBatch: 0 } },
+  ];
 }
 
 function skippedRow(mix: 'realistic' | 'uniform', ids: IdMode, size: number, reason: string): PerCallRow {

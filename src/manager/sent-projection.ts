@@ -1,7 +1,6 @@
-import { isValidUsage, usageTotal } from '../core/estimate-context-tokens.js';
-import { summaryText } from '../core/plan-compaction.js';
-import { ARCHIVED_RESULT_PLACEHOLDER, MISSING_RESULT_TEXT } from '../core/prepare-model-messages.js';
-import { isAgentVisible } from '../token-counter.js';
+import { isValidUsage, usageTotal } from '../counting/estimate-context-tokens.js';
+import { isAgentVisible } from '../counting/token-counter.js';
+import { ARCHIVED_RESULT_PLACEHOLDER, MISSING_RESULT_TEXT, summaryText } from '../messages/ctxkit-messages.js';
 import type { AssistantMessage, Message, TextContent, ToolResultMessage } from '../types.js';
 
 /** An unanswered tool call: where it is, and where its synthetic result was sent (-1 when its message is not sent). */
@@ -65,6 +64,8 @@ export class SentProjection {
   private staleUntil = -1;
   /** Usage of the anchor minus the estimate of `sent[0…anchor]`; undefined without an anchor. */
   private offset: number | undefined;
+  /** Where the anchor sits in `sent`. */
+  private anchorAt = -1;
 
   constructor(private readonly count: (message: Message) => number) {}
 
@@ -81,6 +82,19 @@ export class SentProjection {
   /** Tokens of the context by the usage anchor (system prompt and tools included), or undefined without one. */
   get anchored(): number | undefined {
     return this.offset === undefined ? undefined : this.sum + this.offset;
+  }
+
+  /** Whether messages were sent after the usage anchor (so part of {@link anchored} is estimated). */
+  get estimatedAfterAnchor(): boolean {
+    return this.sent.length > this.anchorAt + 1;
+  }
+
+  /** The projection of a whole history. */
+  static of(history: readonly Message[], count: (message: Message) => number): SentProjection {
+    const projection = new SentProjection(count);
+    projection.seedIds(history);
+    for (const message of history) projection.append(message);
+    return projection;
   }
 
   /** Tokens of one sent message. */
@@ -212,6 +226,7 @@ export class SentProjection {
     if (message.meta?.kind === 'compaction_summary' || summaryText(message) !== undefined) {
       this.staleUntil = position + (message.meta?.keptMessages ?? 0);
       this.offset = undefined;
+      this.anchorAt = -1;
     }
   }
 
@@ -219,6 +234,7 @@ export class SentProjection {
     const position = this.sent.length - 1;
     if (position <= this.staleUntil || !isValidUsage(message)) return;
     this.offset = usageTotal(message.usage!) - this.sum;
+    this.anchorAt = position;
   }
 }
 
