@@ -9,6 +9,8 @@ export const entries = {
   'memory/index': 'src/memory/index.ts',
   'testing/index': 'src/testing/index.ts',
   'schemas/index': 'src/schemas/index.ts',
+  'openai/index': 'src/openai/index.ts',
+  'anthropic/index': 'src/anthropic/index.ts',
 };
 
 export default defineConfig({

@@ -26,5 +26,16 @@ for (const collect of [false, true]) {
   for (let i = 0; i < host.length; i++) if (host[i] === copy[i]) walk++;
   const walkTime = performance.now() - start;
   times.sort((a, b) => a - b);
-  console.log(collect ? 'after gc' : 'no gc', 'median', times[15]!.toFixed(3), 'min', times[0]!.toFixed(3), 'max', times[29]!.toFixed(3), 'walk', walkTime.toFixed(3), walk > 0);
+  console.log(
+    collect ? 'after gc' : 'no gc',
+    'median',
+    times[15]!.toFixed(3),
+    'min',
+    times[0]!.toFixed(3),
+    'max',
+    times[29]!.toFixed(3),
+    'walk',
+    walkTime.toFixed(3),
+    walk > 0,
+  );
 }

@@ -133,6 +133,16 @@ export {
 export type { CreateSessionInit, SessionInfo, SessionStore, TranscriptMessage } from './session/session-store.js';
 // ── Session tree ────────────────────────────────────────────────────────────────────────────
 export { type SessionEntries, type WalkBranchOptions, walkBranch } from './session/walk-branch.js';
+// ── Fidelity: tool-output parsers and anchored facts ───────────────────────────────────────
+export {
+  ANCHOR_CATEGORIES,
+  type Anchor,
+  type AnchorCategory,
+} from './summarizing/anchors/anchor.js';
+export { type AnchorCheck, checkAnchors } from './summarizing/anchors/check-anchors.js';
+export { type ExtractAnchorsOptions, extractAnchors } from './summarizing/anchors/extract-anchors.js';
+export { type PinAnchorsOptions, type PinAnchorsResult, pinAnchors } from './summarizing/anchors/pin-anchors.js';
+export { PINNED_HEADING } from './summarizing/anchors/pinned-section.js';
 // ── Summarizers ─────────────────────────────────────────────────────────────────────────────
 export {
   type CompletionFunction,
@@ -150,7 +160,17 @@ export {
   SUMMARY_SYSTEM_PROMPT,
   type SummaryPromptBuilder,
 } from './summarizing/summary-prompts.js';
-
+export { type ParseToolOutputOptions, parseToolOutput } from './summarizing/tool-output/parse-tool-output.js';
+export type {
+  ParsedToolOutput,
+  ToolOutputFormat,
+  ToolOutputProblem,
+} from './summarizing/tool-output/parsed-tool-output.js';
+export {
+  renderToolOutput,
+  type SummarizeToolOutputOptions,
+  summarizeToolOutput,
+} from './summarizing/tool-output/summarize-tool-output.js';
 // ── The message and session-entry model ─────────────────────────────────────────────────────
 export type {
   AssistantMessage,

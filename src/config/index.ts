@@ -10,4 +10,4 @@ export {
 } from './defaults.js';
 export { effectiveKeepRecentTokens, effectiveTokenLimit } from './effective-limits.js';
 export { resolveConfig, toConfig } from './resolve.js';
-export { contextConfigSchema, toolSummaryStrategySchema } from './schema.js';
+export { contextConfigSchema, toolOutputSchema, toolSummaryStrategySchema } from './schema.js';

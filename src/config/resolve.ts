@@ -1,4 +1,5 @@
-import { ConfigError, firstIssue } from '../errors.js';
+import { ConfigError } from '../errors.js';
+import { parseOptions } from '../validation/parse-options.js';
 import { type ContextConfig, type ContextConfigInput, DEFAULT_CONFIG, DEFAULT_TOOL_OUTPUT_LIMITS } from './defaults.js';
 import { effectiveTokenLimit } from './effective-limits.js';
 import { contextConfigSchema } from './schema.js';
@@ -23,16 +24,13 @@ import { contextConfigSchema } from './schema.js';
  * ```
  */
 export function resolveConfig(input: ContextConfigInput = {}): ContextConfig {
-  const parsed = contextConfigSchema.safeParse(input);
-  if (!parsed.success) {
-    const { field, detail } = firstIssue(parsed.error, '(config)');
-    throw new ConfigError({
-      message: `Invalid ctxkit config: ${field} ${detail}. Received ${describe(input, parsed.error.issues[0]?.path)}.`,
-      field,
-      cause: parsed.error,
-    });
-  }
-  const { toolOutput, ...rest } = parsed.data;
+  return resolveFor(input, 'resolveConfig', 'config');
+}
+
+/** {@link resolveConfig}, with errors that name the public function and how it calls the settings. */
+function resolveFor(input: ContextConfigInput, functionName: string, name: string): ContextConfig {
+  const parsed = parseOptions(functionName, contextConfigSchema, input, name);
+  const { toolOutput, ...rest } = parsed;
   const given = stripUndefined(rest);
   const config: ContextConfig = {
     ...DEFAULT_CONFIG,
@@ -42,7 +40,7 @@ export function resolveConfig(input: ContextConfigInput = {}): ContextConfig {
   if (given.reserveTokens === undefined && config.contextWindow !== undefined) {
     config.reserveTokens = defaultReserve(config.contextWindow);
   }
-  checkConsistency(config, given);
+  checkConsistency(config, given, `${functionName}: ${name}.`);
   if (given.warningThreshold === undefined) config.warningThreshold = defaultWarningThreshold(config);
   Object.freeze(config);
   resolved.add(config);
@@ -57,9 +55,10 @@ const resolved = new WeakSet<object>();
  *
  * @internal
  */
-export function toConfig(input: ContextConfig | ContextConfigInput | undefined): ContextConfig {
+export function toConfig(input: ContextConfig | ContextConfigInput | undefined, functionName?: string): ContextConfig {
   if (input !== undefined && resolved.has(input)) return input as ContextConfig;
-  return resolveConfig(input as ContextConfigInput | undefined);
+  if (functionName === undefined) return resolveConfig(input as ContextConfigInput | undefined);
+  return resolveFor((input ?? {}) as ContextConfigInput, functionName, 'options.config');
 }
 
 /** The fewest tokens a limit derived from the window may leave (less for a window under twice this). */
@@ -87,12 +86,11 @@ function defaultWarningThreshold(config: ContextConfig): number {
   return Math.max(Math.floor(limitShare * 900) / 1000, limitShare / 2);
 }
 
-function checkConsistency(config: ContextConfig, given: Partial<ContextConfig>): void {
+function checkConsistency(config: ContextConfig, given: Partial<ContextConfig>, prefix: string): void {
   const { contextWindow, reserveTokens, warningThreshold, compactionThreshold } = config;
   if (compactionThreshold !== undefined && contextWindow === undefined) {
     throw new ConfigError({
-      message:
-        'Invalid ctxkit config: compactionThreshold is a share of the context window, but contextWindow is not set. Set contextWindow or remove compactionThreshold.',
+      message: `${prefix}compactionThreshold is a share of the context window, but contextWindow is not set. Set contextWindow or remove compactionThreshold.`,
       field: 'compactionThreshold',
     });
   }
@@ -102,13 +100,13 @@ function checkConsistency(config: ContextConfig, given: Partial<ContextConfig>):
     if (left < floor) {
       const room = left <= 0 ? 'leaves no room' : `leaves a limit of only ${left} token${left === 1 ? '' : 's'}`;
       throw new ConfigError({
-        message: `Invalid ctxkit config: reserveTokens (${reserveTokens}) ${room} in contextWindow (${contextWindow}); the limit must be at least ${floor} tokens. Lower reserveTokens to at most ${contextWindow - floor} (a quarter of the window, ${defaultReserve(contextWindow)}, is typical), or leave it unset to scale it with the window.`,
+        message: `${prefix}reserveTokens (${reserveTokens}) ${room} in contextWindow (${contextWindow}); the limit must be at least ${floor} tokens. Lower reserveTokens to at most ${contextWindow - floor} (a quarter of the window, ${defaultReserve(contextWindow)}, is typical), or leave it unset to scale it with the window.`,
         field: 'reserveTokens',
       });
     }
     if (compactionThreshold !== undefined && Math.floor(contextWindow * compactionThreshold) < floor) {
       throw new ConfigError({
-        message: `Invalid ctxkit config: compactionThreshold (${compactionThreshold}) of contextWindow (${contextWindow}) leaves a limit of only ${Math.floor(contextWindow * compactionThreshold)} tokens; the limit must be at least ${floor}. Raise compactionThreshold to at least ${Math.ceil((floor / contextWindow) * 1000) / 1000}, or remove it.`,
+        message: `${prefix}compactionThreshold (${compactionThreshold}) of contextWindow (${contextWindow}) leaves a limit of only ${Math.floor(contextWindow * compactionThreshold)} tokens; the limit must be at least ${floor}. Raise compactionThreshold to at least ${Math.ceil((floor / contextWindow) * 1000) / 1000}, or remove it.`,
         field: 'compactionThreshold',
       });
     }
@@ -119,7 +117,7 @@ function checkConsistency(config: ContextConfig, given: Partial<ContextConfig>):
     warningThreshold > compactionThreshold
   ) {
     throw new ConfigError({
-      message: `Invalid ctxkit config: warningThreshold (${warningThreshold}) is above compactionThreshold (${compactionThreshold}); the warning would never be seen. Set warningThreshold below compactionThreshold, or leave it unset.`,
+      message: `${prefix}warningThreshold (${warningThreshold}) is above compactionThreshold (${compactionThreshold}); the warning would never be seen. Set warningThreshold below compactionThreshold, or leave it unset.`,
       field: 'warningThreshold',
     });
   }
@@ -127,12 +125,4 @@ function checkConsistency(config: ContextConfig, given: Partial<ContextConfig>):
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-function describe(input: unknown, path: readonly PropertyKey[] | undefined): string {
-  let value: unknown = input;
-  for (const key of path ?? []) value = (value as Record<PropertyKey, unknown> | undefined)?.[key];
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (typeof value === 'string') return JSON.stringify(value);
-  return value === undefined ? 'undefined' : typeof value;
 }

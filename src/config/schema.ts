@@ -1,14 +1,17 @@
 // The zod schema of the settings: each field alone (resolve.ts checks how they fit together).
 import { z } from 'zod';
 
-const count = z.number().int('must be a whole number').nonnegative('must not be negative');
-const positive = z.number().int('must be a whole number').positive('must be greater than 0');
-const share = z.number().gt(0, 'must be greater than 0').lte(1, 'must be at most 1');
+import { option } from '../validation/parse-options.js';
+
+const count = option.count();
+const positive = option.positive();
+const share = option.share();
 
 /** The strategies of {@link ToolSummaryStrategy}, shared by every validator. @internal */
 export const toolSummaryStrategySchema = z.enum(['llm', 'heuristic', 'off']);
 
-const toolOutputSchema = z.strictObject({
+/** The schema of {@link ToolOutputLimits}, every field optional. @internal */
+export const toolOutputSchema = z.strictObject({
   maxLines: positive.optional(),
   maxBytes: positive.optional(),
   maxChars: positive.optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, firstIssue } from '../errors.js';
+import { option, parseOptions } from '../validation/parse-options.js';
 import { estimate, roundUp } from './approximate/estimate-text.js';
 import { IMAGE_TOKENS, type TokenCounter } from './token-counter.js';
 
@@ -32,9 +32,9 @@ export interface ApproximateCounterOptions {
 }
 
 const optionsSchema = z.strictObject({
-  imageTokens: z.number().finite().nonnegative().optional(),
-  messageOverhead: z.number().finite().nonnegative().optional(),
-  scale: z.number().finite().positive().optional(),
+  imageTokens: option.tokens().optional(),
+  messageOverhead: option.tokens().optional(),
+  scale: z.number({ error: 'must be a finite number > 0' }).gt(0, 'must be a finite number > 0').optional(),
 });
 
 /**
@@ -64,16 +64,11 @@ const optionsSchema = z.strictObject({
  * ```
  */
 export function createApproximateCounter(options: ApproximateCounterOptions = {}): TokenCounter {
-  const parsed = optionsSchema.safeParse(options);
-  if (!parsed.success) {
-    const { field, detail } = firstIssue(parsed.error, '(options)');
-    throw new ConfigError({
-      message: `Invalid createApproximateCounter options: ${field} ${detail}. Use non-negative numbers and a positive scale.`,
-      field,
-      cause: parsed.error,
-    });
-  }
-  const { imageTokens = IMAGE_TOKENS, messageOverhead = 0, scale = 1 } = parsed.data;
+  const {
+    imageTokens = IMAGE_TOKENS,
+    messageOverhead = 0,
+    scale = 1,
+  } = parseOptions('createApproximateCounter', optionsSchema, options);
   return Object.freeze({
     name: scale === 1 ? 'approximate' : `approximate×${scale}`,
     imageTokens,

@@ -72,7 +72,7 @@ export interface ContextUsage {
  */
 export function contextUsage(messages: readonly Message[], options: ContextUsageOptions = {}): ContextUsage {
   assertMessages(messages, 'contextUsage');
-  return usageOf(messages, options, toConfig(options.config));
+  return usageOf(messages, options, toConfig(options.config, 'contextUsage'));
 }
 
 /** {@link contextUsage} for checked messages and a resolved config. @internal */

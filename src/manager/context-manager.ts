@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { type ContextConfig, effectiveKeepRecentTokens, effectiveTokenLimit, resolveConfig } from '../config/index.js';
 import { approximateCounter } from '../counting/approximate-counter.js';
 import { type ContextUsage, measureUsage } from '../counting/context-usage.js';
@@ -11,6 +12,7 @@ import { type CompactionResult, compact, defaultSummaryBudget } from '../pipelin
 import { assertMessage } from '../pipeline/internal/assert-messages.js';
 import { prepareModelMessages } from '../pipeline/prepare-model-messages.js';
 import type { Message } from '../types.js';
+import { option, parseOptions } from '../validation/parse-options.js';
 import { CompactionBackoff } from './compaction-backoff.js';
 import { chooseCompactionLevel, compactionLevels } from './compaction-levels.js';
 import type {
@@ -43,7 +45,7 @@ function resolveManagerConfig(options: ContextManagerOptions): {
   const limits = options.model ? getModelLimits(options.model, { overrides: options.modelLimits }) : undefined;
   if (options.model && limits === undefined && options.contextWindow === undefined && !options.config?.contextWindow) {
     throw new ConfigError({
-      message: `Unknown model "${options.model}": pass contextWindow, or add the model with the modelLimits option.`,
+      message: `createContextManager: options.model "${options.model}" is unknown: pass contextWindow, or add the model with the modelLimits option`,
       field: 'model',
     });
   }
@@ -61,6 +63,14 @@ interface PendingCompaction {
   before: ContextUsage;
   history: readonly Message[];
 }
+
+const optionsSchema = z.object({
+  summarizer: option.summarizer(),
+  counter: option.counter().optional(),
+  model: z.string({ error: 'must be a model id such as "gpt-4o"' }).optional(),
+  contextWindow: option.positive().optional(),
+  sessionId: z.string({ error: 'must be the id of a session in the store' }).optional(),
+});
 
 /**
  * Creates the context manager a host calls before every model request.
@@ -85,15 +95,11 @@ interface PendingCompaction {
  * ```
  */
 export function createContextManager(options: ContextManagerOptions): ContextManager {
-  if (options.summarizer === undefined || typeof options.summarizer.summarize !== 'function') {
-    throw new ConfigError({
-      message: 'createContextManager needs a summarizer with a summarize() method.',
-      field: 'summarizer',
-    });
-  }
+  parseOptions('createContextManager', optionsSchema, options ?? {});
   if (options.store !== undefined && options.sessionId === undefined) {
     throw new ConfigError({
-      message: 'A store needs the sessionId of the session to record compactions in.',
+      message:
+        'createContextManager: options.sessionId must be set when options.store is (got undefined): pass the id of the session to record compactions in',
       field: 'sessionId',
     });
   }

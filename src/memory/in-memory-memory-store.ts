@@ -1,11 +1,17 @@
 import { StoreError } from '../errors.js';
 import { isWithinMemoryPath, MEMORY_ROOT, parentMemoryPath } from './memory-path.js';
-import type { MemoryEntry, MemoryStore, MemoryWriteOptions } from './memory-store.js';
+import type {
+  MemoryEntry,
+  MemoryListOptions,
+  MemoryReadOptions,
+  MemoryStore,
+  MemoryWriteOptions,
+} from './memory-store.js';
 
 const encoder = new TextEncoder();
 
 function fail(message: string): StoreError {
-  return new StoreError({ message: message, code: 'STORE_FAILED' });
+  return new StoreError({ message, code: 'STORE_FAILED' });
 }
 
 /**
@@ -50,18 +56,27 @@ export function createInMemoryMemoryStore(): MemoryStore {
     async stat(path: string): Promise<MemoryEntry | undefined> {
       return entry(path);
     },
-    async list(path: string): Promise<MemoryEntry[]> {
+    async list(path: string, options?: MemoryListOptions): Promise<MemoryEntry[]> {
       if (!directories.has(path)) throw fail(`${path} is not a directory`);
+      const limit = options?.limit ?? Number.POSITIVE_INFINITY;
       const children: MemoryEntry[] = [];
       for (const key of [...directories, ...files.keys()]) {
+        if (children.length >= limit) break;
         if (key !== path && parentMemoryPath(key) === path) children.push(entry(key)!);
       }
       return children;
     },
-    async read(path: string): Promise<string> {
+    async read(path: string, options?: MemoryReadOptions): Promise<string> {
       const text = files.get(path);
       if (text === undefined) throw fail(directories.has(path) ? `${path} is a directory` : `${path} does not exist`);
-      return text;
+      const maxBytes = options?.maxBytes ?? Number.POSITIVE_INFINITY;
+      if (text.length * 3 <= maxBytes) return text;
+      const bytes = encoder.encode(text);
+      if (bytes.length <= maxBytes) return text;
+      // Cut back to a whole character: drop continuation bytes at the cut, then the lead byte.
+      let end = maxBytes;
+      while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
+      return new TextDecoder().decode(bytes.subarray(0, end));
     },
     async write(path: string, text: string, options: MemoryWriteOptions): Promise<void> {
       if (directories.has(path)) throw fail(`${path} is a directory`);

@@ -20,7 +20,13 @@ export {
   parentMemoryPath,
   resolveMemoryPath,
 } from './memory-path.js';
-export type { MemoryEntry, MemoryStore, MemoryWriteOptions } from './memory-store.js';
+export type {
+  MemoryEntry,
+  MemoryListOptions,
+  MemoryReadOptions,
+  MemoryStore,
+  MemoryWriteOptions,
+} from './memory-store.js';
 export { type CreateMemoryToolOptions, createMemoryTool, type MemoryTool } from './memory-tool.js';
 export { type MemoryToolDefinition, memoryInputJsonSchema, memoryToolDefinition } from './memory-tool-definition.js';
 export { DEFAULT_MEMORY_TOOL_LIMITS, type MemoryToolLimits, type MemoryToolResult } from './memory-tool-limits.js';

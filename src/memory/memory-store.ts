@@ -29,6 +29,41 @@ export interface MemoryWriteOptions {
 }
 
 /**
+ * Options of {@link MemoryStore.list}.
+ *
+ * @example
+ * ```ts
+ * const options: MemoryListOptions = { limit: 1000 };
+ * ```
+ */
+export interface MemoryListOptions {
+  /**
+   * Return at most this many children (any of them); a store should stop reading the directory there,
+   * so a directory of 100,000 planted files costs no more than `limit` entries.
+   * @default Infinity
+   */
+  limit?: number;
+}
+
+/**
+ * Options of {@link MemoryStore.read}.
+ *
+ * @example
+ * ```ts
+ * const options: MemoryReadOptions = { maxBytes: 100 * 1024 };
+ * ```
+ */
+export interface MemoryReadOptions {
+  /**
+   * Read at most this many UTF-8 bytes from the start of the file (cut back to a whole character), so
+   * a huge file planted in the storage cannot exhaust memory. The tool compares the text with the
+   * size `stat` reported to tell what was cut.
+   * @default Infinity
+   */
+  maxBytes?: number;
+}
+
+/**
  * Where the memory tool keeps its files. A small async contract: the command semantics (what
  * `create`, `str_replace` or `insert` mean, the caps, the messages) live in `createMemoryTool` and
  * are shared by every store, so a store only moves text around.
@@ -72,11 +107,14 @@ export interface MemoryStore {
   stat(path: string): Promise<MemoryEntry | undefined>;
   /**
    * The direct children of the directory at `path`, in any order, dotfiles included (the tool
-   * filters them). Throws when `path` is not a directory.
+   * filters them), at most `options.limit` of them. Throws when `path` is not a directory.
    */
-  list(path: string): Promise<MemoryEntry[]>;
-  /** The text of the file at `path`. Throws when it is missing or a directory. */
-  read(path: string): Promise<string>;
+  list(path: string, options?: MemoryListOptions): Promise<MemoryEntry[]>;
+  /**
+   * The text of the file at `path`, at most `options.maxBytes` UTF-8 bytes of it. Throws when it is
+   * missing or a directory.
+   */
+  read(path: string, options?: MemoryReadOptions): Promise<string>;
   /**
    * Writes `text` to the file at `path`, creating missing parent directories. Throws when `path` is
    * a directory, or when it exists and `options.overwrite` is false.

@@ -16,10 +16,17 @@ export interface MemoryToolLimits {
   maxViewCharacters: number;
   /** Files the whole memory may hold; `create` is refused beyond it. @default 1000 */
   maxFiles: number;
+  /**
+   * Directories the whole memory may hold; `create` and `rename` that would make more are refused.
+   * Counting (and the walk of a `view`) stops at `maxFiles + maxDirectories` entries.
+   * @default 1000
+   */
+  maxDirectories: number;
 }
 
 /**
- * The default caps: 100 KiB per file, 20,000 characters per view (about 5,000 tokens), 1,000 files.
+ * The default caps: 100 KiB per file, 20,000 characters per view (about 5,000 tokens), 1,000 files,
+ * 1,000 directories.
  *
  * @example
  * ```ts
@@ -30,6 +37,7 @@ export const DEFAULT_MEMORY_TOOL_LIMITS: Readonly<MemoryToolLimits> = Object.fre
   maxFileBytes: 100 * 1024,
   maxViewCharacters: 20_000,
   maxFiles: 1000,
+  maxDirectories: 1000,
 });
 
 /**

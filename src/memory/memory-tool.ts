@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ConfigError, ContextError, firstIssue } from '../errors.js';
+import { ContextError } from '../errors.js';
+import { option, parseOptions } from '../validation/parse-options.js';
 import { createKeyedQueue } from './keyed-queue.js';
 import { parseMemoryCommand } from './memory-commands.js';
 import type { MemoryStore } from './memory-store.js';
@@ -37,18 +38,20 @@ export interface MemoryTool {
   execute(input: unknown): Promise<MemoryToolResult>;
 }
 
-const limitsSchema = z.object({
-  maxFileBytes: z.number().int().min(1).default(DEFAULT_MEMORY_TOOL_LIMITS.maxFileBytes),
-  maxViewCharacters: z.number().int().min(1000).default(DEFAULT_MEMORY_TOOL_LIMITS.maxViewCharacters),
-  maxFiles: z.number().int().min(1).default(DEFAULT_MEMORY_TOOL_LIMITS.maxFiles),
+const optionsSchema = z.object({
+  store: z.custom<MemoryStore>(
+    isStore,
+    'must be a MemoryStore (stat, list, read, write, delete, rename, and optionally runExclusive): use createInMemoryMemoryStore()',
+  ),
+  maxFileBytes: option.positive().default(DEFAULT_MEMORY_TOOL_LIMITS.maxFileBytes),
+  maxViewCharacters: z
+    .number({ error: 'must be a whole number ≥ 1000' })
+    .int('must be a whole number ≥ 1000')
+    .min(1000, 'must be a whole number ≥ 1000')
+    .default(DEFAULT_MEMORY_TOOL_LIMITS.maxViewCharacters),
+  maxFiles: option.positive().default(DEFAULT_MEMORY_TOOL_LIMITS.maxFiles),
+  maxDirectories: option.positive().default(DEFAULT_MEMORY_TOOL_LIMITS.maxDirectories),
 });
-
-/** What each cap must be, for the ConfigError. */
-const BOUNDS: Record<string, string> = {
-  maxFileBytes: 'a positive integer',
-  maxViewCharacters: 'an integer of at least 1000',
-  maxFiles: 'a positive integer',
-};
 
 /** Commands run one at a time per store object (see the concurrency note on {@link MemoryStore}). */
 const queue = createKeyedQueue<MemoryStore>();
@@ -128,24 +131,7 @@ function readInput(input: unknown): ReturnType<typeof parseMemoryCommand> {
  * ```
  */
 export function createMemoryTool(options: CreateMemoryToolOptions): MemoryTool {
-  const { store, ...caps } = options ?? ({} as CreateMemoryToolOptions);
-  if (!isStore(store)) {
-    throw new ConfigError({
-      message:
-        'store must be a MemoryStore (stat, list, read, write, delete, rename, and optionally runExclusive); use createInMemoryMemoryStore()',
-      field: 'store',
-    });
-  }
-  const parsed = limitsSchema.safeParse(caps);
-  if (!parsed.success) {
-    const { field, detail } = firstIssue(parsed.error, 'limits');
-    throw new ConfigError({
-      message: `${field} must be ${BOUNDS[field] ?? 'valid'} (${detail})`,
-      field,
-      cause: parsed.error,
-    });
-  }
-  const limits: MemoryToolLimits = parsed.data;
+  const { store, ...limits } = parseOptions('createMemoryTool', optionsSchema, options ?? {});
   return {
     name: 'memory',
     definition: memoryToolDefinition,

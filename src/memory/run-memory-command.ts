@@ -9,7 +9,7 @@ import { isWithinMemoryPath, MEMORY_ROOT, parentMemoryPath } from './memory-path
 import { resolveField as path, Refusal } from './memory-refusal.js';
 import type { MemoryStore } from './memory-store.js';
 import type { MemoryToolLimits, MemoryToolResult } from './memory-tool-limits.js';
-import { countMemoryFiles, numberLines, truncateOutput, viewMemory } from './memory-view.js';
+import { countMemoryEntries, numberLines, truncateOutput, utf8Length, viewMemory } from './memory-view.js';
 
 /** Everything a command needs. */
 interface RunOptions {
@@ -29,11 +29,42 @@ function checkSize(target: string, text: string, limits: MemoryToolLimits): void
   }
 }
 
-async function readFile(target: string, { store }: RunOptions): Promise<string> {
+async function readFile(target: string, { store, limits }: RunOptions): Promise<string> {
   const entry = await store.stat(target);
   if (entry === undefined) throw new Refusal(`${target} does not exist; view ${MEMORY_ROOT} to see what is there`);
   if (entry.kind === 'directory') throw new Refusal(`${target} is a directory; this command needs a file`);
-  return store.read(target);
+  const tooLarge = () =>
+    new Refusal(
+      `${target} is over the limit of ${limits.maxFileBytes} bytes per memory file, so it cannot be edited; ` +
+        'view its start, or delete it',
+    );
+  if (entry.size > limits.maxFileBytes) throw tooLarge();
+  // Read one byte more than the cap, so a file that grew since `stat` is caught rather than cut.
+  const text = await store.read(target, { maxBytes: limits.maxFileBytes + 1 });
+  if (utf8Length(text, limits.maxFileBytes + 1) > limits.maxFileBytes) throw tooLarge();
+  return text;
+}
+
+/** How many directories writing `target` would create. */
+async function missingAncestors(target: string, { store }: RunOptions): Promise<number> {
+  let missing = 0;
+  for (let parent = parentMemoryPath(target); parent !== MEMORY_ROOT; parent = parentMemoryPath(parent)) {
+    if ((await store.stat(parent)) !== undefined) break;
+    missing++;
+  }
+  return missing;
+}
+
+/**
+ * Deletes the now empty directories above a removed `path`, nearest first, up to (not including) the
+ * root, so emptied directories do not pile up against the directory cap.
+ */
+async function pruneEmptyParents(path: string, { store }: RunOptions): Promise<void> {
+  for (let parent = parentMemoryPath(path); parent !== MEMORY_ROOT; parent = parentMemoryPath(parent)) {
+    const entry = await store.stat(parent);
+    if (entry?.kind !== 'directory' || (await store.list(parent, { limit: 1 })).length > 0) return;
+    await store.delete(parent);
+  }
 }
 
 /** Refuses a new path whose ancestor is a file. */
@@ -58,12 +89,19 @@ async function create(command: MemoryCreateCommand, options: RunOptions): Promis
   }
   checkSize(target, command.file_text, options.limits);
   await checkAncestors(target, options);
-  const { maxFiles } = options.limits;
-  const files = await countMemoryFiles({ store: options.store, path: MEMORY_ROOT, atMost: maxFiles });
-  if (files >= maxFiles) {
+  const { maxFiles, maxDirectories } = options.limits;
+  const counts = await countMemoryEntries({ store: options.store, path: MEMORY_ROOT, maxFiles, maxDirectories });
+  if (counts.files >= maxFiles) {
     throw new Refusal(
-      `the memory already holds ${files} files, the limit is ${maxFiles}; ` +
+      `the memory already holds ${counts.stopped ? 'at least ' : ''}${counts.files} files, the limit is ${maxFiles}; ` +
         'merge or delete files before creating new ones',
+    );
+  }
+  const newDirectories = await missingAncestors(target, options);
+  if (counts.directories + newDirectories > maxDirectories) {
+    throw new Refusal(
+      `the memory already holds ${counts.stopped ? 'at least ' : ''}${counts.directories} directories and ${target} ` +
+        `would add ${newDirectories}, the limit is ${maxDirectories}; use fewer, shallower directories`,
     );
   }
   await options.store.write(target, command.file_text, { overwrite: false });
@@ -141,11 +179,15 @@ async function remove(target: string, options: RunOptions): Promise<string> {
   if (entry === undefined) throw new Refusal(`${target} does not exist; view ${MEMORY_ROOT} to see what is there`);
   if (entry.kind === 'file') {
     await options.store.delete(target);
+    await pruneEmptyParents(target, options);
     return `Deleted ${target}`;
   }
-  const files = await countMemoryFiles({ store: options.store, path: target, atMost: Number.POSITIVE_INFINITY });
+  const { maxFiles, maxDirectories } = options.limits;
+  const counts = await countMemoryEntries({ store: options.store, path: target, maxFiles, maxDirectories });
   await options.store.delete(target);
-  return `Deleted the directory ${target} and the ${files} file${files === 1 ? '' : 's'} in it`;
+  await pruneEmptyParents(target, options);
+  const files = `${counts.stopped ? 'at least ' : ''}${counts.files} file${counts.files === 1 ? '' : 's'}`;
+  return `Deleted the directory ${target} and the ${files} in it`;
 }
 
 async function rename(command: MemoryRenameCommand, options: RunOptions): Promise<string> {
@@ -165,7 +207,19 @@ async function rename(command: MemoryRenameCommand, options: RunOptions): Promis
     throw new Refusal(`new_path ${to} already exists; delete it first or choose another name`);
   }
   await checkAncestors(to, options);
+  const newDirectories = await missingAncestors(to, options);
+  if (newDirectories > 0) {
+    const { maxFiles, maxDirectories } = options.limits;
+    const counts = await countMemoryEntries({ store: options.store, path: MEMORY_ROOT, maxFiles, maxDirectories });
+    if (counts.directories + newDirectories > maxDirectories) {
+      throw new Refusal(
+        `the memory already holds ${counts.stopped ? 'at least ' : ''}${counts.directories} directories and moving ` +
+          `${from} to ${to} would add ${newDirectories}, the limit is ${maxDirectories}; choose a shallower new_path`,
+      );
+    }
+  }
   await options.store.rename(from, to);
+  await pruneEmptyParents(from, options);
   return `Renamed ${from} to ${to}`;
 }
 

@@ -30,7 +30,14 @@ const OVERFLOW_PATTERNS: readonly RegExp[] = [
   /maximum prompt length is \d+/i, // xAI: "This model's maximum prompt length is 131072 but the request contains …"
   /\binput_too_large\b|current message \(\d+ tokens\) exceeds budget/i, // xAI: "[input_too_large] Current message (N tokens) exceeds budget (M tokens)"
   /exceeds the available context size|context size has been exceeded/i, // llama.cpp server (400 exceed_context_size_error, 500 server_error)
-  /requested tokens \(\d+\) exceed context window/i, // llama-cpp-python: "Requested tokens (2285) exceed context window of 2048"
+  /requested tokens (\(\d+\) )?exceed context window/i, // llama-cpp-python: "Requested tokens (2285) exceed context window of 2048", older "Requested tokens exceed context window of 512"
+  /input token count is \d+ but (the )?model only supports up to \d+/i, // Vertex AI: "Unable to submit request because the input token count is 38429 but model only supports up to 32768. …"
+  /decoder prompt \(length \d+\) is longer than the maximum model length/i, // vLLM: "The decoder prompt (length 17772) is longer than the maximum model length of 16384."
+  /prompt length of \d+ is longer than the maximum model length/i, // vLLM V1: "Prompt length of 5016 is longer than the maximum model length of 4096."
+  /total number of tokens \(prompt and prediction\) cannot exceed/i, // Cohere: "too many tokens: total number of tokens (prompt and prediction) cannot exceed 2048 - received 6354. …"
+  /`?inputs`? tokens \+ `?max_new_tokens`? must be <=/i, // Hugging Face TGI: "`inputs` tokens + `max_new_tokens` must be <= 1512. Given: 1000 `inputs` tokens and 1024 `max_new_tokens`"
+  /`?inputs`? must have less than \d+ tokens/i, // Hugging Face TGI: "Input validation error: `inputs` must have less than 1024 tokens. Given: 1872"
+  /input length \(\d+ tokens\) exceeds the maximum allowed length/i, // SGLang: "Input length (160062 tokens) exceeds the maximum allowed length (59862 tokens)."
   /context the overflows|greater than the context length|context length of only \d+|n_keep \(\d+\) >= n_ctx/i, // LM Studio
   /prompt too long; exceeded (max )?context length/i, // Ollama: "prompt too long; exceeded max context length by 4021 tokens"
   /too long to fit into the model|longer than the model's context length/i, // vLLM (older), Together
@@ -181,10 +188,12 @@ function isSilentOverflow(value: unknown, contextWindow: number | undefined): bo
  * request did not fit the model's context window — the one failure that compacting and retrying
  * fixes.
  *
- * Recognises the overflow errors of OpenAI (chat and Responses), Anthropic, Gemini, Bedrock,
- * Mistral, Groq, Cerebras, xAI, OpenRouter, Together, Moonshot, vLLM, llama.cpp, llama-cpp-python,
- * LM Studio and Ollama by message text or error code (`context_length_exceeded`, …), and HTTP 413
- * as a status or as text ("413 status code (no body)"). It reads strings, error objects, SDK errors
+ * Recognises the overflow errors of OpenAI (chat and Responses), Anthropic, Gemini, Vertex AI,
+ * Bedrock, Mistral, Groq, Cerebras, xAI, OpenRouter, Together, Moonshot, DeepSeek, Cohere, vLLM,
+ * SGLang, Hugging Face TGI, llama.cpp, llama-cpp-python, LM Studio and Ollama by message text or
+ * error code (`context_length_exceeded`, …), and HTTP 413 as a status or as text ("413 status code
+ * (no body)"). A retry wrapper (the AI SDK's `RetryError`, with `errors` and `lastError`) is judged
+ * by its last attempt first, so an overflow after an earlier 429 is still an overflow. It reads strings, error objects, SDK errors
  * (`.status`, `.error`), response bodies (also as JSON strings or arrays), `cause` chains and
  * failed assistant messages (`errorMessage`), within fixed bounds and safely on cycles.
  *
@@ -213,7 +222,33 @@ function isSilentOverflow(value: unknown, contextWindow: number | undefined): bo
  * ```
  */
 export function isContextOverflow(value: unknown, options: IsContextOverflowOptions = {}): boolean {
+  return judge(value, options, 0);
+}
+
+/**
+ * The last attempt's error of a retry wrapper (the AI SDK's `RetryError`: `errors` and
+ * `lastError`), or undefined for anything else. Read safely: a hostile getter yields undefined.
+ */
+function lastAttempt(value: unknown): unknown {
+  try {
+    if (typeof value !== 'object' || value === null) return undefined;
+    const object = value as Record<string, unknown>;
+    const errors = object.errors;
+    if (!Array.isArray(errors) || errors.length === 0) return undefined;
+    return 'lastError' in object && object.lastError !== undefined ? object.lastError : errors[errors.length - 1];
+  } catch {
+    return undefined;
+  }
+}
+
+function judge(value: unknown, options: IsContextOverflowOptions, depth: number): boolean {
   if (isSilentOverflow(value, options.contextWindow)) return true;
+  // A retry wrapper: the attempt that finally failed decides, not an earlier 429 the retries outlived.
+  const last = depth < 4 ? lastAttempt(value) : undefined;
+  if (last !== undefined) {
+    const facts = collect(last);
+    if (facts.texts.length + facts.codes.length + facts.statuses.length > 0) return judge(last, options, depth + 1);
+  }
   const facts = collect(value);
   const text = facts.texts.join('\n');
   if (facts.statuses.some((status) => NOT_OVERFLOW_STATUS.has(status))) return false;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, firstIssue } from '../errors.js';
+import { option, parseOptions } from '../validation/parse-options.js';
 
 /**
  * How much a model reads and writes.
@@ -182,21 +182,13 @@ function matches(id: string, key: string): boolean {
 const TABLE = Object.entries(MODEL_LIMITS).map(([key, value]) => ({ key: normalize(key), value, override: false }));
 
 const modelLimitsSchema = z.strictObject({
-  contextWindow: z.number().int().positive(),
-  maxOutputTokens: z.number().int().positive(),
+  contextWindow: option.positive(),
+  maxOutputTokens: option.positive(),
 });
 
 function validated(overrides: Readonly<Record<string, ModelLimits>>): Array<[string, ModelLimits]> {
   return Object.entries(overrides).map(([key, value]) => {
-    const parsed = modelLimitsSchema.safeParse(value);
-    if (parsed.success) return [key, parsed.data];
-    const issue = firstIssue(parsed.error, '');
-    const field = `modelLimits.${key}${issue.field ? `.${issue.field}` : ''}`;
-    throw new ConfigError({
-      message: `${field} ${issue.detail}; give contextWindow and maxOutputTokens as positive whole numbers.`,
-      field,
-      cause: parsed.error,
-    });
+    return [key, parseOptions('getModelLimits', modelLimitsSchema, value, `options.overrides.${key}`)];
   });
 }
 

@@ -1,11 +1,18 @@
-import { constants, type Stats } from 'node:fs';
-import { type FileHandle, lstat, mkdir, open, readdir, realpath, rename, rm } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { constants, realpathSync, type Stats, statSync } from 'node:fs';
+import { type FileHandle, lstat, mkdir, open, opendir, rename, rmdir, unlink } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, StoreError } from '../errors.js';
 import { createKeyedQueue } from '../memory/keyed-queue.js';
-import { MEMORY_ROOT, parentMemoryPath, resolveMemoryPath } from '../memory/memory-path.js';
-import type { MemoryEntry, MemoryStore, MemoryWriteOptions } from '../memory/memory-store.js';
+import { MEMORY_ROOT, resolveMemoryPath } from '../memory/memory-path.js';
+import type {
+  MemoryEntry,
+  MemoryListOptions,
+  MemoryReadOptions,
+  MemoryStore,
+  MemoryWriteOptions,
+} from '../memory/memory-store.js';
+import { parseOptions } from '../validation/parse-options.js';
 
 /**
  * Options of {@link createFileMemoryStore}.
@@ -18,82 +25,137 @@ import type { MemoryEntry, MemoryStore, MemoryWriteOptions } from '../memory/mem
 export interface CreateFileMemoryStoreOptions {
   /**
    * The host directory that `/memories` maps onto, resolved against the working directory when the
-   * store is created; created (mode 0700) when missing.
+   * store is created; created (mode 0700) at first use when missing.
    */
   directory: string;
+  /**
+   * What to do where the race-proof design cannot run (it needs Linux's `/proc/self/fd`): `'refuse'`
+   * throws a `ConfigError` when the store is created; `'checks'` runs with path-based checks, which
+   * a local process swapping a directory for a symbolic link at the exact moment of a call can
+   * defeat (see the residual race in docs/memory-tool.md). On Linux this option changes nothing.
+   *
+   * @default 'refuse'
+   */
+  unsafePlatform?: 'refuse' | 'checks';
 }
 
-const optionsSchema = z.object({ directory: z.string().min(1) });
+const optionsSchema = z.object({
+  directory: z
+    .string({ error: 'must be a non-empty path, e.g. { directory: ".agent/memories" }' })
+    .min(1, 'must be a non-empty path, e.g. { directory: ".agent/memories" }'),
+  unsafePlatform: z.enum(['refuse', 'checks']).default('refuse'),
+});
 
-/** Never follow a final symbolic link; never block on a FIFO. Both are 0 where the platform lacks them. */
-const SAFE_FLAGS = (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+/** Never follow a final symbolic link; never block on a FIFO. */
+const SAFE = (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+/** Open a directory, never through a final link. */
+const DIRECTORY = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | SAFE;
 
 /** Commands of every file store on one directory (in this process) run one at a time. */
 const directoryQueue = createKeyedQueue<string>();
+
+/**
+ * Whether this process can open a name relative to an open directory through
+ * `/proc/self/fd/<fd>/<name>` (Linux with procfs mounted): then every step of a walk is relative to
+ * a directory already opened, which is what makes the store hold under symbolic-link swaps.
+ */
+function hasDescriptorPaths(): boolean {
+  if (process.platform !== 'linux') return false;
+  try {
+    return statSync('/proc/self/fd').isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 function errorCode(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : 'unknown error';
 }
 
-function isMissing(error: unknown): boolean {
-  const code = errorCode(error);
-  return code === 'ENOENT' || code === 'ENOTDIR';
-}
-
 function fail(message: string, cause?: unknown): StoreError {
-  return new StoreError({ message: message, code: 'STORE_FAILED', cause });
+  return new StoreError({ message, code: 'STORE_FAILED', cause });
 }
 
 function refuse(message: string): StoreError {
-  return new StoreError({ message: message, code: 'INPUT_INVALID' });
+  return new StoreError({ message, code: 'INPUT_INVALID' });
 }
 
 function isSpecial(info: Stats): boolean {
   return !info.isFile() && !info.isDirectory() && !info.isSymbolicLink();
 }
 
-function sameFile(a: Stats, b: Stats): boolean {
-  return a.dev === b.dev && a.ino === b.ino;
+function linkRefusal(path: string, link: string): StoreError {
+  const through = link === path ? `${path} is a symbolic link` : `${path} goes through ${link}, a symbolic link`;
+  return refuse(`${through}; the memory store does not follow links`);
 }
 
-/** Where a virtual path lies on disk, found without following any link. */
-interface Located {
-  /** The host path. */
-  host: string;
-  /** The entry's own `lstat`, or undefined when it is missing (or an ancestor is a file). */
-  info: Stats | undefined;
-  /** The virtual path of the nearest ancestor that is a file, when there is one. */
-  fileAncestor?: string;
+function specialRefusal(path: string, entry: string): StoreError {
+  return refuse(`${entry} is not a regular file or directory (a FIFO, socket or device); refusing to use ${path}`);
+}
+
+/** An open directory of the memory tree, and the path through which names inside it are reached. */
+interface OpenDirectory {
+  handle: FileHandle;
+  /** `/proc/self/fd/<fd>` (descriptor-relative) or, in `'checks'` mode, the host path. */
+  base: string;
+  /** Its virtual path. */
+  virtual: string;
+}
+
+/** Where a walk to the parent of a path ended. */
+type ParentWalk =
+  | { kind: 'open'; parent: OpenDirectory; name: string }
+  | { kind: 'missing' }
+  | { kind: 'file-ancestor'; ancestor: string };
+
+/** Cuts a buffer of UTF-8 to whole characters and decodes it. */
+function decodeWhole(bytes: Uint8Array, cut: boolean): string {
+  let end = bytes.length;
+  if (cut) {
+    // Drop a trailing incomplete sequence: step back over continuation bytes to the lead byte.
+    let back = end - 1;
+    while (back >= 0 && back > end - 4 && (bytes[back]! & 0xc0) === 0x80) back--;
+    if (back >= 0) {
+      const lead = bytes[back]!;
+      const length = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+      if (back + length > end) end = back;
+    }
+  }
+  return Buffer.from(bytes.buffer, bytes.byteOffset, end).toString('utf8');
 }
 
 /**
  * A {@link MemoryStore} on the file system: `/memories/a/b.md` is `<directory>/a/b.md`.
  *
- * Confinement: paths are validated again here, then walked one name at a time with `lstat`, and
- * symbolic links are never followed: a path through a link, or naming one, is refused, even a link
- * that stays inside the directory, and links are left out of listings (so loops cannot hang a view).
- * Only regular files and directories are used: FIFOs, sockets and devices are refused and never
- * opened, and a file with other hard links (which may be a file outside planted by the host's users)
- * is neither read nor written. The directory's real path is fixed at first use; when the directory
- * is later replaced by a symbolic link or moved, every call is refused. Error messages name virtual
- * paths, never host paths. Files are written with mode 0600, directories with 0700.
+ * Confinement (Linux): every call opens the root directory with `O_DIRECTORY | O_NOFOLLOW` and
+ * checks it is the directory the store first used (same device and inode), then walks the path one
+ * name at a time, each step opened relative to the directory opened before it (through
+ * `/proc/self/fd/<fd>/<name>`, Node's stand-in for `openat`) with `O_NOFOLLOW`. Every read, write,
+ * create, delete, rename and listing is then done relative to an open directory, so a process that
+ * swaps any directory of the tree, or the root, for a symbolic link at any moment can make a call
+ * fail but never make it reach outside the root: a directory that was opened stays the directory it
+ * was when it is renamed or replaced, and a name that is a link is never followed.
  *
- * Races: files are opened with `O_NOFOLLOW` (and `O_NONBLOCK`), and the handle is checked after the
- * open (a regular file with one link) and against a fresh walk of the path (same device and inode,
- * no link on the way), before anything is read or a byte written. Directories are created one level
- * at a time and checked after each step, and `rename` re-walks both parents just before it moves.
- * Node has no `openat`, so a process that swaps a directory on the path for a link at the exact
- * moment of the call can still make the store create an empty file or directory outside, or list,
- * move or delete through the link; it can never make the store read an outside file's content or
- * change an existing outside file. Only host users who can write inside the directory can try this.
+ * Symbolic links are never followed, even ones that stay inside the root: a path through a link, or
+ * naming one, is refused, and links are left out of listings (so loops cannot hang a view). Only
+ * regular files and directories are used: FIFOs, sockets and devices are refused and never opened
+ * for reading, and a file with other hard links (which may be a file outside, linked in by a user of
+ * the host) is neither read nor written. Error messages name virtual paths, never host paths. Files
+ * are written with mode 0600, directories with 0700. A deleted root is recreated in place; a root
+ * replaced by a link or by another directory refuses every call.
+ *
+ * Elsewhere (macOS, Windows, Linux without `/proc`) there is no way to open a name relative to a
+ * directory from Node, so the store refuses to be created unless `unsafePlatform: 'checks'` accepts
+ * path-based checks, which a swap of an ancestor directory at the exact moment of a call can defeat.
  *
  * Concurrency: commands of every store on the same `directory` string in this process run one at a
  * time (the store implements `runExclusive`); other processes are not coordinated.
  *
- * @param options - The host directory.
+ * @param options - The host directory, and what to do on a platform where confinement cannot hold.
  * @returns The store.
- * @throws ConfigError when `directory` is not a non-empty string.
+ * @throws ConfigError when `directory` is not a non-empty string, or when the platform cannot hold
+ * the confinement and `unsafePlatform` is not `'checks'`.
  *
  * @example
  * ```ts
@@ -104,33 +166,113 @@ interface Located {
  * ```
  */
 export function createFileMemoryStore(options: CreateFileMemoryStoreOptions): MemoryStore {
-  const parsed = optionsSchema.safeParse(options);
-  if (!parsed.success) {
+  const parsed = parseOptions('createFileMemoryStore', optionsSchema, options ?? {});
+  const descriptors = hasDescriptorPaths();
+  if (!descriptors && parsed.unsafePlatform !== 'checks') {
     throw new ConfigError({
-      message: 'directory must be a non-empty path, e.g. { directory: ".agent/memories" }',
-      field: 'directory',
+      message:
+        `the file memory store cannot confine paths against symbolic-link races on ${process.platform} ` +
+        "(it needs Linux's /proc/self/fd); pass unsafePlatform: 'checks' to accept path-based checks, " +
+        'or use another MemoryStore',
+      field: 'unsafePlatform',
     });
   }
-  const directory = resolve(parsed.data.directory);
-  let realRoot: string | undefined;
+  const directory = resolve(parsed.directory);
+  const rootPath = fixRootPath(directory);
+  let identity: { dev: number; ino: number } | undefined;
 
-  /** The real root, checked on every call: same real path as at first use, a directory, not a link. */
-  async function root(): Promise<string> {
+  /** The real path of the root: the directory's own when it exists, else its parent's plus its name. */
+  function fixRootPath(path: string): string {
     try {
-      if (!(await lstat(directory).catch(() => undefined))) {
-        await mkdir(directory, { recursive: true, mode: 0o700 });
+      return realpathSync(path);
+    } catch {
+      try {
+        return join(realpathSync(dirname(path)), basename(path));
+      } catch {
+        return path;
       }
-      const real = await realpath(directory);
-      realRoot ??= real;
-      const info = await lstat(real);
-      if (real === realRoot && info.isDirectory()) return real;
+    }
+  }
+
+  function baseOf(handle: FileHandle, host: string): string {
+    return descriptors ? `/proc/self/fd/${handle.fd}` : host;
+  }
+
+  /** Opens the root: not a link, and the directory first used (recreated when deleted). */
+  async function openRoot(): Promise<OpenDirectory> {
+    let handle: FileHandle | undefined;
+    let created = false;
+    try {
+      try {
+        handle = await open(rootPath, DIRECTORY);
+      } catch (error) {
+        if (errorCode(error) !== 'ENOENT') throw error;
+        await mkdir(rootPath, { recursive: true, mode: 0o700 });
+        created = true;
+        handle = await open(rootPath, DIRECTORY);
+      }
     } catch (error) {
-      throw fail(`the memory directory could not be opened (${errorCode(error)})`, error);
+      const code = errorCode(error);
+      if (code !== 'ENOTDIR' && code !== 'ELOOP') {
+        throw fail(`the memory directory could not be opened (${code})`, error);
+      }
+    }
+    if (handle !== undefined) {
+      const info = await handle.stat();
+      if (identity === undefined || created || (identity.dev === info.dev && identity.ino === info.ino)) {
+        if (identity === undefined || created) identity = { dev: info.dev, ino: info.ino };
+        return { handle, base: baseOf(handle, rootPath), virtual: MEMORY_ROOT };
+      }
+      await handle.close();
     }
     throw fail(
-      'the memory directory was moved or replaced (it now resolves somewhere else, or is not a directory); ' +
-        'refusing to use it',
+      'the memory directory was moved or replaced (it is now a link, or another directory); refusing to use it',
     );
+  }
+
+  /** Classifies a name that could not be opened as a directory (for the message only). */
+  async function notADirectory(parent: OpenDirectory, name: string, path: string): Promise<StoreError | 'file'> {
+    const virtual = `${parent.virtual}/${name}`;
+    const info = await lstat(`${parent.base}/${name}`).catch(() => undefined);
+    if (info?.isSymbolicLink()) return linkRefusal(path, virtual);
+    if (info?.isFile()) return 'file';
+    if (info && isSpecial(info)) return specialRefusal(path, virtual);
+    return fail(`${virtual} changed while it was opened; try again`);
+  }
+
+  /**
+   * Opens the directory `name` inside `parent`, never through a link: undefined when it is missing,
+   * `'file'` when it is a file; links and special files are refused.
+   */
+  async function openChild(
+    parent: OpenDirectory,
+    name: string,
+    path: string,
+  ): Promise<OpenDirectory | 'missing' | 'file'> {
+    const host = `${parent.base}/${name}`;
+    const virtual = `${parent.virtual}/${name}`;
+    let handle: FileHandle;
+    try {
+      handle = await open(host, DIRECTORY);
+    } catch (error) {
+      const code = errorCode(error);
+      if (code === 'ENOENT') return 'missing';
+      if (code === 'ENOTDIR' || code === 'ELOOP') {
+        const why = await notADirectory(parent, name, path);
+        if (why === 'file') return 'file';
+        throw why;
+      }
+      throw fail(`${virtual} could not be opened (${code})`, error);
+    }
+    if (!descriptors) {
+      // Path-based checks: the name still leads to the directory just opened, not through a link.
+      const [opened, named] = await Promise.all([handle.stat(), lstat(host).catch(() => undefined)]);
+      if (named === undefined || named.isSymbolicLink() || named.dev !== opened.dev || named.ino !== opened.ino) {
+        await handle.close();
+        throw refuse(`${path} changed while it was opened (a link may have been swapped in); refusing to use it`);
+      }
+    }
+    return { handle, base: baseOf(handle, host), virtual };
   }
 
   function segments(path: string): readonly string[] {
@@ -141,102 +283,129 @@ export function createFileMemoryStore(options: CreateFileMemoryStoreOptions): Me
     return resolved.segments;
   }
 
-  function linkRefusal(path: string, link: string): StoreError {
-    const through = link === path ? `${path} is a symbolic link` : `${path} goes through ${link}, a symbolic link`;
-    return refuse(`${through}; the memory store does not follow links`);
-  }
-
-  function specialRefusal(path: string, entry: string): StoreError {
-    return refuse(`${entry} is not a regular file or directory (a FIFO, socket or device); refusing to use ${path}`);
-  }
-
-  async function lstatOrMissing(host: string, path: string): Promise<Stats | undefined> {
-    try {
-      return await lstat(host);
-    } catch (error) {
-      if (isMissing(error)) return undefined;
-      throw fail(`${path} could not be checked (${errorCode(error)})`, error);
-    }
-  }
-
-  /** Walks `path` from the root with `lstat`, refusing links and special files on the way. */
-  async function locate(path: string): Promise<Located> {
-    const names = segments(path);
-    let host = await root();
-    let virtual = MEMORY_ROOT;
-    let info: Stats | undefined = await lstat(host);
-    for (const [index, name] of names.entries()) {
-      host = join(host, name);
-      virtual = `${virtual}/${name}`;
-      info = await lstatOrMissing(host, path);
-      if (info === undefined) return { host: join(host, ...names.slice(index + 1)), info };
-      if (info.isSymbolicLink()) throw linkRefusal(path, virtual);
-      if (isSpecial(info)) throw specialRefusal(path, virtual);
-      if (info.isFile() && index < names.length - 1) {
-        return { host: join(host, ...names.slice(index + 1)), info: undefined, fileAncestor: virtual };
-      }
-    }
-    return { host, info };
-  }
-
-  /** Creates the missing parents of `path` one level at a time, checking each is a real directory. */
-  async function makeParents(path: string): Promise<void> {
-    const names = segments(path);
-    let host = await root();
-    let virtual = MEMORY_ROOT;
-    for (const name of names.slice(0, -1)) {
-      host = join(host, name);
-      virtual = `${virtual}/${name}`;
-      let info = await lstatOrMissing(host, path);
-      if (info === undefined) {
-        try {
-          await mkdir(host, { mode: 0o700 });
-        } catch (error) {
-          if (errorCode(error) !== 'EEXIST') throw fail(`${virtual} could not be created (${errorCode(error)})`, error);
-        }
-        info = await lstatOrMissing(host, path);
-      }
-      if (info === undefined) throw fail(`${virtual} changed while it was created; try again`);
-      if (info.isSymbolicLink()) throw linkRefusal(path, virtual);
-      if (info.isFile()) throw fail(`cannot create ${path}: ${virtual} is a file`);
-      if (!info.isDirectory()) throw specialRefusal(path, virtual);
-    }
-  }
-
   /**
-   * Checks an open handle: a regular file with one link, and still the entry a fresh walk of `path`
-   * finds (so no link was swapped in between the walk and the open).
+   * Walks to the parent directory of `path` (which must not be the root), opening each directory
+   * relative to the one before and closing the one before; with `create`, makes missing directories.
+   * The caller closes `parent.handle`.
    */
-  async function checkHandle(handle: FileHandle, path: string): Promise<void> {
-    const opened = await handle.stat();
-    if (!opened.isFile()) {
-      throw opened.isDirectory() ? fail(`${path} is a directory`) : specialRefusal(path, path);
+  async function walkToParent(path: string, create: boolean): Promise<ParentWalk> {
+    const names = segments(path);
+    let current = await openRoot();
+    try {
+      for (const name of names.slice(0, -1)) {
+        let next = await openChild(current, name, path);
+        if (next === 'missing' && create) {
+          try {
+            await mkdir(`${current.base}/${name}`, { mode: 0o700 });
+          } catch (error) {
+            if (errorCode(error) !== 'EEXIST') {
+              throw fail(`${current.virtual}/${name} could not be created (${errorCode(error)})`, error);
+            }
+          }
+          next = await openChild(current, name, path);
+        }
+        if (next === 'missing') {
+          await current.handle.close();
+          return { kind: 'missing' };
+        }
+        if (next === 'file') {
+          if (create) throw fail(`cannot create ${path}: ${current.virtual}/${name} is a file`);
+          await current.handle.close();
+          return { kind: 'file-ancestor', ancestor: `${current.virtual}/${name}` };
+        }
+        await current.handle.close();
+        current = next;
+      }
+    } catch (error) {
+      await current.handle.close();
+      throw error;
     }
-    if (opened.nlink > 1) {
-      throw refuse(`${path} has other hard links, which may lead outside the memory directory; refusing to use it`);
-    }
-    const again = await locate(path);
-    if (again.info === undefined || !sameFile(opened, again.info)) {
-      throw refuse(`${path} changed while it was opened (a link may have been swapped in); refusing to use it`);
+    return { kind: 'open', parent: current, name: names[names.length - 1]! };
+  }
+
+  /** Runs `task` on the open parent of `path`, closing it afterwards. */
+  async function inParent<T>(
+    path: string,
+    create: boolean,
+    task: (parent: OpenDirectory, name: string) => Promise<T>,
+    otherwise: (walk: Exclude<ParentWalk, { kind: 'open' }>) => T,
+  ): Promise<T> {
+    const walk = await walkToParent(path, create);
+    if (walk.kind !== 'open') return otherwise(walk);
+    try {
+      return await task(walk.parent, walk.name);
+    } finally {
+      await walk.parent.handle.close();
     }
   }
 
-  async function openChecked(path: string, flags: number): Promise<FileHandle> {
-    const { host } = await locate(path);
+  async function lstatIn(parent: OpenDirectory, name: string, path: string): Promise<Stats | undefined> {
+    try {
+      return await lstat(`${parent.base}/${name}`);
+    } catch (error) {
+      const code = errorCode(error);
+      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+      throw fail(`${path} could not be checked (${code})`, error);
+    }
+  }
+
+  /** The entry for `name` in `parent`: refuses links and special files. */
+  async function entryIn(parent: OpenDirectory, name: string, path: string): Promise<MemoryEntry | undefined> {
+    const info = await lstatIn(parent, name, path);
+    if (info === undefined) return undefined;
+    if (info.isSymbolicLink()) throw linkRefusal(path, path);
+    if (isSpecial(info)) throw specialRefusal(path, path);
+    return info.isDirectory() ? { path, kind: 'directory', size: 0 } : { path, kind: 'file', size: info.size };
+  }
+
+  /** Opens the directory at `path` itself (the root included). */
+  async function openDirectoryAt(path: string): Promise<OpenDirectory> {
+    if (path === MEMORY_ROOT) {
+      segments(path);
+      return openRoot();
+    }
+    return inParent(
+      path,
+      false,
+      async (parent, name) => {
+        const opened = await openChild(parent, name, path);
+        if (opened === 'missing' || opened === 'file') throw fail(`${path} is not a directory`);
+        return opened;
+      },
+      () => {
+        throw fail(`${path} is not a directory`);
+      },
+    );
+  }
+
+  /** Opens the file `name` in `parent` with `flags`, checking it is a regular file with one link. */
+  async function openFile(parent: OpenDirectory, name: string, path: string, flags: number): Promise<FileHandle> {
     let handle: FileHandle;
     try {
-      handle = await open(host, flags | SAFE_FLAGS, 0o600);
+      handle = await open(`${parent.base}/${name}`, flags | SAFE, 0o600);
     } catch (error) {
       const code = errorCode(error);
       if (code === 'ELOOP') throw linkRefusal(path, path);
       if (code === 'EEXIST') throw fail(`${path} already exists`, error);
       if (code === 'EISDIR') throw fail(`${path} is a directory`, error);
       if (code === 'ENXIO') throw specialRefusal(path, path);
-      if (isMissing(error)) throw fail(`${path} does not exist`, error);
+      if (code === 'ENOENT' || code === 'ENOTDIR') throw fail(`${path} does not exist`, error);
       throw fail(`${path} could not be opened (${code})`, error);
     }
     try {
-      await checkHandle(handle, path);
+      const opened = await handle.stat();
+      if (!opened.isFile()) {
+        throw opened.isDirectory() ? fail(`${path} is a directory`) : specialRefusal(path, path);
+      }
+      if (opened.nlink > 1) {
+        throw refuse(`${path} has other hard links, which may lead outside the memory directory; refusing to use it`);
+      }
+      if (!descriptors) {
+        const named = await lstat(`${parent.base}/${name}`).catch(() => undefined);
+        if (named === undefined || named.dev !== opened.dev || named.ino !== opened.ino) {
+          throw refuse(`${path} changed while it was opened (a link may have been swapped in); refusing to use it`);
+        }
+      }
       return handle;
     } catch (error) {
       await handle.close();
@@ -244,93 +413,180 @@ export function createFileMemoryStore(options: CreateFileMemoryStoreOptions): Me
     }
   }
 
-  async function describe(path: string): Promise<MemoryEntry | undefined> {
-    const { info } = await locate(path);
-    if (info === undefined) return undefined;
-    return info.isDirectory() ? { path, kind: 'directory', size: 0 } : { path, kind: 'file', size: info.size };
+  /** Deletes everything inside `directory`, each step relative to an open directory. */
+  async function emptyDirectory(directory: OpenDirectory, path: string): Promise<void> {
+    const names: string[] = [];
+    try {
+      for await (const child of await opendir(directory.base)) names.push(child.name);
+    } catch (error) {
+      throw fail(`${directory.virtual} could not be listed (${errorCode(error)})`, error);
+    }
+    for (const name of names) await removeIn(directory, name, path);
+  }
+
+  /** Removes `name` from `parent`: a directory with its contents, anything else by unlinking the name. */
+  async function removeIn(parent: OpenDirectory, name: string, path: string): Promise<void> {
+    const target = `${parent.base}/${name}`;
+    const virtual = `${parent.virtual}/${name}`;
+    try {
+      const child = await openChild(parent, name, path).catch((error: unknown) => {
+        // A link or special file inside the tree: the name itself is removed, never what it points to.
+        if (StoreError.isInstance(error) && error.code === 'INPUT_INVALID') return 'file' as const;
+        throw error;
+      });
+      if (child === 'missing') return;
+      if (child === 'file') {
+        await unlink(target);
+        return;
+      }
+      try {
+        await emptyDirectory(child, path);
+      } finally {
+        await child.handle.close();
+      }
+      await rmdir(target);
+    } catch (error) {
+      if (StoreError.isInstance(error)) throw error;
+      if (errorCode(error) === 'ENOENT') return;
+      throw fail(`${virtual} could not be deleted (${errorCode(error)})`, error);
+    }
   }
 
   return {
-    stat: describe,
-    async list(path: string): Promise<MemoryEntry[]> {
-      const before = await locate(path);
-      if (!before.info?.isDirectory()) throw fail(`${path} is not a directory`);
-      let names: string[];
-      try {
-        names = (await readdir(before.host, { withFileTypes: true }))
-          .filter((child) => child.isFile() || child.isDirectory())
-          .map((child) => child.name);
-      } catch (error) {
-        throw fail(`${path} could not be listed (${errorCode(error)})`, error);
+    async stat(path: string): Promise<MemoryEntry | undefined> {
+      if (path === MEMORY_ROOT) {
+        segments(path);
+        await (await openRoot()).handle.close();
+        return { path, kind: 'directory', size: 0 };
       }
-      const after = await locate(path);
-      if (after.info === undefined || !sameFile(before.info, after.info)) {
-        throw refuse(`${path} changed while it was listed (a link may have been swapped in); refusing to show it`);
-      }
-      const children: MemoryEntry[] = [];
-      for (const name of names) {
-        const child = `${path}/${name}`;
-        const resolved = resolveMemoryPath(child);
-        if (!resolved.ok || resolved.path !== child) continue;
-        const info = await lstatOrMissing(join(before.host, name), child);
-        if (info?.isDirectory()) children.push({ path: child, kind: 'directory', size: 0 });
-        else if (info?.isFile()) children.push({ path: child, kind: 'file', size: info.size });
-      }
-      return children;
+      return inParent(
+        path,
+        false,
+        (parent, name) => entryIn(parent, name, path),
+        () => undefined,
+      );
     },
-    async read(path: string): Promise<string> {
-      const handle = await openChecked(path, constants.O_RDONLY);
+    async list(path: string, listOptions?: MemoryListOptions): Promise<MemoryEntry[]> {
+      const limit = listOptions?.limit ?? Number.POSITIVE_INFINITY;
+      const directory = await openDirectoryAt(path);
       try {
-        return await handle.readFile('utf8');
-      } catch (error) {
-        throw fail(`${path} could not be read (${errorCode(error)})`, error);
+        const children: MemoryEntry[] = [];
+        if (limit <= 0) return children;
+        const listing = await opendir(directory.base).catch((error: unknown) => {
+          throw fail(`${path} could not be listed (${errorCode(error)})`, error);
+        });
+        for await (const child of listing) {
+          if (!child.isFile() && !child.isDirectory()) continue;
+          const childPath = `${path}/${child.name}`;
+          const resolved = resolveMemoryPath(childPath);
+          if (!resolved.ok || resolved.path !== childPath) continue;
+          const info = await lstatIn(directory, child.name, childPath);
+          if (info?.isDirectory()) children.push({ path: childPath, kind: 'directory', size: 0 });
+          else if (info?.isFile()) children.push({ path: childPath, kind: 'file', size: info.size });
+          if (children.length >= limit) break;
+        }
+        return children;
       } finally {
-        await handle.close();
+        await directory.handle.close();
       }
+    },
+    async read(path: string, readOptions?: MemoryReadOptions): Promise<string> {
+      if (path === MEMORY_ROOT) throw fail(`${MEMORY_ROOT} is a directory`);
+      const maxBytes = readOptions?.maxBytes ?? Number.POSITIVE_INFINITY;
+      return inParent(
+        path,
+        false,
+        async (parent, name) => {
+          const handle = await openFile(parent, name, path, constants.O_RDONLY);
+          try {
+            const chunks: Uint8Array[] = [];
+            let total = 0;
+            // Read in chunks up to the cap: a huge file (or one that grows meanwhile) is cut at `maxBytes`.
+            while (total < maxBytes) {
+              const want = Math.min(1024 * 1024, maxBytes - total);
+              const buffer = Buffer.allocUnsafe(want);
+              const { bytesRead } = await handle.read(buffer, 0, want, total);
+              if (bytesRead === 0) break;
+              chunks.push(buffer.subarray(0, bytesRead));
+              total += bytesRead;
+            }
+            const bytes = Buffer.concat(chunks, total);
+            return decodeWhole(bytes, total >= maxBytes);
+          } catch (error) {
+            if (StoreError.isInstance(error)) throw error;
+            throw fail(`${path} could not be read (${errorCode(error)})`, error);
+          } finally {
+            await handle.close();
+          }
+        },
+        () => {
+          throw fail(`${path} does not exist`);
+        },
+      );
     },
     async write(path: string, text: string, writeOptions: MemoryWriteOptions): Promise<void> {
       if (path === MEMORY_ROOT) throw fail(`${MEMORY_ROOT} is a directory`);
-      await makeParents(path);
       const exclusive = writeOptions.overwrite ? 0 : constants.O_EXCL;
-      const handle = await openChecked(path, constants.O_WRONLY | constants.O_CREAT | exclusive);
-      try {
-        await handle.truncate(0);
-        await handle.writeFile(text, 'utf8');
-      } catch (error) {
-        throw fail(`${path} could not be written (${errorCode(error)})`, error);
-      } finally {
-        await handle.close();
-      }
+      await inParent(
+        path,
+        true,
+        async (parent, name) => {
+          const handle = await openFile(parent, name, path, constants.O_WRONLY | constants.O_CREAT | exclusive);
+          try {
+            await handle.truncate(0);
+            await handle.writeFile(text, 'utf8');
+          } catch (error) {
+            throw fail(`${path} could not be written (${errorCode(error)})`, error);
+          } finally {
+            await handle.close();
+          }
+        },
+        () => {
+          throw fail(`${path} could not be created; try again`);
+        },
+      );
     },
     async delete(path: string): Promise<void> {
       if (path === MEMORY_ROOT) throw fail(`${MEMORY_ROOT} itself cannot be deleted`);
-      const { host, info } = await locate(path);
-      if (info === undefined) throw fail(`${path} does not exist`);
-      try {
-        await rm(host, { recursive: true });
-      } catch (error) {
-        throw fail(`${path} could not be deleted (${errorCode(error)})`, error);
-      }
+      await inParent(
+        path,
+        false,
+        async (parent, name) => {
+          if ((await entryIn(parent, name, path)) === undefined) throw fail(`${path} does not exist`);
+          await removeIn(parent, name, path);
+        },
+        () => {
+          throw fail(`${path} does not exist`);
+        },
+      );
     },
     async rename(from: string, to: string): Promise<void> {
       if (from === MEMORY_ROOT || to === MEMORY_ROOT) throw fail(`${MEMORY_ROOT} itself cannot be renamed`);
-      const source = await locate(from);
-      if (source.info === undefined) throw fail(`${from} does not exist`);
-      const target = await locate(to);
-      if (target.fileAncestor) throw fail(`cannot move ${from} to ${to}: ${target.fileAncestor} is a file`);
-      if (target.info !== undefined) throw fail(`${to} already exists`);
-      await makeParents(to);
-      const parents = [parentMemoryPath(from), parentMemoryPath(to)];
-      for (const parent of parents) {
-        if (!(await locate(parent)).info?.isDirectory()) throw fail(`${parent} is no longer a directory`);
-      }
-      const moved = await locate(from);
-      if (moved.info === undefined || !sameFile(moved.info, source.info)) throw fail(`${from} changed; try again`);
-      try {
-        await rename(source.host, target.host);
-      } catch (error) {
-        throw fail(`${from} could not be renamed to ${to} (${errorCode(error)})`, error);
-      }
+      await inParent(
+        from,
+        false,
+        async (source, fromName) => {
+          if ((await entryIn(source, fromName, from)) === undefined) throw fail(`${from} does not exist`);
+          const target = await walkToParent(to, false);
+          if (target.kind === 'file-ancestor') {
+            throw fail(`cannot move ${from} to ${to}: ${target.ancestor} is a file`);
+          }
+          const opened =
+            target.kind === 'open' ? target : ((await walkToParent(to, true)) as Extract<ParentWalk, { kind: 'open' }>);
+          try {
+            if ((await lstatIn(opened.parent, opened.name, to)) !== undefined) throw fail(`${to} already exists`);
+            await rename(`${source.base}/${fromName}`, `${opened.parent.base}/${opened.name}`);
+          } catch (error) {
+            if (StoreError.isInstance(error)) throw error;
+            throw fail(`${from} could not be renamed to ${to} (${errorCode(error)})`, error);
+          } finally {
+            await opened.parent.handle.close();
+          }
+        },
+        () => {
+          throw fail(`${from} does not exist`);
+        },
+      );
     },
     runExclusive<T>(task: () => Promise<T>): Promise<T> {
       return directoryQueue(directory, task);

@@ -114,9 +114,31 @@ export function applyLine(index: SessionIndex, line: string): string | undefined
   }
   const parsed = parseStoredEntry(value);
   if ('problem' in parsed) return `not a valid entry (${parsed.problem})`;
-  if (index.byId.has(parsed.entry.id)) return `a second entry with id "${parsed.entry.id}"`;
-  index.add(parsed.entry);
+  const { entry } = parsed;
+  if (index.byId.has(entry.id)) return `a second entry with id "${entry.id}"`;
+  // Entries are appended after their parent, so a parent that is not an earlier entry is missing,
+  // names the entry itself or closes a cycle: the line would break the tree.
+  if (entry.parentId !== null && !index.byId.has(entry.parentId)) {
+    const why = entry.parentId === entry.id ? 'itself' : `"${entry.parentId}", which is not an earlier entry`;
+    return `entry "${entry.id}" names as parent ${why} (a missing parent or a cycle); it and its descendants are skipped`;
+  }
+  index.add(entry);
   return undefined;
+}
+
+/**
+ * Splits a session file's bytes into lines without making one string of the whole file (a string
+ * cannot exceed about 512 MiB in V8): calls `visit` with each line's text and 1-based number.
+ */
+export function forEachLine(bytes: Buffer, visit: (line: string, number: number, last: boolean) => void): void {
+  let start = 0;
+  for (let number = 1; start <= bytes.length; number++) {
+    let end = bytes.indexOf(0x0a, start);
+    const last = end === -1;
+    if (last) end = bytes.length;
+    if (end > start || !last) visit(bytes.toString('utf8', start, end), number, last);
+    start = end + 1;
+  }
 }
 
 /** Reads a session's info from its header line without reading the rest of the file. */

@@ -1,6 +1,8 @@
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { type FileHandle, mkdir, open, readdir, readFile, unlink } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { SessionError, StoreError } from '../errors.js';
+import { ConfigError, SessionError, StoreError } from '../errors.js';
 import {
   createSessionInfo,
   isSessionId,
@@ -15,6 +17,7 @@ import {
   appendDurably,
   applyLine,
   errorCode,
+  forEachLine,
   JSONL_FORMAT_VERSION,
   parseHeader,
   readInfo,
@@ -59,7 +62,19 @@ export interface CreateJsonlStoreOptions {
   onWarning?: (warning: JsonlStoreWarning) => void;
   /** The clock used for timestamps. @default Date.now */
   now?: () => number;
+  /**
+   * The most bytes a session file may grow to: an append that would pass it is refused with a
+   * `StoreError` (`STORE_FAILED`) and nothing is written, so a session never grows past what can be
+   * read back. Start a new session (or branch one) to go on, or raise the cap.
+   * @default 268435456 (256 MiB)
+   */
+  maxSessionBytes?: number;
 }
+
+/** The default {@link CreateJsonlStoreOptions.maxSessionBytes}: 256 MiB. */
+const DEFAULT_MAX_SESSION_BYTES = 256 * 1024 * 1024;
+/** How long an append waits for another writer's lock before giving up. */
+const LOCK_WAIT_MS = 2000;
 
 /**
  * A {@link SessionStore} on JSONL files, with the reader's diagnostics.
@@ -81,6 +96,30 @@ interface LoadedSession {
   index: SessionIndex;
   /** Whether the file ends with a newline; if not, the next write starts with one. */
   endsWithNewline: boolean;
+  /** The file's size in bytes as this store last read or wrote it. */
+  size: number;
+}
+
+/** What a lock file holds: who is appending. */
+interface LockOwner {
+  pid: number;
+  host: string;
+  token: string;
+  since: number;
+}
+
+/** Whether a process with this id runs on this machine. */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return errorCode(error) === 'EPERM';
+  }
+}
+
+function sleep(milliseconds: number): Promise<void> {
+  return new Promise((done) => setTimeout(done, milliseconds));
 }
 
 /**
@@ -94,9 +133,17 @@ interface LoadedSession {
  *   the skipped line is reported through `onWarning` and `getDiagnostics()`. The next append
  *   starts on a new line; nothing in the file is rewritten.
  * - On reopen the leaf is the last appended entry, or the last persisted leaf move after it.
- * - A session is read once and then served from memory: one process should write a session at a time.
+ * - A line that breaks the tree (its parent is not an earlier entry: missing, itself, a cycle) is
+ *   skipped and reported like a torn one, with its descendants; the rest of the tree stays readable.
+ * - One writer per session: each append holds `<sessionId>.jsonl.lock` (pid, host, time) while it
+ *   checks that the file is the size this store last saw and writes. A session changed by another
+ *   writer (process or store object) is refused with a `StoreError` and nothing is appended; the
+ *   session is read again on the next call. A lock left by a dead process on this host is taken
+ *   over; one held for over 2 s otherwise is refused, naming its owner.
+ * - An append that would grow the file past `maxSessionBytes` is refused before anything is written.
+ * - A session is read once and then served from memory (and read again after a refused append).
  *
- * @param options - The directory, a warning callback and the clock.
+ * @param options - The directory, a warning callback, the clock and the size cap.
  * @returns The store.
  *
  * @example
@@ -117,6 +164,15 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
   }
   const { directory } = options;
   const now = options.now ?? Date.now;
+  const maxSessionBytes = options.maxSessionBytes ?? DEFAULT_MAX_SESSION_BYTES;
+  if (!Number.isSafeInteger(maxSessionBytes) || maxSessionBytes <= 0) {
+    throw new ConfigError({
+      message: `maxSessionBytes must be a positive integer number of bytes (got ${String(maxSessionBytes)}); the default is ${DEFAULT_MAX_SESSION_BYTES}.`,
+      field: 'maxSessionBytes',
+    });
+  }
+  /** Tells this store's lock files from another store object's in the same process. */
+  const token = crypto.randomUUID();
   const loaded = new Map<string, Promise<LoadedSession>>();
   const queues = new Map<string, Promise<unknown>>();
   const warnings: JsonlStoreWarning[] = [];
@@ -135,16 +191,17 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
 
   async function read(sessionId: string): Promise<LoadedSession> {
     const file = fileOf(sessionId);
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await readFile(file, 'utf8');
+      bytes = await readFile(file);
     } catch (error) {
       if (errorCode(error) === 'ENOENT') throw sessionNotFound(sessionId);
       throw storeFailed('read', file, error);
     }
-    const lines = text.split('\n');
-    const endsWithNewline = text.endsWith('\n');
-    if (lines.length === 1 && !isCompleteHeader(text)) {
+    const endsWithNewline = bytes.length > 0 && bytes[bytes.length - 1] === 0x0a;
+    const firstNewline = bytes.indexOf(0x0a);
+    const header = bytes.toString('utf8', 0, firstNewline === -1 ? bytes.length : firstNewline);
+    if (firstNewline === -1 && !isCompleteHeader(header)) {
       // A crash while the session was created tore its header: the session never existed.
       warn({
         sessionId,
@@ -155,15 +212,17 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
       });
       throw sessionNotFound(sessionId);
     }
-    const index = new SessionIndex(parseHeader(lines[0] ?? '', file, sessionId));
-    for (let number = 2; number <= lines.length; number++) {
-      const line = lines[number - 1]!;
-      if (line.trim().length === 0) continue;
-      const torn = number === lines.length && !endsWithNewline;
-      const problem = applyLine(index, line);
-      if (problem !== undefined) warn({ sessionId, file, line: number, torn, reason: problem });
+    const index = new SessionIndex(parseHeader(header, file, sessionId));
+    if (firstNewline !== -1) {
+      forEachLine(bytes.subarray(firstNewline + 1), (line, number, last) => {
+        if (line.trim().length === 0) return;
+        const problem = applyLine(index, line);
+        if (problem !== undefined) {
+          warn({ sessionId, file, line: number + 1, torn: last && !endsWithNewline, reason: problem });
+        }
+      });
     }
-    return { index, endsWithNewline };
+    return { index, endsWithNewline, size: bytes.length };
   }
 
   function load(sessionId: string): Promise<LoadedSession> {
@@ -189,23 +248,108 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
     return next;
   }
 
+  /** Takes the session's lock file, waiting for another writer's append to finish; returns its release. */
+  async function lock(sessionId: string): Promise<() => Promise<void>> {
+    const file = `${fileOf(sessionId)}.lock`;
+    const owner: LockOwner = { pid: process.pid, host: hostname(), token, since: now() };
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    for (let attempt = 0; ; attempt++) {
+      let handle: FileHandle | undefined;
+      try {
+        handle = await open(file, 'wx', 0o600);
+        await handle.writeFile(JSON.stringify(owner));
+        await handle.close();
+        return () => unlink(file).catch(() => undefined);
+      } catch (error) {
+        await handle?.close().catch(() => undefined);
+        if (errorCode(error) !== 'EEXIST') throw storeFailed('lock', file, error);
+      }
+      let holder: LockOwner | undefined;
+      let text = '';
+      try {
+        text = await readFile(file, 'utf8');
+        holder = JSON.parse(text) as LockOwner;
+      } catch {
+        // Missing (released meanwhile) or half written: look again.
+      }
+      const stale =
+        holder !== undefined && holder.host === owner.host && typeof holder.pid === 'number' && !isRunning(holder.pid);
+      if (stale) {
+        // The writer died holding the lock: remove it, unless it changed since it was read.
+        if ((await readFile(file, 'utf8').catch(() => '')) === text) await unlink(file).catch(() => undefined);
+        continue;
+      }
+      if (Date.now() >= deadline) {
+        const who =
+          holder === undefined
+            ? 'another writer'
+            : `process ${holder.pid} on ${holder.host} (since ${new Date(holder.since).toISOString()})`;
+        throw new StoreError({
+          message:
+            `Session "${sessionId}" is being written by ${who}: its lock file ${file} was held for over ` +
+            `${LOCK_WAIT_MS} ms. One writer per session; if that process is gone, delete the lock file.`,
+          code: 'STORE_FAILED',
+        });
+      }
+      await sleep(Math.min(50, 2 + attempt * 2));
+    }
+  }
+
   async function write(sessionId: string, session: LoadedSession, record: unknown): Promise<void> {
     const file = fileOf(sessionId);
     const line = `${session.endsWithNewline ? '' : '\n'}${JSON.stringify(record)}\n`;
+    const bytes = Buffer.byteLength(line);
+    if (session.size + bytes > maxSessionBytes) {
+      throw new StoreError({
+        message:
+          `Session "${sessionId}" would grow to ${session.size + bytes} bytes, over maxSessionBytes ` +
+          `(${maxSessionBytes}); nothing was appended. Start a new session (or branch this one) to go on, ` +
+          'or raise maxSessionBytes.',
+        code: 'STORE_FAILED',
+      });
+    }
+    const release = await lock(sessionId);
     try {
-      await appendDurably(file, line, 'append');
-      session.endsWithNewline = true;
-    } catch (error) {
-      session.endsWithNewline = false;
-      if (errorCode(error) === 'ENOENT') {
+      const handle = await open(file, constants.O_WRONLY | constants.O_APPEND).catch((error: unknown) => {
+        session.endsWithNewline = false;
+        if (errorCode(error) === 'ENOENT') {
+          loaded.delete(sessionId);
+          throw new StoreError({
+            message: `${file} was removed while the session was open; nothing was appended.`,
+            code: 'STORE_FAILED',
+            cause: error,
+          });
+        }
+        throw storeFailed('append to', file, error);
+      });
+      try {
+        const { size } = await handle.stat();
+        if (size !== session.size) {
+          // Another process (or another store object) appended: appending from this store's view
+          // would fork the tree silently. Read the session again on the next call.
+          loaded.delete(sessionId);
+          throw new StoreError({
+            message:
+              `Session "${sessionId}" was changed by another writer (${file} is ${size} bytes, this store last ` +
+              `saw ${session.size}); nothing was appended. The session is read again on the next call: retry ` +
+              "to append after the other writer's entries. Keep one writer per session.",
+            code: 'STORE_FAILED',
+          });
+        }
+        await handle.write(line);
+        await handle.sync();
+        session.endsWithNewline = true;
+        session.size += bytes;
+      } catch (error) {
+        if (StoreError.isInstance(error)) throw error;
+        // A failed write may have left part of the line: read the session again next time.
         loaded.delete(sessionId);
-        throw new StoreError({
-          message: `${file} was removed while the session was open; nothing was appended.`,
-          code: 'STORE_FAILED',
-          cause: error,
-        });
+        throw storeFailed('append to', file, error);
+      } finally {
+        await handle.close();
       }
-      throw storeFailed('append to', file, error);
+    } finally {
+      await release();
     }
   }
 
@@ -236,7 +380,8 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
         });
       }
       await syncDirectory(directory);
-      loaded.set(info.id, Promise.resolve({ index: new SessionIndex(info), endsWithNewline: true }));
+      const size = Buffer.byteLength(header);
+      loaded.set(info.id, Promise.resolve({ index: new SessionIndex(info), endsWithNewline: true, size }));
       return info;
     },
     async getSession(sessionId: string): Promise<SessionInfo | undefined> {

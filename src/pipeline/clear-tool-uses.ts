@@ -6,9 +6,10 @@ import {
   referenceCounter,
   type TokenCounter,
 } from '../counting/token-counter.js';
-import { ConfigError, firstIssue } from '../errors.js';
+import { ConfigError } from '../errors.js';
 import { CLEARED_RESULT_PLACEHOLDER, clearToolResult, isClearedToolResult } from '../messages/ctxkit-messages.js';
 import type { AssistantMessage, Message, ToolResultMessage } from '../types.js';
+import { option, parseOptions } from '../validation/parse-options.js';
 import { assertMessages } from './internal/assert-messages.js';
 import { pairToolResults } from './internal/tool-pairing.js';
 
@@ -73,29 +74,18 @@ export interface ClearToolUsesResult {
   tokensFreed: number;
 }
 
-const count = z.number().int('must be a whole number').nonnegative('must not be negative');
-const isCount = (value: unknown) =>
-  value === undefined || (typeof value === 'number' && Number.isFinite(value) && value >= 0);
-const counterSchema = z.custom<TokenCounter>((value) => {
-  if (typeof value !== 'object' || value === null) return false;
-  const counter = value as TokenCounter;
-  return typeof counter.count === 'function' && isCount(counter.imageTokens) && isCount(counter.messageOverhead);
-}, 'must be a TokenCounter: an object with a count(text) method, and imageTokens and messageOverhead finite and >= 0 when set');
 const optionsSchema = z.object({
-  trigger: count.optional(),
-  keep: count.optional(),
-  clearAtLeast: count.optional(),
-  excludeTools: z.array(z.string()).readonly().optional(),
+  trigger: option.count().optional(),
+  keep: option.count().optional(),
+  clearAtLeast: option.count().optional(),
+  excludeTools: z.array(z.string(), { error: 'must be an array of tool names' }).readonly().optional(),
   clearToolInputs: z.boolean().optional(),
-  placeholder: z.string().min(1, 'must not be empty').optional(),
-  counter: counterSchema.optional(),
+  placeholder: z.string({ error: 'must be a non-empty string' }).min(1, 'must be a non-empty string').optional(),
+  counter: option.counter().optional(),
 });
 
 function validate(options: ClearToolUsesOptions): void {
-  const parsed = optionsSchema.safeParse(options);
-  if (parsed.success) return;
-  const { field, detail } = firstIssue(parsed.error, 'options');
-  throw new ConfigError({ message: `clearToolUses: ${field} ${detail}.`, field, cause: parsed.error });
+  parseOptions('clearToolUses', optionsSchema, options);
 }
 
 /** Wrappers that check each count, one per counter, so the per-message token cache keeps working. */

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { type ContextConfig, type ContextConfigInput, effectiveTokenLimit, toConfig } from '../config/index.js';
 import { countExtras } from '../counting/estimate-context-tokens.js';
 import {
@@ -12,6 +13,7 @@ import { createSummaryMessage } from '../messages/ctxkit-messages.js';
 import type { Summarizer } from '../summarizing/summarizer-types.js';
 import { callSummarizer } from '../summarizing/summary-output.js';
 import type { Message } from '../types.js';
+import { option, parseOptions } from '../validation/parse-options.js';
 import { assertMessages } from './internal/assert-messages.js';
 import { compactToolResultsInRecent } from './internal/compact-tool-results-in-recent.js';
 import { planCompaction } from './plan-compaction.js';
@@ -103,8 +105,8 @@ export interface CompactionResult {
  */
 export async function compact(messages: readonly Message[], options: CompactOptions): Promise<CompactionResult> {
   assertMessages(messages, 'compact');
-  checkOptions(options);
-  const config = toConfig(options.config);
+  parseOptions('compact', optionsSchema, options ?? {});
+  const config = toConfig(options.config, 'compact');
   const counter = options.counter ?? referenceCounter;
   const extras = countExtras(options, counter);
   const tokensBefore = sumMessageTokens(messages, counter) + extras;
@@ -170,22 +172,12 @@ export async function compact(messages: readonly Message[], options: CompactOpti
 /** The smallest default summary budget, whatever the limit. */
 const MIN_SUMMARY_TOKENS = 256;
 
-function checkOptions(options: CompactOptions | undefined): void {
-  if (typeof options?.summarizer?.summarize !== 'function') {
-    throw new ConfigError({
-      message:
-        'compact needs `summarizer`, an object with a summarize() method: createSummarizer({ complete }) for a model, or heuristicSummarizer when none is available.',
-      field: 'summarizer',
-    });
-  }
-  const { maxOutputTokens } = options;
-  if (maxOutputTokens !== undefined && !(Number.isInteger(maxOutputTokens) && maxOutputTokens > 0)) {
-    throw new ConfigError({
-      message: `maxOutputTokens must be a whole number greater than 0 (received ${maxOutputTokens}); leave it unset for the default.`,
-      field: 'maxOutputTokens',
-    });
-  }
-}
+const optionsSchema = z.object({
+  summarizer: option.summarizer(),
+  counter: option.counter().optional(),
+  maxOutputTokens: option.positive().optional(),
+  signal: option.signal().optional(),
+});
 
 /**
  * 80% of the reserve, but no more than leaves the rebuilt context (summary, kept tail, system prompt

@@ -121,7 +121,7 @@ function keepOwnNewest(messages: readonly Message[], split: SplitResult, counter
  * ```
  */
 export function planCompaction(messages: readonly Message[], options: PlanCompactionOptions = {}): CompactionPlan {
-  const config = toConfig(options.config);
+  const config = toConfig(options.config, 'planCompaction');
   const counter = options.counter ?? referenceCounter;
   const budget = effectiveKeepRecentTokens(config);
   const split = keepOwnNewest(

@@ -60,7 +60,7 @@ export async function processToolOutput(
   text: string,
   options: ProcessToolOutputOptions = {},
 ): Promise<ProcessedToolOutput> {
-  const plain = truncateWithNotice(text, options.limits);
+  const plain = truncateWithNotice(text, options.limits, { functionName: 'processToolOutput' });
   if (!plain.needsSpill || options.spillStore === undefined) return plain;
   const info: SpillInfo = {
     ...(options.toolName !== undefined ? { toolName: options.toolName } : {}),
@@ -74,8 +74,11 @@ export async function processToolOutput(
     }
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { ...truncateWithNotice(text, options.limits, { spillError: reason }), spillError: reason };
+    return {
+      ...truncateWithNotice(text, options.limits, { spillError: reason, functionName: 'processToolOutput' }),
+      spillError: reason,
+    };
   }
   const notice = { spilled: { path: spilled.path, sha256: spilled.sha256 }, always: true };
-  return { ...truncateWithNotice(text, options.limits, notice), spilled };
+  return { ...truncateWithNotice(text, options.limits, { ...notice, functionName: 'processToolOutput' }), spilled };
 }

@@ -20,7 +20,7 @@ import { assertMessages } from './internal/assert-messages.js';
  */
 export function shouldCompact(messages: readonly Message[], options: ContextUsageOptions = {}): boolean {
   assertMessages(messages, 'shouldCompact');
-  const config = toConfig(options.config);
+  const config = toConfig(options.config, 'shouldCompact');
   if (!config.autoCompact) return false;
   return usageOf(messages, options, config).level === 'compact';
 }

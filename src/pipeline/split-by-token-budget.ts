@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import {
   estimateMessageTokens,
   isAgentVisible,
@@ -5,6 +6,7 @@ import {
   type TokenCounter,
 } from '../counting/token-counter.js';
 import type { Message } from '../types.js';
+import { option, parseOptions } from '../validation/parse-options.js';
 import { validCutPoints } from './internal/tool-pairing.js';
 
 /**
@@ -41,11 +43,8 @@ export interface SplitByTokenBudgetOptions {
   counter?: TokenCounter;
 }
 
-function assertCount(value: number, name: string): void {
-  if (!Number.isFinite(value) || value < 0) {
-    throw new RangeError(`${name} must be a finite number of at least 0 (received ${value}).`);
-  }
-}
+const splitByTokenBudgetSchema = z.object({ budget: option.tokens(), counter: option.counter().optional() });
+const splitByCountSchema = z.object({ keep: option.tokens(), counter: option.counter().optional() });
 
 function sliceAt(messages: readonly Message[], cut: number, counter: TokenCounter): SplitResult {
   const recent = messages.slice(cut);
@@ -70,8 +69,7 @@ function sliceAt(messages: readonly Message[], cut: number, counter: TokenCounte
  * ```
  */
 export function splitByTokenBudget(messages: readonly Message[], options: SplitByTokenBudgetOptions): SplitResult {
-  const { budget, counter = referenceCounter } = options;
-  assertCount(budget, 'budget');
+  const { budget, counter = referenceCounter } = parseOptions('splitByTokenBudget', splitByTokenBudgetSchema, options);
   const n = messages.length;
   let cut = n;
   let used = 0;
@@ -120,9 +118,8 @@ export interface SplitByCountOptions {
  * ```
  */
 export function splitByCount(messages: readonly Message[], options: SplitByCountOptions): SplitResult {
-  const { counter = referenceCounter } = options;
-  assertCount(options.keep, 'keep');
-  const keep = Math.max(1, Math.floor(options.keep));
+  const { counter = referenceCounter, keep: given } = parseOptions('splitByCount', splitByCountSchema, options);
+  const keep = Math.max(1, Math.floor(given));
   let cut = messages.length;
   let kept = 0;
   while (cut > 0 && kept < keep) {

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import {
   type ContextConfig,
   type ContextConfigInput,
@@ -12,9 +13,18 @@ import { serializeConversation } from '../summarizing/serialize-conversation.js'
 import type { Summarizer, SummaryRequest } from '../summarizing/summarizer-types.js';
 import { callSummarizer } from '../summarizing/summary-output.js';
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage } from '../types.js';
+import { option, parseOptions } from '../validation/parse-options.js';
 import { assertMessages } from './internal/assert-messages.js';
 import { clipText } from './internal/clip-text.js';
 import { pairToolResults } from './internal/tool-pairing.js';
+
+const optionsSchema = z.object({
+  cutoff: option.count().optional(),
+  batch: option.count().optional(),
+  strategy: toolSummaryStrategySchema.optional(),
+  summarizer: option.summarizer().optional(),
+  signal: option.signal().optional(),
+});
 
 /**
  * Characters of tool output given to the model summarizer at most.
@@ -162,6 +172,7 @@ export async function summarizeToolResults(
   options: SummarizeToolResultsOptions = {},
 ): Promise<SummarizeToolResultsResult> {
   assertMessages(messages, 'summarizeToolResults');
+  parseOptions('summarizeToolResults', optionsSchema, options);
   return summarizeToolResultsOf(messages, options);
 }
 
@@ -170,31 +181,14 @@ export async function summarizeToolResultsOf(
   messages: readonly Message[],
   options: SummarizeToolResultsOptions = {},
 ): Promise<SummarizeToolResultsResult> {
-  const config = toConfig(options.config);
+  const config = toConfig(options.config, 'summarizeToolResults');
   const cutoff = options.cutoff ?? config.toolCallCutoff;
   const batch = options.batch ?? config.toolSummaryBatch;
   const strategy = options.strategy ?? config.toolSummaryStrategy;
-  for (const [field, value] of [
-    ['cutoff', cutoff],
-    ['batch', batch],
-  ] as const) {
-    if (!Number.isInteger(value) || value < 0) {
-      throw new ConfigError({
-        message: `${field} must be a whole number of at least 0 (received ${value}).`,
-        field,
-      });
-    }
-  }
-  if (!toolSummaryStrategySchema.safeParse(strategy).success) {
-    throw new ConfigError({
-      message: `strategy must be 'llm', 'heuristic' or 'off' (received ${JSON.stringify(strategy)}).`,
-      field: 'strategy',
-    });
-  }
   if (strategy === 'llm' && typeof options.summarizer?.summarize !== 'function') {
     throw new ConfigError({
       message:
-        "The 'llm' tool summary strategy needs a summarizer with a summarize() method: pass `summarizer`, or set strategy to 'heuristic'.",
+        "summarizeToolResults: options.summarizer must be a Summarizer when the strategy is 'llm' (got undefined): pass `summarizer`, or set strategy to 'heuristic'",
       field: 'summarizer',
     });
   }

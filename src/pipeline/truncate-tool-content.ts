@@ -1,5 +1,11 @@
-import { DEFAULT_TOOL_OUTPUT_LIMITS, type ToolOutputLimits, type TruncateMode } from '../config/index.js';
+import {
+  DEFAULT_TOOL_OUTPUT_LIMITS,
+  type ToolOutputLimits,
+  type TruncateMode,
+  toolOutputSchema,
+} from '../config/index.js';
 import { ConfigError } from '../errors.js';
+import { parseOptions } from '../validation/parse-options.js';
 
 /**
  * The size of a text in the three units the tool-output limits use.
@@ -66,6 +72,8 @@ export interface TruncateNoticeOptions {
   spillError?: string;
   /** Append the notice even when the text fits (the text was spilled). */
   always?: boolean;
+  /** The public function whose limits these are, for error messages. @default 'truncateToolContent' */
+  functionName?: string;
 }
 
 /** How much of the input the kept text shows. */
@@ -247,24 +255,15 @@ function trimNewlines(text: string): string {
   return text.slice(0, end);
 }
 
-function resolveLimits(limits: Partial<ToolOutputLimits> | undefined): ToolOutputLimits {
-  const given = Object.fromEntries(Object.entries(limits ?? {}).filter(([, value]) => value !== undefined));
+/** Limits already checked: the frozen `toolOutput` of a resolved config, or ones parsed before. */
+const checkedLimits = new WeakSet<object>([DEFAULT_TOOL_OUTPUT_LIMITS]);
+
+function resolveLimits(limits: Partial<ToolOutputLimits> | undefined, functionName: string): ToolOutputLimits {
+  if (limits !== undefined && checkedLimits.has(limits)) return { ...DEFAULT_TOOL_OUTPUT_LIMITS, ...limits };
+  const parsed = parseOptions(functionName, toolOutputSchema, limits ?? {}, 'limits');
+  const given = Object.fromEntries(Object.entries(parsed).filter(([, value]) => value !== undefined));
   const resolved: ToolOutputLimits = { ...DEFAULT_TOOL_OUTPUT_LIMITS, ...given };
-  for (const field of ['maxLines', 'maxBytes', 'maxChars', 'largeOutputThreshold'] as const) {
-    const value = resolved[field];
-    if (!Number.isInteger(value) || value < 1) {
-      throw new ConfigError({
-        message: `toolOutput.${field} must be a whole number greater than 0 (got ${value}).`,
-        field: `toolOutput.${field}`,
-      });
-    }
-  }
-  if (resolved.truncateMode !== 'head' && resolved.truncateMode !== 'head_tail') {
-    throw new ConfigError({
-      message: `toolOutput.truncateMode must be "head" or "head_tail".`,
-      field: 'toolOutput.truncateMode',
-    });
-  }
+  if (limits !== undefined && Object.isFrozen(limits)) checkedLimits.add(limits);
   return resolved;
 }
 
@@ -341,7 +340,7 @@ export function truncateWithNotice(
   limitsInput: Partial<ToolOutputLimits> | undefined,
   options: TruncateNoticeOptions = {},
 ): TruncateResult {
-  const limits = resolveLimits(limitsInput);
+  const limits = resolveLimits(limitsInput, options.functionName ?? 'truncateToolContent');
   const original = measureText(text);
   const needsSpill = original.chars > limits.largeOutputThreshold;
   const limitedBy: TruncationStats['limitedBy'] = [];

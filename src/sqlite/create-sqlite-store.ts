@@ -32,6 +32,8 @@ export interface CreateSqliteStoreOptions {
 interface CachedSession {
   index: SessionIndex;
   lastSeq: number;
+  /** The id of the entry at `lastSeq`: a host's rollback removes it (or reuses its seq). */
+  lastId: string | null;
 }
 
 const placeholders = (count: number) => new Array<string>(count).fill('?').join(', ');
@@ -63,7 +65,10 @@ function failed(action: string, error: unknown): unknown {
  * index, written in the same transaction. The schema version is kept in a `ctxkit_meta` table.
  *
  * Entries are read back from `data_json`, exactly as written, and cached by id, so repeated reads
- * return the same objects. Rows another connection appended are picked up on the next call.
+ * return the same objects. Rows another connection appended are picked up on the next call. Appends
+ * nest inside a transaction the host has open (as a savepoint); when the host rolls it back, the
+ * cache notices on the next call (the last cached row is gone or has another id) and reads the
+ * session again, so nothing rolled back is served or used as a parent.
  *
  * @param options - The database and the clock.
  * @returns The store. Its `close()` does not close the database.
@@ -96,6 +101,7 @@ export function createSqliteStore(options: CreateSqliteStoreOptions): SessionSto
     ),
     session: database.prepare('SELECT data_json, leaf_id FROM sessions WHERE id = ?'),
     sessions: database.prepare('SELECT data_json FROM sessions'),
+    entryAt: database.prepare('SELECT id FROM session_entries WHERE seq = ? AND session_id = ?'),
     entriesAfter: database.prepare(
       'SELECT seq, data_json FROM session_entries WHERE session_id = ? AND seq > ? ORDER BY seq',
     ),
@@ -112,10 +118,18 @@ export function createSqliteStore(options: CreateSqliteStoreOptions): SessionSto
   /** The session's cached index, brought up to date with the database. */
   function refresh(sessionId: string): SessionIndex {
     const row = statements.session.get(sessionId) as { data_json: string; leaf_id: string | null } | undefined;
-    if (row === undefined) throw sessionNotFound(sessionId);
+    if (row === undefined) {
+      cache.delete(sessionId);
+      throw sessionNotFound(sessionId);
+    }
     let cached = cache.get(sessionId);
+    if (cached !== undefined && cached.lastId !== null) {
+      // A host transaction that was rolled back takes the cached rows with it: start over.
+      const last = statements.entryAt.get(cached.lastSeq, sessionId) as { id: string } | undefined;
+      if (last?.id !== cached.lastId) cached = undefined;
+    }
     if (cached === undefined) {
-      cached = { index: new SessionIndex(JSON.parse(row.data_json) as SessionInfo), lastSeq: 0 };
+      cached = { index: new SessionIndex(JSON.parse(row.data_json) as SessionInfo), lastSeq: 0, lastId: null };
       cache.set(sessionId, cached);
     }
     for (const entryRow of statements.entriesAfter.all(sessionId, cached.lastSeq) as {
@@ -131,6 +145,7 @@ export function createSqliteStore(options: CreateSqliteStoreOptions): SessionSto
       }
       cached.index.add(parsed.entry);
       cached.lastSeq = entryRow.seq;
+      cached.lastId = parsed.entry.id;
     }
     cached.index.leafId = row.leaf_id;
     return cached.index;
@@ -190,7 +205,9 @@ export function createSqliteStore(options: CreateSqliteStoreOptions): SessionSto
           return { index, entry, seq: Number(lastInsertRowid) };
         });
         index.add(entry);
-        cache.get(sessionId)!.lastSeq = seq;
+        const cached = cache.get(sessionId)!;
+        cached.lastSeq = seq;
+        cached.lastId = entry.id;
         return entry as SessionEntry;
       }),
     getEntries: (sessionId: string) => read('read the entries', () => [...refresh(sessionId).entries]),

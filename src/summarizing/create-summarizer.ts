@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import { CompactionError, ConfigError } from '../errors.js';
 import { raceAbort } from '../pipeline/internal/race-abort.js';
+import { parseOptions } from '../validation/parse-options.js';
 import type { Summarizer, SummaryKind, SummaryOutput } from './summarizer-types.js';
 import { normalizeStopReason } from './summary-output.js';
 import { SUMMARY_PROMPTS, SUMMARY_SYSTEM_PROMPT, type SummaryPromptBuilder } from './summary-prompts.js';
@@ -80,6 +82,20 @@ function toOutput(reply: unknown): Exclude<SummaryOutput, string> {
   });
 }
 
+const isFunction = (value: unknown) => typeof value === 'function';
+const optionsSchema = z.object({
+  complete: z.custom(
+    isFunction,
+    'must be a function that calls your model: ({ system, prompt, maxOutputTokens, signal }) => ({ text, stopReason })',
+  ),
+  systemPrompt: z.string({ error: 'must be a string' }).optional(),
+  prompts: z
+    .record(z.string(), z.custom(isFunction, 'must be a function from the request to the prompt text').optional(), {
+      error: 'must be an object of prompt builders by summary kind',
+    })
+    .optional(),
+});
+
 /**
  * Builds a {@link Summarizer} from one completion function. The summarizer owns the prompts
  * ({@link SUMMARY_PROMPTS}): a structured checkpoint for `compaction` (updating `previousSummary`
@@ -106,20 +122,7 @@ function toOutput(reply: unknown): Exclude<SummaryOutput, string> {
  * ```
  */
 export function createSummarizer(options: CreateSummarizerOptions): Summarizer {
-  if (typeof options?.complete !== 'function') {
-    throw new ConfigError({
-      message: 'createSummarizer needs `complete`, a function that calls your model.',
-      field: 'complete',
-    });
-  }
-  for (const [kind, builder] of Object.entries(options.prompts ?? {})) {
-    if (builder !== undefined && typeof builder !== 'function') {
-      throw new ConfigError({
-        message: `prompts.${kind} must be a function from the request to the prompt text.`,
-        field: `prompts.${kind}`,
-      });
-    }
-  }
+  parseOptions('createSummarizer', optionsSchema, options ?? {});
   const { complete } = options;
   const system = options.systemPrompt ?? SUMMARY_SYSTEM_PROMPT;
   const prompts: Partial<Record<SummaryKind, SummaryPromptBuilder>> = options.prompts ?? {};

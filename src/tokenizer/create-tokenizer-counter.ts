@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IMAGE_TOKENS, type TokenCounter } from '../counting/token-counter.js';
-import { ConfigError, firstIssue } from '../errors.js';
+import { ConfigError } from '../errors.js';
+import { option, parseOptions } from '../validation/parse-options.js';
 import { canLoadSync, getEncoder, loadRanks, type TokenizerEncoding } from './load-encoding.js';
 
 /**
@@ -33,26 +34,22 @@ export interface CreateTokenizerCounterOptions {
 
 const optionsSchema = z.strictObject({
   encoding: z.enum(['o200k_base', 'cl100k_base']).optional(),
-  imageTokens: z.number().finite().nonnegative().optional(),
-  messageOverhead: z.number().finite().nonnegative().optional(),
+  imageTokens: option.tokens().optional(),
+  messageOverhead: option.tokens().optional(),
 });
 
 /** Special-token text such as `<|endoftext|>` is counted as the plain text it is, never thrown on. */
 const plainText = Object.freeze({ disallowedSpecial: new Set<string>() });
 
-function parseOptions(options: CreateTokenizerCounterOptions, caller: string): Required<CreateTokenizerCounterOptions> {
-  const parsed = optionsSchema.safeParse(options);
-  if (!parsed.success) {
-    const { field, detail } = firstIssue(parsed.error, '(options)');
-    throw new ConfigError({
-      message:
-        `Invalid ${caller} options: ${field} ${detail}. ` +
-        "Use encoding 'o200k_base' or 'cl100k_base' and non-negative numbers.",
-      field,
-      cause: parsed.error,
-    });
-  }
-  const { encoding = 'o200k_base', imageTokens = IMAGE_TOKENS, messageOverhead = 0 } = parsed.data;
+function parseCounterOptions(
+  options: CreateTokenizerCounterOptions,
+  caller: string,
+): Required<CreateTokenizerCounterOptions> {
+  const {
+    encoding = 'o200k_base',
+    imageTokens = IMAGE_TOKENS,
+    messageOverhead = 0,
+  } = parseOptions(caller, optionsSchema, options);
   return { encoding, imageTokens, messageOverhead };
 }
 
@@ -94,7 +91,7 @@ function counterFor({ encoding, imageTokens, messageOverhead }: Required<CreateT
  * ```
  */
 export function createTokenizerCounter(options: CreateTokenizerCounterOptions = {}): TokenCounter {
-  const parsed = parseOptions(options, 'createTokenizerCounter');
+  const parsed = parseCounterOptions(options, 'createTokenizerCounter');
   if (!canLoadSync(parsed.encoding)) {
     throw new ConfigError({
       message:
@@ -124,7 +121,7 @@ export function createTokenizerCounter(options: CreateTokenizerCounterOptions = 
  * ```
  */
 export async function loadTokenizerCounter(options: CreateTokenizerCounterOptions = {}): Promise<TokenCounter> {
-  const parsed = parseOptions(options, 'loadTokenizerCounter');
+  const parsed = parseCounterOptions(options, 'loadTokenizerCounter');
   await loadRanks(parsed.encoding);
   getEncoder(parsed.encoding);
   return counterFor(parsed);

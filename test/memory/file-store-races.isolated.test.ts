@@ -1,6 +1,6 @@
 /**
  * Check-then-use races in the file store, made deterministic: the store's own `open`, `mkdir` and
- * `readdir` calls are wrapped so a test can swap a name for a symbolic link at the exact moment
+ * `opendir` calls are wrapped so a test can swap a name for a symbolic link at the exact moment
  * between the store's check and its use.
  */
 import * as fs from 'node:fs/promises';
@@ -12,7 +12,7 @@ import { createMemoryTool } from '../../src/memory/index.js';
 import { createFileMemoryStore } from '../../src/node/index.js';
 
 type Hook = (path: string) => Promise<void>;
-const hooks: { open?: Hook; mkdir?: Hook; readdir?: Hook } = {};
+const hooks: { open?: Hook; mkdir?: Hook; opendir?: Hook } = {};
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:fs/promises')>();
@@ -30,7 +30,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
     ...real,
     open: wrap('open', real.open as (path: string, ...rest: unknown[]) => Promise<fs.FileHandle>),
     mkdir: wrap('mkdir', real.mkdir as (path: string, ...rest: unknown[]) => Promise<string | undefined>),
-    readdir: wrap('readdir', real.readdir as (path: string, ...rest: unknown[]) => Promise<unknown>),
+    opendir: wrap('opendir', real.opendir as (path: string, ...rest: unknown[]) => Promise<import('node:fs').Dir>),
   };
 });
 
@@ -52,7 +52,7 @@ describe('file memory store races', () => {
     expect(hooks, 'every planted swap ran').toEqual({});
     delete hooks.open;
     delete hooks.mkdir;
-    delete hooks.readdir;
+    delete hooks.opendir;
     await rm(base, { recursive: true, force: true });
   });
 
@@ -114,12 +114,12 @@ describe('file memory store races', () => {
     expect(await outsideNow()).toEqual(['secret.txt']);
   });
 
-  it('a directory swapped for a link while it is listed is reported, not shown', async () => {
-    hooks.readdir = async (path) => {
-      if (path.endsWith(`${join('memories', 'd')}`)) await swap('d', outside)();
-    };
+  it('a directory swapped for a link while it is listed still lists the directory that was opened', async () => {
+    await writeFile(join(outside, 'outside-only.txt'), 'SECRET');
+    hooks.opendir = swap('d', outside);
     const result = await tool().execute({ command: 'view', path: '/memories/d' });
-    expect(result).toEqual({ error: expect.stringMatching(/changed|symbolic link/) });
+    expect(JSON.stringify(result)).not.toContain('outside-only');
+    expect(result).toEqual({ content: expect.stringContaining('/memories/d/secret.txt') });
     await unlink(join(root, 'd'));
   });
 });

@@ -115,15 +115,19 @@ describe('createMemoryTool', () => {
   it('validates its caps and store with ConfigError', () => {
     const store = createInMemoryMemoryStore();
     expect(() => createMemoryTool({ store, maxFileBytes: 0 })).toThrow(ConfigError);
-    expect(() => createMemoryTool({ store, maxFiles: 1.5 })).toThrow(/maxFiles must be a positive integer/);
+    expect(() => createMemoryTool({ store, maxFiles: 1.5 })).toThrow(
+      'createMemoryTool: options.maxFiles must be a whole number ≥ 1 (got 1.5)',
+    );
     expect(() => createMemoryTool({ store, maxViewCharacters: 10 })).toThrow(ConfigError);
     expect(() => createMemoryTool({ store, maxViewCharacters: 10 })).toThrow(
-      /maxViewCharacters must be an integer of at least 1000/,
+      'createMemoryTool: options.maxViewCharacters must be a whole number ≥ 1000 (got 10)',
     );
     expect(() => createMemoryTool({ store: { ...store, runExclusive: 1 } as unknown as MemoryStore })).toThrow(
       /runExclusive/,
     );
-    expect(() => createMemoryTool({ store: {} as MemoryStore })).toThrow(/store must be a MemoryStore/);
+    expect(() => createMemoryTool({ store: {} as MemoryStore })).toThrow(
+      /^createMemoryTool: options\.store must be a MemoryStore/,
+    );
   });
 });
 

@@ -102,6 +102,35 @@ const overflowTexts: Array<[string, string, number]> = [
   ['Moonshot', 'Your request exceeded model token limit: 262144 (requested: 300000)', 400],
   ['HTTP 413 as text (no body)', '413 status code (no body)', 413],
   ['HTTP 413 reason phrase', '413 Request Entity Too Large', 413],
+  [
+    'Vertex AI',
+    'Unable to submit request because the input token count is 38429 but model only supports up to 32768. Reduce the input token count and try again.',
+    400,
+  ],
+  [
+    'vLLM (decoder prompt)',
+    'The decoder prompt (length 17772) is longer than the maximum model length of 16384. Make sure that `max_model_len` is no smaller than the number of text tokens.',
+    400,
+  ],
+  ['vLLM V1 (prompt length)', 'Prompt length of 5016 is longer than the maximum model length of 4096.', 400],
+  [
+    'Cohere',
+    'too many tokens: total number of tokens (prompt and prediction) cannot exceed 2048 - received 6354. Try using a shorter prompt or a smaller max_tokens value.',
+    400,
+  ],
+  ['llama-cpp-python (older)', 'Requested tokens exceed context window of 512', 400],
+  [
+    'Hugging Face TGI (inputs + max_new_tokens)',
+    'Input validation error: `inputs` tokens + `max_new_tokens` must be <= 1512. Given: 1000 `inputs` tokens and 1024 `max_new_tokens`',
+    422,
+  ],
+  ['Hugging Face TGI (inputs)', 'Input validation error: `inputs` must have less than 1024 tokens. Given: 1872', 422],
+  ['SGLang', 'Input length (160062 tokens) exceeds the maximum allowed length (59862 tokens).', 400],
+  [
+    'DeepSeek',
+    "This model's maximum context length is 65536 tokens. However, you requested 72814 tokens (68718 in the messages, 4096 in the completion). Please reduce the length of the messages or completion.",
+    400,
+  ],
 ];
 
 /** Rate limits, quotas, throttling and output-limit errors that mention tokens: not overflows. */
@@ -258,6 +287,25 @@ const overflowShapes: Array<[string, unknown]> = [
   ['HTTP 413 with no text', { status: 413, message: 'Payload Too Large' }],
   ['AI SDK retry error', { name: 'AI_RetryError', errors: [new Error('fetch failed'), { statusCode: 413 }] }],
   [
+    'AI SDK RetryError: a 429 first, an overflow last',
+    (() => {
+      const rateLimited = sdkError('Rate limit reached for gpt-4o on tokens per min (TPM)', { statusCode: 429 });
+      const overflow = sdkError(
+        "This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens.",
+        {
+          statusCode: 400,
+          responseBody: JSON.stringify({ error: { code: 'context_length_exceeded' } }),
+        },
+      );
+      return Object.assign(new Error(`Failed after 2 attempts. Last error: ${overflow.message}`), {
+        name: 'AI_RetryError',
+        reason: 'errorNotRetryable',
+        errors: [rateLimited, overflow],
+        lastError: overflow,
+      });
+    })(),
+  ],
+  [
     'deep cause chain',
     sdkError('a', {
       cause: sdkError('b', {
@@ -268,6 +316,15 @@ const overflowShapes: Array<[string, unknown]> = [
 ];
 
 const notOverflowShapes: Array<[string, unknown]> = [
+  [
+    'AI SDK RetryError of rate limits only',
+    Object.assign(new Error('Failed after 3 attempts. Last error: Too Many Requests'), {
+      name: 'AI_RetryError',
+      reason: 'maxRetriesExceeded',
+      errors: [1, 2, 3].map(() => sdkError('Too Many Requests', { statusCode: 429 })),
+      lastError: sdkError('Too Many Requests', { statusCode: 429 }),
+    }),
+  ],
   [
     'OpenAI TPM 429 (SDK error)',
     sdkError('429 Rate limit reached for gpt-4o on tokens per min (TPM): Limit 30000, Used 29000, Requested 4000.', {

@@ -182,7 +182,9 @@ describe('getModelLimits', () => {
     it('are validated', () => {
       const bad = { x: { contextWindow: -1, maxOutputTokens: 1 } };
       expect(() => getModelLimits('x', { overrides: bad })).toThrow(ConfigError);
-      expect(() => getModelLimits('x', { overrides: bad })).toThrow(/modelLimits\.x\.contextWindow/);
+      expect(() => getModelLimits('x', { overrides: bad })).toThrow(
+        'getModelLimits: options.overrides.x.contextWindow must be a whole number ≥ 1 (got -1)',
+      );
     });
   });
 

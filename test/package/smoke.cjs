@@ -5,6 +5,7 @@ const { createTokenizerCounter } = require('ctxkit/tokenizer');
 const { createJsonlStore } = require('ctxkit/node');
 const { createSqliteStore } = require('ctxkit/sqlite');
 const { contextConfigSchema } = require('ctxkit/schemas');
+const { fromAnthropicUsage } = require('ctxkit/anthropic');
 
 async function main() {
   const messages = [];
@@ -20,6 +21,12 @@ async function main() {
   );
   assert.equal(createTokenizerCounter({ encoding: 'cl100k_base' }).count('hello world'), 2);
   assert.equal(contextConfigSchema.safeParse({ reserveTokens: -1 }).success, false);
+  assert.deepEqual(fromAnthropicUsage({ input_tokens: 3, output_tokens: 1, cache_read_input_tokens: 5 }), {
+    input: 3,
+    output: 1,
+    cacheRead: 5,
+    total: 9,
+  });
   assert.equal(typeof createJsonlStore, 'function');
   assert.equal(typeof createSqliteStore, 'function');
   console.log('CommonJS smoke test passed');

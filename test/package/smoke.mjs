@@ -16,6 +16,7 @@ import {
   prepareModelMessages,
   truncateToolContent,
 } from 'ctxkit';
+import { fromAnthropic, toAnthropic } from 'ctxkit/anthropic';
 import { createInMemoryMemoryStore, createMemoryTool } from 'ctxkit/memory';
 import { createFileMemoryStore, createFileSpillStore, createJsonlStore } from 'ctxkit/node';
 import { messageSchema, SUMMARY_PREFIX } from 'ctxkit/schemas';
@@ -46,6 +47,12 @@ assert.equal(ctxkitMessageKind(compacted.messages[0]), 'compaction_summary');
 assert.ok(String(compacted.messages[0].content).startsWith(SUMMARY_PREFIX));
 assert.ok(messageSchema.safeParse(compacted.messages[0]).success);
 
+const wire = [
+  { role: 'user', content: 'hi' },
+  { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'ls', input: {} }] },
+  { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'a.ts' }] },
+];
+assert.deepEqual(toAnthropic(fromAnthropic({ messages: wire })).messages, wire);
 assert.ok(truncateToolContent('line\n'.repeat(5_000)).truncated);
 assert.ok(isContextOverflow({ error: { code: 'context_length_exceeded' } }));
 assert.ok(clearToolUses(messages, { trigger: 1_000 }).cleared.length > 0);

@@ -58,7 +58,9 @@ describe('splitByTokenBudget', () => {
   });
 
   it('rejects a negative budget', () => {
-    expect(() => splitByTokenBudget([], { budget: -1 })).toThrow(/budget/);
+    expect(() => splitByTokenBudget([], { budget: -1 })).toThrow(
+      'splitByTokenBudget: options.budget must be a finite number ≥ 0 (got -1)',
+    );
   });
 });
 

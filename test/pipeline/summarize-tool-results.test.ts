@@ -142,7 +142,9 @@ describe('summarizeToolResults', () => {
       );
       expect(ConfigError.isInstance(error)).toBe(true);
       expect((error as ConfigError).field).toBe('strategy');
-      expect((error as ConfigError).message).toContain("'llm', 'heuristic' or 'off'");
+      expect((error as ConfigError).message).toContain(
+        'summarizeToolResults: options.strategy must be one of "llm", "heuristic", "off"',
+      );
     }
   });
 

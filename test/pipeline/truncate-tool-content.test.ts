@@ -138,7 +138,9 @@ describe('truncateToolContent', () => {
 
   it('rejects limits that are not positive whole numbers', () => {
     expect(() => truncateToolContent('x', { maxLines: 0 })).toThrow(ConfigError);
-    expect(() => truncateToolContent('x', { maxBytes: Number.NaN })).toThrow(/toolOutput\.maxBytes/);
+    expect(() => truncateToolContent('x', { maxBytes: Number.NaN })).toThrow(
+      /truncateToolContent: limits\.maxBytes must be a whole number ≥ 1 \(got NaN\)/,
+    );
   });
 
   const limitsArbitrary = fc.record({

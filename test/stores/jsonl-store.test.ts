@@ -1,8 +1,9 @@
-import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { appendFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StoreError } from '../../src/index.js';
+import { ConfigError, StoreError } from '../../src/index.js';
 import {
   type CreateJsonlStoreOptions,
   createJsonlStore,
@@ -69,7 +70,10 @@ describe('JSONL store files', () => {
     const { id } = await store.createSession({ id: 'mid' });
     const a = await store.appendEntry(id, say('a'));
     await appendFile(join(directory, 'mid.jsonl'), '{"type":"message","id":"bad"}\n');
+    // The line written behind the store's back is another writer: refused once, then read.
+    await expect(store.appendEntry(id, say('b'))).rejects.toThrow(/changed by another writer/);
     const b = await store.appendEntry(id, say('b'));
+    expect(b.parentId).toBe(a.id);
     const reopened = createJsonlStore({ directory });
     expect(await reopened.getEntries(id)).toEqual([a, b]);
     const [warning] = reopened.getDiagnostics();
@@ -137,5 +141,115 @@ describe('JSONL store files', () => {
 
   it('needs a directory', () => {
     expect(() => createJsonlStore({} as CreateJsonlStoreOptions)).toThrow(/directory/);
+  });
+
+  it('refuses a second writer instead of forking the tree (two store objects)', async () => {
+    const first = createJsonlStore({ directory });
+    const { id } = await first.createSession({ id: 'two' });
+    const a = await first.appendEntry(id, say('a'));
+    const second = createJsonlStore({ directory });
+    expect(await second.getLeaf(id)).toBe(a.id);
+    const b = await first.appendEntry(id, say('b'));
+    const refused = await second.appendEntry(id, say('from second')).catch((caught: unknown) => caught);
+    expect(StoreError.isInstance(refused)).toBe(true);
+    expect(String((refused as Error).message)).toMatch(/changed by another writer .*nothing was appended/);
+    // The refused store reads the session again, so a retry continues after the other's entries.
+    const c = await second.appendEntry(id, say('c'));
+    expect(c.parentId).toBe(b.id);
+    await expect(first.appendEntry(id, say('d'))).rejects.toThrow(/another writer/);
+    const branch = await createJsonlStore({ directory }).getBranch(id);
+    expect(branch.map((entry) => entry.id)).toEqual([a.id, b.id, c.id]);
+  });
+
+  it('keeps one linear branch when two processes append to one session', async () => {
+    const store = createJsonlStore({ directory });
+    await store.createSession({ id: 'race' });
+    const script = `
+      const { createJsonlStore } = await import(${JSON.stringify(new URL('../../src/node/index.ts', import.meta.url).href)});
+      const store = createJsonlStore({ directory: process.argv[1] });
+      let written = 0;
+      for (let attempt = 0; written < 40 && attempt < 4000; attempt++) {
+        try {
+          await store.appendEntry('race', { type: 'message', message: { role: 'user', content: process.argv[2] + written } });
+          written++;
+        } catch (error) {
+          if (!/another writer|lock file/.test(String(error))) throw error;
+        }
+      }
+      console.log(written);
+    `;
+    const run = (name: string) =>
+      new Promise<string>((done, fail) =>
+        execFile(
+          process.execPath,
+          ['--import', 'tsx', '--input-type=module', '-e', script, directory, name],
+          (error, stdout) => (error ? fail(error) : done(stdout.trim())),
+        ),
+      );
+    expect(await Promise.all([run('p'), run('q')])).toEqual(['40', '40']);
+    const reopened = createJsonlStore({ directory });
+    const entries = await reopened.getEntries('race');
+    expect(entries).toHaveLength(80);
+    expect(reopened.getDiagnostics()).toEqual([]);
+    // One linear branch: every entry's parent is the entry before it.
+    expect(entries.every((entry, index) => entry.parentId === (index === 0 ? null : entries[index - 1]!.id))).toBe(
+      true,
+    );
+  }, 30_000);
+
+  it('takes over the lock of a writer that died, and waits for a live one', async () => {
+    const store = createJsonlStore({ directory });
+    const { id } = await store.createSession({ id: 'locked' });
+    const lockFile = join(directory, 'locked.jsonl.lock');
+    const { hostname } = await import('node:os');
+    await writeFile(lockFile, JSON.stringify({ pid: 2 ** 22 + 7, host: hostname(), token: 'x', since: 0 }));
+    expect(await store.appendEntry(id, say('after a dead writer'))).toHaveProperty('id');
+    await expect(stat(lockFile)).rejects.toThrow();
+    await writeFile(lockFile, JSON.stringify({ pid: process.pid, host: 'another-host', token: 'y', since: 0 }));
+    const refused = await store.appendEntry(id, say('blocked')).catch((caught: unknown) => caught);
+    expect(String((refused as Error).message)).toMatch(
+      /being written by process \d+ on another-host .*delete the lock file/,
+    );
+    expect(await store.getEntries(id)).toHaveLength(1);
+  }, 10_000);
+
+  it('refuses lines that break the tree on open, keeping the rest readable', async () => {
+    const store = createJsonlStore({ directory });
+    const { id } = await store.createSession({ id: 'tree' });
+    const a = await store.appendEntry(id, say('a'));
+    const line = (entry: object) =>
+      `${JSON.stringify({ type: 'message', timestamp: 1, message: say('x').message, ...entry })}\n`;
+    await appendFile(
+      join(directory, 'tree.jsonl'),
+      line({ id: 'orphan', parentId: 'nowhere' }) +
+        line({ id: 'self', parentId: 'self' }) +
+        line({ id: 'child-of-orphan', parentId: 'orphan' }) +
+        line({ id: 'fine', parentId: a.id }),
+    );
+    const reopened = createJsonlStore({ directory });
+    expect((await reopened.getBranch(id)).map((entry) => entry.id)).toEqual([a.id, 'fine']);
+    expect(reopened.getDiagnostics().map((warning) => [warning.line, warning.reason])).toEqual([
+      [3, expect.stringMatching(/"orphan" names as parent "nowhere".*missing parent or a cycle/)],
+      [4, expect.stringMatching(/"self" names as parent itself/)],
+      [5, expect.stringMatching(/"child-of-orphan" names as parent "orphan"/)],
+    ]);
+    // And refused on append: a parent that is not an entry of the session.
+    const refused = await reopened
+      .appendEntry(id, { ...say('b'), parentId: 'orphan' })
+      .catch((caught: unknown) => caught);
+    expect((refused as { code?: string }).code).toBe('PARENT_MISSING');
+  });
+
+  it('refuses an append that would pass maxSessionBytes, before the file grows', async () => {
+    const store = createJsonlStore({ directory, maxSessionBytes: 600 });
+    const { id } = await store.createSession({ id: 'capped' });
+    await store.appendEntry(id, say('x'.repeat(100)));
+    const before = (await stat(join(directory, 'capped.jsonl'))).size;
+    const refused = await store.appendEntry(id, say('y'.repeat(500))).catch((caught: unknown) => caught);
+    expect(StoreError.isInstance(refused)).toBe(true);
+    expect(String((refused as Error).message)).toMatch(/over maxSessionBytes \(600\); nothing was appended/);
+    expect((await stat(join(directory, 'capped.jsonl'))).size).toBe(before);
+    expect(await createJsonlStore({ directory }).getEntries(id)).toHaveLength(1);
+    expect(() => createJsonlStore({ directory, maxSessionBytes: 0 })).toThrow(ConfigError);
   });
 });

@@ -173,6 +173,34 @@ describe('SQLite store schema', () => {
     expect(await createSqliteStore({ database }).getEntries(id)).toHaveLength(1);
   });
 
+  it("forgets an append the host's transaction rolled back: the same store appends on, readable", async () => {
+    const database = open();
+    const store = createSqliteStore({ database });
+    const { id } = await store.createSession({ id: 's1' });
+    const say = (content: string) => ({ type: 'message' as const, message: { role: 'user' as const, content } });
+    const first = await store.appendEntry(id, say('committed'));
+    database.exec('BEGIN');
+    const rolledBack = await store.appendEntry(id, say('rolled back'));
+    expect(await store.getLeaf(id)).toBe(rolledBack.id);
+    database.exec('ROLLBACK');
+    expect(await store.getEntries(id)).toEqual([first]);
+    expect(await store.getLeaf(id)).toBe(first.id);
+    const next = await store.appendEntry(id, say('after the rollback'));
+    expect(next.parentId).toBe(first.id);
+    const again = await store.appendEntry(id, say('and on'));
+    expect(again.parentId).toBe(next.id);
+    // A fresh store on the database sees the same tree, and it opens.
+    const fresh = createSqliteStore({ database });
+    expect((await fresh.getBranch(id)).map((entry) => entry.id)).toEqual([first.id, next.id, again.id]);
+    // A rolled-back first append (no committed row at all) is forgotten too.
+    const { id: other } = await store.createSession({ id: 's2' });
+    database.exec('BEGIN');
+    await store.appendEntry(other, say('gone'));
+    database.exec('ROLLBACK');
+    expect((await store.appendEntry(other, say('root'))).parentId).toBeNull();
+    expect(await createSqliteStore({ database }).getEntries(other)).toHaveLength(1);
+  });
+
   it('refuses a schema from a newer release', () => {
     const database = open();
     database.exec(

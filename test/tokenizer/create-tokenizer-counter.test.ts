@@ -68,7 +68,7 @@ describe('createTokenizerCounter', () => {
       [{ encoding: 'p50k_base' }, 'encoding'],
       [{ imageTokens: -1 }, 'imageTokens'],
       [{ messageOverhead: Number.NaN }, 'messageOverhead'],
-      [{ encodign: 'o200k_base' }, '(options)'],
+      [{ encodign: 'o200k_base' }, 'options'],
     ] as const;
     for (const [options, field] of invalid) {
       try {

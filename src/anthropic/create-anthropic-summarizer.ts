@@ -1,0 +1,155 @@
+import { ConfigError } from '../errors.js';
+import {
+  type CreateSummarizerOptions,
+  createSummarizer,
+  getModelLimits,
+  type ModelLimits,
+  type Summarizer,
+} from '../index.js';
+import type { AnthropicMessageParam, AnthropicResponse } from './types.js';
+
+/**
+ * The most `max_tokens` the Anthropic SDK sends without streaming. The SDK estimates a non-streaming
+ * call at one hour per 128,000 output tokens and refuses one expected to pass its ten-minute default
+ * timeout (`3_600_000 ms × max_tokens / 128_000 > 600_000 ms`), so 21,333 is the largest value that
+ * passes. Some models have a lower non-streaming limit of their own
+ * ({@link ANTHROPIC_NONSTREAMING_MODEL_LIMITS}).
+ *
+ * @example
+ * ```ts
+ * Math.min(32_000, ANTHROPIC_NONSTREAMING_MAX_TOKENS); // 21333
+ * ```
+ */
+export const ANTHROPIC_NONSTREAMING_MAX_TOKENS = 21_333;
+
+/**
+ * Models for which the Anthropic SDK refuses a non-streaming `max_tokens` above a smaller limit
+ * (the SDK's own table).
+ *
+ * @example
+ * ```ts
+ * ANTHROPIC_NONSTREAMING_MODEL_LIMITS['claude-opus-4@20250514']; // 8192
+ * ```
+ */
+export const ANTHROPIC_NONSTREAMING_MODEL_LIMITS: Readonly<Record<string, number>> = Object.freeze({
+  'claude-opus-4@20250514': 8_192,
+  'anthropic.claude-opus-4-1-20250805-v1:0': 8_192,
+  'claude-opus-4-1@20250805': 8_192,
+});
+
+/**
+ * The request body {@link createAnthropicSummarizer} sends.
+ *
+ * @example
+ * ```ts
+ * const body: AnthropicSummaryRequest = { model: 'claude-haiku-4-5', max_tokens: 4096, system: '…', messages: [{ role: 'user', content: '…' }] };
+ * ```
+ */
+export interface AnthropicSummaryRequest {
+  model: string;
+  max_tokens: number;
+  system: string;
+  messages: AnthropicMessageParam[];
+}
+
+/**
+ * The part of an Anthropic client the summarizer uses; the SDK's `Anthropic` instance fits it.
+ *
+ * @example
+ * ```ts
+ * const client: AnthropicClientLike = new Anthropic();
+ * ```
+ */
+export interface AnthropicClientLike {
+  messages: {
+    /** A non-streaming Messages API call. */
+    create(body: AnthropicSummaryRequest, options?: { signal?: AbortSignal }): PromiseLike<AnthropicResponse>;
+  };
+}
+
+/**
+ * Options of {@link createAnthropicSummarizer}.
+ *
+ * @example
+ * ```ts
+ * const options: CreateAnthropicSummarizerOptions = { client: new Anthropic(), model: 'claude-haiku-4-5' };
+ * ```
+ */
+export interface CreateAnthropicSummarizerOptions extends Omit<CreateSummarizerOptions, 'complete'> {
+  /** The Anthropic client (`new Anthropic()`). */
+  client: AnthropicClientLike;
+  /** The model that writes summaries. */
+  model: string;
+  /**
+   * The cap on `max_tokens`, replacing the SDK's non-streaming limit (set it above 21,333 only for a
+   * client created with a `timeout`, for which the SDK skips its check); the model's maximum output
+   * still applies. @default 21,333 (less for the models in ANTHROPIC_NONSTREAMING_MODEL_LIMITS)
+   */
+  maxOutputTokens?: number;
+  /** Host additions to the model table, for the model's maximum output. */
+  modelLimits?: Record<string, ModelLimits>;
+}
+
+/**
+ * Builds a {@link Summarizer} over an Anthropic client: one non-streaming `messages.create` per
+ * summary, with ctxkit's prompts. The output budget a request asks for is clamped to what the call
+ * accepts: the model's maximum output (`getModelLimits`), the SDK's non-streaming limit (21,333, or
+ * less for the models in {@link ANTHROPIC_NONSTREAMING_MODEL_LIMITS}), and `maxOutputTokens`. Without
+ * the clamp, a compaction with `reserveTokens: 32_000` asks for 32,000 tokens, the SDK refuses, and
+ * every compaction fails.
+ *
+ * @param options - The client, the model, an optional cap, and `createSummarizer`'s prompt options.
+ * @returns A summarizer; `stop_reason: 'max_tokens'` is reported as a cut-off summary, never stored.
+ * @throws `ConfigError` when `client` has no `messages.create` or `model` is empty.
+ *
+ * @example
+ * ```ts
+ * import Anthropic from '@anthropic-ai/sdk';
+ * const summarizer = createAnthropicSummarizer({ client: new Anthropic(), model: 'claude-haiku-4-5' });
+ * const manager = createContextManager({ model: 'claude-sonnet-4-5', summarizer });
+ * ```
+ */
+export function createAnthropicSummarizer(options: CreateAnthropicSummarizerOptions): Summarizer {
+  const { client, model, maxOutputTokens, modelLimits, ...summarizerOptions } = options ?? ({} as never);
+  if (typeof client?.messages?.create !== 'function') {
+    throw new ConfigError({
+      message: 'createAnthropicSummarizer needs `client`, an Anthropic client (new Anthropic()).',
+      field: 'client',
+    });
+  }
+  if (typeof model !== 'string' || model.length === 0) {
+    throw new ConfigError({
+      message: 'createAnthropicSummarizer needs `model`, the id of the model that writes summaries.',
+      field: 'model',
+    });
+  }
+  if (maxOutputTokens !== undefined && !(Number.isInteger(maxOutputTokens) && maxOutputTokens > 0)) {
+    throw new ConfigError({ message: 'maxOutputTokens must be a positive integer.', field: 'maxOutputTokens' });
+  }
+  // The SDK checks the non-streaming limits only when the client has no timeout of its own; a host
+  // whose client has one can lift them with maxOutputTokens.
+  const sdkLimit = Math.min(
+    ANTHROPIC_NONSTREAMING_MAX_TOKENS,
+    ANTHROPIC_NONSTREAMING_MODEL_LIMITS[model] ?? Number.POSITIVE_INFINITY,
+  );
+  const modelLimit = getModelLimits(model, { overrides: modelLimits })?.maxOutputTokens ?? Number.POSITIVE_INFINITY;
+  const cap = Math.min(maxOutputTokens ?? sdkLimit, modelLimit);
+  return createSummarizer({
+    ...summarizerOptions,
+    async complete({ system, prompt, maxOutputTokens: requested, signal }) {
+      const response = await client.messages.create(
+        {
+          model,
+          max_tokens: Math.max(1, Math.min(Math.floor(requested), cap)),
+          system,
+          messages: [{ role: 'user', content: prompt }],
+        },
+        signal ? { signal } : undefined,
+      );
+      const text = response.content
+        .map((block) => ((block as { type: string }).type === 'text' ? (block as { text: string }).text : ''))
+        .join('');
+      return response.stop_reason ? { text, stopReason: response.stop_reason } : text;
+    },
+  });
+}

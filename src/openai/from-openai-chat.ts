@@ -1,0 +1,292 @@
+import type { AssistantMessage, ImageContent, Message, TextContent, ToolCall, UserMessage } from '../types.js';
+import type { ChatMessageData, ChatPartData, OpenAIChatConversation } from './chat-data.js';
+import type { OpenAIChatMessage } from './chat-types.js';
+import {
+  describe,
+  expectArray,
+  expectObject,
+  expectString,
+  imageFromUrl,
+  instructionText,
+  invalid,
+  isObject,
+  otherFields,
+  parseArguments,
+  placeholderPart,
+  type WireObject,
+  withData,
+} from './shared.js';
+
+const WHERE = 'fromOpenAIChat';
+const ROLES = ['system', 'developer', 'user', 'assistant', 'tool', 'function'];
+
+/**
+ * What {@link fromOpenAIChat} returns: the conversation, and a sentence for each thing ctxkit could
+ * not see as the wire said it (the round trip stays exact regardless).
+ */
+export interface FromOpenAIChatResult extends OpenAIChatConversation {
+  /** One sentence per lossy spot, naming the message index and field; empty when none. */
+  warnings: string[];
+}
+
+/**
+ * Converts a Chat Completions message list (an `openai` SDK `ChatCompletionMessageParam[]`) into
+ * ctxkit messages and the system prompt.
+ *
+ * - Leading `system` and `developer` messages become `systemPrompt` (their text joined by a blank
+ *   line); one later in the list becomes a user message that is sent back with its own role.
+ * - Assistant `tool_calls` become tool calls with parsed arguments; arguments that are not a JSON
+ *   object are kept verbatim for the way back (ctxkit sees `{}`) and warned about. `tool` messages
+ *   become tool results named after their call.
+ * - Base64 `data:` image URLs become image data with its MIME type; other URLs stay URLs.
+ * - Whatever ctxkit does not model (names, refusals, audio, files, `detail`, the exact spelling of
+ *   content and arguments, unknown future fields) goes to `providerData.openai.chat` on the message
+ *   or part, so {@link toOpenAIChat} rebuilds the input exactly: `toOpenAIChat(fromOpenAIChat(x))`
+ *   deep-equals `x`.
+ *
+ * @param messages - The request's messages, as the SDK types them.
+ * @returns The system prompt, the messages and the warnings.
+ * @throws `ContextError` with code `INPUT_INVALID` when the input is not a list of Chat
+ * Completions messages (the index and field are named).
+ *
+ * @example
+ * ```ts
+ * const { systemPrompt, messages } = fromOpenAIChat(history);
+ * const { messages: prepared } = await manager.prepare(messages);
+ * const request = toOpenAIChat({ systemPrompt, messages: prepared });
+ * await client.chat.completions.create({ model, messages: request.messages });
+ * ```
+ */
+export function fromOpenAIChat(messages: readonly OpenAIChatMessage[]): FromOpenAIChatResult {
+  const list = expectArray(messages, WHERE, 'messages');
+  const warnings: string[] = [];
+  const output: Message[] = [];
+  const toolNames = new Map<string, string>();
+  let index = 0;
+  const system: WireObject[] = [];
+  for (; index < list.length; index++) {
+    const message = expectMessage(list[index], index);
+    if (message.role !== 'system' && message.role !== 'developer') break;
+    system.push(message);
+  }
+  for (; index < list.length; index++) {
+    const message = expectMessage(list[index], index);
+    const path = `messages[${index}]`;
+    switch (message.role) {
+      case 'system':
+      case 'developer':
+        output.push(instructionMessage(message, path));
+        break;
+      case 'user':
+        output.push(userMessage(message, path, warnings));
+        break;
+      case 'assistant': {
+        const assistant = assistantMessage(message, path, warnings);
+        for (const part of assistant.content) if (part.type === 'toolCall') toolNames.set(part.id, part.name);
+        output.push(assistant);
+        break;
+      }
+      case 'tool': {
+        const toolCallId = expectString(message.tool_call_id, WHERE, `${path}.tool_call_id`);
+        const toolName = toolNames.get(toolCallId);
+        if (toolName === undefined)
+          warnings.push(`${path} answers tool call '${toolCallId}', which no earlier message made.`);
+        const { parts, spelledAsParts } = textParts(message.content, `${path}.content`);
+        const data: ChatMessageData = {
+          fields: otherFields(message, ['role', 'content', 'tool_call_id']),
+          content: spelledAsParts ? 'parts' : undefined,
+        };
+        output.push({
+          role: 'toolResult',
+          toolCallId,
+          toolName: toolName ?? 'unknown',
+          content: parts,
+          ...withData('chat', data),
+        });
+        break;
+      }
+      case 'function': {
+        warnings.push(`${path} is a legacy function message; it is kept as a user message and not paired with a call.`);
+        const content = message.content;
+        if (content !== null && typeof content !== 'string') {
+          throw invalid(WHERE, `${path}.content`, `must be a string or null, received ${describe(content)}.`);
+        }
+        const data: ChatMessageData = {
+          role: 'function',
+          fields: otherFields(message, ['role', 'content']),
+          content: content === null ? 'null' : undefined,
+        };
+        output.push({ role: 'user', content: content ?? '', ...withData('chat', data) });
+        break;
+      }
+    }
+  }
+  return { ...systemPrompt(system), messages: output, warnings };
+}
+
+function expectMessage(value: unknown, index: number): WireObject & { role: string } {
+  const message = expectObject(value, WHERE, `messages[${index}]`, ' Each message needs a role and content.');
+  if (typeof message.role !== 'string' || !ROLES.includes(message.role)) {
+    throw invalid(
+      WHERE,
+      `messages[${index}].role`,
+      `must be one of ${ROLES.join(', ')}; received ${describe(message.role)}.`,
+    );
+  }
+  return message as WireObject & { role: string };
+}
+
+function systemPrompt(system: WireObject[]): Pick<OpenAIChatConversation, 'systemPrompt' | 'providerData'> {
+  if (system.length === 0) return {};
+  for (const [index, message] of system.entries()) instructionParts(message.content, `messages[${index}].content`);
+  const text = system.map((message) => instructionText(message.content)).join('\n\n');
+  const [first] = system;
+  const plain =
+    system.length === 1 &&
+    first!.role === 'system' &&
+    typeof first!.content === 'string' &&
+    Object.keys(first!).length === 2;
+  return { systemPrompt: text, ...(plain ? {} : withData('chat', { system })) };
+}
+
+function instructionParts(content: unknown, path: string): void {
+  if (typeof content === 'string') return;
+  expectArray(content, WHERE, path).forEach((part, index) => {
+    const object = expectObject(part, WHERE, `${path}[${index}]`);
+    expectString(object.text, WHERE, `${path}[${index}].text`);
+  });
+}
+
+function instructionMessage(message: WireObject & { role: string }, path: string): UserMessage {
+  instructionParts(message.content, `${path}.content`);
+  const data: ChatMessageData = {
+    role: message.role as 'system' | 'developer',
+    fields: otherFields(message, ['role', 'content']),
+  };
+  const content =
+    typeof message.content === 'string' ? message.content : textParts(message.content, `${path}.content`).parts;
+  return { role: 'user', content, ...withData('chat', data) };
+}
+
+function userMessage(message: WireObject, path: string, warnings: string[]): UserMessage {
+  const data: ChatMessageData = { fields: otherFields(message, ['role', 'content']) };
+  if (typeof message.content === 'string') return { role: 'user', content: message.content, ...withData('chat', data) };
+  const parts = expectArray(message.content, WHERE, `${path}.content`).map((part, index) =>
+    userPart(expectObject(part, WHERE, `${path}.content[${index}]`), `${path}.content[${index}]`, warnings),
+  );
+  return { role: 'user', content: parts, ...withData('chat', data) };
+}
+
+function userPart(part: WireObject, path: string, warnings: string[]): TextContent | ImageContent {
+  switch (part.type) {
+    case 'text':
+      return textPart(part, path);
+    case 'image_url': {
+      const image = expectObject(part.image_url, WHERE, `${path}.image_url`);
+      const { opaque, ...source } = imageFromUrl(expectString(image.url, WHERE, `${path}.image_url.url`));
+      const data: ChatPartData = {
+        fields: otherFields(part, ['type', 'image_url']),
+        image: otherFields(image, ['url']),
+        opaque,
+      };
+      return { type: 'image', ...source, ...withData('chat', data) };
+    }
+    case 'input_audio':
+      warnings.push(`${path} is audio; ctxkit carries it verbatim and counts it as a short placeholder.`);
+      return placeholderPart('chat', 'audio input', part);
+    case 'file': {
+      const file = typeof part.file === 'object' && part.file !== null ? (part.file as WireObject) : {};
+      warnings.push(`${path} is a file; ctxkit carries it verbatim and counts it as a short placeholder.`);
+      return placeholderPart('chat', typeof file.filename === 'string' ? `file: ${file.filename}` : 'file', part);
+    }
+    default:
+      warnings.push(`${path} has type ${describe(part.type)}, which ctxkit does not model; it is carried verbatim.`);
+      return placeholderPart('chat', `${String(part.type)} part`, part);
+  }
+}
+
+function textPart(part: WireObject, path: string): TextContent {
+  const text = expectString(part.text, WHERE, `${path}.text`);
+  return { type: 'text', text, ...withData('chat', { fields: otherFields(part, ['type', 'text']) }) };
+}
+
+/** Text-only content (`string | text part[]`) as ctxkit text parts. */
+function textParts(content: unknown, path: string): { parts: TextContent[]; spelledAsParts: boolean } {
+  if (typeof content === 'string') return { parts: [{ type: 'text', text: content }], spelledAsParts: false };
+  const parts = expectArray(content, WHERE, path).map((part, index) => {
+    const object = expectObject(part, WHERE, `${path}[${index}]`);
+    return object.type === 'text'
+      ? textPart(object, `${path}[${index}]`)
+      : placeholderPart('chat', `${String(object.type)} part`, object);
+  });
+  return { parts, spelledAsParts: true };
+}
+
+function assistantMessage(message: WireObject, path: string, warnings: string[]): AssistantMessage {
+  const content: AssistantMessage['content'] = [];
+  const data: ChatMessageData = {
+    fields: otherFields(message, [
+      'role',
+      'content',
+      'tool_calls',
+      ...(typeof message.refusal === 'string' ? ['refusal'] : []),
+    ]),
+  };
+  if (message.content === undefined) data.content = 'absent';
+  else if (typeof message.content === 'string') content.push({ type: 'text', text: message.content });
+  else if (message.content !== null) {
+    // (null is how an assistant message without text is sent anyway, so it needs no note)
+    data.content = 'parts';
+    expectArray(message.content, WHERE, `${path}.content`).forEach((value, index) => {
+      const partPath = `${path}.content[${index}]`;
+      const part = expectObject(value, WHERE, partPath);
+      if (part.type === 'refusal') {
+        const text = expectString(part.refusal, WHERE, `${partPath}.refusal`);
+        content.push({
+          type: 'text',
+          text,
+          ...withData('chat', { refusal: 'part', fields: otherFields(part, ['type', 'refusal']) }),
+        });
+      } else if (part.type === 'text') content.push(textPart(part, partPath));
+      else content.push(placeholderPart('chat', `${String(part.type)} part`, part));
+    });
+  }
+  if (typeof message.refusal === 'string') {
+    content.push({ type: 'text', text: message.refusal, ...withData('chat', { refusal: 'field' }) });
+  }
+  if (message.tool_calls !== undefined) {
+    const calls = expectArray(message.tool_calls, WHERE, `${path}.tool_calls`);
+    if (calls.length === 0) data.fields = { ...data.fields, tool_calls: [] };
+    for (const [index, call] of calls.entries()) content.push(toolCall(call, `${path}.tool_calls[${index}]`, warnings));
+  }
+  if (isObject(data.fields) && 'function_call' in data.fields && data.fields.function_call != null) {
+    warnings.push(
+      `${path}.function_call is a legacy function call; it is carried verbatim and not paired with a result.`,
+    );
+  }
+  return { role: 'assistant', content, ...withData('chat', data) };
+}
+
+function toolCall(value: unknown, path: string, warnings: string[]): ToolCall {
+  const call = expectObject(value, WHERE, path);
+  const id = expectString(call.id, WHERE, `${path}.id`);
+  const fields = otherFields(call, ['id', 'type', 'function', 'custom']);
+  if (call.type === 'custom') {
+    const custom = expectObject(call.custom, WHERE, `${path}.custom`);
+    const name = expectString(custom.name, WHERE, `${path}.custom.name`);
+    const input = expectString(custom.input, WHERE, `${path}.custom.input`);
+    const data: ChatPartData = { custom: true, fields, function: otherFields(custom, ['name', 'input']) };
+    return { type: 'toolCall', id, name, arguments: { input }, ...withData('chat', data) };
+  }
+  if (call.type !== 'function') {
+    throw invalid(WHERE, `${path}.type`, `must be 'function' or 'custom', received ${describe(call.type)}.`);
+  }
+  const fn = expectObject(call.function, WHERE, `${path}.function`);
+  const name = expectString(fn.name, WHERE, `${path}.function.name`);
+  const parsed = parseArguments(expectString(fn.arguments, WHERE, `${path}.function.arguments`));
+  if (parsed.invalid) {
+    warnings.push(`${path}.function.arguments is not a JSON object; it is sent back verbatim and ctxkit sees {}.`);
+  }
+  const data: ChatPartData = { fields, function: otherFields(fn, ['name', 'arguments']), arguments: parsed.raw };
+  return { type: 'toolCall', id, name, arguments: parsed.arguments, ...withData('chat', data) };
+}

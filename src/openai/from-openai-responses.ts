@@ -1,0 +1,248 @@
+import type { AssistantMessage, ImageContent, Message, TextContent, UserMessage } from '../types.js';
+import type { OpenAIResponsesConversation, ResponsesMessageData, ResponsesPartData } from './responses-data.js';
+import type { OpenAIResponsesItemInput } from './responses-types.js';
+import {
+  describe,
+  expectArray,
+  expectObject,
+  expectString,
+  imageFromUrl,
+  instructionText,
+  invalid,
+  otherFields,
+  parseArguments,
+  placeholderPart,
+  type WireObject,
+  withData,
+} from './shared.js';
+
+const WHERE = 'fromOpenAIResponses';
+const ROLES = ['user', 'assistant', 'system', 'developer'];
+
+/**
+ * What {@link fromOpenAIResponses} returns: the conversation, and a sentence for each thing ctxkit
+ * could not see as the wire said it (the round trip stays exact regardless).
+ */
+export interface FromOpenAIResponsesResult extends OpenAIResponsesConversation {
+  /** One sentence per lossy spot, naming the item index and field; empty when none. */
+  warnings: string[];
+}
+
+/**
+ * Converts a Responses API input (the `openai` SDK's `ResponseInputItem[]`, with earlier
+ * `response.output` items appended) into ctxkit messages and the system prompt.
+ *
+ * - Leading `system` and `developer` messages become `systemPrompt`; one later in the list becomes a
+ *   user message sent back with its own role. User messages become user messages.
+ * - The items the model produced between two user-side items (`reasoning`, assistant `message`,
+ *   `function_call`, and items of other types) become one assistant message, one part per item (per
+ *   content part for messages), in order. `function_call_output` items become tool results.
+ * - `reasoning` becomes thinking: its summary text, `encrypted_content` as the signature (so a
+ *   `store: false` conversation can send it back), `redacted` when only the encrypted form came.
+ * - Items and parts ctxkit does not model (web search calls, item references, files…) are carried
+ *   verbatim behind a short placeholder text, with a warning; item ids, statuses, annotations and
+ *   unknown fields go to `providerData.openai.responses`, so `toOpenAIResponses(fromOpenAIResponses(x))`
+ *   deep-equals `x`.
+ *
+ * @param items - The request's `input` items.
+ * @returns The system prompt, the messages and the warnings.
+ * @throws `ContextError` with code `INPUT_INVALID` when the input is not a list of items (the
+ * index and field are named).
+ *
+ * @example
+ * ```ts
+ * const { messages } = fromOpenAIResponses(items);
+ * const { messages: prepared } = await manager.prepare(messages);
+ * await client.responses.create({ model, instructions, input: toOpenAIResponses({ messages: prepared }).items, store: false });
+ * ```
+ */
+export function fromOpenAIResponses(items: readonly OpenAIResponsesItemInput[]): FromOpenAIResponsesResult {
+  const list = expectArray(items, WHERE, 'items');
+  const warnings: string[] = [];
+  const messages: Message[] = [];
+  const toolNames = new Map<string, string>();
+  const system: WireObject[] = [];
+  let group: AssistantMessage | undefined;
+  let index = 0;
+  for (; index < list.length; index++) {
+    const item = expectItem(list[index], index);
+    if (!isMessage(item) || (item.role !== 'system' && item.role !== 'developer')) break;
+    instructionContent(item.content, `items[${index}].content`);
+    system.push(item);
+  }
+  for (; index < list.length; index++) {
+    const item = expectItem(list[index], index);
+    const path = `items[${index}]`;
+    if (isMessage(item) && item.role !== 'assistant') {
+      group = undefined;
+      messages.push(userMessage(item, path, warnings));
+    } else if (item.type === 'function_call_output') {
+      group = undefined;
+      const toolCallId = expectString(item.call_id, WHERE, `${path}.call_id`);
+      const toolName = toolNames.get(toolCallId);
+      if (toolName === undefined) warnings.push(`${path} answers call '${toolCallId}', which no earlier item made.`);
+      const spelledAsParts = typeof item.output !== 'string';
+      const content =
+        typeof item.output === 'string'
+          ? [{ type: 'text' as const, text: item.output }]
+          : expectArray(item.output, WHERE, `${path}.output`).map((part, partIndex) =>
+              inputPart(part, `${path}.output[${partIndex}]`, warnings),
+            );
+      const data: ResponsesMessageData = {
+        fields: otherFields(item, ['call_id', 'output']),
+        content: spelledAsParts ? 'parts' : undefined,
+      };
+      messages.push({
+        role: 'toolResult',
+        toolCallId,
+        toolName: toolName ?? 'unknown',
+        content,
+        ...withData('responses', data),
+      });
+    } else {
+      if (group === undefined) {
+        group = { role: 'assistant', content: [] };
+        messages.push(group);
+      }
+      for (const part of assistantParts(item, path, warnings)) {
+        if (part.type === 'toolCall') toolNames.set(part.id, part.name);
+        group.content.push(part);
+      }
+    }
+  }
+  return { ...systemPrompt(system), messages, warnings };
+}
+
+function expectItem(value: unknown, index: number): WireObject {
+  const item = expectObject(value, WHERE, `items[${index}]`, ' Each item needs a type or a role.');
+  if (item.type != null && typeof item.type !== 'string') {
+    throw invalid(WHERE, `items[${index}].type`, `must be a string, received ${describe(item.type)}.`);
+  }
+  if (isMessage(item) && (typeof item.role !== 'string' || !ROLES.includes(item.role))) {
+    throw invalid(
+      WHERE,
+      `items[${index}].role`,
+      `must be one of ${ROLES.join(', ')}; received ${describe(item.role)}.`,
+    );
+  }
+  if (item.type == null && !('role' in item) && !('id' in item)) {
+    throw invalid(WHERE, `items[${index}]`, 'has no type, role or id; a message needs a role, any other item a type.');
+  }
+  return item;
+}
+
+function isMessage(item: WireObject): item is WireObject & { role: string } {
+  return item.type === 'message' || (item.type == null && 'role' in item);
+}
+
+function systemPrompt(system: WireObject[]): Pick<OpenAIResponsesConversation, 'systemPrompt' | 'providerData'> {
+  if (system.length === 0) return {};
+  const text = system.map((item) => instructionText(item.content)).join('\n\n');
+  const [first] = system;
+  const plain =
+    system.length === 1 &&
+    first!.role === 'system' &&
+    typeof first!.content === 'string' &&
+    Object.keys(first!).length === 2;
+  return { systemPrompt: text, ...(plain ? {} : withData('responses', { system })) };
+}
+
+function instructionContent(content: unknown, path: string): void {
+  if (typeof content === 'string') return;
+  expectArray(content, WHERE, path).forEach((part, index) => {
+    const object = expectObject(part, WHERE, `${path}[${index}]`);
+    if (object.type === 'input_text') expectString(object.text, WHERE, `${path}[${index}].text`);
+  });
+}
+
+function userMessage(item: WireObject & { role: string }, path: string, warnings: string[]): UserMessage {
+  const role = item.role === 'system' || item.role === 'developer' ? item.role : undefined;
+  const data: ResponsesMessageData = { role, fields: otherFields(item, ['role', 'content']) };
+  if (typeof item.content === 'string') return { role: 'user', content: item.content, ...withData('responses', data) };
+  const parts = expectArray(item.content, WHERE, `${path}.content`).map((part, index) =>
+    inputPart(part, `${path}.content[${index}]`, warnings),
+  );
+  return { role: 'user', content: parts, ...withData('responses', data) };
+}
+
+function inputPart(value: unknown, path: string, warnings: string[]): TextContent | ImageContent {
+  const part = expectObject(value, WHERE, path);
+  if (part.type === 'input_text') {
+    const text = expectString(part.text, WHERE, `${path}.text`);
+    return { type: 'text', text, ...withData('responses', { fields: otherFields(part, ['type', 'text']) }) };
+  }
+  if (part.type === 'input_image' && typeof part.image_url === 'string') {
+    const { opaque, ...source } = imageFromUrl(part.image_url);
+    const data: ResponsesPartData = { fields: otherFields(part, ['type', 'image_url']), opaque };
+    return { type: 'image', ...source, ...withData('responses', data) };
+  }
+  warnings.push(`${path} (${describe(part.type)}) is carried verbatim; ctxkit counts it as a short placeholder.`);
+  const label =
+    part.type === 'input_file' && typeof part.filename === 'string' ? `file: ${part.filename}` : String(part.type);
+  return placeholderPart('responses', label, part);
+}
+
+/** The parts an assistant-side item becomes (`path` names it in errors and warnings). @internal */
+export function assistantParts(item: WireObject, path: string, warnings: string[]): AssistantMessage['content'] {
+  if (isMessage(item)) return messageParts(item, path);
+  switch (item.type) {
+    case 'function_call': {
+      const id = expectString(item.call_id, WHERE, `${path}.call_id`);
+      const name = expectString(item.name, WHERE, `${path}.name`);
+      const parsed = parseArguments(expectString(item.arguments, WHERE, `${path}.arguments`));
+      if (parsed.invalid)
+        warnings.push(`${path}.arguments is not a JSON object; it is sent back verbatim and ctxkit sees {}.`);
+      const data: ResponsesPartData = {
+        item: otherFields(item, ['call_id', 'name', 'arguments']),
+        arguments: parsed.raw,
+      };
+      return [{ type: 'toolCall', id, name, arguments: parsed.arguments, ...withData('responses', data) }];
+    }
+    case 'reasoning': {
+      const summary = Array.isArray(item.summary) ? item.summary : [];
+      const content = Array.isArray(item.content) ? item.content : [];
+      const texts = (summary.length > 0 ? summary : content).map((part) =>
+        typeof part?.text === 'string' ? part.text : '',
+      );
+      const thinking = texts.join('\n\n');
+      const encrypted = typeof item.encrypted_content === 'string' ? item.encrypted_content : undefined;
+      const data: ResponsesPartData = { item: otherFields(item, encrypted === undefined ? [] : ['encrypted_content']) };
+      return [
+        {
+          type: 'thinking',
+          thinking,
+          ...(encrypted === undefined ? {} : { signature: encrypted }),
+          ...(encrypted !== undefined && thinking === '' ? { redacted: true } : {}),
+          ...withData('responses', data),
+        },
+      ];
+    }
+    default:
+      warnings.push(`${path} (${describe(item.type)}) is carried verbatim; ctxkit counts it as a short placeholder.`);
+      return [placeholderPart('responses', typeof item.type === 'string' ? item.type : 'item', item)];
+  }
+}
+
+function messageParts(item: WireObject, path: string): TextContent[] {
+  const fields = otherFields(item, ['content']);
+  if (typeof item.content === 'string') {
+    return [{ type: 'text', text: item.content, ...withData('responses', { item: fields, string: true }) }];
+  }
+  const content = expectArray(item.content, WHERE, `${path}.content`);
+  if (content.length === 0) return [placeholderPart('responses', 'empty message', item)];
+  return content.map((value, index) => {
+    const part = expectObject(value, WHERE, `${path}.content[${index}]`);
+    const refusal = part.type === 'refusal';
+    const text = expectString(
+      refusal ? part.refusal : part.text,
+      WHERE,
+      `${path}.content[${index}].${refusal ? 'refusal' : 'text'}`,
+    );
+    const data: ResponsesPartData = {
+      ...(index === 0 ? { item: fields ?? {} } : { continues: true }),
+      fields: otherFields(part, [refusal ? 'refusal' : 'text']),
+      ...(refusal ? { refusal: true } : {}),
+    };
+    return { type: 'text', text, ...withData('responses', data) };
+  });
+}

@@ -1,0 +1,64 @@
+// The `ctxkit/openai` entry: converters between ctxkit's messages and the OpenAI wire formats
+// (Chat Completions and Responses), with no runtime dependency on the `openai` package.
+
+export type { OpenAIChatConversation } from './chat-data.js';
+export type {
+  OpenAIChatAssistantMessage,
+  OpenAIChatAudioPart,
+  OpenAIChatCompletion,
+  OpenAIChatCustomToolCall,
+  OpenAIChatDeveloperMessage,
+  OpenAIChatFilePart,
+  OpenAIChatFunctionMessage,
+  OpenAIChatFunctionToolCall,
+  OpenAIChatImagePart,
+  OpenAIChatMessage,
+  OpenAIChatRefusalPart,
+  OpenAIChatResponseMessage,
+  OpenAIChatSystemMessage,
+  OpenAIChatTextPart,
+  OpenAIChatToolCall,
+  OpenAIChatToolMessage,
+  OpenAIChatUsage,
+  OpenAIChatUserMessage,
+  OpenAIChatUserPart,
+} from './chat-types.js';
+export {
+  type CreateOpenAISummarizerOptions,
+  createOpenAISummarizer,
+  type OpenAISummarizerClient,
+} from './create-openai-summarizer.js';
+export { type FromOpenAIChatResult, fromOpenAIChat } from './from-openai-chat.js';
+export {
+  type FromOpenAIResponseOptions,
+  fromOpenAIChatCompletion,
+  type OpenAIResponseResult,
+} from './from-openai-chat-completion.js';
+export { fromOpenAIResponse } from './from-openai-response.js';
+export { type FromOpenAIResponsesResult, fromOpenAIResponses } from './from-openai-responses.js';
+export { fromOpenAIUsage, type OpenAIUsage } from './from-openai-usage.js';
+export type { OpenAIResponsesConversation } from './responses-data.js';
+export type {
+  OpenAIResponse,
+  OpenAIResponsesAnnotation,
+  OpenAIResponsesFunctionCall,
+  OpenAIResponsesFunctionCallOutput,
+  OpenAIResponsesInputFile,
+  OpenAIResponsesInputImage,
+  OpenAIResponsesInputMessage,
+  OpenAIResponsesInputPart,
+  OpenAIResponsesInputText,
+  OpenAIResponsesItem,
+  OpenAIResponsesItemInput,
+  OpenAIResponsesOutputMessage,
+  OpenAIResponsesOutputText,
+  OpenAIResponsesReasoning,
+  OpenAIResponsesRefusal,
+  OpenAIResponsesUsage,
+} from './responses-types.js';
+export { type ToOpenAIChatOptions, type ToOpenAIChatResult, toOpenAIChat } from './to-openai-chat.js';
+export {
+  type ToOpenAIResponsesOptions,
+  type ToOpenAIResponsesResult,
+  toOpenAIResponses,
+} from './to-openai-responses.js';

@@ -1,0 +1,240 @@
+import { assertMessages } from '../pipeline/internal/assert-messages.js';
+import type {
+  AssistantMessage,
+  ImageContent,
+  TextContent,
+  ToolCall,
+  ToolResultMessage,
+  UserMessage,
+} from '../types.js';
+import type { ChatConversationData, ChatMessageData, ChatPartData, OpenAIChatConversation } from './chat-data.js';
+import type {
+  OpenAIChatAssistantMessage,
+  OpenAIChatMessage,
+  OpenAIChatRefusalPart,
+  OpenAIChatTextPart,
+  OpenAIChatToolCall,
+  OpenAIChatUserPart,
+} from './chat-types.js';
+import { expectObject, imageUrl, instructionText, printArguments, readData } from './shared.js';
+
+const WHERE = 'toOpenAIChat';
+
+/**
+ * Options of {@link toOpenAIChat}.
+ *
+ * @example
+ * ```ts
+ * toOpenAIChat({ systemPrompt, messages }, { systemRole: 'developer' });
+ * ```
+ */
+export interface ToOpenAIChatOptions {
+  /**
+   * The role of the message that carries a new or changed `systemPrompt` (the verbatim leading
+   * messages are reused while the prompt is unchanged).
+   * @default 'system'
+   */
+  systemRole?: 'system' | 'developer';
+}
+
+/**
+ * What {@link toOpenAIChat} returns.
+ *
+ * @example
+ * ```ts
+ * const { messages, warnings }: ToOpenAIChatResult = toOpenAIChat({ messages: prepared });
+ * ```
+ */
+export interface ToOpenAIChatResult {
+  /** The request's `messages`, ready for `client.chat.completions.create`. */
+  messages: OpenAIChatMessage[];
+  /** One sentence per thing Chat Completions cannot carry (thinking, images in tool results); empty when none. */
+  warnings: string[];
+}
+
+/**
+ * Converts ctxkit messages and a system prompt into a Chat Completions message list (assignable to the
+ * `openai` SDK's `ChatCompletionMessageParam[]`), the inverse of {@link fromOpenAIChat}:
+ * `toOpenAIChat(fromOpenAIChat(x))` deep-equals `x`.
+ *
+ * Tool calls get JSON-string arguments (the wire's own text while the arguments are unchanged), tool
+ * results become `tool` messages, base64 images become `data:` URLs. What Chat Completions cannot carry
+ * is left out with a warning: thinking (the API returns none to send back) and images in tool results
+ * (sent as a short text). Send the output of `prepareModelMessages` (or the manager's `prepare`) so
+ * every tool call is answered by exactly one result right after it.
+ *
+ * @param conversation - The system prompt and the messages to send.
+ * @param options - The role for a new system prompt.
+ * @returns The wire messages and the warnings.
+ * @throws `ContextError` with code `INPUT_INVALID` when a message does not fit ctxkit's message
+ * model (the index and field are named).
+ *
+ * @example
+ * ```ts
+ * const { messages } = toOpenAIChat({ systemPrompt: 'Be terse.', messages: prepared });
+ * const completion = await client.chat.completions.create({ model: 'gpt-4o', messages });
+ * ```
+ */
+export function toOpenAIChat(
+  conversation: OpenAIChatConversation,
+  options: ToOpenAIChatOptions = {},
+): ToOpenAIChatResult {
+  expectObject(conversation, WHERE, 'conversation', ' Pass { systemPrompt?, messages }.');
+  assertMessages(conversation.messages, WHERE);
+  const warnings: string[] = [];
+  const output: OpenAIChatMessage[] = system(conversation, options);
+  conversation.messages.forEach((message, index) => {
+    const path = `messages[${index}]`;
+    switch (message.role) {
+      case 'user':
+        output.push(userMessage(message, path, warnings));
+        return;
+      case 'assistant':
+        output.push(assistantMessage(message, path, warnings));
+        return;
+      case 'toolResult':
+        output.push(toolMessage(message, path, warnings));
+        return;
+    }
+  });
+  return { messages: output, warnings };
+}
+
+function system(conversation: OpenAIChatConversation, options: ToOpenAIChatOptions): OpenAIChatMessage[] {
+  const { systemPrompt } = conversation;
+  if (systemPrompt === undefined) return [];
+  const kept = readData<ChatConversationData>(conversation.providerData, 'chat')?.system;
+  if (Array.isArray(kept) && kept.map((message) => instructionText(message.content)).join('\n\n') === systemPrompt) {
+    return [...kept];
+  }
+  return [{ role: options.systemRole ?? 'system', content: systemPrompt }];
+}
+
+function partData(part: { providerData?: Record<string, unknown> }): ChatPartData {
+  return readData<ChatPartData>(part.providerData, 'chat') ?? {};
+}
+
+function textPart(part: TextContent): OpenAIChatTextPart {
+  return { ...partData(part).fields, type: 'text', text: part.text };
+}
+
+function userPart(part: TextContent | ImageContent): OpenAIChatUserPart {
+  const data = partData(part);
+  if (data.raw) return data.raw as unknown as OpenAIChatUserPart;
+  if (part.type === 'text') return textPart(part);
+  return { ...data.fields, type: 'image_url', image_url: { ...data.image, url: imageUrl(part, data.opaque) } };
+}
+
+/** Text-only parts for a message that cannot carry images. */
+function textOnly(
+  parts: readonly (TextContent | ImageContent)[],
+  path: string,
+  warnings: string[],
+): OpenAIChatTextPart[] {
+  return parts.map((part, index) => {
+    const raw = partData(part).raw;
+    if (raw) return raw as unknown as OpenAIChatTextPart;
+    if (part.type === 'text') return textPart(part);
+    warnings.push(
+      `${path}.content[${index}] is an image, which this message cannot carry in Chat Completions; a short text is sent instead.`,
+    );
+    return { type: 'text', text: `[image: ${part.mimeType}]` };
+  });
+}
+
+function isPlainText(parts: readonly (TextContent | ImageContent)[]): parts is [TextContent] {
+  return parts.length === 1 && parts[0]!.type === 'text' && parts[0]!.providerData === undefined;
+}
+
+function userMessage(message: UserMessage, path: string, warnings: string[]): OpenAIChatMessage {
+  const data = readData<ChatMessageData>(message.providerData, 'chat') ?? {};
+  const { content } = message;
+  if (data.role === 'function') {
+    const text =
+      typeof content === 'string' ? content : content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+    return {
+      ...data.fields,
+      role: 'function',
+      name: String(data.fields?.name ?? ''),
+      content: data.content === 'null' && text === '' ? null : text,
+    };
+  }
+  if (data.role === 'system' || data.role === 'developer') {
+    return {
+      ...data.fields,
+      role: data.role,
+      content: typeof content === 'string' ? content : textOnly(content, path, warnings),
+    };
+  }
+  return { ...data.fields, role: 'user', content: typeof content === 'string' ? content : content.map(userPart) };
+}
+
+function assistantMessage(message: AssistantMessage, path: string, warnings: string[]): OpenAIChatAssistantMessage {
+  const data = readData<ChatMessageData>(message.providerData, 'chat') ?? {};
+  const texts: TextContent[] = [];
+  const calls: OpenAIChatToolCall[] = [];
+  let refusal: string | undefined;
+  message.content.forEach((part, index) => {
+    switch (part.type) {
+      case 'text':
+        if (partData(part).refusal === 'field') refusal = part.text;
+        else texts.push(part);
+        return;
+      case 'thinking':
+        warnings.push(
+          `${path}.content[${index}] is thinking, which Chat Completions does not take back; it is left out.`,
+        );
+        return;
+      case 'toolCall':
+        calls.push(toolCall(part));
+        return;
+    }
+  });
+  const wire: OpenAIChatAssistantMessage = { ...data.fields, role: 'assistant' };
+  if (data.content === 'parts') wire.content = texts.map(assistantPart);
+  else if (texts.length === 0) {
+    if (data.content !== 'absent') wire.content = null;
+  } else wire.content = isPlainText(texts) ? texts[0].text : texts.map(assistantPart);
+  if (refusal !== undefined) wire.refusal = refusal;
+  if (calls.length > 0) wire.tool_calls = calls;
+  return wire;
+}
+
+function assistantPart(part: TextContent): OpenAIChatTextPart | OpenAIChatRefusalPart {
+  const data = partData(part);
+  if (data.raw) return data.raw as unknown as OpenAIChatTextPart;
+  if (data.refusal === 'part') return { ...data.fields, type: 'refusal', refusal: part.text };
+  return textPart(part);
+}
+
+function toolCall(call: ToolCall): OpenAIChatToolCall {
+  const data = partData(call);
+  if (data.custom) {
+    const input = call.arguments.input;
+    return {
+      ...data.fields,
+      id: call.id,
+      type: 'custom',
+      custom: {
+        ...data.function,
+        name: call.name,
+        input: typeof input === 'string' ? input : JSON.stringify(call.arguments),
+      },
+    };
+  }
+  return {
+    ...data.fields,
+    id: call.id,
+    type: 'function',
+    function: { ...data.function, name: call.name, arguments: printArguments(call, data.arguments) },
+  };
+}
+
+function toolMessage(message: ToolResultMessage, path: string, warnings: string[]): OpenAIChatMessage {
+  const data = readData<ChatMessageData>(message.providerData, 'chat') ?? {};
+  const content =
+    data.content !== 'parts' && isPlainText(message.content)
+      ? message.content[0].text
+      : textOnly(message.content, path, warnings);
+  return { ...data.fields, role: 'tool', tool_call_id: message.toolCallId, content };
+}

@@ -1,0 +1,186 @@
+import { assertMessages } from '../pipeline/internal/assert-messages.js';
+import type { AssistantMessage, ImageContent, TextContent, ToolResultMessage, UserMessage } from '../types.js';
+import type {
+  OpenAIResponsesConversation,
+  ResponsesConversationData,
+  ResponsesMessageData,
+  ResponsesPartData,
+} from './responses-data.js';
+import type { OpenAIResponsesInputPart, OpenAIResponsesItem } from './responses-types.js';
+import { expectObject, imageUrl, instructionText, printArguments, readData, type WireObject } from './shared.js';
+
+const WHERE = 'toOpenAIResponses';
+
+/**
+ * Options of {@link toOpenAIResponses}.
+ *
+ * @example
+ * ```ts
+ * toOpenAIResponses({ systemPrompt, messages }, { systemRole: 'developer' });
+ * ```
+ */
+export interface ToOpenAIResponsesOptions {
+  /**
+   * The role of the message that carries a new or changed `systemPrompt` (the verbatim leading
+   * messages are reused while the prompt is unchanged).
+   * @default 'system'
+   */
+  systemRole?: 'system' | 'developer';
+}
+
+/**
+ * What {@link toOpenAIResponses} returns.
+ *
+ * @example
+ * ```ts
+ * const { items, warnings }: ToOpenAIResponsesResult = toOpenAIResponses({ messages: prepared });
+ * ```
+ */
+export interface ToOpenAIResponsesResult {
+  /**
+   * The request's `input`, ready for `client.responses.create`. Items ctxkit does not model come back
+   * verbatim as they went in, typed as the items it does.
+   */
+  items: OpenAIResponsesItem[];
+  /** One sentence per thing the Responses API cannot take back (thinking from another provider); empty when none. */
+  warnings: string[];
+}
+
+/**
+ * Converts ctxkit messages and a system prompt into a Responses API input (assignable to the `openai`
+ * SDK's `ResponseInputItem[]`), the inverse of {@link fromOpenAIResponses}:
+ * `toOpenAIResponses(fromOpenAIResponses(x))` deep-equals `x`.
+ *
+ * Each assistant part becomes its item again (reasoning with its `encrypted_content`, output
+ * messages with their ids and annotations, function calls with JSON-string arguments); text ctxkit
+ * wrote (a summary, a host's message) goes as an easy-form message. Thinking that did not come from
+ * the Responses API is left out with a warning, as the API takes back only its own reasoning items.
+ * Send the output of `prepareModelMessages` (or the manager's `prepare`) so every function call is
+ * answered by exactly one output.
+ *
+ * @param conversation - The system prompt and the messages to send.
+ * @param options - The role for a new system prompt.
+ * @returns The input items and the warnings.
+ * @throws `ContextError` with code `INPUT_INVALID` when a message does not fit ctxkit's message
+ * model (the index and field are named).
+ *
+ * @example
+ * ```ts
+ * const { items } = toOpenAIResponses({ messages: prepared });
+ * const response = await client.responses.create({ model: 'gpt-5', input: items, store: false, include: ['reasoning.encrypted_content'] });
+ * ```
+ */
+export function toOpenAIResponses(
+  conversation: OpenAIResponsesConversation,
+  options: ToOpenAIResponsesOptions = {},
+): ToOpenAIResponsesResult {
+  expectObject(conversation, WHERE, 'conversation', ' Pass { systemPrompt?, messages }.');
+  assertMessages(conversation.messages, WHERE);
+  const warnings: string[] = [];
+  const items: OpenAIResponsesItem[] = system(conversation, options);
+  conversation.messages.forEach((message, index) => {
+    switch (message.role) {
+      case 'user':
+        items.push(userItem(message));
+        return;
+      case 'assistant':
+        items.push(...assistantItems(message, `messages[${index}]`, warnings));
+        return;
+      case 'toolResult':
+        items.push(outputItem(message));
+        return;
+    }
+  });
+  return { items, warnings };
+}
+
+function system(conversation: OpenAIResponsesConversation, options: ToOpenAIResponsesOptions): OpenAIResponsesItem[] {
+  const { systemPrompt } = conversation;
+  if (systemPrompt === undefined) return [];
+  const kept = readData<ResponsesConversationData>(conversation.providerData, 'responses')?.system;
+  if (Array.isArray(kept) && kept.map((item) => instructionText(item.content)).join('\n\n') === systemPrompt) {
+    return [...kept] as unknown as OpenAIResponsesItem[];
+  }
+  return [{ role: options.systemRole ?? 'system', content: systemPrompt }];
+}
+
+function partData(part: { providerData?: Record<string, unknown> }): ResponsesPartData {
+  return readData<ResponsesPartData>(part.providerData, 'responses') ?? {};
+}
+
+function inputPart(part: TextContent | ImageContent): OpenAIResponsesInputPart {
+  const data = partData(part);
+  if (data.raw) return data.raw as unknown as OpenAIResponsesInputPart;
+  if (part.type === 'text') return { ...data.fields, type: 'input_text', text: part.text };
+  return { detail: 'auto', ...data.fields, type: 'input_image', image_url: imageUrl(part, data.opaque) };
+}
+
+function userItem(message: UserMessage): OpenAIResponsesItem {
+  const data = readData<ResponsesMessageData>(message.providerData, 'responses') ?? {};
+  const role = data.role ?? 'user';
+  const content = typeof message.content === 'string' ? message.content : message.content.map(inputPart);
+  return { ...data.fields, role, content };
+}
+
+function assistantItems(message: AssistantMessage, path: string, warnings: string[]): OpenAIResponsesItem[] {
+  const items: WireObject[] = [];
+  let open: WireObject[] | undefined; // the content list of the output message being rebuilt
+  message.content.forEach((part, index) => {
+    const data = partData(part);
+    if (part.type !== 'text' || !data.continues) open = undefined;
+    switch (part.type) {
+      case 'thinking':
+        if (data.item) {
+          items.push({ ...data.item, ...(part.signature === undefined ? {} : { encrypted_content: part.signature }) });
+        } else {
+          warnings.push(
+            `${path}.content[${index}] is thinking from another API; the Responses API takes back only its own reasoning items, so it is left out.`,
+          );
+        }
+        return;
+      case 'toolCall':
+        items.push({
+          type: 'function_call',
+          ...data.item,
+          call_id: part.id,
+          name: part.name,
+          arguments: printArguments(part, data.arguments),
+        });
+        return;
+      case 'text': {
+        if (data.raw) {
+          items.push(data.raw);
+          return;
+        }
+        if (data.string) {
+          items.push({ ...data.item, content: part.text });
+          return;
+        }
+        const wire = data.refusal
+          ? { type: 'refusal', ...data.fields, refusal: part.text }
+          : data.fields
+            ? { ...data.fields, text: part.text }
+            : { type: 'output_text', text: part.text, annotations: [] };
+        if (open && data.continues) open.push(wire);
+        else if (data.item) {
+          open = [wire];
+          items.push({ ...data.item, content: open });
+        } else items.push({ role: 'assistant', content: part.text });
+        return;
+      }
+    }
+  });
+  return items as unknown as OpenAIResponsesItem[];
+}
+
+function outputItem(message: ToolResultMessage): OpenAIResponsesItem {
+  const data = readData<ResponsesMessageData>(message.providerData, 'responses') ?? {};
+  const [first] = message.content;
+  const plain =
+    data.content !== 'parts' &&
+    message.content.length === 1 &&
+    first!.type === 'text' &&
+    first!.providerData === undefined;
+  const output = plain ? (first as TextContent).text : message.content.map(inputPart);
+  return { type: 'function_call_output', ...data.fields, call_id: message.toolCallId, output } as OpenAIResponsesItem;
+}

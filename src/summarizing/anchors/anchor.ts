@@ -1,0 +1,95 @@
+/** Anchored facts: what a checkpoint must keep, as data. */
+import { z } from 'zod';
+
+/**
+ * The kinds of fact a checkpoint must keep, in the order they are pinned (and the reverse of the
+ * order they are dropped in when the summary budget is tight).
+ *
+ * @example
+ * ```ts
+ * const category: AnchorCategory = 'failing-test';
+ * ```
+ */
+export type AnchorCategory =
+  | 'goal'
+  | 'constraint'
+  | 'error'
+  | 'failing-test'
+  | 'file-changed'
+  | 'identifier'
+  | 'decision'
+  | 'open-item'
+  | 'command'
+  | 'file-read';
+
+/**
+ * Every {@link AnchorCategory}, highest priority first.
+ *
+ * @example
+ * ```ts
+ * for (const category of ANCHOR_CATEGORIES) console.log(category);
+ * ```
+ */
+export const ANCHOR_CATEGORIES: readonly AnchorCategory[] = [
+  'goal',
+  'constraint',
+  'error',
+  'failing-test',
+  'file-changed',
+  'identifier',
+  'decision',
+  'open-item',
+  'command',
+  'file-read',
+];
+
+/**
+ * One fact a checkpoint must keep.
+ *
+ * @example
+ * ```ts
+ * const anchor: Anchor = {
+ *   category: 'error',
+ *   text: "src/a.ts:12:5 TS2345: Argument of type 'string' is not assignable…",
+ *   keys: ['TS2345', 'src/a.ts:12:5'],
+ * };
+ * ```
+ */
+export interface Anchor {
+  /** What kind of fact it is. */
+  category: AnchorCategory;
+  /** The fact as a pinned line writes it; it contains every key. */
+  text: string;
+  /**
+   * What a summary must contain for the fact to count as kept: every key, compared without case,
+   * quotes, backticks or differences in spacing.
+   */
+  keys: string[];
+  /** Never dropped from a pinned section, whatever the budget: the first goal and the user's constraints. */
+  required?: boolean;
+}
+
+/**
+ * Validates an {@link Anchor} (anchors carried on a summary message come back from storage untyped).
+ *
+ * @example
+ * ```ts
+ * anchorSchema.parse({ category: 'goal', text: 'Ship the parser', keys: ['ship the parser'] });
+ * ```
+ */
+export const anchorSchema: z.ZodType<Anchor> = z.object({
+  category: z.enum(ANCHOR_CATEGORIES as [AnchorCategory, ...AnchorCategory[]]),
+  text: z.string(),
+  keys: z.array(z.string()),
+  required: z.boolean().optional(),
+});
+
+/** The pin order of a category: lower is pinned first and dropped last. @internal */
+export function anchorPriority(anchor: Anchor): number {
+  return anchor.required ? -1 : ANCHOR_CATEGORIES.indexOf(anchor.category);
+}
+
+/** One identity per fact: its category and keys. @internal */
+export function anchorIdentity(anchor: Anchor): string {
+  return `${anchor.category}\u0000${anchor.keys.join('\u0000').toLowerCase()}`;
+}

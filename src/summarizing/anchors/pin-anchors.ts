@@ -1,0 +1,189 @@
+import { clipText, codePoints } from '../../pipeline/internal/clip-text.js';
+import { type Anchor, anchorPriority } from './anchor.js';
+import { checkAnchors } from './check-anchors.js';
+import { PINNED_HEADING, pinnedLine, withoutPinnedSection } from './pinned-section.js';
+
+/**
+ * Options of {@link pinAnchors}.
+ *
+ * @example
+ * ```ts
+ * const options: PinAnchorsOptions = { maxChars: 8_000 };
+ * ```
+ */
+export interface PinAnchorsOptions {
+  /** Code points the summary, pinned section included, may take. */
+  maxChars: number;
+}
+
+/**
+ * What {@link pinAnchors} wrote.
+ *
+ * @example
+ * ```ts
+ * const { text, pinned, lost } = pinAnchors(summary, anchors, { maxChars: 8_000 });
+ * ```
+ */
+export interface PinAnchorsResult {
+  /** The summary with a pinned section of the facts it had lost, at most `maxChars` code points. */
+  text: string;
+  /** Anchors the summary kept by itself. */
+  kept: Anchor[];
+  /** Anchors added in the pinned section. */
+  pinned: Anchor[];
+  /** Anchors still lost: what did not fit, lowest priority first to go. */
+  lost: Anchor[];
+}
+
+function size(text: string): number {
+  return codePoints(text).length;
+}
+
+function section(lines: readonly string[]): string {
+  return lines.length === 0 ? '' : `${PINNED_HEADING}\n${lines.join('\n')}`;
+}
+
+function join(body: string, pinned: string): string {
+  if (!pinned) return body;
+  return body ? `${body}\n\n${pinned}` : pinned;
+}
+
+/** The shortest pinned form of an anchor: its keys. */
+function compactText(anchor: Anchor): string {
+  const keys = anchor.keys.filter((key) => key.trim());
+  return keys.length > 0 ? keys.join(' ') : anchor.text;
+}
+
+/**
+ * The pinned lines: anchors at full length one per line; shortened ones of a category together on
+ * one line, those sharing a first key (an error code) as `code @ place, place`.
+ */
+function pinnedLines(order: readonly Anchor[], short: readonly boolean[]): string[] {
+  const lines: string[] = [];
+  const groups = new Map<string, Map<string, string[]>>();
+  order.forEach((anchor, index) => {
+    if (!short[index]) {
+      lines.push(pinnedLine(anchor));
+      return;
+    }
+    const byFirst = groups.get(anchor.category) ?? new Map<string, string[]>();
+    groups.set(anchor.category, byFirst);
+    const [first = anchor.text, ...rest] = anchor.keys.filter((key) => key.trim());
+    const list = byFirst.get(first) ?? [];
+    byFirst.set(first, list);
+    if (rest.length > 0) list.push(rest.join(' '));
+  });
+  for (const [category, byFirst] of groups) {
+    const parts = [...byFirst].map(([first, rest]) => (rest.length > 0 ? `${first} @ ${rest.join(', ')}` : first));
+    const required = order.every((anchor, index) => anchor.category !== category || !short[index] || anchor.required);
+    lines.push(`- ${category}${required ? '!' : ''}: ${parts.join(' · ')}`);
+  }
+  return lines;
+}
+
+/** The pinned lines of the lost anchors: required ones in full, others in full while `full` says so. */
+function pinsFor(lost: readonly Anchor[], full: boolean): string[] {
+  return pinnedLines(
+    lost,
+    lost.map((anchor) => !full && !anchor.required),
+  );
+}
+
+/** Anchors by priority (required first), stable. */
+function byPriority(anchors: readonly Anchor[]): Anchor[] {
+  return anchors
+    .map((anchor, index) => ({ anchor, index }))
+    .sort((left, right) => anchorPriority(left.anchor) - anchorPriority(right.anchor) || left.index - right.index)
+    .map((entry) => entry.anchor);
+}
+
+/** The first `count` lines of a text. */
+function headLines(lines: readonly string[], count: number): string {
+  return lines.slice(0, count).join('\n').trimEnd();
+}
+
+/**
+ * Carries the facts a summary lost into a pinned section at its end (`## Pinned Facts`, one
+ * `- category: fact` line each), within `maxChars` code points. Facts outrank the summary's prose:
+ * when the lost facts do not fit beside the whole summary, they are shortened to their keys (grouped
+ * by category) and the summary is cut, line by line from its end, to make room (facts it kept in the
+ * cut part are pinned too). Only when the facts alone do not fit are the lowest-priority ones dropped
+ * (file reads and commands first); the first goal and the user's constraints are never dropped. Pure.
+ *
+ * @param summary - The summary (an earlier pinned section in it is replaced).
+ * @param anchors - The facts it must keep, from {@link extractAnchors}.
+ * @param options - The budget.
+ * @returns The pinned summary and which anchors were kept, pinned or still lost.
+ *
+ * @example
+ * ```ts
+ * const anchors = extractAnchors(messages);
+ * const { text } = pinAnchors(await mySummarizer(messages), anchors, { maxChars: 8_000 });
+ * ```
+ */
+export function pinAnchors(summary: string, anchors: readonly Anchor[], options: PinAnchorsOptions): PinAnchorsResult {
+  const maxChars = Math.max(0, Math.floor(options.maxChars));
+  const body = withoutPinnedSection(typeof summary === 'string' ? summary : '').trimEnd();
+  const order = byPriority(anchors);
+  // 1. The whole summary with the facts it lost, in full, then shortened.
+  const lost = checkAnchors(body, order).lost;
+  for (const full of [true, false]) {
+    const text = join(body, section(pinsFor(lost, full)));
+    if (size(text) <= maxChars) return outcome(text, anchors, lost);
+  }
+  // 2. The most facts that fit on their own, by priority (all required ones at least).
+  let count = order.length;
+  const fitsAlone = (n: number) => size(section(pinsFor(order.slice(0, n), false))) <= maxChars;
+  if (!fitsAlone(order.filter((anchor) => anchor.required).length)) return makeRoomForRequired(body, anchors, maxChars);
+  if (!fitsAlone(count)) {
+    let low = order.filter((anchor) => anchor.required).length;
+    let high = count;
+    while (low < high) {
+      const middle = Math.ceil((low + high) / 2);
+      if (fitsAlone(middle)) low = middle;
+      else high = middle - 1;
+    }
+    count = low;
+  }
+  const wanted = order.slice(0, count);
+  // 3. The longest head of the summary beside which those facts, pinned where it lost them, fit.
+  const lines = body.split('\n');
+  const render = (kept: number) => {
+    const head = headLines(lines, kept);
+    const missing = checkAnchors(head, wanted).lost;
+    return { text: join(head, section(pinsFor(missing, false))), missing };
+  };
+  let low = 0;
+  let high = lines.length;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (size(render(middle).text) <= maxChars) low = middle;
+    else high = middle - 1;
+  }
+  const { text, missing } = render(low);
+  return outcome(text, anchors, missing);
+}
+
+/** Kept, pinned and lost anchors of a final text. */
+function outcome(text: string, anchors: readonly Anchor[], pinnedCandidates: readonly Anchor[]): PinAnchorsResult {
+  const check = checkAnchors(text, anchors);
+  const candidates = new Set(pinnedCandidates);
+  return {
+    text,
+    kept: check.kept.filter((anchor) => !candidates.has(anchor)),
+    pinned: check.kept.filter((anchor) => candidates.has(anchor)),
+    lost: check.lost,
+  };
+}
+
+/**
+ * The required anchors alone do not fit beside an empty summary in full: pin them by their keys, and
+ * keep what of the summary still fits.
+ */
+function makeRoomForRequired(body: string, anchors: readonly Anchor[], maxChars: number): PinAnchorsResult {
+  const required = anchors.filter((anchor) => anchor.required);
+  const pinnedText = section(required.map((anchor) => pinnedLine(anchor, compactText(anchor))));
+  const room = maxChars - size(pinnedText) - 2;
+  const cut = room > 0 ? clipText(body, room, 'head').trimEnd() : '';
+  return outcome(clipText(join(cut, pinnedText), maxChars, 'head'), anchors, required);
+}

@@ -1,0 +1,87 @@
+/** What the user's own words hold: requests, constraints, identifiers and numbers. Internal. */
+import { clipText } from '../../pipeline/internal/clip-text.js';
+
+/** Code points of a user's sentence that must survive for it to count as kept. */
+export const KEY_CHARS = 80;
+/** Code points of a goal, constraint or decision as a pinned line writes it. */
+export const TEXT_CHARS = 200;
+
+const CONSTRAINT =
+  /\b(must|mustn't|must not|should|shouldn't|should not|don't|do not|never|always|avoid|without|make sure|only|no more than|at most|at least|keep)\b|^(use|prefer|stick to)\b|\bno \w+ (anywhere|at all|in|on|outside)\b/i;
+const DECISION =
+  /\b(decided|decide to|we'll go with|going with|i'll use|we'll use|instead of|chose|choose to|switch(?:ed)? to|root cause|the fix is|settled on)\b/i;
+const OPEN_ITEM =
+  /\b(todo|still need|still needs|remaining|left to do|not yet|next,? i(?:'ll| will)|follow[- ]up|pending)\b/i;
+
+/** Text on one line, spaces collapsed. @internal */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Sentences of a text (by `.`, `!`, `?` and line breaks), each on one line. @internal */
+export function sentencesOf(text: string): string[] {
+  const out: string[] = [];
+  for (const piece of text.split(/(?<=[.!?])\s+|\n+/)) {
+    const sentence = oneLine(piece.replace(/^[-*•\d.)\s]+/, ''));
+    if (sentence) out.push(sentence);
+  }
+  return out;
+}
+
+/** At most `max` code points, cut at a word boundary when one is near. @internal */
+export function clipWords(text: string, max: number): string {
+  const clipped = clipText(text, max, 'head');
+  if (clipped === text) return text;
+  const space = clipped.lastIndexOf(' ');
+  return space > max / 2 ? clipped.slice(0, space) : clipped;
+}
+
+/** Whether a sentence states a constraint or preference (`must`, `don't`, `never`, `only`…). @internal */
+export function isConstraint(sentence: string): boolean {
+  return CONSTRAINT.test(sentence);
+}
+
+/** Whether a sentence of the assistant's records a decision. @internal */
+export function isDecision(sentence: string): boolean {
+  return DECISION.test(sentence);
+}
+
+/** Whether a sentence of the assistant's leaves something open. @internal */
+export function isOpenItem(sentence: string): boolean {
+  return OPEN_ITEM.test(sentence);
+}
+
+const BACKTICKED = /`([^`\n]{2,80})`/g;
+/** camelCase, PascalCase with an inner capital, snake_case, CONSTANT_CASE, kebab-case with a digit or two dashes. */
+const IDENTIFIER =
+  /(?<![\w/.-])(?:[a-z]+(?:[A-Z][a-z0-9]*)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[A-Za-z][a-z0-9]*(?:_[A-Za-z0-9]+)+|[A-Z]{2,}[0-9]*(?:_[A-Z0-9]+)*|[a-z]+(?:-[a-z0-9]+){2,}|[A-Z][A-Z0-9]*-\d+|#\d+|v?\d+\.\d+\.\d+(?:-[\w.]+)?)(?![\w/-])/g;
+/** Numbers the user chose: two or more digits, decimals, and numbers with units (`30s`, `5 MB`, `120ms`). */
+const NUMBER =
+  /(?<![\w.#])(\d[\d_,]*(?:\.\d+)?)(\s?(?:ms|s|sec|seconds?|minutes?|min|h|hours?|days?|kb|mb|gb|%|px|rpm|req\/s))?(?![\w.])/gi;
+/** Capitalised words that are ordinary English at the start of a sentence, not identifiers. */
+const COMMON = new Set(['OK', 'I', 'A', 'API', 'URL', 'ID', 'TODO', 'PR', 'CI', 'UI', 'JSON', 'HTTP', 'HTTPS']);
+
+/**
+ * Identifiers and numbers in a user's message: backticked spans, code-shaped words, issue numbers,
+ * versions and numbers with two or more digits or a unit. File paths are left to the file anchors.
+ *
+ * @internal
+ */
+export function identifiersIn(text: string): string[] {
+  const found: string[] = [];
+  const add = (value: string) => {
+    const trimmed = value.trim();
+    if (trimmed.length < 2 || COMMON.has(trimmed) || found.includes(trimmed)) return;
+    // Paths and URLs are file anchors (or noise), not identifiers.
+    if (/^\w+:\/\//.test(trimmed) || (/\//.test(trimmed) && /\.\w+$/.test(trimmed))) return;
+    found.push(trimmed);
+  };
+  for (const match of text.matchAll(BACKTICKED)) add(match[1]!);
+  const plain = text.replace(BACKTICKED, ' ');
+  for (const match of plain.matchAll(IDENTIFIER)) add(match[0]);
+  for (const match of plain.matchAll(NUMBER)) {
+    const digits = match[1]!.replace(/[_,]/g, '');
+    if (match[2] || digits.length >= 2 || digits.includes('.')) add(`${match[1]}${match[2] ?? ''}`);
+  }
+  return found.slice(0, 40);
+}

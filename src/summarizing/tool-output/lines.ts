@@ -1,0 +1,43 @@
+/** Line helpers shared by the tool-output parsers. Internal. */
+
+const ANSI_ESCAPE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g');
+
+/** Lines of an output without terminal colour codes, trailing spaces or carriage returns. @internal */
+export function splitOutputLines(text: string): string[] {
+  const plain = text.includes('\u001b') ? text.replace(ANSI_ESCAPE, '') : text;
+  const lines = plain.split('\n');
+  for (let index = 0; index < lines.length; index++) lines[index] = lines[index]!.trimEnd();
+  return lines;
+}
+
+/** Spaces collapsed, trimmed. @internal */
+export function squash(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** The indentation of a line, in characters. @internal */
+export function indentOf(line: string): number {
+  let index = 0;
+  while (index < line.length && (line[index] === ' ' || line[index] === '\t')) index++;
+  return index;
+}
+
+/** A `file://` URL or an absolute path under a working directory made relative where obvious. @internal */
+export function cleanLocation(location: string): string {
+  const plain = location.replace(/^file:\/\//, '').replace(/^\(|\)$/g, '');
+  return relativePath(plain);
+}
+
+const PROJECT_FOLDER = /\/(src|test|tests|lib|pkg|spec|__tests__|dist|cmd|internal|packages)\//;
+
+/**
+ * An absolute path from the project's first well-known folder on (`/home/dev/app/test/a.js` →
+ * `test/a.js`), so the same file reads the same in every tool's output; other paths unchanged.
+ *
+ * @internal
+ */
+export function relativePath(path: string): string {
+  if (!path.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(path)) return path;
+  const match = PROJECT_FOLDER.exec(path.replace(/\\/g, '/'));
+  return match ? path.replace(/\\/g, '/').slice(match.index + 1) : path;
+}

@@ -1,0 +1,130 @@
+/** npm and pip errors, stack traces, and the fallback for outputs nothing else recognises. Internal. */
+import { clipText } from '../../pipeline/internal/clip-text.js';
+import { lineRank } from '../tool-output-highlights.js';
+import { cleanLocation, squash } from './lines.js';
+import type { ToolOutputProblem } from './parsed-tool-output.js';
+import { emptyResult, type ParserResult } from './parser-result.js';
+
+const NPM_LINE = /^npm (?:ERR!|error)\s?(.*)$/;
+const NPM_WARN = /^npm (?:WARN|warn)\s+(\S+)\s+(.*)$/;
+
+/** npm: `npm ERR! code E404` (or npm 10's `npm error code …`) with the lines that explain it. @internal */
+export function parseNpm(lines: readonly string[]): ParserResult {
+  const result = emptyResult();
+  let problem: ToolOutputProblem | undefined;
+  let warnings = 0;
+  for (const line of lines) {
+    const warn = NPM_WARN.exec(line);
+    if (warn) {
+      warnings++;
+      continue;
+    }
+    const match = NPM_LINE.exec(line);
+    if (!match) continue;
+    const text = match[1]!.trim();
+    const code = /^code (\S+)$/.exec(text);
+    if (code) {
+      problem = { severity: 'error', code: code[1]!, message: '' };
+      result.problems.push(problem);
+      continue;
+    }
+    if (!text || /complete log of this run|A complete log|^Log files were not written|_logs\//i.test(text)) continue;
+    if (!problem) {
+      problem = { severity: 'error', message: '' };
+      result.problems.push(problem);
+    }
+    if (/^errno /.test(text)) continue;
+    // npm repeats the code at the start of each line of its explanation (`404 Not Found`, `404 …`).
+    const said = problem.code ? text.replace(new RegExp(`^${problem.code.replace(/^E(?=\d)/, '')}\\s*`), '') : text;
+    if (said && problem.message.length < 400) problem.message = squash(`${problem.message} ${said}`);
+  }
+  if (warnings > 0) result.counts.push(`${warnings} warning${warnings === 1 ? '' : 's'}`);
+  return result;
+}
+
+const PIP_ERROR = /^(?:ERROR|error): (.+)$/;
+
+/** pip: `ERROR: …` lines (no matching distribution, build failures, conflicts) with their packages. @internal */
+export function parsePip(lines: readonly string[]): ParserResult {
+  const result = emptyResult();
+  for (const line of lines) {
+    const match = PIP_ERROR.exec(line.trim());
+    if (!match) {
+      if (/^Successfully installed /.test(line)) result.notes.push(squash(line));
+      continue;
+    }
+    const code = /^([\w-]+-error|subprocess-exited-with-error|metadata-generation-failed)\b/.exec(match[1]!)?.[1];
+    result.problems.push({ severity: 'error', ...(code ? { code } : {}), message: squash(match[1]!) });
+  }
+  return result;
+}
+
+const JS_ERROR = /^(?:Uncaught )?((?:\w+\.)*\w*(?:Error|Exception)|Error)(?: \[(\w+)\])?: (.*)$/;
+const JS_FRAME = /^\s+at (?:.+? \()?((?:file:\/\/)?[^\s()]+:\d+:\d+)\)?$/;
+const PY_FRAME = /^\s+File "([^"]+)", line (\d+)(?:, in (.+))?$/;
+const PY_ERROR = /^((?:\w+\.)*\w+(?:Error|Exception|Exit|Interrupt|Warning)\w*)(?:: (.*))?$/;
+const JAVA_HEAD = /^Exception in thread "[^"]+" ([\w.$]+)(?:: (.*))?$/;
+const JAVA_FRAME = /^\s+at [\w.$<>]+\(([\w.$]+:\d+)\)$/;
+
+/** Stack traces of JavaScript, Python and Java: the error, its message and its innermost own frame. @internal */
+export function parseStackTrace(lines: readonly string[]): ParserResult {
+  const result = emptyResult();
+  let current: ToolOutputProblem | undefined;
+  let pythonFrame: string | undefined;
+  for (const line of lines) {
+    const pyFrame = PY_FRAME.exec(line);
+    if (pyFrame) {
+      pythonFrame = `${pyFrame[1]}:${pyFrame[2]}`;
+      continue;
+    }
+    const js = JS_ERROR.exec(line.trim());
+    const java = js ? null : JAVA_HEAD.exec(line);
+    const py = js || java || /^\s/.test(line) ? null : PY_ERROR.exec(line);
+    if (js || java || (py && pythonFrame)) {
+      const [name, code, message] = js
+        ? [js[1]!, js[2], js[3]!]
+        : java
+          ? [java[1]!, undefined, java[2] ?? '']
+          : [py![1]!, undefined, py![2] ?? ''];
+      current = { severity: 'error', code: code ?? name, message: squash(message) };
+      if (pythonFrame) current.location = pythonFrame;
+      result.problems.push(current);
+      pythonFrame = undefined;
+      continue;
+    }
+    const frame = JS_FRAME.exec(line) ?? JAVA_FRAME.exec(line);
+    if (frame && current && !current.location && !/node:internal|node_modules|^java\./.test(frame[1]!))
+      current.location = cleanLocation(frame[1]!);
+  }
+  return result;
+}
+
+/** Error-looking lines first, then the head and the tail: for outputs no parser recognises. @internal */
+export function parseUnknown(lines: readonly string[]): ParserResult {
+  const result = emptyResult();
+  const nonEmpty: string[] = [];
+  const ranked: { line: string; rank: number; index: number }[] = [];
+  for (const line of lines) {
+    if (!line.trim()) continue;
+    const rank = lineRank(line);
+    if (rank >= 4) ranked.push({ line: clipText(line.trim(), 300, 'head'), rank, index: nonEmpty.length });
+    nonEmpty.push(line);
+  }
+  ranked.sort((left, right) => right.rank - left.rank || left.index - right.index);
+  const seen = new Set<string>();
+  for (const entry of ranked) {
+    if (seen.has(entry.line) || seen.size >= 20) continue;
+    seen.add(entry.line);
+    result.problems.push({ severity: 'error', message: entry.line });
+  }
+  const head = nonEmpty.slice(0, 3);
+  const tail = nonEmpty.length > 3 ? nonEmpty.slice(Math.max(3, nonEmpty.length - 3)) : [];
+  const note = (line: string) => {
+    const clipped = clipText(line.trim(), 300, 'head');
+    if (!seen.has(clipped)) result.notes.push(clipped);
+  };
+  for (const line of head) note(line);
+  if (nonEmpty.length > 6) result.notes.push('…');
+  for (const line of tail) note(line);
+  return result;
+}

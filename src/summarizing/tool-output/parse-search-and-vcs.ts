@@ -1,0 +1,155 @@
+/** git status, git diff and grep / ripgrep output. Internal. */
+import { squash } from './lines.js';
+import { emptyResult, type ParserResult } from './parser-result.js';
+
+const STATUS_LONG =
+  /^\s+(modified|new file|deleted|renamed|copied|typechange|both modified|both added|deleted by us|deleted by them):\s+(.+)$/;
+const STATUS_SHORT = /^([ MADRCU?!]{2}) (.+)$/;
+const BRANCH = /^(On branch .+|HEAD detached .+|## .+|Your branch is .+)$/;
+
+/** git status, long and short forms: the branch and each changed, staged or untracked path. @internal */
+export function parseGitStatus(lines: readonly string[]): ParserResult {
+  const result = emptyResult();
+  const counts = new Map<string, number>();
+  const add = (state: string, path: string) => {
+    counts.set(state, (counts.get(state) ?? 0) + 1);
+    result.notes.push(`${state}: ${path}`);
+  };
+  let untracked = false;
+  for (const line of lines) {
+    if (BRANCH.test(line)) {
+      result.notes.push(line.replace(/^## /, 'branch '));
+      continue;
+    }
+    if (/^Untracked files:/.test(line)) {
+      untracked = true;
+      continue;
+    }
+    if (/^(Changes|Unmerged paths)/.test(line)) {
+      untracked = false;
+      continue;
+    }
+    const long = STATUS_LONG.exec(line);
+    if (long) {
+      add(long[1]!, long[2]!.trim());
+      continue;
+    }
+    if (untracked && /^\t\S/.test(line)) {
+      add('untracked', line.trim());
+      continue;
+    }
+    const short = STATUS_SHORT.exec(line);
+    if (short && !/^\s*\(/.test(line)) {
+      const code = short[1]!;
+      const state =
+        code === '??'
+          ? 'untracked'
+          : code.includes('D')
+            ? 'deleted'
+            : code.includes('A')
+              ? 'new file'
+              : code.includes('R')
+                ? 'renamed'
+                : code.includes('U')
+                  ? 'conflict'
+                  : 'modified';
+      add(state, short[2]!);
+    }
+  }
+  if (counts.size > 0) result.counts.push([...counts].map(([state, count]) => `${count} ${state}`).join(', '));
+  return result;
+}
+
+const DIFF_FILE = /^diff --git a\/(.+?) b\/(.+)$/;
+const STAT_LINE = /^\s*(\S.*?)\s+\|\s+(\d+|Bin.*?)\s*([+-]*)$/;
+const STAT_TOTAL = /^\s*\d+ files? changed/;
+
+/** git diff (patch or `--stat`): each file with its added and removed lines, and the hunks' places. @internal */
+export function parseGitDiff(lines: readonly string[]): ParserResult {
+  const result = emptyResult();
+  let file: { path: string; added: number; removed: number; hunks: string[]; state?: string } | undefined;
+  const files: NonNullable<typeof file>[] = [];
+  for (const line of lines) {
+    const header = DIFF_FILE.exec(line);
+    if (header) {
+      file = { path: header[2]!, added: 0, removed: 0, hunks: [] };
+      files.push(file);
+      continue;
+    }
+    if (STAT_TOTAL.test(line)) {
+      result.counts.push(squash(line));
+      continue;
+    }
+    const stat = STAT_LINE.exec(line);
+    if (stat && !file) {
+      result.notes.push(`${stat[1]} | ${stat[2]} ${stat[3]}`.trim());
+      continue;
+    }
+    if (!file) continue;
+    if (line.startsWith('@@')) {
+      const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
+      if (hunk && hunk[1] !== '0' && file.hunks.length < 8) file.hunks.push(hunk[1]!);
+    } else if (line.startsWith('+') && !line.startsWith('+++')) file.added++;
+    else if (line.startsWith('-') && !line.startsWith('---')) file.removed++;
+    else if (/^(new|deleted) file mode/.test(line)) file.state = line.startsWith('new') ? 'new' : 'deleted';
+  }
+  for (const entry of files) {
+    const state = entry.state ? ` (${entry.state})` : '';
+    const where = entry.hunks.length ? ` @ line${entry.hunks.length > 1 ? 's' : ''} ${entry.hunks.join(', ')}` : '';
+    result.notes.push(`${entry.path}${state} +${entry.added} -${entry.removed}${where}`);
+  }
+  if (files.length > 0 && result.counts.length === 0) {
+    const added = files.reduce((sum, entry) => sum + entry.added, 0);
+    const removed = files.reduce((sum, entry) => sum + entry.removed, 0);
+    result.counts.push(`${files.length} file${files.length === 1 ? '' : 's'} changed, +${added} -${removed}`);
+  }
+  return result;
+}
+
+const MATCH_WITH_PATH = /^((?:[A-Za-z]:)?[^\s:]+):(\d+)(?::(\d+))?[:-](.*)$/;
+const MATCH_PATH_ONLY = /^((?:[A-Za-z]:)?[^\s:]+\.\w+):(.*)$/;
+const HEADING_MATCH = /^(\d+)(?::\d+)?[:-](.*)$/;
+
+/** grep and ripgrep (`path:line:text`, `path:text`, or ripgrep's heading form): matches per file. @internal */
+export function parseGrep(lines: readonly string[]): ParserResult {
+  const result = emptyResult();
+  const files = new Map<string, { count: number; first: string }>();
+  let heading: string | undefined;
+  let total = 0;
+  const add = (path: string, where: string, text: string) => {
+    total++;
+    const entry = files.get(path);
+    const first = `${where} ${squash(text)}`.trim();
+    if (!entry) files.set(path, { count: 1, first });
+    else if (entry.count++ === 0) entry.first = first;
+  };
+  for (const line of lines) {
+    if (!line.trim()) {
+      heading = undefined;
+      continue;
+    }
+    const withPath = MATCH_WITH_PATH.exec(line);
+    if (withPath) {
+      add(withPath[1]!, `${withPath[1]}:${withPath[2]}${withPath[3] ? `:${withPath[3]}` : ''}`, withPath[4]!);
+      continue;
+    }
+    const inHeading = heading === undefined ? null : HEADING_MATCH.exec(line);
+    if (inHeading && heading !== undefined) {
+      add(heading, `${heading}:${inHeading[1]}`, inHeading[2]!);
+      continue;
+    }
+    const pathOnly = MATCH_PATH_ONLY.exec(line);
+    if (pathOnly) {
+      add(pathOnly[1]!, pathOnly[1]!, pathOnly[2]!);
+      continue;
+    }
+    if (/^\S+$/.test(line) && /[/.]/.test(line)) {
+      heading = line;
+      if (!files.has(line)) files.set(line, { count: 0, first: '' });
+    }
+  }
+  result.counts.push(`${total} match${total === 1 ? '' : 'es'} in ${files.size} file${files.size === 1 ? '' : 's'}`);
+  for (const [path, entry] of files)
+    result.notes.push(entry.count > 1 ? `${entry.first} (+${entry.count - 1} in ${path})` : entry.first || path);
+  return result;
+}

@@ -1,0 +1,85 @@
+import { detectFormat } from './detect-format.js';
+import { splitOutputLines } from './lines.js';
+import { parseCargo } from './parse-cargo.js';
+import { parseBiome, parseEslint, parseTsc } from './parse-compiler.js';
+import { parseNpm, parsePip, parseStackTrace, parseUnknown } from './parse-errors.js';
+import { parseNodeSpec, parseNodeTap } from './parse-node-test.js';
+import { parseGitDiff, parseGitStatus, parseGrep } from './parse-search-and-vcs.js';
+import { parseGoTest, parsePytest, parseVitestOrJest } from './parse-test-runners.js';
+import type { ParsedToolOutput, ToolOutputFormat } from './parsed-tool-output.js';
+import type { ParserResult } from './parser-result.js';
+
+/**
+ * Options of {@link parseToolOutput}.
+ *
+ * @example
+ * ```ts
+ * const options: ParseToolOutputOptions = { command: 'npx tsc --noEmit' };
+ * ```
+ */
+export interface ParseToolOutputOptions {
+  /** The command that produced the output, when known: it names the tool more surely than the output does. */
+  command?: string;
+  /** Read the output as this format instead of detecting it. */
+  format?: ToolOutputFormat;
+}
+
+const PARSERS: Record<ToolOutputFormat, (lines: readonly string[]) => ParserResult> = {
+  tsc: parseTsc,
+  eslint: parseEslint,
+  biome: parseBiome,
+  'node-test': (lines) =>
+    lines.some((line) => /^TAP version|^\s*(not )?ok \d+ - |^# Subtest:/.test(line))
+      ? parseNodeTap(lines)
+      : parseNodeSpec(lines),
+  vitest: parseVitestOrJest,
+  jest: parseVitestOrJest,
+  pytest: parsePytest,
+  'go-test': parseGoTest,
+  cargo: parseCargo,
+  'git-status': parseGitStatus,
+  'git-diff': parseGitDiff,
+  grep: parseGrep,
+  npm: parseNpm,
+  pip: parsePip,
+  'stack-trace': parseStackTrace,
+  unknown: parseUnknown,
+};
+
+/**
+ * Reads a tool's output: which tool it came from (tsc, eslint, biome, node:test in TAP or spec form,
+ * vitest, jest, pytest, go test, cargo build/test/clippy, git status, git diff, grep/ripgrep, npm,
+ * pip, stack traces), the counts it reported, and each error, warning or failing test with its code,
+ * `file:line:col` location and message. An output no parser recognises keeps its error-looking lines
+ * and its head and tail. Pure, deterministic, linear in the output's length; never throws on a string.
+ *
+ * @param text - The tool's output (terminal colour codes are ignored).
+ * @param options - The command that produced it, or a format to force.
+ * @returns The parsed output.
+ *
+ * @example
+ * ```ts
+ * const parsed = parseToolOutput("src/a.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.");
+ * parsed.format; // 'tsc'
+ * parsed.problems[0]; // { severity: 'error', code: 'TS2322', location: 'src/a.ts:3:7', message: "Type 'string' …" }
+ * ```
+ */
+export function parseToolOutput(text: string, options: ParseToolOutputOptions = {}): ParsedToolOutput {
+  const lines = splitOutputLines(typeof text === 'string' ? text : String(text ?? ''));
+  let lineCount = 0;
+  for (const line of lines) if (line) lineCount++;
+  const detected = options.format ?? detectFormat(lines, options.command);
+  let format = detected;
+  let result = PARSERS[detected](lines);
+  // A format named by the command that finds nothing in the output falls back to reading it unguided.
+  if (
+    detected !== 'unknown' &&
+    result.problems.length === 0 &&
+    result.counts.length === 0 &&
+    result.notes.length === 0
+  ) {
+    format = 'unknown';
+    result = parseUnknown(lines);
+  }
+  return { format, lineCount, counts: result.counts, problems: result.problems, notes: result.notes };
+}

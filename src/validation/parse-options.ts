@@ -1,0 +1,144 @@
+// One way to validate the options of a public function: a zod schema, parsed by `parseOptions`,
+// whose error names the function, the field and the fix:
+//   splitByTokenBudget: options.budget must be a finite number ≥ 0 (got -1)
+// Schemas say what a field must be (`must be …`); the helper adds who, where and what was given.
+import { z } from 'zod';
+import type { TokenCounter } from '../counting/token-counter.js';
+import { ConfigError } from '../errors.js';
+import type { Summarizer } from '../summarizing/summarizer-types.js';
+
+const isCount = (value: unknown) =>
+  value === undefined || (typeof value === 'number' && Number.isFinite(value) && value >= 0);
+
+type Issue = z.core.$ZodIssue;
+
+/** A short, printable description of a value for an error message. */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (typeof value === 'function') return 'a function';
+  return typeof value === 'object' ? 'an object' : typeof value;
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let value = root;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+const ARTICLE: Record<string, string> = { array: 'an array', object: 'an object', function: 'a function' };
+
+/** What the field must be, as a phrase that completes "`<field>` …". */
+function requirement(issue: Issue): string {
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return `has unknown key${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((key) => `"${key}"`).join(', ')}: remove ${issue.keys.length === 1 ? 'it' : 'them'} or check the spelling`;
+    case 'invalid_value':
+      return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
+    case 'invalid_type':
+      // A custom message (`z.number({ error: 'must be …' })`) wins over the generic one.
+      if (issue.message.startsWith('must ')) return issue.message;
+      return `must be ${ARTICLE[issue.expected] ?? `a ${issue.expected}`}`;
+    default:
+      return issue.message.startsWith('must ') ? issue.message : `is invalid: ${issue.message}`;
+  }
+}
+
+/**
+ * The {@link ConfigError} for a failed parse: `<function>: <name>.<field> <requirement> (got <value>)`.
+ *
+ * @internal
+ */
+export function optionsError(functionName: string, error: z.ZodError, input: unknown, name = 'options'): ConfigError {
+  const issue = error.issues[0];
+  const path = issue?.path ?? [];
+  const field = path.map(String).join('.');
+  const where = field === '' ? name : `${name}.${field}`;
+  // The field as the host spells it inside the value: `where` without its first segment (`options`).
+  const dotted = where.includes('.') ? where.slice(where.indexOf('.') + 1) : where;
+  if (issue === undefined) {
+    return new ConfigError({ message: `${functionName}: ${where} is invalid`, field: dotted, cause: error });
+  }
+  const got = issue.code === 'unrecognized_keys' ? '' : ` (got ${describeValue(valueAt(input, path))})`;
+  return new ConfigError({
+    message: `${functionName}: ${where} ${requirement(issue)}${got}`,
+    field: dotted,
+    cause: error,
+  });
+}
+
+/**
+ * Parses the options of a public function with `schema`, or throws a {@link ConfigError} that names
+ * the function, the field and the fix.
+ *
+ * @param functionName - The public function, as the host calls it (`splitByTokenBudget`).
+ * @param schema - The options schema; give fields messages that start with `must` (see `option`).
+ * @param input - What the host passed.
+ * @param name - How the host knows the value in the message. @default 'options'
+ * @returns The parsed options.
+ *
+ * @internal
+ */
+export function parseOptions<Schema extends z.ZodType>(
+  functionName: string,
+  schema: Schema,
+  input: unknown,
+  name = 'options',
+): z.output<Schema> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  throw optionsError(functionName, parsed.error, input, name);
+}
+
+/**
+ * Field schemas with messages in the shape `parseOptions` prints (`must be …`), shared so every
+ * function words the same rule the same way.
+ *
+ * @internal
+ */
+export const option = {
+  /** A finite number ≥ 0 (token budgets, counts that may be fractional). */
+  tokens: () => z.number({ error: 'must be a finite number ≥ 0' }).min(0, 'must be a finite number ≥ 0'),
+  /** A whole number ≥ 0. */
+  count: () =>
+    z
+      .number({ error: 'must be a whole number ≥ 0' })
+      .int('must be a whole number ≥ 0')
+      .min(0, 'must be a whole number ≥ 0'),
+  /** A whole number ≥ 1. */
+  positive: () =>
+    z
+      .number({ error: 'must be a whole number ≥ 1' })
+      .int('must be a whole number ≥ 1')
+      .min(1, 'must be a whole number ≥ 1'),
+  /** A share of a whole: greater than 0, at most 1. */
+  share: () =>
+    z
+      .number({ error: 'must be a number greater than 0 and at most 1' })
+      .gt(0, 'must be a number greater than 0 and at most 1')
+      .lte(1, 'must be a number greater than 0 and at most 1'),
+  /** A token counter: an object with a `count(text)` method. */
+  counter: () =>
+    z.custom<TokenCounter>((value) => {
+      if (typeof value !== 'object' || value === null) return false;
+      const counter = value as TokenCounter;
+      return typeof counter.count === 'function' && isCount(counter.imageTokens) && isCount(counter.messageOverhead);
+    }, 'must be a TokenCounter: an object with a count(text) method, and imageTokens and messageOverhead finite numbers ≥ 0 when set'),
+  /** A summarizer: an object with a `summarize(request)` method. */
+  summarizer: () =>
+    z.custom<Summarizer>(
+      (value) => typeof (value as { summarize?: unknown } | null)?.summarize === 'function',
+      'must be a Summarizer, an object with a summarize() method: createSummarizer({ complete }) for a model, or heuristicSummarizer when none is available',
+    ),
+  /** An AbortSignal. */
+  signal: () =>
+    z.custom<AbortSignal>((value) => {
+      const signal = value as Partial<AbortSignal> | null;
+      return typeof signal === 'object' && signal !== null && typeof signal.aborted === 'boolean';
+    }, 'must be an AbortSignal (from an AbortController)'),
+};

@@ -1,0 +1,71 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import {
+  type AnthropicClientLike,
+  type AnthropicMessageInput,
+  type AnthropicMessageParam,
+  type AnthropicResponse,
+  type AnthropicSystemParam,
+  fromAnthropic,
+  fromAnthropicMessage,
+  toAnthropic,
+} from 'ctxkit/anthropic';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+
+// The adapter declares the wire format itself; these checks (run by `tsc` in `npm run check`) hold it
+// to the SDK's own types in both directions.
+
+describe('structural compatibility with @anthropic-ai/sdk', () => {
+  it('what toAnthropic writes is what the SDK accepts, and what the SDK holds is what fromAnthropic reads', () => {
+    expectTypeOf<AnthropicMessageParam>().toExtend<Anthropic.MessageParam>();
+    expectTypeOf<AnthropicSystemParam>().toExtend<NonNullable<Anthropic.MessageCreateParams['system']>>();
+    expectTypeOf<Anthropic.MessageParam>().toExtend<AnthropicMessageInput>();
+    expectTypeOf<Anthropic.Message>().toExtend<AnthropicResponse>();
+    expectTypeOf<Anthropic>().toExtend<AnthropicClientLike>();
+  });
+
+  it('round-trips an SDK-typed request without casts', () => {
+    const system: Anthropic.TextBlockParam[] = [
+      { type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } },
+    ];
+    const messages: Anthropic.MessageParam[] = [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'ls', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'a.ts' }] },
+    ];
+    const converted = fromAnthropic({ system, messages });
+    const { system: sentSystem, messages: sent } = toAnthropic(converted);
+    const typed: Anthropic.MessageCreateParamsNonStreaming = {
+      model: 'claude-sonnet-4-5',
+      max_tokens: 1024,
+      ...(sentSystem === undefined ? {} : { system: sentSystem }),
+      messages: sent,
+    };
+    expect(typed.messages).toStrictEqual(messages);
+    expect(typed.system).toStrictEqual(system);
+    const response: Anthropic.Message = {
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-sonnet-4-5',
+      content: [{ type: 'text', text: 'Done.', citations: null }],
+      stop_reason: 'end_turn',
+      stop_sequence: null,
+      stop_details: null,
+      container: null,
+      diagnostics: null,
+      usage: {
+        input_tokens: 10,
+        output_tokens: 2,
+        cache_creation_input_tokens: null,
+        cache_read_input_tokens: null,
+        cache_creation: null,
+        inference_geo: null,
+        output_tokens_details: null,
+        server_tool_use: null,
+        service_tier: null,
+        speed: null,
+      },
+    };
+    expect(fromAnthropicMessage(response).usage).toEqual({ input: 10, output: 2, total: 12 });
+  });
+});

@@ -1,0 +1,281 @@
+// A loopback OpenAI: Chat Completions and Responses over HTTP for the real `openai` client. It
+// validates every request by OpenAI's rules, counts the prompt with its own (stricter) tokenizer,
+// answers OpenAI's real overflow error when the prompt exceeds the window, and plays a scripted
+// tool-using model: a few tool calls per user turn, then an answer. Requests without tools are
+// summary requests and get a summary.
+
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { approximateCounter } from 'ctxkit';
+import { checkChatRequest, checkResponsesRequest, type OpenAIError } from './openai-rules.js';
+
+type Wire = Record<string, unknown>;
+
+export interface FakeOpenAIOptions {
+  /** The prompt tokens the model accepts. */
+  contextWindow: number;
+  /** The most output tokens a request may ask for. */
+  maxOutputTokens: number;
+  /** The most tool calls the model makes at once after a user message (it varies from 1), before it answers. @default 3 */
+  toolCallsPerTurn?: number;
+}
+
+export interface FakeOpenAILog {
+  /** Model requests (with tools), summary requests (without), by endpoint. */
+  requests: { endpoint: 'chat' | 'responses'; summary: boolean; promptTokens: number }[];
+  /** Requests refused for breaking a rule (never an overflow). */
+  rejected: { endpoint: string; error: OpenAIError }[];
+  /** Requests refused as too long. */
+  overflows: number;
+  /** The `max_completion_tokens` / `max_output_tokens` of each summary request. */
+  summaryBudgets: number[];
+}
+
+export interface FakeOpenAI {
+  baseURL: string;
+  log: FakeOpenAILog;
+  close(): Promise<void>;
+}
+
+/**
+ * The server's token count: half as much again as ctxkit's estimate of every string in the payload, plus
+ * 4 per item, the way a provider's own tokenizer and framing drift above an estimate.
+ */
+const counted = new Map<string, number>();
+
+/** Tool outputs come back in every request: each long string is counted once. */
+function countString(text: string): number {
+  if (text.length < 256) return approximateCounter.count(text);
+  let tokens = counted.get(text);
+  if (tokens === undefined) {
+    tokens = approximateCounter.count(text);
+    counted.set(text, tokens);
+  }
+  return tokens;
+}
+
+export function countPromptTokens(items: unknown[]): number {
+  let tokens = 0;
+  const walk = (value: unknown): void => {
+    if (typeof value === 'string') tokens += countString(value);
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (typeof value === 'object' && value !== null) Object.values(value).forEach(walk);
+  };
+  walk(items);
+  return Math.ceil(tokens * 1.5) + 4 * items.length;
+}
+
+async function readBody(request: IncomingMessage): Promise<Wire> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as Wire;
+}
+
+const SUMMARY = [
+  '## Goal',
+  'Fix the failing parser tests in the repository.',
+  '## Progress',
+  '- Ran the tests; read src/parser.ts; fixed two cases in parseTypeArguments.',
+  '## Next Steps',
+  '- Run the tests again.',
+].join('\n');
+
+export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeOpenAI> {
+  const log: FakeOpenAILog = { requests: [], rejected: [], overflows: 0, summaryBudgets: [] };
+  const perTurn = options.toolCallsPerTurn ?? 3;
+  let calls = 0;
+  let previous: { items: string[]; tokens: number } | undefined;
+
+  /** Cached tokens: the previous request's count when this one starts with all of its items. */
+  function cachedTokens(items: unknown[], tokens: number): number {
+    const serialized = items.map((item) => JSON.stringify(item));
+    const hit = previous?.items.every((item, index) => serialized[index] === item) === true;
+    const cached = hit && previous ? Math.floor(Math.min(previous.tokens, tokens) / 128) * 128 : 0;
+    previous = { items: serialized, tokens };
+    return cached;
+  }
+
+  /** What the model does next: parallel tool calls right after a user message, then an answer. */
+  function nextStep(
+    items: Wire[],
+    isUser: (item: Wire) => boolean,
+  ): { calls: { id: string; name: string; arguments: string }[] } | { text: string } {
+    if (!isUser(items[items.length - 1]!)) return { text: 'Fixed one more case; the tests for it pass now.' };
+    return {
+      calls: Array.from({ length: 1 + ((calls + items.length) % perTurn) }, () => {
+        calls++;
+        // Arguments spelled with spaces, as models often do: the round trip must keep the spelling.
+        return {
+          id: `call_${calls}`,
+          name: calls % 2 === 0 ? 'run_tests' : 'read_file',
+          arguments: `{"path": "src/file${calls}.ts", "verbose": true}`,
+        };
+      }),
+    };
+  }
+
+  function overflow(endpoint: 'chat' | 'responses', tokens: number): { status: number; body: Wire } {
+    log.overflows++;
+    const message =
+      endpoint === 'chat'
+        ? `This model's maximum context length is ${options.contextWindow} tokens. However, your messages resulted in ${tokens} tokens. Please reduce the length of the messages.`
+        : 'Your input exceeds the context window of this model. Please adjust your input and try again.';
+    return {
+      status: 400,
+      body: {
+        error: {
+          message,
+          type: 'invalid_request_error',
+          param: endpoint === 'chat' ? 'messages' : 'input',
+          code: 'context_length_exceeded',
+        },
+      },
+    };
+  }
+
+  function reject(endpoint: string, error: OpenAIError): { status: number; body: Wire } {
+    log.rejected.push({ endpoint, error });
+    return { status: 400, body: { error } };
+  }
+
+  function chat(body: Wire): { status: number; body: Wire } {
+    const problem = checkChatRequest(body);
+    if (problem) return reject('chat', problem);
+    const messages = body.messages as Wire[];
+    const summary = body.tools === undefined;
+    const budget = Number(body.max_completion_tokens ?? body.max_tokens ?? options.maxOutputTokens);
+    if (budget > options.maxOutputTokens) {
+      return reject('chat', {
+        message: `max_tokens is too large: ${budget}. This model supports at most ${options.maxOutputTokens} completion tokens, whereas you provided ${budget}.`,
+        type: 'invalid_request_error',
+        param: 'max_tokens',
+        code: 'invalid_value',
+      });
+    }
+    const tokens = countPromptTokens(summary ? messages : [...messages, body.tools]);
+    log.requests.push({ endpoint: 'chat', summary, promptTokens: tokens });
+    if (tokens > options.contextWindow) return overflow('chat', tokens);
+    const cached = cachedTokens(messages, tokens);
+    if (summary) log.summaryBudgets.push(budget);
+    const step = summary ? { text: SUMMARY } : nextStep(messages, (message) => message.role === 'user');
+    const message: Wire = {
+      role: 'assistant',
+      content: 'text' in step ? step.text : null,
+      refusal: null,
+      annotations: [],
+    };
+    if ('calls' in step) {
+      message.tool_calls = step.calls.map((call) => ({
+        id: call.id,
+        type: 'function',
+        function: { name: call.name, arguments: call.arguments },
+      }));
+    }
+    const completionTokens = 40;
+    return {
+      status: 200,
+      body: {
+        id: `chatcmpl-${log.requests.length}`,
+        object: 'chat.completion',
+        created: 1_700_000_000,
+        model: String(body.model),
+        choices: [{ index: 0, message, logprobs: null, finish_reason: 'calls' in step ? 'tool_calls' : 'stop' }],
+        usage: {
+          prompt_tokens: tokens,
+          completion_tokens: completionTokens,
+          total_tokens: tokens + completionTokens,
+          prompt_tokens_details: { cached_tokens: cached, audio_tokens: 0 },
+          completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0 },
+        },
+      },
+    };
+  }
+
+  function responses(body: Wire): { status: number; body: Wire } {
+    const problem = checkResponsesRequest(body);
+    if (problem) return reject('responses', problem);
+    const input = body.input as Wire[];
+    const tokens = countPromptTokens([...input, body.tools, body.instructions]);
+    log.requests.push({ endpoint: 'responses', summary: false, promptTokens: tokens });
+    if (tokens > options.contextWindow) return overflow('responses', tokens);
+    const cached = cachedTokens(input, tokens);
+    const step = nextStep(input, (item) => item.role === 'user');
+    const n = log.requests.length;
+    const reasoning = {
+      id: `rs_${n}`,
+      type: 'reasoning',
+      summary: [],
+      encrypted_content: `gAAAA${'x'.repeat(40)}${n}`,
+    };
+    const output: Wire[] = [reasoning];
+    if ('calls' in step) {
+      step.calls.forEach((call, index) => {
+        output.push({
+          id: `fc_${n}_${index}`,
+          type: 'function_call',
+          status: 'completed',
+          call_id: call.id,
+          name: call.name,
+          arguments: call.arguments,
+        });
+      });
+    } else {
+      output.push({
+        id: `msg_${n}`,
+        type: 'message',
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: step.text, annotations: [], logprobs: [] }],
+      });
+    }
+    return {
+      status: 200,
+      body: {
+        id: `resp_${n}`,
+        object: 'response',
+        created_at: 1_700_000_000,
+        status: 'completed',
+        model: String(body.model),
+        output,
+        usage: {
+          input_tokens: tokens,
+          input_tokens_details: { cached_tokens: cached },
+          output_tokens: 60,
+          output_tokens_details: { reasoning_tokens: 20 },
+          total_tokens: tokens + 60,
+        },
+      },
+    };
+  }
+
+  const server: Server = createServer(async (request, response) => {
+    try {
+      const body = await readBody(request);
+      const url = request.url ?? '';
+      const reply = url.endsWith('/chat/completions')
+        ? chat(body)
+        : url.endsWith('/responses')
+          ? responses(body)
+          : {
+              status: 404,
+              body: {
+                error: { message: `Unknown path ${url}`, type: 'invalid_request_error', param: null, code: null },
+              },
+            };
+      response.writeHead(reply.status, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(reply.body));
+    } catch (error) {
+      response.writeHead(500, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({ error: { message: String(error), type: 'server_error', param: null, code: null } }),
+      );
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    log,
+    close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+  };
+}

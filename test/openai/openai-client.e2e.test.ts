@@ -1,0 +1,154 @@
+// The real `openai` client against a loopback server that checks requests by OpenAI's rules: a
+// 40-turn tool-using session through the context manager, with tool output of thousands of lines and
+// a window small enough that compaction and overflow recovery both happen. No request may break a
+// rule; every overflow must be recovered.
+
+import { type AssistantMessage, type ContextEvent, createContextManager, type Message, type ToolCall } from 'ctxkit';
+import {
+  createOpenAISummarizer,
+  fromOpenAIChatCompletion,
+  fromOpenAIResponse,
+  toOpenAIChat,
+  toOpenAIResponses,
+} from 'ctxkit/openai';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type FakeOpenAI, startFakeOpenAI } from './fake-openai-server.js';
+
+const WINDOW = 30_000;
+const TURNS = 40;
+const model = 'gpt-4o';
+const systemPrompt = 'You are a careful coding agent. Use the tools to inspect and fix the repository.';
+const functions = [
+  {
+    name: 'read_file',
+    description: 'Read a file',
+    parameters: { type: 'object', properties: { path: { type: 'string' } } },
+  },
+  {
+    name: 'run_tests',
+    description: 'Run the tests',
+    parameters: { type: 'object', properties: { path: { type: 'string' } } },
+  },
+];
+
+/** Tool outputs of a hundred to thousands of lines (compiler errors, test runs), built once. */
+const outputs = [150, 3_000, 700, 2_200, 400, 1_500, 2_800, 1_000].map((count, index) => {
+  const lines: string[] = [];
+  for (let line = 0; line < count; line++) {
+    lines.push(
+      index % 2 === 0
+        ? `not ok ${line} - parser handles case ${line} # expected ${line % 7} got ${line % 5}`
+        : `src/module${line % 40}/file${line}.ts(${line % 300},5): error TS2345: Argument of type 'string' is not assignable to 'number'.`,
+    );
+  }
+  return lines.join('\n');
+});
+const toolOutput = (seed: number) => outputs[seed % outputs.length]!;
+
+function managerFor(client: OpenAI, events: ContextEvent[], tools: unknown) {
+  return createContextManager({
+    model,
+    contextWindow: WINDOW,
+    summarizer: createOpenAISummarizer({ client, model: 'gpt-4o-mini' }),
+    systemPrompt,
+    tools,
+    config: { reserveTokens: 2_500, keepRecentTokens: 16_000, toolOutput: { maxBytes: 12 * 1024, maxLines: 400 } },
+    onEvent: (event) => events.push(event),
+  });
+}
+
+/** Runs the session; `call` sends one model request and returns the assistant message. */
+async function runSession(
+  manager: ReturnType<typeof createContextManager>,
+  call: (messages: Message[]) => Promise<AssistantMessage>,
+): Promise<{ answers: number; recoveries: number }> {
+  let history: Message[] = [];
+  let answers = 0;
+  let recoveries = 0;
+  for (let turn = 1; turn <= TURNS; turn++) {
+    history.push({ role: 'user', content: `Turn ${turn}: fix the next failing parser test.` });
+    for (let step = 0; step < 6; step++) {
+      const { result, history: kept, recovered } = await manager.runWithOverflowRecovery(history, call);
+      if (recovered) recoveries++;
+      history = [...kept, result];
+      const calls = result.content.filter((part): part is ToolCall => part.type === 'toolCall');
+      if (calls.length === 0) {
+        answers++;
+        break;
+      }
+      for (const toolCall of calls) {
+        history.push({
+          role: 'toolResult',
+          toolCallId: toolCall.id,
+          toolName: toolCall.name,
+          content: [{ type: 'text', text: toolOutput(turn * 3 + Number(toolCall.id.replace(/\D/g, ''))) }],
+        });
+      }
+    }
+  }
+  return { answers, recoveries };
+}
+
+describe('the openai client through ctxkit/openai', () => {
+  let server: FakeOpenAI;
+  beforeAll(async () => {
+    server = await startFakeOpenAI({ contextWindow: WINDOW, maxOutputTokens: 16_384 });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  test('Chat Completions: 40 tool-using turns, compaction and overflow recovery, no rejected request', async () => {
+    const client = new OpenAI({ apiKey: 'test', baseURL: server.baseURL, maxRetries: 0 });
+    const tools = functions.map((fn) => ({ type: 'function' as const, function: fn }));
+    const events: ContextEvent[] = [];
+    const manager = managerFor(client, events, tools);
+    const usageChecks: boolean[] = [];
+    const { answers, recoveries } = await runSession(manager, async (messages) => {
+      const completion = await client.chat.completions.create({
+        model,
+        tools,
+        messages: toOpenAIChat({ systemPrompt, messages }).messages,
+      });
+      const { message, usage } = fromOpenAIChatCompletion(completion);
+      // Cached tokens are inside prompt_tokens: ctxkit's input plus cache reads is the prompt, once.
+      usageChecks.push(usage!.input + (usage!.cacheRead ?? 0) === completion.usage!.prompt_tokens);
+      return message;
+    });
+    const chat = server.log.requests.filter((request) => request.endpoint === 'chat');
+    expect(server.log.rejected).toEqual([]);
+    expect(answers).toBe(TURNS);
+    expect(server.log.overflows).toBeGreaterThan(0);
+    expect(recoveries).toBe(server.log.overflows);
+    expect(
+      events.some((event) => event.type === 'compaction-end' && event.reason === 'threshold' && !event.error),
+    ).toBe(true);
+    expect(chat.filter((request) => request.summary).length).toBeGreaterThan(0);
+    expect(usageChecks.every(Boolean)).toBe(true);
+    expect(usageChecks.length).toBeGreaterThanOrEqual(TURNS * 2);
+  });
+
+  test('Responses with store: false: 40 turns with encrypted reasoning, no rejected request', async () => {
+    const client = new OpenAI({ apiKey: 'test', baseURL: server.baseURL, maxRetries: 0 });
+    const tools = functions.map((fn) => ({ type: 'function' as const, strict: false, ...fn }));
+    const events: ContextEvent[] = [];
+    const manager = managerFor(client, events, tools);
+    const before = server.log.requests.length;
+    const { answers } = await runSession(manager, async (messages) => {
+      const response = await client.responses.create({
+        model,
+        tools,
+        instructions: systemPrompt,
+        input: toOpenAIResponses({ messages }).items,
+        store: false,
+        include: ['reasoning.encrypted_content'],
+      });
+      return fromOpenAIResponse(response).message;
+    });
+    expect(server.log.rejected).toEqual([]);
+    expect(answers).toBe(TURNS);
+    expect(server.log.requests.slice(before).some((request) => request.endpoint === 'responses')).toBe(true);
+    expect(events.some((event) => event.type === 'compaction-end' && !event.error)).toBe(true);
+  });
+});

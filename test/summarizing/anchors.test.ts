@@ -1,0 +1,174 @@
+import { readFileSync } from 'node:fs';
+import { type Anchor, checkAnchors, extractAnchors, type Message, PINNED_HEADING, pinAnchors } from 'ctxkit';
+import { describe, expect, it } from 'vitest';
+
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/tool-outputs/${name}`, import.meta.url), 'utf8');
+
+function call(id: string, name: string, args: Record<string, unknown>, result: string, isError = false): Message[] {
+  return [
+    { role: 'assistant', content: [{ type: 'toolCall', id, name, arguments: args }] },
+    { role: 'toolResult', toolCallId: id, toolName: name, content: [{ type: 'text', text: result }], isError },
+  ];
+}
+
+const session: Message[] = [
+  {
+    role: 'user',
+    content:
+      'Add rate limiting to the public API so one client cannot exceed 120 requests per minute. Do not add new dependencies. The limit must be configurable through RATE_LIMIT_MAX.',
+  },
+  ...call('c1', 'read', { path: 'src/server.ts' }, 'import express from "express";'),
+  ...call('c2', 'edit', { path: 'src/server.ts', old_string: 'a', new_string: 'b' }, 'Edited.'),
+  ...call('c3', 'edit', { file_path: 'src/routes.ts', old_string: 'x', new_string: 'y' }, 'old_string not found', true),
+  ...call('c4', 'bash', { command: 'npx tsc --noEmit' }, `${fixture('tsc.txt')}\nexit code 2`),
+  {
+    role: 'assistant',
+    content: [
+      {
+        type: 'text',
+        text: 'We decided to use a sliding window instead of a fixed bucket. TODO: test the reset header.',
+      },
+    ],
+  },
+  ...call('c5', 'bash', { command: 'node --test' }, `${fixture('node-test-tap.txt')}\nexit code 1`),
+];
+
+const keysOf = (anchors: readonly Anchor[], category: Anchor['category']) =>
+  anchors.filter((anchor) => anchor.category === category).map((anchor) => anchor.keys.join(' '));
+
+describe('extractAnchors', () => {
+  const anchors = extractAnchors(session);
+
+  it("keeps the user's goal and constraints in their own words, as required anchors", () => {
+    const goal = anchors.find((anchor) => anchor.category === 'goal')!;
+    expect(goal.required).toBe(true);
+    expect(goal.text.startsWith('Add rate limiting to the public API')).toBe(true);
+    expect(keysOf(anchors, 'constraint')).toEqual([
+      'Do not add new dependencies.',
+      'The limit must be configurable through RATE_LIMIT_MAX.',
+    ]);
+    expect(anchors.filter((anchor) => anchor.category === 'constraint').every((anchor) => anchor.required)).toBe(true);
+  });
+
+  it('takes identifiers and numbers from what the user wrote', () => {
+    expect(keysOf(anchors, 'identifier')).toEqual(expect.arrayContaining(['RATE_LIMIT_MAX', '120']));
+  });
+
+  it('lists a file as changed only when a write or edit succeeded', () => {
+    expect(keysOf(anchors, 'file-changed')).toEqual(['src/server.ts']);
+    expect(keysOf(anchors, 'file-read')).toEqual(['src/routes.ts']);
+  });
+
+  it('keeps every error code with its location, and every failing test', () => {
+    const errors = keysOf(anchors, 'error');
+    expect(errors).toHaveLength(16);
+    expect(errors).toContain('TS2305 src/server/routes.ts:8:10');
+    expect(keysOf(anchors, 'failing-test')).toHaveLength(10);
+    expect(keysOf(anchors, 'failing-test')).toContain('fromISO parses PT1H');
+  });
+
+  it('keeps commands with their exit status, decisions, and open items', () => {
+    expect(anchors.filter((anchor) => anchor.category === 'command').map((anchor) => anchor.text)).toEqual([
+      '`npx tsc --noEmit` → failed (exit 2)',
+      '`node --test` → failed (exit 1)',
+    ]);
+    expect(keysOf(anchors, 'decision')[0]).toMatch(/^We decided to use a sliding window/);
+    expect(keysOf(anchors, 'open-item')).toEqual(['TODO: test the reset header.', 'npx tsc --noEmit', 'node --test']);
+  });
+
+  it('clears a "still failing" item once the same command passes', () => {
+    const later = extractAnchors([
+      ...session,
+      ...call('c6', 'bash', { command: 'node --test' }, '# pass 12\n# fail 0'),
+    ]);
+    expect(keysOf(later, 'open-item')).toEqual(['TODO: test the reset header.', 'npx tsc --noEmit']);
+    expect(later.find((anchor) => anchor.category === 'command' && anchor.keys[0] === 'node --test')?.text).toBe(
+      '`node --test` → ok',
+    );
+  });
+
+  it('carries anchors of an earlier checkpoint: given, on its message, or in its pinned lines', () => {
+    const previous = extractAnchors(session);
+    const next = extractAnchors([{ role: 'user', content: 'Now document it.' }], { previous });
+    expect(next.filter((anchor) => anchor.category === 'goal').map((anchor) => anchor.required ?? false)).toEqual([
+      true,
+      false,
+    ]);
+    const pinned = pinAnchors('Short summary.', previous, { maxChars: 100_000 }).text;
+    const fromText = extractAnchors([
+      { role: 'user', content: `[Previous conversation summary]\n${pinned}`, meta: { kind: 'compaction_summary' } },
+    ]);
+    expect(fromText.length).toBe(previous.length);
+    expect(checkAnchors(pinned, fromText).lost).toEqual([]);
+  });
+
+  it('is deterministic and leaves its input alone', () => {
+    const copy = structuredClone(session);
+    expect(extractAnchors(session)).toEqual(extractAnchors(copy));
+    expect(session).toEqual(copy);
+  });
+});
+
+describe('checkAnchors', () => {
+  it('finds keys without regard to case, quotes, backticks or spacing', () => {
+    const anchors: Anchor[] = [
+      { category: 'identifier', text: 'RATE_LIMIT_MAX', keys: ['RATE_LIMIT_MAX'] },
+      { category: 'command', text: '`npm test` → ok', keys: ['npm   test'] },
+      { category: 'error', text: 'TS2345 at a.ts:1:2', keys: ['TS2345', 'a.ts:1:2'] },
+    ];
+    const { kept, lost } = checkAnchors('Ran `NPM TEST`; set **rate_limit_max**. TS2345 remains.', anchors);
+    expect(kept.map((anchor) => anchor.category)).toEqual(['identifier', 'command']);
+    expect(lost.map((anchor) => anchor.category)).toEqual(['error']);
+  });
+});
+
+describe('pinAnchors', () => {
+  const anchors = extractAnchors(session);
+
+  it('pins what the summary lost, so everything is kept when the budget allows', () => {
+    const result = pinAnchors('## Goal\n- Rate limiting', anchors, { maxChars: 20_000 });
+    expect(result.text).toContain(PINNED_HEADING);
+    expect(result.lost).toEqual([]);
+    expect(checkAnchors(result.text, anchors).lost).toEqual([]);
+  });
+
+  it('is idempotent: pinning a pinned summary rewrites the same section', () => {
+    const once = pinAnchors('## Goal\n- Rate limiting', anchors, { maxChars: 20_000 }).text;
+    expect(pinAnchors(once, anchors, { maxChars: 20_000 }).text).toBe(once);
+  });
+
+  it('pins nothing when the summary itself kept every anchor', () => {
+    const body = anchors.map((anchor) => anchor.text).join('\n');
+    expect(pinAnchors(body, anchors, { maxChars: 20_000 })).toMatchObject({ text: body, pinned: [], lost: [] });
+  });
+
+  it('drops the lowest-priority anchors first and never the goal or constraints', () => {
+    for (const maxChars of [3000, 1200, 600, 400]) {
+      const result = pinAnchors('## Goal\n- Rate limiting\n'.repeat(10), anchors, { maxChars });
+      expect([...result.text].length).toBeLessThanOrEqual(maxChars);
+      const lost = checkAnchors(result.text, anchors).lost;
+      expect(lost.filter((anchor) => anchor.required)).toEqual([]);
+      const priorities = [
+        'goal',
+        'constraint',
+        'error',
+        'failing-test',
+        'file-changed',
+        'identifier',
+        'decision',
+        'open-item',
+        'command',
+        'file-read',
+      ];
+      const kept = checkAnchors(result.text, anchors).kept.map((anchor) => priorities.indexOf(anchor.category));
+      const dropped = lost.map((anchor) => priorities.indexOf(anchor.category));
+      if (dropped.length > 0) expect(Math.min(...dropped)).toBeGreaterThanOrEqual(Math.min(...kept));
+    }
+  });
+
+  it('cuts the summary rather than drop the goal when the budget is tiny', () => {
+    const result = pinAnchors('x'.repeat(5000), anchors, { maxChars: 320 });
+    expect([...result.text].length).toBeLessThanOrEqual(320);
+    expect(result.lost.filter((anchor) => anchor.required)).toEqual([]);
+  });
+});
