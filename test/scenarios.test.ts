@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  type AssistantMessage,
   CompactionError,
   type ContextEvent,
   compactSession,
@@ -15,40 +14,23 @@ import {
   referenceCounter,
   type Summarizer,
   type SummaryOutput,
-  type SummaryRequest,
   summaryText,
 } from '../src/index.js';
+import {
+  assistantMessage,
+  createScriptedSummarizer,
+  type ScriptStep,
+  toolCallMessage,
+  toolResultMessage,
+  userMessage,
+} from '../src/testing/index.js';
 
-const user = (tokens: number, label = 'u'): Message => ({ role: 'user', content: label.repeat(tokens * 4) });
-const answer = (text: string): AssistantMessage => ({
-  role: 'assistant',
-  content: [{ type: 'text', text }],
-  stopReason: 'stop',
-});
-const call = (id: string): AssistantMessage => ({
-  role: 'assistant',
-  content: [{ type: 'toolCall', id, name: 'bash', arguments: { id } }],
-  stopReason: 'toolUse',
-});
-const result = (id: string, tokens: number): Message => ({
-  role: 'toolResult',
-  toolCallId: id,
-  toolName: 'bash',
-  content: [{ type: 'text', text: 'r'.repeat(tokens * 4) }],
-});
+const user = (tokens: number, label = 'u') => userMessage(label.repeat(tokens * 4));
+const answer = (text: string) => assistantMessage(text);
+const call = (id: string) => toolCallMessage([{ id, name: 'bash', arguments: { id } }]);
+const result = (id: string, tokens: number) => toolResultMessage(id, 'r'.repeat(tokens * 4), { toolName: 'bash' });
 
-function summarizer(
-  next: (request: SummaryRequest) => SummaryOutput | Promise<SummaryOutput>,
-): Summarizer & { requests: SummaryRequest[] } {
-  const requests: SummaryRequest[] = [];
-  return {
-    requests,
-    summarize: async (request) => {
-      requests.push(request);
-      return next(request);
-    },
-  };
-}
+const summarizer = (next: ScriptStep) => createScriptedSummarizer([], { afterScript: next });
 
 function setup(summary: Summarizer, events: ContextEvent[] = []) {
   return createContextManager({

@@ -1,6 +1,7 @@
 import { isValidUsage, usageTotal } from '../counting/estimate-context-tokens.js';
 import { isAgentVisible } from '../counting/token-counter.js';
 import { ARCHIVED_RESULT_PLACEHOLDER, MISSING_RESULT_TEXT, summaryText } from '../messages/ctxkit-messages.js';
+import { withoutEmptyAssistantParts, withoutEmptyUserParts } from '../pipeline/internal/empty-content.js';
 import type { AssistantMessage, Message, TextContent, ToolResultMessage } from '../types.js';
 
 /** An unanswered tool call: where it is, and where its synthetic result was sent (-1 when its message is not sent). */
@@ -123,9 +124,11 @@ export class SentProjection {
     if (index >= this.positions.length) this.positions = growInts(this.positions, index + 1);
     this.positions[index] = -1;
     switch (message.role) {
-      case 'user':
-        if (isAgentVisible(message)) this.positions[index] = this.push(message);
+      case 'user': {
+        const sendable = isAgentVisible(message) ? withoutEmptyUserParts(message) : undefined;
+        if (sendable !== undefined) this.positions[index] = this.push(sendable);
         return true;
+      }
       case 'toolResult':
         return this.appendResult(message, index);
       case 'assistant':
@@ -174,6 +177,8 @@ export class SentProjection {
       waiting.push(call);
     }
     if (!isAgentVisible(message) || message.stopReason === 'aborted' || message.stopReason === 'error') return true;
+    const sendable = withoutEmptyAssistantParts(message);
+    if (sendable === undefined) return true;
     let renamed = false;
     for (const call of calls) {
       if (this.sentIds.has(call.id)) {
@@ -182,7 +187,7 @@ export class SentProjection {
       }
       this.sentIds.add(call.id);
     }
-    const sentMessage = renamed ? withCallIds(message, calls) : message;
+    const sentMessage = renamed ? withCallIds(sendable, calls) : sendable;
     this.positions[index] = this.push(sentMessage);
     this.noteUsage(sentMessage);
     let rank = 0;

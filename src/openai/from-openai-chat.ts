@@ -145,6 +145,7 @@ function systemPrompt(system: WireObject[]): Pick<OpenAIChatConversation, 'syste
     system.length === 1 &&
     first!.role === 'system' &&
     typeof first!.content === 'string' &&
+    first!.content !== '' &&
     Object.keys(first!).length === 2;
   return { systemPrompt: text, ...(plain ? {} : withData('chat', { system })) };
 }

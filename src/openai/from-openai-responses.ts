@@ -143,6 +143,7 @@ function systemPrompt(system: WireObject[]): Pick<OpenAIResponsesConversation, '
     system.length === 1 &&
     first!.role === 'system' &&
     typeof first!.content === 'string' &&
+    first!.content !== '' &&
     Object.keys(first!).length === 2;
   return { systemPrompt: text, ...(plain ? {} : withData('responses', { system })) };
 }

@@ -89,9 +89,11 @@ export function toOpenAIChat(
       case 'user':
         output.push(userMessage(message, path, warnings));
         return;
-      case 'assistant':
-        output.push(assistantMessage(message, path, warnings));
+      case 'assistant': {
+        const wire = assistantMessage(message, path, warnings);
+        if (wire) output.push(wire);
         return;
+      }
       case 'toolResult':
         output.push(toolMessage(message, path, warnings));
         return;
@@ -107,7 +109,8 @@ function system(conversation: OpenAIChatConversation, options: ToOpenAIChatOptio
   if (Array.isArray(kept) && kept.map((message) => instructionText(message.content)).join('\n\n') === systemPrompt) {
     return [...kept];
   }
-  return [{ role: options.systemRole ?? 'system', content: systemPrompt }];
+  // An empty system message is rejected, and says nothing.
+  return systemPrompt === '' ? [] : [{ role: options.systemRole ?? 'system', content: systemPrompt }];
 }
 
 function partData(part: { providerData?: Record<string, unknown> }): ChatPartData {
@@ -169,7 +172,12 @@ function userMessage(message: UserMessage, path: string, warnings: string[]): Op
   return { ...data.fields, role: 'user', content: typeof content === 'string' ? content : content.map(userPart) };
 }
 
-function assistantMessage(message: AssistantMessage, path: string, warnings: string[]): OpenAIChatAssistantMessage {
+/** The wire message, or `undefined` when only thinking was in it (Chat Completions rejects an empty one). */
+function assistantMessage(
+  message: AssistantMessage,
+  path: string,
+  warnings: string[],
+): OpenAIChatAssistantMessage | undefined {
   const data = readData<ChatMessageData>(message.providerData, 'chat') ?? {};
   const texts: TextContent[] = [];
   const calls: OpenAIChatToolCall[] = [];
@@ -197,6 +205,11 @@ function assistantMessage(message: AssistantMessage, path: string, warnings: str
   } else wire.content = isPlainText(texts) ? texts[0].text : texts.map(assistantPart);
   if (refusal !== undefined) wire.refusal = refusal;
   if (calls.length > 0) wire.tool_calls = calls;
+  const onlyThinking = message.content.length > 0 && message.content.every((part) => part.type === 'thinking');
+  if (onlyThinking && data.fields === undefined) {
+    warnings.push(`${path} had only thinking, so nothing of it is sent.`);
+    return undefined;
+  }
   return wire;
 }
 

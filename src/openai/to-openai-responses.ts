@@ -101,7 +101,8 @@ function system(conversation: OpenAIResponsesConversation, options: ToOpenAIResp
   if (Array.isArray(kept) && kept.map((item) => instructionText(item.content)).join('\n\n') === systemPrompt) {
     return [...kept] as unknown as OpenAIResponsesItem[];
   }
-  return [{ role: options.systemRole ?? 'system', content: systemPrompt }];
+  // An empty system message is rejected, and says nothing.
+  return systemPrompt === '' ? [] : [{ role: options.systemRole ?? 'system', content: systemPrompt }];
 }
 
 function partData(part: { providerData?: Record<string, unknown> }): ResponsesPartData {

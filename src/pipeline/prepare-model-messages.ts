@@ -2,6 +2,7 @@ import { isAgentVisible } from '../counting/token-counter.js';
 import { createArchivedPlaceholder, createMissingResult } from '../messages/ctxkit-messages.js';
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from '../types.js';
 import { assertMessages } from './internal/assert-messages.js';
+import { sendableAssistant, sendableUser } from './internal/empty-content.js';
 import { pairToolResults, toolCallIds } from './internal/tool-pairing.js';
 
 const placeholders = new WeakMap<ToolResultMessage, ToolResultMessage>();
@@ -118,7 +119,11 @@ function freshId(
  * - results whose call is missing, and second results for the same call, are dropped;
  * - a tool call id used again (by a later turn, or twice in one message: some providers and local
  *   servers restart their ids) is sent as a fresh id (`call_1#2`), in the call and in its result, as
- *   providers reject a request in which two calls share an id.
+ *   providers reject a request in which two calls share an id;
+ * - empty content is not sent, as providers reject it: whitespace-only text parts (and empty thinking
+ *   without a signature) are removed, and a user or assistant message left with nothing is dropped.
+ *   Thinking with a signature or `providerData` is kept, and tool calls and results are never
+ *   dropped for this, so pairing is unaffected.
  *
  * Messages that need no change are returned as the same objects, and the placeholders, synthetic
  * results and renamed messages are memoized per source message, so repeated calls stay cheap and
@@ -143,31 +148,34 @@ export function prepareModelMessages(messages: readonly Message[]): Message[] {
   const output: Message[] = [];
   messages.forEach((message, index) => {
     switch (message.role) {
-      case 'user':
-        if (isAgentVisible(message)) output.push(message);
+      case 'user': {
+        const sendable = isAgentVisible(message) ? sendableUser(message) : undefined;
+        if (sendable) output.push(sendable);
         return;
+      }
       case 'toolResult':
         return; // emitted right after its call, or dropped as an orphan or duplicate
       case 'assistant': {
-        if (!isSendableAssistant(message)) return;
+        const sendable = isSendableAssistant(message) ? sendableAssistant(message) : undefined;
+        if (sendable === undefined) return;
         const calls = message.content.filter((part): part is ToolCall => part.type === 'toolCall');
         const ids = calls.map((call) => {
           const id = sent.has(call.id) ? freshId(call.id, taken, sent, nextSuffix) : call.id;
           sent.add(id);
           return id;
         });
-        output.push(withCallIds(message, ids));
+        output.push(withCallIds(sendable, ids));
         const resultIndexes = answers.get(index);
         calls.forEach((call, callIndex) => {
           const resultIndex = resultIndexes?.[callIndex];
           const result = resultIndex === undefined ? undefined : (messages[resultIndex] as ToolResultMessage);
-          const sendable =
+          const answer =
             result === undefined
               ? missingResultFor(message, callIndex, call)
               : isAgentVisible(result)
                 ? result
                 : placeholderFor(result);
-          output.push(withResultId(sendable, ids[callIndex]!));
+          output.push(withResultId(answer, ids[callIndex]!));
         });
         return;
       }

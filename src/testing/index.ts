@@ -22,7 +22,12 @@ export {
   toolResultMessage,
   userMessage,
 } from './message-builders.js';
-export { createScriptedSummarizer, type ScriptedSummarizer, type ScriptStep } from './scripted-summarizer.js';
+export {
+  type CreateScriptedSummarizerOptions,
+  createScriptedSummarizer,
+  type ScriptedSummarizer,
+  type ScriptStep,
+} from './scripted-summarizer.js';
 export {
   type ArbitraryToolOutputOptions,
   arbitraryToolOutput,

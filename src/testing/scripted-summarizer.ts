@@ -38,16 +38,34 @@ export interface ScriptedSummarizer extends Summarizer {
 }
 
 /**
+ * Options of {@link createScriptedSummarizer}.
+ *
+ * @example
+ * ```ts
+ * const options: CreateScriptedSummarizerOptions = { afterScript: (request) => `summary of ${request.messages.length}` };
+ * ```
+ */
+export interface CreateScriptedSummarizerOptions {
+  /**
+   * The step used for every request once the script is used up, so a test that summarizes an
+   * unknown number of times can record them all. @default none: a used-up script rejects
+   */
+  afterScript?: ScriptStep;
+}
+
+/**
  * Creates a summarizer that returns scripted outputs in order, for deterministic tests of code that
  * summarizes (compaction, tool-result summaries, overflow recovery).
  *
  * Each call records its request in `requests`, then:
  * - rejects with the signal's reason, without using a step, when `request.signal` is already aborted;
- * - rejects with a clear error, naming how many steps the script had, when the script is used up;
+ * - when the script is used up: takes `options.afterScript` if given, else rejects with a clear
+ *   error naming how many steps the script had;
  * - otherwise takes the next step (see {@link ScriptStep}); while a function step is pending, an
  *   abort rejects the call at once with the signal's reason.
  *
  * @param script - The answers, in the order they are given.
+ * @param options - `afterScript`: the answer once the script is used up.
  * @returns The summarizer, with `requests` and `remaining`.
  *
  * @example
@@ -57,7 +75,10 @@ export interface ScriptedSummarizer extends Summarizer {
  * await expect(compact(messages, { summarizer })).rejects.toThrow(); // the second step throws
  * ```
  */
-export function createScriptedSummarizer(script: readonly ScriptStep[]): ScriptedSummarizer {
+export function createScriptedSummarizer(
+  script: readonly ScriptStep[],
+  options: CreateScriptedSummarizerOptions = {},
+): ScriptedSummarizer {
   const steps = [...script];
   const requests: SummaryRequest[] = [];
   let next = 0;
@@ -70,12 +91,13 @@ export function createScriptedSummarizer(script: readonly ScriptStep[]): Scripte
       requests.push(request);
       const signal = request.signal;
       if (signal?.aborted) throw abortReason(signal);
-      if (next >= steps.length) {
+      const after = next >= steps.length ? options.afterScript : undefined;
+      if (next >= steps.length && after === undefined) {
         throw new Error(
           `Scripted summarizer: the script has ${steps.length} step(s), but request ${requests.length} (kind "${request.kind}") asked for another. Add a step to the script, or check why the code under test summarizes more often than expected.`,
         );
       }
-      const step = steps[next++]!;
+      const step = after ?? steps[next++]!;
       if (step instanceof Error) throw step;
       if (typeof step === 'function')
         return raceAbort(

@@ -6,18 +6,13 @@ import {
   contextUsage,
   createSummaryMessage,
   estimateContextTokens,
-  type Message,
   shouldCompact,
   type Usage,
 } from '../../src/index.js';
+import { assistantMessage, userMessage } from '../../src/testing/index.js';
 
-const user = (text: string): Message => ({ role: 'user', content: text });
-const assistant = (usage: Usage): AssistantMessage => ({
-  role: 'assistant',
-  content: [{ type: 'text', text: 'ok' }],
-  usage,
-  stopReason: 'stop',
-});
+const user = (text: string) => userMessage(text);
+const assistant = (usage: Usage) => assistantMessage('ok', { usage });
 
 describe('usage that cannot anchor an estimate', () => {
   it.each([

@@ -11,15 +11,11 @@ import {
   shouldCompact,
   type TokenCounter,
 } from '../../src/index.js';
+import { assistantMessage, userMessage } from '../../src/testing/index.js';
 
-const user = (text: string, meta?: Message['meta']): Message => ({
-  role: 'user',
-  content: text,
-  ...(meta ? { meta } : {}),
-});
+const user = (text: string, meta?: Message['meta']) => userMessage(text, meta);
 const assistant = (text: string, extra: Partial<AssistantMessage> = {}): AssistantMessage => ({
-  role: 'assistant',
-  content: [{ type: 'text', text }],
+  ...assistantMessage(text),
   ...extra,
 });
 

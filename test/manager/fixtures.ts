@@ -6,45 +6,25 @@ import {
   type AssistantMessage,
   type ContextEvent,
   createContextManager,
-  type Message,
   referenceCounter,
   type Summarizer,
-  type SummaryRequest,
-  type ToolResultMessage,
 } from '../../src/index.js';
+import {
+  assistantMessage,
+  createScriptedSummarizer,
+  type ScriptedSummarizer,
+  toolCallMessage,
+  toolResultMessage,
+  userMessage,
+} from '../../src/testing/index.js';
 
-export const user = (tokens: number, label = 'u'): Message => ({ role: 'user', content: label.repeat(tokens * 4) });
-export const answer = (text: string, usage?: AssistantMessage['usage']): AssistantMessage => ({
-  role: 'assistant',
-  content: [{ type: 'text', text }],
-  stopReason: 'stop',
-  ...(usage ? { usage } : {}),
-});
-export const call = (id: string): AssistantMessage => ({
-  role: 'assistant',
-  content: [{ type: 'toolCall', id, name: 'bash', arguments: { command: id } }],
-  stopReason: 'toolUse',
-});
-export const result = (id: string, text: string): ToolResultMessage => ({
-  role: 'toolResult',
-  toolCallId: id,
-  toolName: 'bash',
-  content: [{ type: 'text', text }],
-});
+export const user = (tokens: number, label = 'u') => userMessage(label.repeat(tokens * 4));
+export const answer = (text: string, usage?: AssistantMessage['usage']) => assistantMessage(text, { usage });
+export const call = (id: string) => toolCallMessage([{ id, name: 'bash', arguments: { command: id } }]);
+export const result = (id: string, text: string) => toolResultMessage(id, text, { toolName: 'bash' });
 
-export function scripted(...outputs: (string | Error | { text: string; stopReason: string })[]): Summarizer & {
-  requests: SummaryRequest[];
-} {
-  const requests: SummaryRequest[] = [];
-  return {
-    requests,
-    async summarize(request) {
-      requests.push(request);
-      const next = outputs.length > 1 ? outputs.shift()! : (outputs[0] ?? 'SUMMARY');
-      if (next instanceof Error) throw next;
-      return next;
-    },
-  };
+export function scripted(...outputs: (string | Error | { text: string; stopReason: string })[]): ScriptedSummarizer {
+  return createScriptedSummarizer(outputs.slice(0, -1), { afterScript: outputs.at(-1) ?? 'SUMMARY' });
 }
 
 export const overflowError = () =>

@@ -19,6 +19,7 @@ import {
   type ToolResultMessage,
 } from '../../src/index.js';
 
+import { createScriptedSummarizer } from '../../src/testing/index.js';
 import { answer, call, manager, result, user } from './fixtures.js';
 
 const overflow = () => Object.assign(new Error('prompt is too long: 210000 tokens > 200000 maximum'), { status: 400 });
@@ -257,14 +258,11 @@ describe('runWithOverflowRecovery', () => {
 
 describe('the summary budget', () => {
   it('leaves room under the limit when no window is set (8,000-token limit, 16,384 reserve)', async () => {
-    const requests: number[] = [];
+    const summarizer = createScriptedSummarizer([], {
+      afterScript: (request) => 's'.repeat(4 * (request.maxOutputTokens ?? 0)),
+    });
     const context = createContextManager({
-      summarizer: {
-        async summarize(request) {
-          requests.push(request.maxOutputTokens ?? 0);
-          return 's'.repeat(4 * (request.maxOutputTokens ?? 0));
-        },
-      },
+      summarizer,
       counter: referenceCounter,
       config: { toolSummaryStrategy: 'off' },
     });
@@ -272,7 +270,7 @@ describe('the summary budget', () => {
     const prepared = await context.prepare(history);
     expect(prepared.compacted).toBeDefined();
     // A summary that uses its whole budget still leaves the context under the limit.
-    expect(requests[0]).toBeLessThan(8_000);
+    expect(summarizer.requests[0]?.maxOutputTokens).toBeLessThan(8_000);
     expect(prepared.usage.level).not.toBe('compact');
   });
 });

@@ -10,26 +10,14 @@ import {
   referenceCounter,
   sumMessageTokens,
   type TokenCounter,
-  type ToolResultMessage,
 } from '../../src/index.js';
 import { CLEARED_RESULT_PLACEHOLDER } from '../../src/schemas/index.js';
+import { toolCallMessage, toolResultMessage, userMessage } from '../../src/testing/index.js';
 
-const call = (
-  id: string,
-  name = 'bash',
-  args: Record<string, unknown> = { command: `run ${id}` },
-): AssistantMessage => ({
-  role: 'assistant',
-  content: [{ type: 'toolCall', id, name, arguments: args }],
-  stopReason: 'toolUse',
-});
-const result = (id: string, text: string, name = 'bash'): ToolResultMessage => ({
-  role: 'toolResult',
-  toolCallId: id,
-  toolName: name,
-  content: [{ type: 'text', text }],
-});
-const user = (text: string): Message => ({ role: 'user', content: text });
+const call = (id: string, name = 'bash', args: Record<string, unknown> = { command: `run ${id}` }) =>
+  toolCallMessage([{ id, name, arguments: args }]);
+const result = (id: string, text: string, name = 'bash') => toolResultMessage(id, text, { toolName: name });
+const user = (text: string) => userMessage(text);
 
 /** Six bash calls of 1,000 tokens each and one memory call. */
 function history(): Message[] {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  type AssistantMessage,
   CompactionError,
   ConfigError,
   compact,
@@ -11,41 +10,22 @@ import {
   referenceCounter,
   resolveConfig,
   type Summarizer,
-  type SummaryRequest,
+  type SummaryOutput,
   shouldCompact,
   sumMessageTokens,
   summaryText,
   type ToolResultMessage,
 } from '../../src/index.js';
 import { DIGEST_PREFIX, SUMMARY_PREFIX } from '../../src/schemas/index.js';
+import { createScriptedSummarizer, toolCallMessage, toolResultMessage, userMessage } from '../../src/testing/index.js';
 
 // Under the reference counter, 4 characters cost 1 token.
-const user = (tokens: number, label = 'u'): Message => ({ role: 'user', content: label.repeat(tokens * 4) });
-const call = (id: string): AssistantMessage => ({
-  role: 'assistant',
-  content: [{ type: 'toolCall', id, name: 'bash', arguments: { command: `run ${id}` } }],
-});
-const result = (id: string, text: string): ToolResultMessage => ({
-  role: 'toolResult',
-  toolCallId: id,
-  toolName: 'bash',
-  content: [{ type: 'text', text }],
-});
+const user = (tokens: number, label = 'u') => userMessage(label.repeat(tokens * 4));
+const call = (id: string) => toolCallMessage([{ id, name: 'bash', arguments: { command: `run ${id}` } }]);
+const result = (id: string, text: string) => toolResultMessage(id, text, { toolName: 'bash' });
 
-function recordingSummarizer(
-  output: Awaited<ReturnType<Summarizer['summarize']>> = 'GOAL: fix the parser',
-): Summarizer & {
-  requests: SummaryRequest[];
-} {
-  const requests: SummaryRequest[] = [];
-  return {
-    requests,
-    async summarize(request) {
-      requests.push(request);
-      return output;
-    },
-  };
-}
+const recordingSummarizer = (output: SummaryOutput = 'GOAL: fix the parser') =>
+  createScriptedSummarizer([], { afterScript: output });
 
 // A limit of 8000 tokens (maxTokens) gives a tail budget of 4000 tokens.
 const config = resolveConfig();

@@ -7,25 +7,15 @@ import {
   type ToolResultMessage,
 } from '../../src/index.js';
 import { ARCHIVED_RESULT_PLACEHOLDER, MISSING_RESULT_TEXT } from '../../src/schemas/index.js';
-import { checkToolPairing } from '../../src/testing/index.js';
+import { checkToolPairing, toolCallMessage, toolResultMessage, userMessage } from '../../src/testing/index.js';
 
-const user = (text: string, meta?: Message['meta']): Message => ({
-  role: 'user',
-  content: text,
-  ...(meta ? { meta } : {}),
-});
+const user = (text: string, meta?: Message['meta']) => userMessage(text, meta);
 const call = (ids: string[], extra: Partial<AssistantMessage> = {}): AssistantMessage => ({
-  role: 'assistant',
-  content: ids.map((id) => ({ type: 'toolCall' as const, id, name: 'bash', arguments: { id } })),
+  ...toolCallMessage(ids.map((id) => ({ id, name: 'bash', arguments: { id } }))),
   ...extra,
 });
-const result = (id: string, meta?: Message['meta']): ToolResultMessage => ({
-  role: 'toolResult',
-  toolCallId: id,
-  toolName: 'bash',
-  content: [{ type: 'text', text: `output ${id}` }],
-  ...(meta ? { meta } : {}),
-});
+const result = (id: string, meta?: Message['meta']) =>
+  toolResultMessage(id, `output ${id}`, { toolName: 'bash', meta });
 const text = (message: Message | undefined) =>
   message?.role === 'toolResult' ? message.content.map((part) => (part.type === 'text' ? part.text : '')).join('') : '';
 

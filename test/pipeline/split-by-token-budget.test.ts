@@ -1,22 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { type Message, splitByCount, splitByTokenBudget } from '../../src/index.js';
+import { toolCallMessage, toolResultMessage, userMessage } from '../../src/testing/index.js';
 
 // Each character is a quarter token under the reference counter: text of 4n characters costs n tokens.
-const user = (tokens: number, meta?: Message['meta']): Message => ({
-  role: 'user',
-  content: 'u'.repeat(tokens * 4),
-  ...(meta ? { meta } : {}),
-});
-const call = (ids: string[]): Message => ({
-  role: 'assistant',
-  content: ids.map((id) => ({ type: 'toolCall' as const, id, name: 't', arguments: {} })),
-});
-const result = (id: string, tokens: number): Message => ({
-  role: 'toolResult',
-  toolCallId: id,
-  toolName: 't',
-  content: [{ type: 'text', text: 'r'.repeat(tokens * 4) }],
-});
+const user = (tokens: number, meta?: Message['meta']) => userMessage('u'.repeat(tokens * 4), meta);
+const call = (ids: string[]) => toolCallMessage(ids.map((id) => ({ id, name: 't' })));
+const result = (id: string, tokens: number) => toolResultMessage(id, 'r'.repeat(tokens * 4), { toolName: 't' });
 
 describe('splitByTokenBudget', () => {
   it('keeps the newest messages that fit the budget', () => {

@@ -4,7 +4,6 @@ import {
   ConfigError,
   type Message,
   type Summarizer,
-  type SummaryRequest,
   summarizeToolResults,
   type ToolResultMessage,
 } from '../../src/index.js';
@@ -14,6 +13,7 @@ import {
   TOOL_SUMMARY_OUTPUT_CHARS,
 } from '../../src/pipeline/summarize-tool-results.js';
 import { TOOL_SUMMARY_PREFIX } from '../../src/schemas/index.js';
+import { createScriptedSummarizer } from '../../src/testing/index.js';
 
 function turns(count: number, output = (index: number) => `FAIL test ${index}\nexit code 1`): Message[] {
   const messages: Message[] = [{ role: 'user', content: 'run the tests' }];
@@ -37,16 +37,7 @@ function turns(count: number, output = (index: number) => `FAIL test ${index}\ne
 const visibleResults = (messages: Message[]) =>
   messages.filter((message) => message.role === 'toolResult' && message.meta?.agentVisible !== false);
 
-function answering(text: string): Summarizer & { requests: SummaryRequest[] } {
-  const requests: SummaryRequest[] = [];
-  return {
-    requests,
-    summarize: async (request) => {
-      requests.push(request);
-      return text;
-    },
-  };
-}
+const answering = (text: string) => createScriptedSummarizer([], { afterScript: text });
 
 describe('summarizeToolResults', () => {
   it('does nothing at the cutoff', async () => {

@@ -1,6 +1,14 @@
 /** Small builders for session-tree tests. */
 import { fc } from '@fast-check/vitest';
-import type { Message, SessionEntry, Summarizer, SummaryRequest } from '../../src/index.js';
+import type { Message, SessionEntry } from '../../src/index.js';
+import {
+  assistantMessage,
+  createScriptedSummarizer,
+  type ScriptedSummarizer,
+  toolCallMessage,
+  toolResultMessage,
+  userMessage,
+} from '../../src/testing/index.js';
 
 let counter = 0;
 
@@ -9,26 +17,15 @@ export function messageEntry(id: string, parentId: string | null, message: Messa
   return { type: 'message', id, parentId, timestamp: ++counter, message };
 }
 
-export const user = (text: string): Message => ({ role: 'user', content: text });
-export const assistant = (text: string): Message => ({
-  role: 'assistant',
-  content: [{ type: 'text', text }],
-  stopReason: 'stop',
-});
-export const call = (ids: string[], text?: string): Message => ({
-  role: 'assistant',
-  content: [
-    ...(text === undefined ? [] : [{ type: 'text' as const, text }]),
-    ...ids.map((id) => ({ type: 'toolCall' as const, id, name: 'run', arguments: { id } })),
-  ],
-  stopReason: 'toolUse',
-});
-export const result = (id: string, text = `output of ${id}`): Message => ({
-  role: 'toolResult',
-  toolCallId: id,
-  toolName: 'run',
-  content: [{ type: 'text', text }],
-});
+export const user = (text: string): Message => userMessage(text);
+export const assistant = (text: string): Message => assistantMessage(text);
+export const call = (ids: string[], text?: string): Message =>
+  toolCallMessage(
+    ids.map((id) => ({ id, name: 'run', arguments: { id } })),
+    text,
+  );
+export const result = (id: string, text = `output of ${id}`): Message =>
+  toolResultMessage(id, text, { toolName: 'run' });
 
 /** Builds a linear chain of entries `e0…` from messages, each the child of the one before. */
 export function chain(messages: Message[], prefix = 'e', parentId: string | null = null): SessionEntry[] {
@@ -67,15 +64,12 @@ export function pairingProblems(messages: readonly Message[]): string[] {
 }
 
 /** A summarizer that records its requests and answers with a short deterministic text. */
-export function recordingSummarizer(): Summarizer & { requests: SummaryRequest[] } {
-  const requests: SummaryRequest[] = [];
-  return {
-    requests,
-    async summarize(request) {
-      requests.push(request);
-      return `summary ${requests.length} of ${request.messages.length} messages${request.previousSummary ? ` after [${request.previousSummary}]` : ''}`;
-    },
-  };
+export function recordingSummarizer(): ScriptedSummarizer {
+  const summarizer: ScriptedSummarizer = createScriptedSummarizer([], {
+    afterScript: (request) =>
+      `summary ${summarizer.requests.length} of ${request.messages.length} messages${request.previousSummary ? ` after [${request.previousSummary}]` : ''}`,
+  });
+  return summarizer;
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   SessionError,
   type SessionStore,
 } from '../../src/index.js';
+import { userMessage } from '../../src/testing/index.js';
 
 /** A store under test, how to open it again on the same data, and how to clean up. */
 export interface StoreHarness {
@@ -20,7 +21,7 @@ export interface StoreHarness {
   cleanup?: () => void | Promise<void>;
 }
 
-const user = (text: string): Message => ({ role: 'user', content: text });
+const user = (text: string): Message => userMessage(text);
 const say = (text: string): SessionEntryInput => ({ type: 'message', message: user(text) });
 
 /** One entry of every type, with tool calls, images and thinking. */

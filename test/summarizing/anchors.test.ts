@@ -1,14 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { type Anchor, checkAnchors, extractAnchors, type Message, PINNED_HEADING, pinAnchors } from 'ctxkit';
+import { toolCallMessage, toolResultMessage } from 'ctxkit/testing';
 import { describe, expect, it } from 'vitest';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/tool-outputs/${name}`, import.meta.url), 'utf8');
 
 function call(id: string, name: string, args: Record<string, unknown>, result: string, isError = false): Message[] {
-  return [
-    { role: 'assistant', content: [{ type: 'toolCall', id, name, arguments: args }] },
-    { role: 'toolResult', toolCallId: id, toolName: name, content: [{ type: 'text', text: result }], isError },
-  ];
+  return [toolCallMessage([{ id, name, arguments: args }]), toolResultMessage(id, result, { toolName: name, isError })];
 }
 
 const session: Message[] = [

@@ -12,11 +12,12 @@ import {
   type SummaryRequest,
   serializeConversation,
 } from '../../src/index.js';
+import { toolCallMessage, toolResultMessage, userMessage } from '../../src/testing/index.js';
 
 const messages: Message[] = [
-  { role: 'user', content: 'Fix the failing parser test. What does parse() return?' },
-  { role: 'assistant', content: [{ type: 'toolCall', id: 'c1', name: 'bash', arguments: { command: 'npm test' } }] },
-  { role: 'toolResult', toolCallId: 'c1', toolName: 'bash', content: [{ type: 'text', text: 'FAIL parser.test.ts' }] },
+  userMessage('Fix the failing parser test. What does parse() return?'),
+  toolCallMessage([{ id: 'c1', name: 'bash', arguments: { command: 'npm test' } }]),
+  toolResultMessage('c1', 'FAIL parser.test.ts', { toolName: 'bash' }),
 ];
 
 const request = (extra: Partial<SummaryRequest> = {}): SummaryRequest => ({

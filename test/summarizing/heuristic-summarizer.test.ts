@@ -1,26 +1,12 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import {
-  type AssistantMessage,
-  heuristicSummarizer,
-  type Message,
-  SUMMARY_SECTIONS,
-  type SummaryRequest,
-  type ToolResultMessage,
-} from '../../src/index.js';
+import { heuristicSummarizer, type Message, SUMMARY_SECTIONS, type SummaryRequest } from '../../src/index.js';
 import { summarizeHeuristically } from '../../src/summarizing/heuristic-summarizer.js';
+import { toolCallMessage, toolResultMessage } from '../../src/testing/index.js';
 
-const call = (id: string, command: string): AssistantMessage => ({
-  role: 'assistant',
-  content: [{ type: 'toolCall', id, name: 'bash', arguments: { command } }],
-});
-const result = (id: string, text: string, isError = false): ToolResultMessage => ({
-  role: 'toolResult',
-  toolCallId: id,
-  toolName: 'bash',
-  content: [{ type: 'text', text }],
-  isError,
-});
+const call = (id: string, command: string) => toolCallMessage([{ id, name: 'bash', arguments: { command } }]);
+const result = (id: string, text: string, isError = false) =>
+  toolResultMessage(id, text, { toolName: 'bash', isError });
 
 const compilerOutput = (() => {
   const lines = Array.from({ length: 500 }, (_, index) => `[build] compiling module_${index} (${index * 3} ms)`);

@@ -1,12 +1,10 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { type Message, serializeConversation, type ToolResultMessage } from '../../src/index.js';
+import { toolResultMessage } from '../../src/testing/index.js';
 
 const toolResult = (text: string, extra: Partial<ToolResultMessage> = {}): ToolResultMessage => ({
-  role: 'toolResult',
-  toolCallId: 'c1',
-  toolName: 'bash',
-  content: [{ type: 'text', text }],
+  ...toolResultMessage('c1', text, { toolName: 'bash' }),
   ...extra,
 });
 

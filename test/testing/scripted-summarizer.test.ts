@@ -89,4 +89,17 @@ describe('createScriptedSummarizer', () => {
     const failed = await compact(messages, { summarizer, config }).catch((error: unknown) => error);
     expect(CompactionError.isInstance(failed)).toBe(true);
   });
+
+  it('answers with afterScript once the script is used up, and keeps recording', async () => {
+    const summarizer = createScriptedSummarizer(['first'], {
+      afterScript: (received) => `again for ${received.text}`,
+    });
+    expect(await summarizer.summarize(request('a'))).toBe('first');
+    expect(await summarizer.summarize(request('b'))).toBe('again for b');
+    expect(await summarizer.summarize(request('c'))).toBe('again for c');
+    expect(summarizer.requests.map((received) => received.text)).toEqual(['a', 'b', 'c']);
+    expect(summarizer.remaining).toBe(0);
+    const failing = createScriptedSummarizer([], { afterScript: new Error('down') });
+    await expect(failing.summarize(request('a'))).rejects.toThrow('down');
+  });
 });
