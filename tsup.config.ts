@@ -13,14 +13,38 @@ export const entries = {
   'anthropic/index': 'src/anthropic/index.ts',
 };
 
-export default defineConfig({
-  entry: entries,
-  format: ['esm', 'cjs'],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  splitting: true,
-  treeshake: true,
-  target: 'node20',
-  external: ['zod', 'gpt-tokenizer', 'better-sqlite3', 'fast-check'],
-});
+/** The `ctxkit` command line (package.json `bin`): ESM only, no types, a shebang. */
+export const binaries = {
+  'cli/main': 'src/cli/main.ts',
+};
+
+const external = ['zod', 'gpt-tokenizer', 'better-sqlite3', 'fast-check', 'pg'];
+
+export default defineConfig([
+  {
+    entry: entries,
+    format: ['esm', 'cjs'],
+    dts: true,
+    // The command line is built beside the library at the same time: leave its folder alone.
+    clean: ['!cli/**'],
+    sourcemap: true,
+    splitting: true,
+    treeshake: true,
+    target: 'node20',
+    external,
+  },
+  {
+    entry: binaries,
+    format: ['esm'],
+    dts: false,
+    clean: false,
+    sourcemap: true,
+    // One file: no chunks beside the library's, which its build cleans.
+    splitting: false,
+    treeshake: true,
+    target: 'node20',
+    platform: 'node',
+    banner: { js: '#!/usr/bin/env node' },
+    external,
+  },
+]);

@@ -11,14 +11,34 @@ const root = resolve(import.meta.dirname, '..');
 const run = (command, args) => execFileSync(command, args, { cwd: root, stdio: 'inherit' });
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
-// 1. The exports map and the build entries agree.
+// 1. The exports map and the library's build entries agree (the `entries` object of tsup.config.ts;
+// the command line is built from `binaries` and checked against `bin` below).
 const tsup = readFileSync(join(root, 'tsup.config.ts'), 'utf8');
-const entries = [...tsup.matchAll(/'([\w/-]+)':\s*'src\/|\b(index):\s*'src\//g)].map((match) => match[1] ?? match[2]);
+const block = (name) => tsup.match(new RegExp(`export const ${name} = \\{([^}]*)\\}`))?.[1] ?? '';
+const keysOf = (text) =>
+  [...text.matchAll(/'([\w/-]+)':\s*'src\/|\b(index):\s*'src\//g)].map((match) => match[1] ?? match[2]);
+const entries = keysOf(block('entries'));
 const subpaths = Object.keys(pkg.exports).filter((key) => key !== './package.json');
 const expected = subpaths.map((key) => (key === '.' ? 'index' : `${key.slice(2)}/index`)).sort();
 if (JSON.stringify(expected) !== JSON.stringify([...entries].sort())) {
   console.error('exports map and tsup entries differ:', { exports: expected, entries });
   process.exit(1);
+}
+
+// The bin: every `bin` target is a `binaries` build with a shebang, and nothing else is built there.
+const binaries = keysOf(block('binaries'))
+  .map((key) => `./dist/${key}.js`)
+  .sort();
+const bins = Object.values(pkg.bin ?? {}).sort();
+if (JSON.stringify(binaries) !== JSON.stringify(bins)) {
+  console.error('package.json bin and tsup binaries differ:', { bin: bins, binaries });
+  process.exit(1);
+}
+for (const bin of bins) {
+  if (!readFileSync(join(root, bin), 'utf8').startsWith('#!/usr/bin/env node\n')) {
+    console.error(`${bin}: the command line must start with #!/usr/bin/env node`);
+    process.exit(1);
+  }
 }
 
 // 2. Pack and lint the tarball.
@@ -47,6 +67,16 @@ for (const subpath of subpaths) {
     process.exit(1);
   }
   console.log(`${subpath}: ${Object.keys(esm).length} exports in ESM and CommonJS`);
+}
+
+// The command line runs from the build.
+for (const [name, bin] of Object.entries(pkg.bin ?? {})) {
+  const version = execFileSync('node', [join(root, bin), '--version'], { encoding: 'utf8' }).trim();
+  if (version !== pkg.version) {
+    console.error(`${name} --version printed "${version}", expected ${pkg.version}`);
+    process.exit(1);
+  }
+  console.log(`bin ${name}: runs (${version})`);
 }
 
 // Consumers' view: import the package by name through its exports map, in ESM and in CommonJS.

@@ -85,6 +85,8 @@ export {
   clearToolUses,
 } from './pipeline/clear-tool-uses.js';
 export { type CompactionResult, type CompactOptions, compact } from './pipeline/compact.js';
+export type { TextSize } from './pipeline/internal/text-cuts.js';
+export type { TruncateResult, TruncationStats } from './pipeline/internal/truncate-with-notice.js';
 export { type CompactionPlan, type PlanCompactionOptions, planCompaction } from './pipeline/plan-compaction.js';
 export { prepareModelMessages } from './pipeline/prepare-model-messages.js';
 export {
@@ -106,12 +108,7 @@ export {
   type SummarizeToolResultsResult,
   summarizeToolResults,
 } from './pipeline/summarize-tool-results.js';
-export {
-  type TextSize,
-  type TruncateResult,
-  type TruncationStats,
-  truncateToolContent,
-} from './pipeline/truncate-tool-content.js';
+export { truncateToolContent } from './pipeline/truncate-tool-content.js';
 export { type BranchSessionOptions, type BranchSessionResult, branchSession } from './session/branch-session.js';
 export {
   type BuildContextFromBranchOptions,

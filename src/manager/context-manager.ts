@@ -230,7 +230,13 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     if (after.level === 'compact') backoff.failed(after);
     else backoff.succeeded();
     if (after.level === 'ok') warned = false;
-    const storeError = await persistCompaction(options.store, options.sessionId, pending.history, result);
+    const storeError = await persistCompaction(
+      options.store,
+      options.sessionId,
+      pending.history,
+      result,
+      pending.reason,
+    );
     emit({
       ...endEvent(pending, after),
       summary: result.summary,

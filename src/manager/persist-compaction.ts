@@ -2,6 +2,7 @@ import { StoreError } from '../errors.js';
 import type { CompactionResult } from '../pipeline/compact.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { Message, SessionEntry } from '../types.js';
+import type { CompactionReason } from './events.js';
 
 /**
  * What identifies a message across the host's history and the store's JSON copies, even after
@@ -53,7 +54,8 @@ function firstKeptEntry(branch: readonly SessionEntry[], kept: readonly Message[
 /**
  * Appends a compaction entry for `result` to the session, with `firstKeptEntryId` the entry of
  * the first kept message that the store holds. Returns the error instead of throwing, so that a
- * failing store never undoes a good compaction in memory.
+ * failing store never undoes a good compaction in memory. The entry's `details` record why it ran
+ * (`reason`), the tokens after it and how many messages it summarized.
  *
  * @internal
  */
@@ -62,6 +64,7 @@ export async function persistCompaction(
   sessionId: string | undefined,
   history: readonly Message[],
   result: CompactionResult,
+  reason: CompactionReason,
 ): Promise<unknown> {
   if (store === undefined || sessionId === undefined) return undefined;
   try {
@@ -79,7 +82,7 @@ export async function persistCompaction(
       summary: result.summary,
       firstKeptEntryId,
       tokensBefore: result.tokensBefore,
-      details: { tokensAfter: result.tokensAfter, summarizedCount: result.summarizedCount },
+      details: { reason, tokensAfter: result.tokensAfter, summarizedCount: result.summarizedCount },
     });
     return undefined;
   } catch (error) {

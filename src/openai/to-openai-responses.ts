@@ -171,6 +171,14 @@ function assistantItems(message: AssistantMessage, path: string, warnings: strin
       }
     }
   });
+  // A reasoning item must be followed by the item it produced; one left last (the output was cut
+  // while reasoning, or what followed was empty and not sent) would be rejected.
+  while (items.length > 0 && items[items.length - 1]!.type === 'reasoning') {
+    items.pop();
+    warnings.push(
+      `${path} ends with reasoning that produced nothing; the Responses API refuses it alone, so it is left out.`,
+    );
+  }
   return items as unknown as OpenAIResponsesItem[];
 }
 

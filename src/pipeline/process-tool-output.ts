@@ -1,6 +1,6 @@
 import type { ToolOutputLimits } from '../config/index.js';
+import { type TruncationStats, truncateWithNotice } from './internal/truncate-with-notice.js';
 import type { SpilledOutput, SpillInfo, SpillStore } from './spill-store.js';
-import { type TruncationStats, truncateWithNotice } from './truncate-tool-content.js';
 
 /**
  * Options of {@link processToolOutput}.

@@ -13,25 +13,27 @@ export {
   TOOL_SUMMARY_PREFIX,
 } from '../messages/ctxkit-messages.js';
 export {
-  assistantMessageSchema,
   branchSummaryEntrySchema,
   compactionEntrySchema,
   customEntrySchema,
   customMessageEntrySchema,
-  imageContentSchema,
   labelEntrySchema,
   messageEntrySchema,
-  messageMetaSchema,
-  messageSchema,
   modelChangeEntrySchema,
   sessionEntryInputSchema,
   sessionEntrySchema,
   sessionInfoEntrySchema,
+  thinkingLevelChangeEntrySchema,
+} from './entries.js';
+export {
+  assistantMessageSchema,
+  imageContentSchema,
+  messageMetaSchema,
+  messageSchema,
   textContentSchema,
   thinkingContentSchema,
-  thinkingLevelChangeEntrySchema,
   toolCallSchema,
   toolResultMessageSchema,
   usageSchema,
   userMessageSchema,
-} from './entries.js';
+} from './messages.js';

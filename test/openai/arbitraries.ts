@@ -238,4 +238,10 @@ const responsesItem: fc.Arbitrary<Wire> = fc.oneof(
 /** A Responses input: leading instructions, then any items. */
 export const responsesItems: fc.Arbitrary<OpenAIResponsesItemInput[]> = fc
   .tuple(fc.array(instruction, { maxLength: 2 }), fc.array(responsesItem, { maxLength: 10 }))
-  .map(([system, rest]) => asJson([...system, ...rest]) as OpenAIResponsesItemInput[]);
+  .map(([system, rest]) => {
+    // As the API returns them, a reasoning item is followed by the item it produced.
+    const model = (item: Wire | undefined) =>
+      item !== undefined && (item.type === 'function_call' || item.role === 'assistant');
+    const valid = rest.filter((item, index) => item.type !== 'reasoning' || model(rest[index + 1]));
+    return asJson([...system, ...valid]) as OpenAIResponsesItemInput[];
+  });

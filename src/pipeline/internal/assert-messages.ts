@@ -1,5 +1,5 @@
 import { ContextError, firstIssue } from '../../errors.js';
-import { messageSchema } from '../../schemas/entries.js';
+import { messageSchema } from '../../schemas/messages.js';
 import type { Message } from '../../types.js';
 import { isWellFormedMessage } from './is-well-formed-message.js';
 

@@ -1,0 +1,69 @@
+import { isAgentVisible } from '../counting/token-counter.js';
+import { ctxkitMessageKind } from '../messages/ctxkit-messages.js';
+import { buildContextFromBranch } from '../session/build-context-from-branch.js';
+import type { CompactionEntry, Message, SessionEntry } from '../types.js';
+import type { createOfflineManager } from './context-settings.js';
+import { describeMessage } from './describe-message.js';
+import type { CompactionFate, InspectedCompaction, TimelinePoint } from './inspection-types.js';
+
+/**
+ * The compactions on a branch: what each recorded, and the context it replaced with each
+ * message's fate.
+ *
+ * @internal
+ */
+export function describeCompactions(
+  entries: readonly SessionEntry[],
+  path: readonly SessionEntry[],
+  manager: ReturnType<typeof createOfflineManager>,
+  timeline: readonly TimelinePoint[],
+  archivedBefore: ReadonlyMap<string, ReadonlySet<string>>,
+): InspectedCompaction[] {
+  const byId = new Map(entries.map((entry) => [entry.id, entry]));
+  const callIndex = new Map(timeline.map((point) => [point.entryId, point.call]));
+  const compactions: InspectedCompaction[] = [];
+  path.forEach((entry, index) => {
+    if (entry.type !== 'compaction') return;
+    const before =
+      entry.parentId === null
+        ? { messages: [], entryIds: [] }
+        : buildContextFromBranch(byId, { leafId: entry.parentId });
+    const after = buildContextFromBranch(byId, { leafId: entry.id });
+    const kept = new Set(after.entryIds.filter((id) => id !== entry.id));
+    const details = (entry as CompactionEntry).details as { tokensAfter?: unknown; reason?: unknown } | undefined;
+    const recordedAfter = typeof details?.tokensAfter === 'number' ? details.tokensAfter : undefined;
+    let beforeCall = timeline.length + 1;
+    for (const later of path.slice(index + 1)) {
+      const call = callIndex.get(later.id);
+      if (call !== undefined) {
+        beforeCall = call;
+        break;
+      }
+    }
+    compactions.push({
+      entryId: entry.id,
+      timestamp: entry.timestamp,
+      reason: typeof details?.reason === 'string' ? details.reason : null,
+      tokensBefore: entry.tokensBefore,
+      tokensAfter: recordedAfter ?? manager.stats(after.messages).currentUsage,
+      tokensAfterSource: recordedAfter === undefined ? 'measured' : 'recorded',
+      firstKeptEntryId: entry.firstKeptEntryId,
+      checkpoint: entry.summary,
+      replaced: before.messages.map((message, position) => {
+        const entryId = before.entryIds[position]!;
+        const archived = archivedBefore.get(entry.id) ?? new Set<string>();
+        return { ...describeMessage(message, entryId), fate: fateOf(message, kept.has(entryId), archived) };
+      }),
+      beforeCall,
+    });
+  });
+  return compactions;
+}
+
+function fateOf(message: Message, kept: boolean, archived: ReadonlySet<string>): CompactionFate {
+  if (kept) return 'kept';
+  if (ctxkitMessageKind(message) === 'compaction_summary') return 'previous-summary';
+  if (!isAgentVisible(message)) return 'archived';
+  if (message.role === 'toolResult' && archived.has(message.toolCallId)) return 'archived';
+  return 'summarized';
+}

@@ -1,0 +1,221 @@
+// Cutting a tool output to the limits with a notice that says what was cut (and where the full
+// output was saved): the engine of truncateToolContent and processToolOutput. @internal
+import { DEFAULT_TOOL_OUTPUT_LIMITS, type ToolOutputLimits, toolOutputSchema } from '../../config/index.js';
+import { parseOptions } from '../../validation/parse-options.js';
+import { cutBy, cutLines, formatCount, measureText, type TextSize, trimNewlines } from './text-cuts.js';
+
+/**
+ * What {@link truncateToolContent} did.
+ *
+ * @example
+ * ```ts
+ * const { stats } = truncateToolContent(output);
+ * if (stats.limitedBy.length > 0) console.log(`cut by ${stats.limitedBy.join(', ')}`);
+ * ```
+ */
+export interface TruncationStats {
+  /** The size of the input. */
+  original: TextSize;
+  /** The size of the returned text, notice included. */
+  result: TextSize;
+  /** The limits the input exceeded, in the order they were applied. */
+  limitedBy: Array<'lines' | 'chars' | 'bytes'>;
+}
+
+/**
+ * The result of {@link truncateToolContent}.
+ *
+ * @example
+ * ```ts
+ * const result: TruncateResult = truncateToolContent(output, { maxLines: 100 });
+ * ```
+ */
+export interface TruncateResult {
+  /** The text to store: the input when it fit, else the kept part followed by a notice. */
+  text: string;
+  /** Whether anything was cut. */
+  truncated: boolean;
+  /** The input is over `largeOutputThreshold`: save it in full with a `SpillStore` before dropping it. */
+  needsSpill: boolean;
+  /** Sizes before and after. */
+  stats: TruncationStats;
+}
+
+/**
+ * What {@link processToolOutput} adds to the notice: where the full output was saved, or why it
+ * could not be. @internal
+ */
+export interface TruncateNoticeOptions {
+  /** The full output was saved here: the notice keeps the path (and the hash) as long as it fits. */
+  spilled?: { path: string; sha256: string };
+  /** Saving the full output failed for this reason. */
+  spillError?: string;
+  /** Append the notice even when the text fits (the text was spilled). */
+  always?: boolean;
+  /** The public function whose limits these are, for error messages. @default 'truncateToolContent' */
+  functionName?: string;
+}
+
+/** How much of the input the kept text shows. */
+type Shown = 'all' | 'beginning' | 'beginning and end' | 'nothing';
+
+/** One wording of the notice, for each way the input can have been kept. */
+type Notice = (shown: Shown) => string;
+
+/** The separators between the kept text and the notice, from the most readable to the shortest. */
+const SEPARATORS = ['\n\n', '\n', ' '] as const;
+const SHORT_NOTICE = '[output truncated]';
+
+function fits(size: TextSize, limits: ToolOutputLimits): boolean {
+  return size.lines <= limits.maxLines && size.chars <= limits.maxChars && size.bytes <= limits.maxBytes;
+}
+
+/**
+ * The notices to try, from the most to the least informative; `[output truncated]` is the last,
+ * unless the text fits (`fitted`: it was only spilled) and the notice is only there for the path.
+ */
+function noticesFor(original: TextSize, options: TruncateNoticeOptions, fitted: boolean): Notice[] {
+  const full = `${formatCount(original.lines, 'line')}, ${formatCount(original.chars, 'character')}, ${formatCount(original.bytes, 'byte')}`;
+  const { spilled, spillError } = options;
+  const saved = spilled && `Full output saved to ${spilled.path} (SHA-256 ${spilled.sha256}).`;
+  const extra = saved ?? (spillError === undefined ? '' : `The full output could not be saved: ${spillError}.`);
+  const stats: Notice = (shown) => {
+    if (shown === 'all') return `[Output kept in full (${full}).${extra ? ` ${extra}` : ''}]`;
+    const kept =
+      shown === 'nothing' ? '' : `; showing the ${shown === 'beginning' ? 'beginning' : 'beginning and the end'}`;
+    return `[Output truncated: the full output had ${full}${kept}.${extra ? ` ${extra}` : ''}]`;
+  };
+  if (spilled === undefined) return [stats, () => SHORT_NOTICE];
+  const { path, sha256 } = spilled;
+  const prefix = (shown: Shown) => (shown === 'all' ? 'Full output' : 'Output truncated; full output');
+  const notices: Notice[] = [
+    stats,
+    (shown) => `[${prefix(shown)} saved to ${path} (SHA-256 ${sha256})]`,
+    (shown) => `[${prefix(shown)} saved to ${path}]`,
+    () => `[Full output: ${path}]`,
+  ];
+  // Text that fits was only spilled, not cut: saying it was truncated would be wrong.
+  return fitted ? notices : [...notices, () => SHORT_NOTICE];
+}
+
+/** Limits already checked: the frozen `toolOutput` of a resolved config, or ones parsed before. */
+const checkedLimits = new WeakSet<object>([DEFAULT_TOOL_OUTPUT_LIMITS]);
+
+function resolveLimits(limits: Partial<ToolOutputLimits> | undefined, functionName: string): ToolOutputLimits {
+  if (limits !== undefined && checkedLimits.has(limits)) return { ...DEFAULT_TOOL_OUTPUT_LIMITS, ...limits };
+  const parsed = parseOptions(functionName, toolOutputSchema, limits ?? {}, 'limits');
+  const given = Object.fromEntries(Object.entries(parsed).filter(([, value]) => value !== undefined));
+  const resolved: ToolOutputLimits = { ...DEFAULT_TOOL_OUTPUT_LIMITS, ...given };
+  if (limits !== undefined && Object.isFrozen(limits)) checkedLimits.add(limits);
+  return resolved;
+}
+
+/** The largest size of any wording of a notice, behind a separator. */
+function reserveFor(notice: Notice, separator: string): TextSize {
+  const sizes = (['all', 'beginning', 'beginning and end'] as const).map((shown) =>
+    measureText(separator + notice(shown)),
+  );
+  return {
+    lines: Math.max(...sizes.map((size) => size.lines)),
+    chars: Math.max(...sizes.map((size) => size.chars)),
+    bytes: Math.max(...sizes.map((size) => size.bytes)),
+  };
+}
+
+/**
+ * Applies the limits in the reference order (lines, code points, UTF-8 bytes) and appends the
+ * notice after the separator; `undefined` when the notice leaves no room for any of the text.
+ * With `needMarker`, a line cut must keep its head/tail marker or the attempt fails (so that a
+ * shorter separator can make room for it).
+ */
+function cutWithNotice(
+  text: string,
+  original: TextSize,
+  limits: ToolOutputLimits,
+  notice: Notice | undefined,
+  separator: string,
+  needMarker: boolean,
+): string | undefined {
+  const reserved = notice === undefined ? { lines: 1, chars: 0, bytes: 0 } : reserveFor(notice, separator);
+  // The separator's first line is the kept text's last line.
+  const lineRoom = limits.maxLines - (reserved.lines - 1);
+  const charRoom = limits.maxChars - reserved.chars;
+  const byteRoom = limits.maxBytes - reserved.bytes;
+  if (lineRoom < 1 || charRoom < 1 || byteRoom < 1) return undefined;
+  // The reference keeps the head and the tail around a marker line when the line limit is at least 4.
+  const marker = limits.truncateMode === 'head_tail' && limits.maxLines >= 4;
+  if (marker && needMarker && original.lines > lineRoom && lineRoom < 3) return undefined;
+  const byLines = cutLines(text, original.lines, lineRoom, marker && lineRoom >= 3);
+  const byChars = cutBy(byLines.text, charRoom, limits.truncateMode, 'chars');
+  const byBytes = cutBy(byChars.text, byteRoom, limits.truncateMode, 'bytes');
+  let result = byBytes.text;
+  if (notice !== undefined) {
+    const kept = trimNewlines(byBytes.text);
+    if (kept === '') return undefined;
+    const shown: Shown =
+      byBytes.text === text ? 'all' : byLines.end && byChars.end && byBytes.end ? 'beginning and end' : 'beginning';
+    result = kept + separator + notice(shown);
+  }
+  // An inline marker in a byte cut can hold more code points than the middle it replaced.
+  return fits(measureText(result), limits) ? result : undefined;
+}
+
+/** The head that fits, with no notice: the last resort, always within the limits. */
+function cutHead(text: string, original: TextSize, limits: ToolOutputLimits): string {
+  const byLines = cutLines(text, original.lines, limits.maxLines, false).text;
+  // Every code point is at least one byte, so this many bytes also fits the code-point limit.
+  return cutBy(byLines, Math.min(limits.maxChars, limits.maxBytes), 'head', 'bytes').text;
+}
+
+/** The notice alone, when no part of the text fits beside it. */
+function noticeAlone(notice: Notice, limits: ToolOutputLimits): string | undefined {
+  const result = notice('nothing');
+  return fits(measureText(result), limits) ? result : undefined;
+}
+
+/**
+ * Truncation with the notice degrading as the limits shrink: the full notice, then shorter ones
+ * (keeping a spill path as long as one fits), each after a blank line, a newline or a space, then a
+ * notice alone, and no notice only when not even `[output truncated]` fits. @internal
+ */
+export function truncateWithNotice(
+  text: string,
+  limitsInput: Partial<ToolOutputLimits> | undefined,
+  options: TruncateNoticeOptions = {},
+): TruncateResult {
+  const limits = resolveLimits(limitsInput, options.functionName ?? 'truncateToolContent');
+  const original = measureText(text);
+  const needsSpill = original.chars > limits.largeOutputThreshold;
+  const limitedBy: TruncationStats['limitedBy'] = [];
+  if (original.lines > limits.maxLines) limitedBy.push('lines');
+  if (original.chars > limits.maxChars) limitedBy.push('chars');
+  if (original.bytes > limits.maxBytes) limitedBy.push('bytes');
+  if (limitedBy.length === 0 && !options.always) {
+    return { text, truncated: false, needsSpill, stats: { original, result: original, limitedBy } };
+  }
+  const notices = noticesFor(original, options, limitedBy.length === 0);
+  const result =
+    firstOf(notices, (notice) =>
+      firstOf(SEPARATORS, (separator, index) =>
+        cutWithNotice(text, original, limits, notice, separator, index < SEPARATORS.length - 1),
+      ),
+    ) ??
+    firstOf(notices, (notice) => noticeAlone(notice, limits)) ??
+    cutWithNotice(text, original, limits, undefined, '', false) ??
+    cutHead(text, original, limits);
+  return {
+    text: result,
+    truncated: result !== text,
+    needsSpill,
+    stats: { original, result: measureText(result), limitedBy },
+  };
+}
+
+/** The first defined result of `attempt` over `items`, in order. */
+function firstOf<T>(items: readonly T[], attempt: (item: T, index: number) => string | undefined): string | undefined {
+  for (const [index, item] of items.entries()) {
+    const result = attempt(item, index);
+    if (result !== undefined) return result;
+  }
+  return undefined;
+}
