@@ -6,11 +6,13 @@ export const entries = {
   'tokenizer/index': 'src/tokenizer/index.ts',
   'node/index': 'src/node/index.ts',
   'sqlite/index': 'src/sqlite/index.ts',
+  'postgres/index': 'src/postgres/index.ts',
   'memory/index': 'src/memory/index.ts',
   'testing/index': 'src/testing/index.ts',
   'schemas/index': 'src/schemas/index.ts',
   'openai/index': 'src/openai/index.ts',
   'anthropic/index': 'src/anthropic/index.ts',
+  'ai-sdk/index': 'src/ai-sdk/index.ts',
 };
 
 /** The `ctxkit` command line (package.json `bin`): ESM only, no types, a shebang. */

@@ -11,16 +11,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import {
   ANCHOR_CATEGORIES,
-  type Anchor,
   type AnchorCategory,
   compact,
-  extractAnchors,
   heuristicSummarizer,
   type Message,
   parseToolOutput,
-  pinAnchors,
   type Summarizer,
   type SummaryRequest,
+  summarizeToolOutput,
 } from '../src/index.js';
 import { normalizeForCheck } from '../src/summarizing/anchors/normalize.js';
 
@@ -68,28 +66,17 @@ const forgetfulModel: Summarizer = {
 };
 
 /**
- * Anchoring around a summarizer: anchors read from the messages (and carried from the previous
- * checkpoint) before summarizing, checked after, and the lost ones pinned within the budget.
+ * What the model sees, normalized for the check. A tool result kept verbatim counts with its parsed
+ * form too, so `src/a.ts(14,23)` in raw tsc output matches the key `src/a.ts:14:23`.
  */
-function anchored(summarizer: Summarizer): Summarizer {
-  const carried = new Map<string, Anchor[]>();
-  return {
-    async summarize(request) {
-      const previous = carried.get((request.previousSummary ?? '').trim()) ?? [];
-      const anchors = extractAnchors(request.messages, { previous });
-      const text = await textOf(summarizer, request);
-      const { text: pinned } = pinAnchors(text, anchors, { maxChars: request.maxOutputTokens * 4 });
-      carried.set(pinned.trim(), anchors);
-      return pinned;
-    },
-  };
-}
-
 function visibleText(messages: readonly Message[]): string {
   const parts: string[] = [];
   for (const message of messages) {
     if (message.meta?.agentVisible === false) continue;
-    if (typeof message.content === 'string') parts.push(message.content);
+    if (message.role === 'toolResult') {
+      const text = message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+      parts.push(text, summarizeToolOutput(text, { maxChars: 100_000 }));
+    } else if (typeof message.content === 'string') parts.push(message.content);
     else
       for (const part of message.content) {
         if (part.type === 'text') parts.push(part.text);
@@ -140,7 +127,7 @@ async function runOne(
     failures: 0,
   };
   for (const session of fidelitySessions()) {
-    const summarizer = anchoring ? anchored(base) : base;
+    const summarizer = base;
     let context: Message[] = [];
     const declared: DeclaredFact[] = [];
     for (let round = 0; round < ROUNDS; round++) {
@@ -150,7 +137,12 @@ async function runOne(
         declared.push(...step.facts);
       }
       try {
-        const result = await compact(context, { summarizer, config: CONFIG, maxOutputTokens: budget.maxOutputTokens });
+        const result = await compact(context, {
+          summarizer,
+          config: CONFIG,
+          maxOutputTokens: budget.maxOutputTokens,
+          anchoring,
+        });
         context = result.messages;
       } catch {
         run.failures++;
@@ -207,9 +199,8 @@ function render(runs: readonly Run[]): string {
     `${BUDGETS.map((budget) => `${budget.maxOutputTokens} tokens (${budget.name})`).join(' or ')}. A fact is retained when each of its keys`,
     "(a goal in the user's words, an error code and its `file:line:col`, a failing test's name, a path…) is still",
     'in what the model sees. "Scripted model" paraphrases the goal and drops constraints, decisions, error',
-    'locations and two files in three on purpose; anchoring must put them back. Anchoring here wraps the',
-    "summarizer: anchors are read from the summarizer's input (tool results already cut to 1,800 code",
-    'points) and carried from round to round, and the lost ones are pinned within the budget.',
+    "locations and two files in three on purpose; anchoring (`compact`'s `anchoring` option, on by default)",
+    'must put them back.',
     '',
     '### All declared facts, after each round',
     '',

@@ -23,6 +23,7 @@ export type ErrorCode =
   | 'PARENT_MISSING'
   | 'STORE_FAILED'
   | 'STORE_CORRUPT'
+  | 'LEAF_CONFLICT'
   | 'DEPENDENCY_MISSING';
 
 /**
@@ -66,6 +67,7 @@ const CONFIG_ERROR = Symbol.for('ctxkit.ConfigError');
 const COMPACTION_ERROR = Symbol.for('ctxkit.CompactionError');
 const SESSION_ERROR = Symbol.for('ctxkit.SessionError');
 const STORE_ERROR = Symbol.for('ctxkit.StoreError');
+const LEAF_CONFLICT_ERROR = Symbol.for('ctxkit.LeafConflictError');
 
 function isMarked(value: unknown, marker: symbol): boolean {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[marker] === true;
@@ -207,6 +209,67 @@ export class StoreError extends ContextError {
    */
   static override isInstance(value: unknown): value is StoreError {
     return isMarked(value, STORE_ERROR);
+  }
+}
+
+/**
+ * What a {@link LeafConflictError} is built from: its code is always `LEAF_CONFLICT`.
+ *
+ * @example
+ * ```ts
+ * throw new LeafConflictError({ message: 'session moved on', sessionId: 's1', expectedLeafId: 'e1', currentLeafId: 'e2' });
+ * ```
+ */
+export interface LeafConflictErrorOptions {
+  /** What happened and what to do about it. */
+  message: string;
+  /** The session written to. */
+  sessionId: string;
+  /** The leaf the writer said it extends. */
+  expectedLeafId: string | null;
+  /** The session's leaf when the write was refused. */
+  currentLeafId: string | null;
+}
+
+/**
+ * A write refused because it stated the leaf it extends (`expectedLeafId`) and another writer had
+ * moved the session's leaf since. Nothing was written. A `StoreError` with code `LEAF_CONFLICT`:
+ * read the branch again and retry from `currentLeafId`, or append on an explicit branch
+ * (`parentId`).
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await store.appendEntry(sessionId, entry, { expectedLeafId: leaf });
+ * } catch (error) {
+ *   if (!LeafConflictError.isInstance(error)) throw error;
+ *   leaf = error.currentLeafId; // rebuild the context from the new branch, then retry
+ * }
+ * ```
+ */
+export class LeafConflictError extends StoreError {
+  /** The session written to. */
+  readonly sessionId: string;
+  /** The leaf the writer said it extends. */
+  readonly expectedLeafId: string | null;
+  /** The session's leaf when the write was refused. */
+  readonly currentLeafId: string | null;
+
+  /** @param options - The message, the session and both leaves. */
+  constructor(options: LeafConflictErrorOptions) {
+    super({ message: options.message, code: 'LEAF_CONFLICT' });
+    this.sessionId = options.sessionId;
+    this.expectedLeafId = options.expectedLeafId;
+    this.currentLeafId = options.currentLeafId;
+    mark(this, LEAF_CONFLICT_ERROR, 'LeafConflictError');
+  }
+
+  /**
+   * @param value - Anything caught.
+   * @returns Whether `value` is a {@link LeafConflictError}, even one from another copy of the package.
+   */
+  static override isInstance(value: unknown): value is LeafConflictError {
+    return isMarked(value, LEAF_CONFLICT_ERROR);
   }
 }
 

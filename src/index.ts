@@ -46,6 +46,8 @@ export {
   ContextError,
   type ContextErrorOptions,
   type ErrorCode,
+  LeafConflictError,
+  type LeafConflictErrorOptions,
   SessionError,
   StoreError,
 } from './errors.js';
@@ -127,7 +129,14 @@ export {
   planSessionCompaction,
   type SessionCompactionPlan,
 } from './session/plan-session-compaction.js';
-export type { CreateSessionInit, SessionInfo, SessionStore, TranscriptMessage } from './session/session-store.js';
+export type {
+  AppendEntryOptions,
+  CreateSessionInit,
+  SessionInfo,
+  SessionStore,
+  SetLeafOptions,
+  TranscriptMessage,
+} from './session/session-store.js';
 // ── Session tree ────────────────────────────────────────────────────────────────────────────
 export { type SessionEntries, type WalkBranchOptions, walkBranch } from './session/walk-branch.js';
 // ── Fidelity: tool-output parsers and anchored facts ───────────────────────────────────────

@@ -1,3 +1,4 @@
+import type { Anchor } from './summarizing/anchors/anchor.js';
 /**
  * The provider-neutral message model and the session-tree entry types.
  *
@@ -119,6 +120,11 @@ export interface MessageMeta {
    * compaction. Their usage reports describe the old, larger context, so token estimates ignore them.
    */
   keptMessages?: number;
+  /**
+   * On a compaction summary: the facts the checkpoint keeps (see `extractAnchors`), read again by the
+   * next compaction so a fact kept once is checked every time after.
+   */
+  anchors?: Anchor[];
 }
 
 /** A message from the user (or injected on the user's side, such as a summary). */

@@ -1,6 +1,7 @@
 import { StoreError } from '../errors.js';
 import type { CompactionResult } from '../pipeline/compact.js';
 import type { SessionStore } from '../session/session-store.js';
+import { anchorsOf } from '../summarizing/anchors/carried-anchors.js';
 import type { Message, SessionEntry } from '../types.js';
 import type { CompactionReason } from './events.js';
 
@@ -82,7 +83,12 @@ export async function persistCompaction(
       summary: result.summary,
       firstKeptEntryId,
       tokensBefore: result.tokensBefore,
-      details: { reason, tokensAfter: result.tokensAfter, summarizedCount: result.summarizedCount },
+      details: {
+        reason,
+        tokensAfter: result.tokensAfter,
+        summarizedCount: result.summarizedCount,
+        ...anchorsOf(result),
+      },
     });
     return undefined;
   } catch (error) {

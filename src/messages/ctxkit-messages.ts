@@ -1,6 +1,7 @@
 // Every message ctxkit writes into a history, and the one predicate that recognises them. The
 // wire strings live here and nowhere else; the pipeline, the session tree and the manager build
 // their messages through these functions.
+import type { Anchor } from '../summarizing/anchors/anchor.js';
 import type { Message, ToolCall, ToolResultMessage, UserMessage } from '../types.js';
 
 /** First line of a compaction summary message. */
@@ -95,7 +96,8 @@ export function ctxkitMessageKind(message: Message): CtxkitMessageKind | undefin
  *
  * @param summary - The checkpoint text.
  * @param options - `keptMessages`: how many messages that follow it were kept from before the
- *   compaction (their stale usage is then ignored by token estimates).
+ *   compaction (their stale usage is then ignored by token estimates); `anchors`: the facts the
+ *   checkpoint keeps, carried to the next compaction.
  * @returns A user message of kind `compaction_summary`, prefixed `[Previous conversation summary]`.
  *
  * @example
@@ -103,7 +105,10 @@ export function ctxkitMessageKind(message: Message): CtxkitMessageKind | undefin
  * createSummaryMessage('## Goal\nShip the parser'); // { role: 'user', content: '[Previous conversation summary]\n## Goal…' }
  * ```
  */
-export function createSummaryMessage(summary: string, options: { keptMessages?: number } = {}): UserMessage {
+export function createSummaryMessage(
+  summary: string,
+  options: { keptMessages?: number; anchors?: readonly Anchor[] } = {},
+): UserMessage {
   return {
     role: 'user',
     content: `${SUMMARY_PREFIX}\n${summary}`,
@@ -112,6 +117,7 @@ export function createSummaryMessage(summary: string, options: { keptMessages?: 
       userVisible: true,
       kind: 'compaction_summary',
       ...(options.keptMessages ? { keptMessages: options.keptMessages } : {}),
+      ...(options.anchors && options.anchors.length > 0 ? { anchors: [...options.anchors] } : {}),
     },
   };
 }

@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, SessionError, StoreError } from '../errors.js';
 import {
+  checkExpectedLeaf,
   createSessionInfo,
   isSessionId,
   SessionIndex,
@@ -11,7 +12,14 @@ import {
   sessionNotFound,
   sortSessions,
 } from '../session/session-index.js';
-import type { CreateSessionInit, SessionInfo, SessionStore, TranscriptMessage } from '../session/session-store.js';
+import type {
+  AppendEntryOptions,
+  CreateSessionInit,
+  SessionInfo,
+  SessionStore,
+  SetLeafOptions,
+  TranscriptMessage,
+} from '../session/session-store.js';
 import type { SessionEntry, SessionEntryInput } from '../types.js';
 import {
   appendDurably,
@@ -414,9 +422,10 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
       }
       return sortSessions(infos);
     },
-    appendEntry(sessionId: string, input: SessionEntryInput): Promise<SessionEntry> {
+    appendEntry(sessionId: string, input: SessionEntryInput, options?: AppendEntryOptions): Promise<SessionEntry> {
       return enqueue(sessionId, async () => {
         const session = await load(sessionId);
+        checkExpectedLeaf(sessionId, options, session.index.leafId);
         const entry = session.index.prepare(input, now());
         await write(sessionId, session, entry);
         session.index.add(entry);
@@ -432,9 +441,10 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
     async getLeaf(sessionId: string): Promise<string | null> {
       return (await load(sessionId)).index.leafId;
     },
-    setLeaf(sessionId: string, entryId: string | null): Promise<void> {
+    setLeaf(sessionId: string, entryId: string | null, options?: SetLeafOptions): Promise<void> {
       return enqueue(sessionId, async () => {
         const session = await load(sessionId);
+        checkExpectedLeaf(sessionId, options, session.index.leafId);
         session.index.checkEntry(entryId);
         if (session.index.leafId === entryId) return;
         await write(sessionId, session, { type: 'leaf', leafId: entryId, timestamp: now() });

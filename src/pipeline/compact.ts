@@ -10,6 +10,8 @@ import {
 } from '../counting/token-counter.js';
 import { CompactionError, ConfigError } from '../errors.js';
 import { createSummaryMessage } from '../messages/ctxkit-messages.js';
+import type { Anchor } from '../summarizing/anchors/anchor.js';
+import { anchorCheckpoint, planAnchors } from '../summarizing/anchors/anchor-checkpoint.js';
 import type { Summarizer } from '../summarizing/summarizer-types.js';
 import { callSummarizer } from '../summarizing/summary-output.js';
 import type { Message } from '../types.js';
@@ -42,11 +44,19 @@ export interface CompactOptions {
   /** Tool definitions, counted in `tokensBefore` and `tokensAfter`. */
   tools?: unknown;
   /**
-   * The summary's output budget, used as given.
+   * The checkpoint's budget (pinned section included). With anchoring on, the summarizer is asked for
+   * up to 30% less, what the pinned section of the facts it might lose needs.
    * @default 80% of `reserveTokens`, lowered so the summary, the kept tail, the system prompt and
    * the tools stay at least 10% under the effective token limit; never below 256
    */
   maxOutputTokens?: number;
+  /**
+   * Anchored facts: read the facts the checkpoint must keep before summarizing (see `extractAnchors`),
+   * check the summary after, and pin what it lost in a `## Pinned Facts` section within the budget.
+   * The anchors ride on the summary message (`meta.anchors`) to the next compaction.
+   * @default true
+   */
+  anchoring?: boolean;
 }
 
 /**
@@ -72,6 +82,11 @@ export interface CompactionResult {
   summarizedCount: number;
   /** Tool results in the kept tail archived under a `[Compaction tool digest]`. */
   archivedCount: number;
+  /**
+   * With anchoring on: the facts the summary kept by itself, those pinned for it, and those still lost
+   * (only ones of low priority, when even their keys did not fit the budget).
+   */
+  anchors?: { kept: Anchor[]; pinned: Anchor[]; lost: Anchor[] };
 }
 
 /**
@@ -120,16 +135,28 @@ export async function compact(messages: readonly Message[], options: CompactOpti
   }
   const recent = compactToolResultsInRecent(plan.split.recent, { cutoff: config.toolCallCutoff });
   const keptTokens = sumMessageTokens(recent.messages, counter);
-  const { text, truncated, stopReason } = await callSummarizer(options.summarizer, {
+  const budget = options.maxOutputTokens ?? defaultSummaryBudget(config, keptTokens + extras);
+  // Anchors are read before the summarizer runs (from the whole old part: archived tool results and
+  // the earlier summary's anchors too), and part of the budget is held back for the pinned section.
+  const anchoring =
+    options.anchoring === false
+      ? undefined
+      : planAnchors(plan.split.old, {
+          tokens: budget,
+          minTokens: MIN_SUMMARY_TOKENS,
+          replacedTokens: sumMessageTokens(plan.split.old, counter),
+        });
+  const answer = await callSummarizer(options.summarizer, {
     kind: 'compaction',
     messages: plan.toSummarize,
     text: plan.text,
     ...(plan.previousSummary === undefined ? {} : { previousSummary: plan.previousSummary }),
     ...(options.instructions ? { instructions: options.instructions } : {}),
-    maxOutputTokens: options.maxOutputTokens ?? defaultSummaryBudget(config, keptTokens + extras),
+    maxOutputTokens: anchoring?.requestTokens ?? budget,
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  if (text.length === 0) {
+  const { truncated, stopReason } = answer;
+  if (answer.text.length === 0) {
     throw new CompactionError({
       message: 'The summarizer returned an empty summary; nothing was changed.',
       code: 'SUMMARY_EMPTY',
@@ -141,7 +168,12 @@ export async function compact(messages: readonly Message[], options: CompactOpti
       code: 'SUMMARY_TRUNCATED',
     });
   }
-  const summaryMessage = createSummaryMessage(text, { keptMessages: recent.messages.length });
+  const pinned = anchoring ? anchorCheckpoint(answer.text, anchoring) : undefined;
+  const text = pinned?.text ?? answer.text;
+  const summaryMessage = createSummaryMessage(text, {
+    keptMessages: recent.messages.length,
+    ...(anchoring ? { anchors: anchoring.anchors } : {}),
+  });
   const rebuilt = [summaryMessage, ...recent.messages];
   const tokensAfter = sumMessageTokens(rebuilt, counter) + extras;
   if (tokensAfter >= tokensBefore) {
@@ -166,6 +198,7 @@ export async function compact(messages: readonly Message[], options: CompactOpti
     tokensAfter,
     summarizedCount: plan.toSummarize.length,
     archivedCount: recent.archivedCount,
+    ...(pinned ? { anchors: { kept: pinned.kept, pinned: pinned.pinned, lost: pinned.lost } } : {}),
   };
 }
 

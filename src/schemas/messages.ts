@@ -7,6 +7,7 @@
  * entry as written.
  */
 import { z } from 'zod';
+import { anchorSchema } from '../summarizing/anchors/anchor.js';
 import type {
   AssistantMessage,
   ImageContent,
@@ -72,6 +73,7 @@ export const messageMetaSchema: z.ZodType<MessageMeta> = z.object({
   userVisible: z.boolean().optional(),
   kind: z.string().optional(),
   keptMessages: z.number().int().nonnegative().optional(),
+  anchors: z.array(anchorSchema).optional(),
 });
 
 /** The content of a user message: text, or text and image parts. @internal */

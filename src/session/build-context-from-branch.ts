@@ -1,5 +1,6 @@
 import { SessionError } from '../errors.js';
 import { createSummaryMessage } from '../messages/ctxkit-messages.js';
+import { storedAnchors } from '../summarizing/anchors/carried-anchors.js';
 import type { CompactionEntry, Message, SessionEntry } from '../types.js';
 import { entryToMessage } from './entry-to-message.js';
 import { keepToolPairs } from './keep-tool-pairs.js';
@@ -85,7 +86,7 @@ const summaries = new WeakMap<CompactionEntry, Message>();
 function summaryOf(compaction: CompactionEntry, keptMessages: number): Message {
   let message = summaries.get(compaction);
   if (message === undefined) {
-    message = createSummaryMessage(compaction.summary, { keptMessages });
+    message = createSummaryMessage(compaction.summary, { keptMessages, anchors: storedAnchors(compaction.details) });
     summaries.set(compaction, message);
   }
   return message;

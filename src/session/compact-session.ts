@@ -2,6 +2,7 @@ import { countExtras } from '../counting/estimate-context-tokens.js';
 import { referenceCounter, sumMessageTokens } from '../counting/token-counter.js';
 import { CompactionError, SessionError } from '../errors.js';
 import { type CompactionResult, type CompactOptions, compact } from '../pipeline/compact.js';
+import { anchorsOf } from '../summarizing/anchors/carried-anchors.js';
 import type { CompactionEntry, SessionEntry } from '../types.js';
 import { buildContextFromBranch, type ModelFacingFilter, type SessionContext } from './build-context-from-branch.js';
 import type { SessionStore } from './session-store.js';
@@ -108,7 +109,7 @@ export async function compactSession(options: CompactSessionOptions): Promise<Co
   }
   const entry = (await store.appendEntry(sessionId, {
     ...input,
-    details: { tokensAfter, summarizedCount: result.summarizedCount },
+    details: { tokensAfter, summarizedCount: result.summarizedCount, ...anchorsOf(result) },
   })) as CompactionEntry;
   const context = buildContextFromBranch(await store.getBranch(sessionId), filter);
   return { entry, result, context, tokensAfter };

@@ -1,6 +1,20 @@
 import type { SessionEntry, SessionEntryInput } from '../types.js';
-import { createSessionInfo, SessionIndex, sessionExists, sessionNotFound, sortSessions } from './session-index.js';
-import type { CreateSessionInit, SessionInfo, SessionStore, TranscriptMessage } from './session-store.js';
+import {
+  checkExpectedLeaf,
+  createSessionInfo,
+  SessionIndex,
+  sessionExists,
+  sessionNotFound,
+  sortSessions,
+} from './session-index.js';
+import type {
+  AppendEntryOptions,
+  CreateSessionInit,
+  SessionInfo,
+  SessionStore,
+  SetLeafOptions,
+  TranscriptMessage,
+} from './session-store.js';
 
 /**
  * Options of {@link createInMemorySessionStore}.
@@ -53,8 +67,13 @@ export function createInMemorySessionStore(options: CreateInMemorySessionStoreOp
     async listSessions(): Promise<SessionInfo[]> {
       return sortSessions([...sessions.values()].map((index) => index.info));
     },
-    async appendEntry(sessionId: string, input: SessionEntryInput): Promise<SessionEntry> {
+    async appendEntry(
+      sessionId: string,
+      input: SessionEntryInput,
+      options?: AppendEntryOptions,
+    ): Promise<SessionEntry> {
       const index = session(sessionId);
+      checkExpectedLeaf(sessionId, options, index.leafId);
       const entry = index.prepare(input, now());
       index.add(entry);
       return entry;
@@ -68,8 +87,9 @@ export function createInMemorySessionStore(options: CreateInMemorySessionStoreOp
     async getLeaf(sessionId: string): Promise<string | null> {
       return session(sessionId).leafId;
     },
-    async setLeaf(sessionId: string, entryId: string | null): Promise<void> {
+    async setLeaf(sessionId: string, entryId: string | null, options?: SetLeafOptions): Promise<void> {
       const index = session(sessionId);
+      checkExpectedLeaf(sessionId, options, index.leafId);
       index.checkEntry(entryId);
       index.leafId = entryId;
     },

@@ -59,6 +59,38 @@ export interface TranscriptMessage {
 }
 
 /**
+ * Options of {@link SessionStore.appendEntry}.
+ *
+ * @example
+ * ```ts
+ * const leaf = await store.getLeaf(sessionId);
+ * const options: AppendEntryOptions = { expectedLeafId: leaf };
+ * await store.appendEntry(sessionId, entry, options);
+ * ```
+ */
+export interface AppendEntryOptions {
+  /**
+   * The leaf this append extends (`null`: the session is empty). When another writer moved the
+   * leaf first, the append is refused with a `LeafConflictError` and nothing is stored.
+   * @default no check: the entry attaches to whatever the leaf is
+   */
+  expectedLeafId?: string | null;
+}
+
+/**
+ * Options of {@link SessionStore.setLeaf}.
+ *
+ * @example
+ * ```ts
+ * await store.setLeaf(sessionId, checkpointId, { expectedLeafId: leafWeSaw });
+ * ```
+ */
+export interface SetLeafOptions {
+  /** The leaf the move starts from; another leaf refuses it with a `LeafConflictError`. @default no check */
+  expectedLeafId?: string | null;
+}
+
+/**
  * Durable storage for session trees: append-only entries linked by `parentId`, plus the current
  * leaf of each session. Every store passes the same conformance suite.
  *
@@ -72,7 +104,12 @@ export interface TranscriptMessage {
  * - Entries must be JSON values: what a store returns is what `JSON.parse(JSON.stringify(entry))`
  *   gives (so a `label: undefined` comes back without the key).
  * - Concurrent calls from one process are safe: appends to one session are applied in call order
- *   and none is lost. Writing one session from two processes at once is not supported.
+ *   and none is lost. Only a store built for it (PostgreSQL) may be written by several processes
+ *   at once; it serializes their writes.
+ * - A write may state the leaf it extends (`expectedLeafId`): when the session's leaf is another
+ *   entry, it is refused with a `LeafConflictError` (`LEAF_CONFLICT`, carrying the current leaf)
+ *   and nothing is written. A writer that stated it never forks the tree by accident; an explicit
+ *   `parentId` appends on a branch on purpose.
  *
  * @example
  * ```ts
@@ -115,11 +152,13 @@ export interface SessionStore {
    *
    * @param sessionId - The session.
    * @param entry - The entry; not mutated.
+   * @param options - The leaf the append extends, checked atomically with the write.
    * @returns The stored entry.
    * @throws `SessionError` with `INPUT_INVALID` (a field is invalid, or the id is taken) or
-   * `PARENT_MISSING` (the given `parentId` is not in the session).
+   * `PARENT_MISSING` (the given `parentId` is not in the session); `LeafConflictError` when
+   * `options.expectedLeafId` is not the current leaf.
    */
-  appendEntry(sessionId: string, entry: SessionEntryInput): Promise<SessionEntry>;
+  appendEntry(sessionId: string, entry: SessionEntryInput, options?: AppendEntryOptions): Promise<SessionEntry>;
 
   /**
    * Every entry of every branch.
@@ -153,9 +192,11 @@ export interface SessionStore {
    *
    * @param sessionId - The session.
    * @param entryId - An entry of the session, or `null` to start a new root.
-   * @throws `SessionError` (`ENTRY_NOT_FOUND`) for an unknown entry.
+   * @param options - The leaf the move starts from, checked atomically with the move.
+   * @throws `SessionError` (`ENTRY_NOT_FOUND`) for an unknown entry; `LeafConflictError` when
+   * `options.expectedLeafId` is not the current leaf.
    */
-  setLeaf(sessionId: string, entryId: string | null): Promise<void>;
+  setLeaf(sessionId: string, entryId: string | null, options?: SetLeafOptions): Promise<void>;
 
   /**
    * The flat transcript a UI replays: a message for every entry that carries one, across all

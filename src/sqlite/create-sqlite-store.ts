@@ -1,6 +1,7 @@
 import { SessionError, StoreError } from '../errors.js';
 import { entryToMessage } from '../session/entry-to-message.js';
 import {
+  checkExpectedLeaf,
   createSessionInfo,
   parseStoredEntry,
   SessionIndex,
@@ -8,7 +9,14 @@ import {
   sessionNotFound,
   sortSessions,
 } from '../session/session-index.js';
-import type { CreateSessionInit, SessionInfo, SessionStore, TranscriptMessage } from '../session/session-store.js';
+import type {
+  AppendEntryOptions,
+  CreateSessionInit,
+  SessionInfo,
+  SessionStore,
+  SetLeafOptions,
+  TranscriptMessage,
+} from '../session/session-store.js';
 import type { SessionEntry, SessionEntryInput } from '../types.js';
 import { ENTRY_COLUMNS, entryRows, MESSAGE_COLUMNS } from './entry-row.js';
 import { ensureSchema, inTransaction, type SqliteDatabase } from './sqlite-schema.js';
@@ -191,12 +199,13 @@ export function createSqliteStore(options: CreateSqliteStoreOptions): SessionSto
         );
         return sortSessions(infos);
       }),
-    appendEntry: (sessionId: string, input: SessionEntryInput) =>
+    appendEntry: (sessionId: string, input: SessionEntryInput, options?: AppendEntryOptions) =>
       read('append the entry', () => {
         // The refresh inside the immediate transaction sees every other writer's rows, and none
         // can be added between it and the insert.
         const { index, entry, seq } = inTransaction(database, () => {
           const index = refresh(sessionId);
+          checkExpectedLeaf(sessionId, options, index.leafId);
           const entry = index.prepare(input, now());
           const rows = entryRows(sessionId, entry, index.byId);
           const { lastInsertRowid } = statements.insertEntry.run(...rows.entry);
@@ -214,10 +223,11 @@ export function createSqliteStore(options: CreateSqliteStoreOptions): SessionSto
     getBranch: (sessionId: string, leafId?: string | null) =>
       read('read the branch', () => refresh(sessionId).branch(leafId)),
     getLeaf: (sessionId: string) => read('read the leaf', () => refresh(sessionId).leafId),
-    setLeaf: (sessionId: string, entryId: string | null) =>
+    setLeaf: (sessionId: string, entryId: string | null, options?: SetLeafOptions) =>
       read('move the leaf', () => {
         const index = inTransaction(database, () => {
           const index = refresh(sessionId);
+          checkExpectedLeaf(sessionId, options, index.leafId);
           index.checkEntry(entryId);
           statements.setLeaf.run(entryId, new Date(now()).toISOString(), sessionId);
           return index;

@@ -15,7 +15,7 @@ export interface AnthropicServerOptions {
   contextWindow: number;
   /** Tool calls the agent makes per user message before it answers in text. @default 2 */
   toolCallsPerTurn?: number;
-  /** The largest `max_tokens` accepted. @default 64_000 */
+  /** The largest `max_tokens` accepted. @default 128_000 */
   maxOutputTokens?: number;
 }
 
@@ -57,8 +57,24 @@ type Body = {
  * the usage of each response, and runs on its estimate between (after archiving or compaction).
  */
 export function countPromptTokens(body: Pick<Body, 'system' | 'messages' | 'tools'>): number {
-  const text = JSON.stringify([body.system ?? '', body.messages, body.tools ?? []]);
-  return Math.ceil(approximateCounter.count(text) * 1.3);
+  const parts = [
+    JSON.stringify(body.system ?? ''),
+    JSON.stringify(body.tools ?? []),
+    ...body.messages.map((message) => JSON.stringify(message)),
+  ];
+  return Math.ceil(parts.reduce((sum, part) => sum + countCached(part), 0) * 1.3);
+}
+
+/** Counts are cached by text: most of each request is the previous request again. */
+const counts = new Map<string, number>();
+function countCached(text: string): number {
+  let count = counts.get(text);
+  if (count === undefined) {
+    count = approximateCounter.count(text);
+    if (counts.size > 10_000) counts.clear();
+    counts.set(text, count);
+  }
+  return count;
 }
 
 function send(response: ServerResponse, status: number, body: unknown): void {
@@ -180,9 +196,9 @@ export async function startAnthropicServer(options: AnthropicServerOptions): Pro
       findRequestViolation(body.messages) ??
       (Number.isInteger(body.max_tokens) &&
       body.max_tokens >= 1 &&
-      body.max_tokens <= (options.maxOutputTokens ?? 64_000)
+      body.max_tokens <= (options.maxOutputTokens ?? 128_000)
         ? undefined
-        : `max_tokens: ${body.max_tokens} is outside 1…${options.maxOutputTokens ?? 64_000}`);
+        : `max_tokens: ${body.max_tokens} is outside 1…${options.maxOutputTokens ?? 128_000}`);
     if (violation !== undefined) {
       stats.rejected.push(violation);
       error(response, 400, violation);

@@ -68,7 +68,7 @@ describe('createContextManager', () => {
     ];
     const prepared = await manager(scripted('CHECKPOINT'), events).prepare(history);
     expect(prepared.compacted).toBeDefined();
-    expect(summaryText(prepared.history[0]!)).toBe('CHECKPOINT');
+    expect(summaryText(prepared.history[0]!)).toMatch(/^CHECKPOINT(\n\n## Pinned Facts\n|$)/);
     expect(prepared.history[prepared.history.length - 1]).toBe(history[history.length - 1]);
     expect(prepared.usage.tokens).toBeLessThan(8_000);
     // Usage jumped straight past the limit: the warning still comes first.
@@ -184,7 +184,7 @@ describe('createContextManager', () => {
     });
     expect(outcome.recovered).toBe(true);
     expect(calls).toBe(2);
-    expect(summaryText(outcome.history[0]!)).toBe('RECOVERED');
+    expect(summaryText(outcome.history[0]!)).toMatch(/^RECOVERED(\n\n## Pinned Facts\n|$)/);
     expect(events.find((event) => event.type === 'compaction-start')).toMatchObject({ reason: 'overflow' });
   });
 
@@ -340,7 +340,7 @@ describe('createContextManager', () => {
     const prepared = await context.prepare(history);
     const entries = await store.getEntries(session.id);
     const compaction = entries.find((entry) => entry.type === 'compaction');
-    expect(compaction).toMatchObject({ summary: 'STORED' });
+    expect(compaction).toMatchObject({ summary: expect.stringMatching(/^STORED(\n\n## Pinned Facts\n|$)/) });
     const firstKept = entries.find(
       (entry) => compaction?.type === 'compaction' && entry.id === compaction.firstKeptEntryId,
     );
@@ -349,7 +349,7 @@ describe('createContextManager', () => {
     const transcript = (await store.getMessages(session.id)).map((item) => item.message);
     expect(transcript.slice(0, history.length)).toEqual(history);
     expect(transcript).toHaveLength(history.length + 1);
-    expect(summaryText(transcript[history.length]!)).toBe('STORED');
+    expect(summaryText(transcript[history.length]!)).toMatch(/^STORED(\n\n## Pinned Facts\n|$)/);
   });
 
   it('records the entry of the first kept message when messages repeat', async () => {

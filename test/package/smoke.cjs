@@ -4,8 +4,10 @@ const { compact, heuristicSummarizer, resolveConfig, ConfigError, ContextError }
 const { createTokenizerCounter } = require('ctxkit/tokenizer');
 const { createJsonlStore } = require('ctxkit/node');
 const { createSqliteStore } = require('ctxkit/sqlite');
+const { createPostgresStore, migratePostgres } = require('ctxkit/postgres');
 const { contextConfigSchema } = require('ctxkit/schemas');
 const { fromAnthropicUsage } = require('ctxkit/anthropic');
+const { fromLanguageModelUsage } = require('ctxkit/ai-sdk');
 
 async function main() {
   const messages = [];
@@ -27,8 +29,22 @@ async function main() {
     cacheRead: 5,
     total: 9,
   });
+  assert.deepEqual(
+    fromLanguageModelUsage({ inputTokens: 8, outputTokens: 1, inputTokenDetails: { cacheReadTokens: 5 } }),
+    {
+      input: 3,
+      output: 1,
+      cacheRead: 5,
+      total: 9,
+    },
+  );
   assert.equal(typeof createJsonlStore, 'function');
   assert.equal(typeof createSqliteStore, 'function');
+  assert.equal(typeof migratePostgres, 'function');
+  assert.throws(
+    () => createPostgresStore({}),
+    (error) => error.code === 'DEPENDENCY_MISSING',
+  );
   console.log('CommonJS smoke test passed');
 }
 

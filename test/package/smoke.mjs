@@ -16,9 +16,11 @@ import {
   prepareModelMessages,
   truncateToolContent,
 } from 'ctxkit';
+import { fromModelMessages, toModelMessages } from 'ctxkit/ai-sdk';
 import { fromAnthropic, toAnthropic } from 'ctxkit/anthropic';
 import { createInMemoryMemoryStore, createMemoryTool } from 'ctxkit/memory';
 import { createFileMemoryStore, createFileSpillStore, createJsonlStore } from 'ctxkit/node';
+import { createPostgresStore, POSTGRES_SCHEMA_VERSION } from 'ctxkit/postgres';
 import { messageSchema, SUMMARY_PREFIX } from 'ctxkit/schemas';
 import { createSqliteStore } from 'ctxkit/sqlite';
 import { arbitraryConversation, checkToolPairing, createScriptedSummarizer } from 'ctxkit/testing';
@@ -53,6 +55,15 @@ const wire = [
   { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'a.ts' }] },
 ];
 assert.deepEqual(toAnthropic(fromAnthropic({ messages: wire })).messages, wire);
+const modelMessages = [
+  { role: 'user', content: 'hi' },
+  { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'ls', input: {} }] },
+  {
+    role: 'tool',
+    content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'ls', output: { type: 'text', value: 'a.ts' } }],
+  },
+];
+assert.deepEqual(toModelMessages(fromModelMessages(modelMessages)).messages, modelMessages);
 assert.ok(truncateToolContent('line\n'.repeat(5_000)).truncated);
 assert.ok(isContextOverflow({ error: { code: 'context_length_exceeded' } }));
 assert.ok(clearToolUses(messages, { trigger: 1_000 }).cleared.length > 0);
@@ -110,6 +121,12 @@ fc.assert(
     (conversation) => checkToolPairing(prepareModelMessages(conversation)).length === 0,
   ),
   { numRuns: 50 },
+);
+
+assert.equal(POSTGRES_SCHEMA_VERSION, 1);
+assert.throws(
+  () => createPostgresStore({ pool: 'postgres://localhost' }),
+  (error) => ContextError.isInstance(error) && error.code === 'DEPENDENCY_MISSING',
 );
 
 console.log('ESM smoke test passed');

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   CompactionError,
@@ -34,7 +35,7 @@ describe('compact', () => {
   it('keeps the tail verbatim behind one summary message and reports its numbers', async () => {
     const messages = [user(3000, 'a'), user(3000, 'b'), user(1500, 'c'), user(1500, 'd')];
     const summarizer = recordingSummarizer();
-    const result = await compact(messages, { summarizer, config });
+    const result = await compact(messages, { summarizer, config, anchoring: false });
     expect(result.firstKeptIndex).toBe(2);
     expect(result.messages).toHaveLength(3);
     expect(result.messages[0]).toMatchObject({
@@ -70,10 +71,11 @@ describe('compact', () => {
     const first = await compact([user(3000), user(3000), user(3000)], {
       summarizer: recordingSummarizer('FIRST'),
       config,
+      anchoring: false,
     });
     const summarizer = recordingSummarizer('SECOND');
     const grown = [...first.messages, user(3000, 'x'), user(3000, 'y')];
-    const second = await compact(grown, { summarizer, config });
+    const second = await compact(grown, { summarizer, config, anchoring: false });
     expect(summarizer.requests[0]?.previousSummary).toBe('FIRST');
     expect(summarizer.requests[0]?.messages.some((message) => summaryText(message) !== undefined)).toBe(false);
     expect(summaryText(second.messages[0]!)).toBe('SECOND');
@@ -227,11 +229,16 @@ describe('compact: the default summary budget', () => {
 
   it('is 80% of the reserve when the window leaves room, and an explicit budget is used as given', async () => {
     const roomy = recordingSummarizer();
-    await compact(long(), { summarizer: roomy, config: { contextWindow: 128_000 } });
+    await compact(long(), { summarizer: roomy, config: { contextWindow: 128_000 }, anchoring: false });
     expect(roomy.requests[0]?.maxOutputTokens).toBe(Math.floor(16_384 * 0.8));
     const explicit = recordingSummarizer();
-    await compact(long(), { summarizer: explicit, config, maxOutputTokens: 5_000 });
+    await compact(long(), { summarizer: explicit, config, maxOutputTokens: 5_000, anchoring: false });
     expect(explicit.requests[0]?.maxOutputTokens).toBe(5_000);
+    // Anchoring holds back at most 30% of the budget for the pinned section.
+    const anchored = recordingSummarizer();
+    await compact(long(), { summarizer: anchored, config, maxOutputTokens: 5_000 });
+    expect(anchored.requests[0]?.maxOutputTokens).toBeGreaterThanOrEqual(3_500);
+    expect(anchored.requests[0]?.maxOutputTokens).toBeLessThanOrEqual(5_000);
   });
 });
 
@@ -253,6 +260,7 @@ describe('compact: checks and messages', () => {
       const result = await compact([user(3000), user(3000), user(3000)], {
         summarizer: recordingSummarizer({ text: 'GOAL: done', stopReason }),
         config,
+        anchoring: false,
       });
       expect(result.summary).toBe('GOAL: done');
     }
@@ -307,6 +315,33 @@ describe('compact: checks and messages', () => {
     expect(multi.content).toHaveLength(4);
   });
 
+  it('keeps the command, every code and every location of a tsc run archived in the digest', async () => {
+    const output = readFileSync(new URL('../fixtures/tool-outputs/tsc.txt', import.meta.url), 'utf8');
+    const tail: Message[] = [
+      {
+        role: 'assistant',
+        content: [{ type: 'toolCall', id: 't1', name: 'bash', arguments: { command: 'npx tsc --noEmit' } }],
+      },
+      {
+        role: 'toolResult',
+        toolCallId: 't1',
+        toolName: 'bash',
+        content: [{ type: 'text', text: output }],
+        isError: true,
+      },
+      call('c2'),
+      result('c2', 'ok'),
+    ];
+    const compacted = await compact([user(6000), ...tail], {
+      summarizer: recordingSummarizer(),
+      config: { toolCallCutoff: 1 },
+    });
+    const digest = String(compacted.messages[compacted.messages.length - 1]?.content);
+    expect(digest).toContain('bash `npx tsc --noEmit`: error — tsc: 16 errors in 6 files');
+    for (const code of ['TS2345', 'TS2322', 'TS7006', 'TS2305', 'TS2339', 'TS2307']) expect(digest).toContain(code);
+    expect(digest).toContain('src/db/pool.ts:33:7');
+  });
+
   it('updates a summary whose meta was lost in storage instead of summarizing it again', async () => {
     const { meta: _, ...stored } = createSummaryMessage('OLD SUMMARY');
     const summarizer = recordingSummarizer('NEW');
@@ -327,7 +362,7 @@ describe('compact: checks and messages', () => {
       config: { toolCallCutoff: 1 },
     });
     const digest = String(compacted.messages[compacted.messages.length - 1]?.content);
-    expect(digest).toContain('[1 line]');
-    expect(digest).not.toContain('[1 lines]');
+    expect(digest).toContain('output: 1 line');
+    expect(digest).not.toContain('1 lines');
   });
 });

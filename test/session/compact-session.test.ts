@@ -57,7 +57,7 @@ describe('compactSession', () => {
     expect(entry).toMatchObject({
       type: 'compaction',
       parentId: ids.at(-1),
-      summary: expect.stringMatching(/^summary 1 of \d+ messages$/),
+      summary: expect.stringMatching(/^summary 1 of \d+ messages(\n\n## Pinned Facts\n|$)/),
     });
     expect(entry.firstKeptEntryId).toBe(plan.firstKeptEntryId);
     expect(entry.tokensBefore).toBe(outcome.tokensBefore);

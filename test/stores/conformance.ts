@@ -5,11 +5,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   buildContextFromBranch,
+  LeafConflictError,
   type Message,
   type SessionEntry,
   type SessionEntryInput,
   SessionError,
   type SessionStore,
+  StoreError,
 } from '../../src/index.js';
 import { userMessage } from '../../src/testing/index.js';
 
@@ -267,6 +269,34 @@ export function runSessionStoreConformance(name: string, factory: () => StoreHar
       expect(error.message).toContain('entry.message');
       await expectSessionError(store.appendEntry(id, { ...say('late'), timestamp: 1e16 }), 'INPUT_INVALID');
       expect(await store.getEntries(id)).toEqual([]);
+    });
+
+    it('refuses a write from a stale leaf with LEAF_CONFLICT and the current leaf, and stores nothing', async () => {
+      const { store } = await open();
+      const { id } = await store.createSession();
+      const root = await store.appendEntry(id, say('root'), { expectedLeafId: null });
+      const next = await store.appendEntry(id, say('next'), { expectedLeafId: root.id });
+      const stale = await store.appendEntry(id, say('stale'), { expectedLeafId: root.id }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(LeafConflictError.isInstance(stale)).toBe(true);
+      expect(StoreError.isInstance(stale) && stale.code).toBe('LEAF_CONFLICT');
+      expect(stale).toMatchObject({ sessionId: id, expectedLeafId: root.id, currentLeafId: next.id });
+      expect(await store.getEntries(id)).toEqual([root, next]);
+      // An explicit branch is a choice, not a race: it is not checked unless asked.
+      const side = await store.appendEntry(id, { ...say('side'), parentId: root.id });
+      expect(side.parentId).toBe(root.id);
+      const moved = await store.setLeaf(id, next.id, { expectedLeafId: next.id }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(LeafConflictError.isInstance(moved) && moved.currentLeafId).toBe(side.id);
+      await store.setLeaf(id, next.id, { expectedLeafId: side.id });
+      expect(await store.getLeaf(id)).toBe(next.id);
+      const wrongType = store.appendEntry(id, say('x'), { expectedLeafId: 7 as unknown as string });
+      expect((await expectSessionError(wrongType, 'INPUT_INVALID')).message).toContain('options.expectedLeafId');
+      expect(await store.getEntries(id)).toHaveLength(3);
     });
 
     it('branches: moves the leaf back, continues there and keeps both branches', async () => {

@@ -84,7 +84,7 @@ describe('createScriptedSummarizer', () => {
     const config = { keepRecentTokens: 50 };
     const summarizer = createScriptedSummarizer(['short summary', new Error('rate limited')]);
     const result = await compact(messages, { summarizer, config });
-    expect(result.summary).toBe('short summary');
+    expect(result.summary).toMatch(/^short summary(\n\n## Pinned Facts\n|$)/);
     expect(summarizer.requests[0]?.kind).toBe('compaction');
     const failed = await compact(messages, { summarizer, config }).catch((error: unknown) => error);
     expect(CompactionError.isInstance(failed)).toBe(true);

@@ -1,20 +1,30 @@
 import { archiveToolResult, createDigestMessage } from '../../messages/ctxkit-messages.js';
-import type { Message, ToolResultMessage } from '../../types.js';
-import { clipText } from './clip-text.js';
+import { commandOf } from '../../summarizing/anchors/tool-facts.js';
+import { describeCall, oneLine, outcome } from '../../summarizing/heuristic-checkpoint.js';
+import { contentText } from '../../summarizing/serialize-conversation.js';
+import { summarizeToolOutput } from '../../summarizing/tool-output/summarize-tool-output.js';
+import type { Message, ToolCall, ToolResultMessage } from '../../types.js';
+import { pairToolResults } from './tool-pairing.js';
 
-const IMPORTANT_LINE = /error|fail|panic|exception|traceback|exit code|exited with|✗|not found|denied/i;
+/** Code points of one result's digest line: what its parsed output needs, within this clip. */
+const DIGEST_LINE_CHARS = 600;
 
-/** One line per archived result: the tool, whether it failed, and its most telling line. */
-function digestLine(result: ToolResultMessage): string {
-  const text = result.content.map((part) => (part.type === 'text' ? part.text : '[image]')).join('\n');
-  const lines = text
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter((line) => line.length > 0);
-  const telling = lines.find((line) => IMPORTANT_LINE.test(line)) ?? lines[lines.length - 1] ?? '(no output)';
-  const status = result.isError ? ' (error)' : '';
-  const count = `${lines.length} line${lines.length === 1 ? '' : 's'}`;
-  return `- ${result.toolName}${status}: ${clipText(telling, 200, 'head')} [${count}]`;
+/**
+ * One line per archived result: the call (`bash \`npx tsc\``), how it ended, and its parsed output
+ * (counts, codes, `file:line` locations, failing tests), its lines joined by ` · `.
+ */
+function digestLine(result: ToolResultMessage, call: ToolCall | undefined): string {
+  const text = contentText(result.content);
+  const command = call ? commandOf(call) : undefined;
+  const what = call ? describeCall(call) : String(result.toolName);
+  const head = `- ${what}: ${outcome(result, text)}`;
+  const budget = Math.max(0, DIGEST_LINE_CHARS - [...head].length - 3);
+  const digest = summarizeToolOutput(text, { maxChars: budget, ...(command ? { command } : {}) })
+    .split('\n')
+    .map(oneLine)
+    .filter((line) => line.length > 0)
+    .join(' · ');
+  return digest ? `${head} — ${digest}` : head;
 }
 
 /**
@@ -31,12 +41,18 @@ export function compactToolResultsInRecent(
   let excess = -options.cutoff;
   for (const message of recent) if (message.role === 'toolResult' && message.meta?.agentVisible !== false) excess++;
   if (excess <= 0) return { messages: [...recent], archivedCount: 0 };
+  const calls = new Map<number, ToolCall>();
+  for (const [index, site] of pairToolResults(recent)) {
+    const owner = recent[site.message];
+    const part = owner?.role === 'assistant' ? owner.content[site.part] : undefined;
+    if (part?.type === 'toolCall') calls.set(index, part);
+  }
   const messages = [...recent];
   const lines: string[] = [];
   for (let index = 0; index < messages.length && lines.length < excess; index++) {
     const message = messages[index]!;
     if (message.role !== 'toolResult' || message.meta?.agentVisible === false) continue;
-    lines.push(digestLine(message));
+    lines.push(digestLine(message, calls.get(index)));
     messages[index] = archiveToolResult(message);
   }
   const digest = createDigestMessage(lines);

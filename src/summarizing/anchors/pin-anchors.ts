@@ -97,9 +97,11 @@ function byPriority(anchors: readonly Anchor[]): Anchor[] {
     .map((entry) => entry.anchor);
 }
 
-/** The first `count` lines of a text. */
-function headLines(lines: readonly string[], count: number): string {
-  return lines.slice(0, count).join('\n').trimEnd();
+/** The first `count` code points of a text, back to the last line break when it is in the last quarter. */
+function headOf(points: readonly string[], count: number): string {
+  const head = points.slice(0, count).join('');
+  const lineEnd = head.lastIndexOf('\n');
+  return (lineEnd >= head.length * 0.75 ? head.slice(0, lineEnd) : head).trimEnd();
 }
 
 /**
@@ -146,15 +148,16 @@ export function pinAnchors(summary: string, anchors: readonly Anchor[], options:
     count = low;
   }
   const wanted = order.slice(0, count);
-  // 3. The longest head of the summary beside which those facts, pinned where it lost them, fit.
-  const lines = body.split('\n');
+  // 3. The longest head of the summary beside which those facts, pinned where it lost them, fit
+  //    (cut at a line's end when one is near, so the summary's last line stays whole).
+  const points = codePoints(body);
   const render = (kept: number) => {
-    const head = headLines(lines, kept);
+    const head = headOf(points, kept);
     const missing = checkAnchors(head, wanted).lost;
     return { text: join(head, section(pinsFor(missing, false))), missing };
   };
   let low = 0;
-  let high = lines.length;
+  let high = points.length;
   while (low < high) {
     const middle = Math.ceil((low + high) / 2);
     if (size(render(middle).text) <= maxChars) low = middle;

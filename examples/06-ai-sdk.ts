@@ -1,0 +1,49 @@
+/**
+ * A tool-using agent on the AI SDK (`generateText` with `@ai-sdk/anthropic`) with ctxkit as a
+ * language-model middleware. The lines marked `// ctxkit` are all the glue: the rest is plain AI SDK
+ * code, and the host keeps its whole `ModelMessage[]` while each request is prepared, truncated,
+ * archived and compacted inside the middleware, with one recovery from an overflow per call.
+ *
+ * Run: ANTHROPIC_API_KEY=… node --import tsx examples/06-ai-sdk.ts "Which files here are TypeScript?"
+ * (ANTHROPIC_BASE_URL points the provider at another endpoint, e.g. https://host/v1.)
+ */
+import { readdirSync } from 'node:fs';
+import { anthropic } from '@ai-sdk/anthropic';
+import { generateText, jsonSchema, type ModelMessage, stepCountIs, tool, wrapLanguageModel } from 'ai';
+import { createContextManager } from 'ctxkit';
+import { createGenerateTextSummarizer, ctxkitMiddleware } from 'ctxkit/ai-sdk';
+
+const tools = {
+  list_files: tool({
+    description: 'Lists the entries of a directory under the current one.',
+    inputSchema: jsonSchema<{ directory: string }>({
+      type: 'object',
+      properties: { directory: { type: 'string' } },
+      required: ['directory'],
+    }),
+    execute: async ({ directory }) =>
+      directory.startsWith('/') || directory.split(/[\\/]/).includes('..')
+        ? 'error: stay inside the current directory'
+        : readdirSync(directory).join('\n'),
+  }),
+};
+
+if (!process.env['ANTHROPIC_API_KEY']) {
+  console.log('Set ANTHROPIC_API_KEY (and optionally ANTHROPIC_BASE_URL) to run this example.');
+  process.exit(0);
+}
+
+const summarizer = createGenerateTextSummarizer({ generateText, model: anthropic('claude-haiku-4-5') }); // ctxkit
+const manager = createContextManager({ model: 'claude-sonnet-4-6', summarizer }); // ctxkit
+const model = wrapLanguageModel({ model: anthropic('claude-sonnet-4-6'), middleware: ctxkitMiddleware(manager) }); // ctxkit
+
+const messages: ModelMessage[] = [{ role: 'user', content: process.argv[2] ?? 'Which files here are TypeScript?' }];
+const result = await generateText({
+  model,
+  system: 'You are a coding agent. Use list_files to look around before you answer.',
+  tools,
+  messages,
+  stopWhen: stepCountIs(10),
+});
+messages.push(...result.response.messages);
+console.log(result.text);

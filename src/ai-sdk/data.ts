@@ -1,0 +1,89 @@
+import { ContextError } from '../errors.js';
+import type { ProviderData } from '../types.js';
+
+// Helpers shared by the AI SDK converters: errors, the adapter's providerData, and binary data
+// (which providerData must hold as JSON, so bytes travel as base64 with a note of their kind).
+
+/** A wire object, read loosely. @internal */
+export type WireObject = Record<string, unknown>;
+
+/** The namespace of this adapter's providerData. @internal */
+export const NAMESPACE = 'ai-sdk';
+
+/** Throws the adapter's input error, naming the function and the field. @internal */
+export function invalid(where: string, path: string, problem: string): never {
+  throw new ContextError({ message: `${where}: ${path} ${problem}.`, code: 'INPUT_INVALID' });
+}
+
+/** Checks that `value` is a plain object. @internal */
+export function expectObject(value: unknown, where: string, path: string): WireObject {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) invalid(where, path, 'must be an object');
+  return value as WireObject;
+}
+
+/** Checks that `object[key]` is a string (non-empty when `nonEmpty`). @internal */
+export function expectString(object: WireObject, key: string, where: string, path: string, nonEmpty = false): string {
+  const value = object[key];
+  if (typeof value !== 'string' || (nonEmpty && value.length === 0)) {
+    invalid(where, `${path}.${key}`, `must be a ${nonEmpty ? 'non-empty ' : ''}string`);
+  }
+  return value;
+}
+
+/** `{ providerData: { 'ai-sdk': data } }` without the undefined fields, or nothing. @internal */
+export function withData(data: WireObject): { providerData?: ProviderData } {
+  const entries = Object.entries(data).filter(([, value]) => value !== undefined);
+  return entries.length === 0 ? {} : { providerData: { [NAMESPACE]: Object.fromEntries(entries) } };
+}
+
+/** This adapter's data on a part or message. @internal */
+export function dataOf(holder: { providerData?: ProviderData }): WireObject {
+  const value = holder.providerData?.[NAMESPACE];
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as WireObject) : {};
+}
+
+/** How binary data arrived, so it leaves the same way. @internal */
+export type DataKind = 'bytes' | 'arraybuffer' | 'url';
+
+function bytesToBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let index = 0; index < bytes.length; index += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
+  }
+  return btoa(binary);
+}
+
+function base64ToBytes(text: string): Uint8Array {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index);
+  return bytes;
+}
+
+/** Any data content as text (base64 or a URL), with its kind when it was not text. @internal */
+export function encodeData(value: unknown, where: string, path: string): { data: string; kind?: DataKind } {
+  if (typeof value === 'string') return { data: value };
+  if (value instanceof URL) return { data: value.href, kind: 'url' };
+  if (value instanceof Uint8Array) return { data: bytesToBase64(value), kind: 'bytes' };
+  if (value instanceof ArrayBuffer) return { data: bytesToBase64(new Uint8Array(value)), kind: 'arraybuffer' };
+  invalid(where, path, 'must be base64 or URL text, bytes (Uint8Array, ArrayBuffer) or a URL');
+}
+
+/** The data content back in the kind it arrived as. @internal */
+export function decodeData(data: string, kind: unknown): string | Uint8Array | ArrayBuffer | URL {
+  if (kind === 'url') return new URL(data);
+  if (kind === 'bytes') return base64ToBytes(data);
+  if (kind === 'arraybuffer') return base64ToBytes(data).buffer as ArrayBuffer;
+  return data;
+}
+
+/** Whether text is an http(s) URL. @internal */
+export function isHttpUrl(text: string): boolean {
+  return /^https?:\/\//i.test(text);
+}
+
+/** A `data:` URL split into its media type and base64, if it is one. @internal */
+export function parseDataUrl(text: string): { mediaType: string; base64: string } | undefined {
+  const match = /^data:([^;,]+);base64,(.*)$/s.exec(text);
+  return match ? { mediaType: match[1]!, base64: match[2]! } : undefined;
+}

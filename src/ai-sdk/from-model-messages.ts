@@ -1,0 +1,114 @@
+import type { Message, ProviderData } from '../types.js';
+import { NAMESPACE, type WireObject } from './data.js';
+import { readMessages } from './read-messages.js';
+import type { AISDKMessage, AISDKMessageInput, ConversionWarning } from './types.js';
+import { writeMessages } from './write-messages.js';
+
+/**
+ * What {@link fromModelMessages} returns.
+ *
+ * @example
+ * ```ts
+ * const { systemPrompt, messages, warnings } = fromModelMessages(modelMessages);
+ * ```
+ */
+export interface FromModelMessagesResult {
+  /** The leading system messages' text, joined by a blank line. */
+  systemPrompt?: string;
+  /** ctxkit messages: a `tool` message becomes one `toolResult` message per result. */
+  messages: Message[];
+  warnings: ConversionWarning[];
+  /** The system messages themselves, when they carry more than their text; pass it back to `toModelMessages`. */
+  providerData?: ProviderData;
+}
+
+/**
+ * Converts the AI SDK's `ModelMessage[]` (the prompt of `generateText` and `streamText`, or
+ * `result.response.messages`) to ctxkit messages.
+ *
+ * - Leading system messages come out as `systemPrompt`; a later system message becomes a user
+ *   message that `toModelMessages` writes back as a system message.
+ * - A `tool` message becomes one `toolResult` message per `tool-result` part: `text` and `json`
+ *   output as text (`error-text`, `error-json` with `isError`), `content` output as text and images.
+ * - `reasoning` becomes thinking; `tool-call` a tool call; images keep base64, URL text, bytes or a
+ *   `URL` (bytes travel as base64).
+ * - `providerOptions` at every level, `providerExecuted`, and parts ctxkit does not model (files
+ *   other than images, approvals, provider-executed tool results, future parts) ride in
+ *   `providerData['ai-sdk']`, so `toModelMessages(fromModelMessages(x))` deep-equals `x`.
+ *
+ * @param messages - `ModelMessage[]`.
+ * @returns The system prompt, the messages and warnings.
+ * @throws `ContextError` `INPUT_INVALID` naming the index and field of a malformed message.
+ *
+ * @example
+ * ```ts
+ * const { messages } = fromModelMessages(result.response.messages);
+ * history.push(...messages);
+ * ```
+ */
+export function fromModelMessages(messages: readonly AISDKMessageInput[]): FromModelMessagesResult {
+  const read = readMessages(messages, 'fromModelMessages');
+  if (read.system.length === 0) return { messages: read.messages, warnings: read.warnings };
+  const systemPrompt = read.system.map((message) => message['content'] as string).join('\n\n');
+  const plain = read.system.length === 1 && Object.keys(read.system[0]!).length === 2;
+  return {
+    systemPrompt,
+    messages: read.messages,
+    warnings: read.warnings,
+    ...(plain ? {} : { providerData: { [NAMESPACE]: { system: read.system } } }),
+  };
+}
+
+/**
+ * What {@link toModelMessages} converts.
+ *
+ * @example
+ * ```ts
+ * const input: ToModelMessagesInput = { messages: prepared.messages };
+ * ```
+ */
+export interface ToModelMessagesInput {
+  /** Written as a leading system message; leave it out when you pass `system` to the SDK yourself. */
+  systemPrompt?: string | undefined;
+  /** The messages to send: the projection `prepare` returns. */
+  messages: readonly Message[];
+  /** What `fromModelMessages` returned beside the messages. */
+  providerData?: ProviderData | undefined;
+}
+
+/**
+ * Converts ctxkit messages to the AI SDK's `ModelMessage[]`, ready for `generateText({ messages })`.
+ * Consecutive tool results share one `tool` message; empty or blank text parts and messages left
+ * empty are dropped with a warning (providers reject them). Everything `fromModelMessages` carried
+ * is restored.
+ *
+ * @param input - The messages, and optionally the system prompt and what `fromModelMessages` returned.
+ * @returns `ModelMessage[]` and warnings.
+ * @throws `ContextError` `INPUT_INVALID` naming the index and field of a malformed message.
+ *
+ * @example
+ * ```ts
+ * const { messages } = toModelMessages({ messages: (await manager.prepare(history)).messages });
+ * const result = await generateText({ model, system, tools, messages });
+ * ```
+ */
+export function toModelMessages(input: ToModelMessagesInput): {
+  messages: AISDKMessage[];
+  warnings: ConversionWarning[];
+} {
+  const written = writeMessages(input?.messages, 'model', 'toModelMessages');
+  const system = writeSystem(input.systemPrompt, input.providerData);
+  return { messages: [...system, ...written.messages] as AISDKMessage[], warnings: written.warnings };
+}
+
+function writeSystem(systemPrompt: string | undefined, providerData: ProviderData | undefined): WireObject[] {
+  if (systemPrompt === undefined) return [];
+  const carried = (providerData?.[NAMESPACE] as { system?: unknown } | undefined)?.system;
+  if (
+    Array.isArray(carried) &&
+    carried.map((message) => (message as WireObject)['content']).join('\n\n') === systemPrompt
+  ) {
+    return carried as WireObject[];
+  }
+  return [{ role: 'system', content: systemPrompt }];
+}

@@ -1,0 +1,360 @@
+import { z } from 'zod';
+import { ConfigError, firstIssue, SessionError, StoreError } from '../errors.js';
+import { createKeyedQueue } from '../memory/keyed-queue.js';
+import { entryToMessage } from '../session/entry-to-message.js';
+import {
+  checkExpectedLeaf,
+  createSessionInfo,
+  deepFreeze,
+  sessionExists,
+  sessionInfoSchema,
+  sessionNotFound,
+  sortSessions,
+} from '../session/session-index.js';
+import type {
+  AppendEntryOptions,
+  CreateSessionInit,
+  SessionInfo,
+  SessionStore,
+  SetLeafOptions,
+  TranscriptMessage,
+} from '../session/session-store.js';
+import type { SessionEntry, SessionEntryInput } from '../types.js';
+import {
+  completeEntry,
+  insertStatement,
+  onBranchQuery,
+  toolArgumentsQuery,
+  validateInput,
+} from './append-entry-rows.js';
+import { type EntryCache as Cache, EntryCache, type EntryList } from './entry-cache.js';
+import {
+  connectionOf,
+  type PostgresConnectionOptions,
+  type Query,
+  runRead,
+  runTransaction,
+} from './postgres-connection.js';
+import { readQueries } from './postgres-queries.js';
+import {
+  checkSchemaVersion,
+  type MigratePostgresResult,
+  migratePostgres,
+  type PostgresTableOptions,
+  resolveTables,
+} from './postgres-schema.js';
+
+/**
+ * Options of {@link createPostgresStore}.
+ *
+ * @example
+ * ```ts
+ * import pg from 'pg';
+ * const options: CreatePostgresStoreOptions = { pool: new pg.Pool(), tablePrefix: 'agent_' };
+ * ```
+ */
+export interface CreatePostgresStoreOptions extends PostgresConnectionOptions, PostgresTableOptions {
+  /** The clock used for timestamps. @default Date.now */
+  now?: () => number;
+  /** How many entries the store keeps parsed in memory, across sessions (least recently used sessions go first). @default 250_000 */
+  maxCachedEntries?: number;
+}
+
+/**
+ * A {@link SessionStore} on PostgreSQL, with `migrate()`.
+ *
+ * @example
+ * ```ts
+ * const store: PostgresSessionStore = createPostgresStore({ pool });
+ * await store.migrate();
+ * ```
+ */
+export interface PostgresSessionStore extends SessionStore {
+  /**
+   * Creates or upgrades the store's tables (see {@link migratePostgres}); safe to run again.
+   *
+   * @returns The versions before and after.
+   */
+  migrate(): Promise<MigratePostgresResult>;
+}
+
+const settingsSchema = z.object({
+  now: z
+    .custom<() => number>((value) => typeof value === 'function', 'must be a function returning milliseconds')
+    .optional(),
+  maxCachedEntries: z.number().int('must be a whole number').nonnegative().optional(),
+});
+
+interface BranchRow extends EntryList {
+  leaf_id: string | null;
+  linked: boolean | null;
+}
+
+interface WalkRow extends EntryList {
+  leaf_id: string;
+  entry_count: number;
+  steps: number;
+  missing_parent: string | null;
+}
+
+function infoOf(value: unknown, table: string): SessionInfo {
+  const parsed = sessionInfoSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new StoreError({ message: `A row of ${table} does not hold valid session info.`, code: 'STORE_CORRUPT' });
+  }
+  return deepFreeze(value as SessionInfo);
+}
+
+/**
+ * The branch from the entry-by-entry walk, checking that it reached the root without a cycle.
+ */
+async function walkedBranch(sessionId: string, walk: WalkRow, cache: Cache, query: Query): Promise<SessionEntry[]> {
+  if (walk.steps > walk.entry_count) {
+    throw new SessionError({
+      message: `The session tree has a cycle: following parentId from "${walk.leaf_id}" does not reach a root. The stored tree is corrupt.`,
+      code: 'TREE_CYCLE',
+    });
+  }
+  if (walk.missing_parent !== null) {
+    throw new SessionError({
+      message: `An entry of session "${sessionId}" names parent "${walk.missing_parent}", which is not in the session. The stored tree is incomplete; move the leaf to another branch with setLeaf.`,
+      code: 'PARENT_MISSING',
+    });
+  }
+  return cache.resolve(sessionId, walk, query);
+}
+
+/**
+ * A {@link SessionStore} on PostgreSQL through node-postgres, for a fleet of workers that share
+ * sessions. The tables follow the durable-session design (as the SQLite store): `<prefix>sessions`,
+ * `<prefix>session_entries` (the tree, with the entry as JSONB and typed metadata columns) and
+ * `<prefix>session_messages` (the flat transcript), created by {@link migratePostgres} or
+ * `store.migrate()`, which is never run implicitly.
+ *
+ * Many writers: each write locks the session's row (`SELECT … FOR UPDATE`), so appends and leaf
+ * moves from every process are serialized and the tree never forks by accident. An append that
+ * states `expectedLeafId` is refused with a `LeafConflictError` (`LEAF_CONFLICT`, with the
+ * current leaf) when another writer moved the leaf first. Given a `client`, writes nest in the
+ * host's transaction as savepoints; entries are cached by row, never by what a transaction
+ * claimed, so a rollback leaves no trace. A branch is read in one recursive query.
+ *
+ * @param options - A `pool` (or the host's `client`), the schema or table prefix, the clock.
+ * @returns The store. Its `close()` does not end the pool or client.
+ * @throws `StoreError` (`DEPENDENCY_MISSING`) without a node-postgres pool or client; `ConfigError`
+ * for an invalid `schema` or `tablePrefix`.
+ *
+ * @example
+ * ```ts
+ * import pg from 'pg';
+ * import { createPostgresStore } from 'ctxkit/postgres';
+ *
+ * const store = createPostgresStore({ pool: new pg.Pool({ connectionString: process.env.DATABASE_URL }) });
+ * await store.migrate(); // once, when you deploy
+ * const leaf = await store.getLeaf(sessionId);
+ * await store.appendEntry(sessionId, { type: 'message', message }, { expectedLeafId: leaf });
+ * ```
+ */
+export function createPostgresStore(options: CreatePostgresStoreOptions): PostgresSessionStore {
+  const connection = connectionOf(options, 'createPostgresStore');
+  const tables = resolveTables(options, 'createPostgresStore');
+  const settings = settingsSchema.safeParse({ now: options.now, maxCachedEntries: options.maxCachedEntries });
+  if (!settings.success) {
+    const { field, detail } = firstIssue(settings.error, '(options)');
+    throw new ConfigError({
+      message: `Invalid createPostgresStore options: ${field} ${detail}.`,
+      field,
+      cause: settings.error,
+    });
+  }
+  const now = options.now ?? Date.now;
+  const cache = new EntryCache(options.maxCachedEntries ?? 250_000, tables.entries);
+  const sql = readQueries(tables);
+  const perSession = createKeyedQueue<string>();
+  let schemaChecked: Promise<void> | undefined;
+
+  /** Checks once (until it fails) that the tables are migrated. */
+  function ready(query: Query): Promise<void> {
+    schemaChecked ??= checkSchemaVersion(query, tables).catch((error: unknown) => {
+      schemaChecked = undefined;
+      throw error;
+    });
+    return schemaChecked;
+  }
+  const read = <T>(action: string, work: (query: Query) => Promise<T>) =>
+    runRead(connection, action, async (query) => {
+      await ready(query);
+      return work(query);
+    });
+  const write = <T>(sessionId: string, action: string, work: (query: Query) => Promise<T>) =>
+    perSession(sessionId, () =>
+      runTransaction(connection, action, async (query) => {
+        await ready(query);
+        return work(query);
+      }),
+    );
+  /** Locks the session's row for the rest of the transaction; returns its leaf and entry count. */
+  async function lock(query: Query, sessionId: string): Promise<{ leaf: string | null; count: number }> {
+    const { rows } = await query(sql.lockSession, [sessionId]);
+    if (rows.length === 0) throw sessionNotFound(sessionId);
+    return { leaf: rows[0].leaf_id, count: rows[0].entry_count };
+  }
+  const entriesOf = async (query: Query, sessionId: string, text: string) => {
+    const { rows } = await query(text, [sessionId, cache.watermark(sessionId)]);
+    if (rows.length === 0) throw sessionNotFound(sessionId);
+    return cache.resolve(sessionId, rows[0] as EntryList, query);
+  };
+
+  async function append(query: Query, sessionId: string, input: SessionEntryInput, options?: AppendEntryOptions) {
+    const validated = validateInput(input, sessionId);
+    const { leaf, count } = await lock(query, sessionId);
+    checkExpectedLeaf(sessionId, options, leaf);
+    const parent = validated.parentId === undefined ? leaf : validated.parentId;
+    const entry = completeEntry(validated, parent, now());
+    const target = entry.type === 'branch_summary' ? entry.fromId : entry.type === 'label' ? entry.targetId : null;
+    const taken = () =>
+      new SessionError({
+        message: `Entry id "${entry.id}" is already used in session "${sessionId}"; entry ids are unique.`,
+        code: 'INPUT_INVALID',
+      });
+    // The leaf is an entry of the session: only a given parent or a target needs looking up (and
+    // then the id too, to report it first); otherwise the unique index reports a taken id.
+    const lookup = [parent === leaf ? null : parent, target].filter((id) => id !== null);
+    const found = new Set<string>();
+    if (lookup.length > 0) {
+      const { rows } = await query(sql.existing, [sessionId, [entry.id, ...lookup]]);
+      for (const row of rows as { id: string }[]) found.add(row.id);
+      if (found.has(entry.id)) throw taken();
+      if (parent !== null && parent === leaf) found.add(parent);
+    } else if (parent !== null) {
+      found.add(parent);
+    }
+    if (parent !== null && !found.has(parent)) {
+      throw new SessionError({
+        message: `entry.parentId: "${parent}" is not an entry of session "${sessionId}". Omit parentId to continue from the leaf.`,
+        code: 'PARENT_MISSING',
+      });
+    }
+    if (target !== null && !found.has(target)) {
+      const field = entry.type === 'branch_summary' ? 'fromId' : 'targetId';
+      throw new SessionError({
+        message: `entry.${field}: "${target}" is not an entry of session "${sessionId}".`,
+        code: 'INPUT_INVALID',
+      });
+    }
+    if (entry.type === 'compaction') {
+      const onBranch =
+        parent !== null &&
+        (await query(onBranchQuery(tables), [sessionId, parent, entry.firstKeptEntryId, count])).rows[0].found;
+      if (!onBranch) {
+        throw new SessionError({
+          message: `entry.firstKeptEntryId: "${entry.firstKeptEntryId}" is not on the branch the compaction is appended to. Keep from an entry between the root and the compaction's parent.`,
+          code: 'INPUT_INVALID',
+        });
+      }
+    }
+    let toolArguments: string | null = null;
+    if (entry.type === 'message' && entry.message.role === 'toolResult' && parent !== null) {
+      const { rows: calls } = await query(toolArgumentsQuery(tables), [sessionId, parent, entry.message.toolCallId]);
+      toolArguments = calls[0]?.arguments ?? null;
+    }
+    const statement = insertStatement(tables, sessionId, entry, toolArguments, now());
+    const inserted = await query(statement.text, statement.values).catch((error: { code?: string }) => {
+      throw error?.code === '23505' ? taken() : error;
+    });
+    return { entry, seq: Number(inserted.rows[0].seq) };
+  }
+
+  return {
+    migrate: () =>
+      migratePostgres({
+        ...(connection.pool ? { pool: connection.pool } : { client: connection.client! }),
+        ...(tables.schema === undefined ? {} : { schema: tables.schema }),
+        tablePrefix: tables.prefix,
+      }),
+    createSession: async (init?: CreateSessionInit) => {
+      const info = createSessionInfo(init, now());
+      const json = JSON.stringify(info);
+      if (json.includes('\\u0000')) {
+        throw new SessionError({
+          message: 'init: PostgreSQL cannot store NUL characters in a session name or metadata; remove them.',
+          code: 'INPUT_INVALID',
+        });
+      }
+      const cwd = typeof info.metadata?.['cwd'] === 'string' ? info.metadata['cwd'] : null;
+      const { rows } = await write(info.id, 'create the session', (query) =>
+        query(sql.insertSession, [info.id, cwd, info.name ?? null, info.parentSessionId ?? null, info.createdAt, json]),
+      );
+      if (rows.length === 0) throw sessionExists(info.id);
+      return info;
+    },
+    getSession: (sessionId: string) =>
+      read('read the session', async (query) => {
+        const { rows } = await query(sql.session, [sessionId]);
+        return rows.length === 0 ? undefined : infoOf(rows[0].info, tables.sessions);
+      }),
+    listSessions: () =>
+      read('list the sessions', async (query) =>
+        sortSessions((await query(sql.sessions)).rows.map((row) => infoOf(row.info, tables.sessions))),
+      ),
+    appendEntry: async (sessionId: string, input: SessionEntryInput, options?: AppendEntryOptions) => {
+      const { entry, seq } = await write(sessionId, 'append the entry', (query) =>
+        append(query, sessionId, input, options),
+      );
+      cache.add(sessionId, seq, entry);
+      return entry;
+    },
+    getEntries: (sessionId: string) => read('read the entries', (query) => entriesOf(query, sessionId, sql.entries)),
+    getBranch: (sessionId: string, leafId?: string | null) =>
+      read('read the branch', async (query) => {
+        if (leafId === null) {
+          if ((await query(sql.leaf, [sessionId])).rows.length === 0) throw sessionNotFound(sessionId);
+          return [];
+        }
+        const given = leafId !== undefined;
+        const values = [sessionId, given, given ? leafId : null, cache.watermark(sessionId)];
+        const { rows } = (await query(sql.branch, values)) as { rows: BranchRow[] };
+        const head = rows[0];
+        if (head === undefined) throw sessionNotFound(sessionId);
+        if (head.list === null) {
+          if (head.leaf_id === null) return [];
+          throw new SessionError({
+            message: `Entry "${head.leaf_id}" is not in session "${sessionId}".`,
+            code: 'ENTRY_NOT_FOUND',
+          });
+        }
+        if (head.linked === true) return cache.resolve(sessionId, head, query);
+        // The runs do not line up (rows written by hand?): walk entry by entry, and report what is wrong.
+        return walkedBranch(sessionId, (await query(sql.walk, values)).rows[0] as WalkRow, cache, query);
+      }),
+    getLeaf: (sessionId: string) =>
+      read('read the leaf', async (query) => {
+        const { rows } = await query(sql.leaf, [sessionId]);
+        if (rows.length === 0) throw sessionNotFound(sessionId);
+        return rows[0].leaf_id as string | null;
+      }),
+    setLeaf: (sessionId: string, entryId: string | null, options?: SetLeafOptions) =>
+      write(sessionId, 'move the leaf', async (query) => {
+        const { leaf } = await lock(query, sessionId);
+        checkExpectedLeaf(sessionId, options, leaf);
+        if (entryId !== null && (await query(sql.existing, [sessionId, [entryId]])).rows.length === 0) {
+          throw new SessionError({
+            message: `Entry "${entryId}" is not in session "${sessionId}".`,
+            code: 'ENTRY_NOT_FOUND',
+          });
+        }
+        await query(sql.setLeaf, [sessionId, entryId, now()]);
+      }),
+    getMessages: (sessionId: string) =>
+      read('read the messages', async (query) => {
+        const transcript: TranscriptMessage[] = [];
+        for (const entry of await entriesOf(query, sessionId, sql.messages)) {
+          const message = entryToMessage(entry);
+          if (message !== undefined) transcript.push({ entryId: entry.id, timestamp: entry.timestamp, message });
+        }
+        return transcript;
+      }),
+    close: async () => {
+      cache.clear();
+    },
+  };
+}

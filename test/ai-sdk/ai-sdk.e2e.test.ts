@@ -1,0 +1,104 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { generateText, jsonSchema, type ModelMessage, stepCountIs, streamText, tool, wrapLanguageModel } from 'ai';
+import { type ContextEvent, createContextManager } from 'ctxkit';
+import { createGenerateTextSummarizer, ctxkitMiddleware, fromGenerateTextResult } from 'ctxkit/ai-sdk';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type AnthropicServer, startAnthropicServer } from '../anthropic/loopback-anthropic-server.js';
+
+// The AI SDK (`generateText` and `streamText` with @ai-sdk/anthropic) against the loopback Anthropic
+// server, with ctxkit as a language-model middleware and nothing else in the host's code.
+
+const MODEL = 'claude-sonnet-4-6';
+const SYSTEM = 'You are a coding agent. Read the logs you are asked about.';
+const WINDOW = 30_000;
+
+/** A log of up to a few thousand lines (the length varies with the call, the same on every run). */
+function readLog(file: string, id: string): string {
+  const seed = [...id].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) % 10_007, 7);
+  return Array.from({ length: 60 + (seed % 3_000) }, (_, index) => `${file}:${index} ok`).join('\n');
+}
+
+const tools = {
+  read_log: tool({
+    description: 'Reads a log file.',
+    inputSchema: jsonSchema<{ file: string }>({
+      type: 'object',
+      properties: { file: { type: 'string' } },
+      required: ['file'],
+    }),
+    execute: async ({ file }, { toolCallId }) => readLog(file, toolCallId),
+  }),
+};
+
+describe('AI SDK end to end', () => {
+  let server: AnthropicServer;
+  beforeAll(async () => {
+    server = await startAnthropicServer({ contextWindow: WINDOW });
+  });
+  afterAll(() => server.close());
+
+  function setup() {
+    const provider = createAnthropic({ apiKey: 'test-key', baseURL: `${server.url}/v1` });
+    const events: ContextEvent[] = [];
+    const manager = createContextManager({
+      model: MODEL,
+      contextWindow: WINDOW,
+      summarizer: createGenerateTextSummarizer({ generateText, model: provider(MODEL) }),
+      config: { reserveTokens: 1_024, toolOutput: { maxLines: 400 } },
+      onEvent: (event) => events.push(event),
+    });
+    const model = wrapLanguageModel({ model: provider(MODEL), middleware: ctxkitMiddleware(manager) });
+    return { model, events, manager };
+  }
+
+  it('runs a 40-turn generateText session with compaction and overflow recovery, and no request rejected', async () => {
+    const { model, events } = setup();
+    const before = { ...server.stats, rejected: [...server.stats.rejected] };
+    const messages: ModelMessage[] = [];
+    for (let turn = 0; turn < 40; turn++) {
+      messages.push({ role: 'user', content: `Check the logs of batch ${turn}.` });
+      const result = await generateText({
+        model,
+        system: SYSTEM,
+        tools,
+        messages,
+        stopWhen: stepCountIs(6),
+        maxRetries: 0,
+      });
+      messages.push(...result.response.messages);
+      expect(fromGenerateTextResult(result).message.content.length).toBeGreaterThan(0);
+    }
+    const compactions = events.filter((event) => event.type === 'compaction-end' && event.error === undefined);
+    const overflows = server.stats.overflows - before.overflows;
+    expect(server.stats.rejected).toEqual([]);
+    expect(compactions.length).toBeGreaterThan(0);
+    expect(overflows).toBeGreaterThan(0);
+    expect(compactions.filter((event) => event.type === 'compaction-end' && event.reason === 'overflow').length).toBe(
+      overflows,
+    );
+    expect(messages.length).toBeGreaterThan(120);
+    console.info(
+      `ai sdk generateText: ${server.stats.requests - before.requests} requests, ${compactions.length} compactions, ${overflows} overflow recoveries`,
+    );
+  });
+
+  it('streams through the middleware and records the usage when the stream ends', async () => {
+    const { model, manager } = setup();
+    const recorded = vi.spyOn(manager, 'recordUsage');
+    const messages: ModelMessage[] = [];
+    for (let turn = 0; turn < 6; turn++) {
+      messages.push({ role: 'user', content: `Check the logs of batch ${turn}.` });
+      const result = streamText({ model, system: SYSTEM, tools, messages, stopWhen: stepCountIs(6), maxRetries: 0 });
+      let text = '';
+      for await (const delta of result.textStream) text += delta;
+      expect(text.length).toBeGreaterThan(0);
+      messages.push(...(await result.response).messages);
+    }
+    expect(server.stats.rejected).toEqual([]);
+    expect(recorded).toHaveBeenCalled();
+    for (const [usage] of recorded.mock.calls) {
+      expect(usage.input).toBeGreaterThan(0);
+      expect(usage.cacheRead).toBeGreaterThan(0);
+    }
+  });
+});
