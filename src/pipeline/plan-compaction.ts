@@ -8,20 +8,12 @@ import {
 import { summaryText } from '../messages/ctxkit-messages.js';
 import { serializeConversation } from '../summarizing/serialize-conversation.js';
 import type { Message, ToolResultMessage } from '../types.js';
+import { option, parseOptions } from '../validation/parse-options.js';
+import { assertMessages } from './internal/assert-messages.js';
 import { clipText } from './internal/clip-text.js';
 import { validCutPoints } from './internal/tool-pairing.js';
 import { type SplitResult, splitByCount, splitByTokenBudget } from './split-by-token-budget.js';
 
-/**
- * The first line of the user message that carries a compaction summary. A user message that starts
- * with it is recognised as a summary even when its `meta` was lost in storage.
- *
- * @example
- * ```ts
- * const isSummary = typeof message.content === 'string' && message.content.startsWith(SUMMARY_PREFIX);
- * ```
- */
-export const SUMMARY_PREFIX = '[Previous conversation summary]';
 /**
  * Code points of each tool result (all its text parts together) given to the summarizer when
  * compacting, head and tail.
@@ -31,6 +23,8 @@ export const SUMMARY_PREFIX = '[Previous conversation summary]';
  * // Longer tool results reach the summarizer as their head and tail only.
  * const cut = [...resultText].length > COMPACTION_TOOL_RESULT_CHARS;
  * ```
+ *
+ * @internal
  */
 export const COMPACTION_TOOL_RESULT_CHARS = 1_800;
 
@@ -121,6 +115,8 @@ function keepOwnNewest(messages: readonly Message[], split: SplitResult, counter
  * ```
  */
 export function planCompaction(messages: readonly Message[], options: PlanCompactionOptions = {}): CompactionPlan {
+  assertMessages(messages, 'planCompaction');
+  parseOptions('planCompaction', option.bag(), options);
   const config = toConfig(options.config, 'planCompaction');
   const counter = options.counter ?? referenceCounter;
   const budget = effectiveKeepRecentTokens(config);

@@ -12,7 +12,7 @@ const isCount = (value: unknown) =>
 
 type Issue = z.core.$ZodIssue;
 
-/** A short, printable description of a value for an error message. */
+/** A short, printable description of a value for an error message. @internal */
 export function describeValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
@@ -135,6 +135,12 @@ export const option = {
       (value) => typeof (value as { summarize?: unknown } | null)?.summarize === 'function',
       'must be a Summarizer, an object with a summarize() method: createSummarizer({ complete }) for a model, or heuristicSummarizer when none is available',
     ),
+  /**
+   * An options object, or nothing: only that it is an object (its fields are checked by the
+   * function's own schema). Use it where a function reads its options before validating them, so
+   * `null` or a string fails naming `options` instead of as a `TypeError`.
+   */
+  bag: () => z.looseObject({}, { error: 'must be an object (or left out)' }).optional(),
   /** An AbortSignal. */
   signal: () =>
     z.custom<AbortSignal>((value) => {
