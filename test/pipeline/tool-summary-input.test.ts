@@ -23,6 +23,7 @@ async function inputOf(messages: Message[]): Promise<string> {
   let seen: SummaryRequest | undefined;
   await summarizeToolResults(messages, {
     cutoff: 0,
+    batch: 0,
     strategy: 'llm',
     summarizer: {
       summarize: async (request) => {
