@@ -1,0 +1,104 @@
+import { createOpenAI } from '@ai-sdk/openai';
+import { generateText, jsonSchema, type ModelMessage, stepCountIs, tool, wrapLanguageModel } from 'ai';
+import { type ContextEvent, createContextManager } from 'ctxkit';
+import { createGenerateTextSummarizer, ctxkitMiddleware } from 'ctxkit/ai-sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeOpenAI, startFakeOpenAI } from '../openai/fake-openai-server.js';
+
+// The AI SDK with @ai-sdk/openai (Chat Completions) against the loopback OpenAI server, ctxkit as a
+// language-model middleware.
+
+const MODEL = 'gpt-4o';
+const WINDOW = 24_000;
+
+function output(path: string, id: string): string {
+  const seed = [...id].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) % 10_007, 7);
+  return Array.from({ length: 60 + (seed % 3_000) }, (_, index) => `${path}:${index} ok`).join('\n');
+}
+
+const schema = jsonSchema<{ path: string; verbose?: boolean }>({
+  type: 'object',
+  properties: { path: { type: 'string' }, verbose: { type: 'boolean' } },
+  required: ['path'],
+});
+const tools = {
+  read_file: tool({
+    description: 'Reads a file.',
+    inputSchema: schema,
+    execute: async ({ path }, { toolCallId }) => output(path, toolCallId),
+  }),
+  run_tests: tool({
+    description: 'Runs tests.',
+    inputSchema: schema,
+    execute: async ({ path }, { toolCallId }) => output(path, toolCallId),
+  }),
+};
+
+describe('AI SDK with @ai-sdk/openai end to end', () => {
+  let server: FakeOpenAI;
+  beforeAll(async () => {
+    server = await startFakeOpenAI({ contextWindow: WINDOW, maxOutputTokens: 16_384 });
+  });
+  afterAll(() => server.close());
+
+  it('runs a session over the Responses API with no request rejected', async () => {
+    const provider = createOpenAI({ apiKey: 'test-key', baseURL: server.baseURL });
+    const manager = createContextManager({
+      model: MODEL,
+      contextWindow: WINDOW,
+      // The loopback server writes summaries over Chat Completions only.
+      summarizer: createGenerateTextSummarizer({ generateText, model: provider.chat(MODEL) }),
+      config: { reserveTokens: 1_024, toolOutput: { maxLines: 300 } },
+    });
+    const model = wrapLanguageModel({ model: provider.responses(MODEL), middleware: ctxkitMiddleware(manager) });
+    const messages: ModelMessage[] = [];
+    const before = server.log.rejected.length;
+    for (let turn = 0; turn < 10; turn++) {
+      messages.push({ role: 'user', content: `Fix the parser, part ${turn}.` });
+      const result = await generateText({
+        model,
+        system: 'You are a coding agent.',
+        tools,
+        messages,
+        stopWhen: stepCountIs(6),
+        maxRetries: 0,
+        providerOptions: { openai: { store: false } },
+      });
+      messages.push(...result.response.messages);
+    }
+    expect(server.log.rejected.slice(before)).toEqual([]);
+  });
+
+  it('runs a 40-turn generateText session over Chat Completions with no request rejected', async () => {
+    const provider = createOpenAI({ apiKey: 'test-key', baseURL: server.baseURL });
+    const events: ContextEvent[] = [];
+    const manager = createContextManager({
+      model: MODEL,
+      contextWindow: WINDOW,
+      summarizer: createGenerateTextSummarizer({ generateText, model: provider.chat(MODEL) }),
+      config: { reserveTokens: 1_024, toolOutput: { maxLines: 300 } },
+      onEvent: (event) => events.push(event),
+    });
+    const model = wrapLanguageModel({ model: provider.chat(MODEL), middleware: ctxkitMiddleware(manager) });
+    const messages: ModelMessage[] = [];
+    for (let turn = 0; turn < 40; turn++) {
+      messages.push({ role: 'user', content: `Fix the parser, part ${turn}.` });
+      const result = await generateText({
+        model,
+        system: 'You are a coding agent.',
+        tools,
+        messages,
+        stopWhen: stepCountIs(6),
+        maxRetries: 0,
+      });
+      messages.push(...result.response.messages);
+    }
+    const compactions = events.filter((event) => event.type === 'compaction-end' && event.error === undefined);
+    expect(server.log.rejected).toEqual([]);
+    expect(compactions.length).toBeGreaterThan(0);
+    expect(server.log.overflows).toBeGreaterThan(0);
+    console.info(
+      `ai sdk + openai chat: ${server.log.requests.length} requests, ${compactions.length} compactions, ${server.log.overflows} overflow recoveries`,
+    );
+  });
+});
