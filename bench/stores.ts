@@ -25,12 +25,16 @@ export interface StoreBenchResult {
   sqliteWarmBranchMs: number;
   /** A new JSONL store on the directory, then `getBranch` of the session (the reopen). */
   jsonlReopenMs: number;
+  /** The same three as CPU time of this process (user + system), less sensitive to a busy machine. */
+  sqliteFreshBranchCpuMs: number;
+  sqliteWarmBranchCpuMs: number;
+  jsonlReopenCpuMs: number;
   /** How many times each figure was measured. */
   runs: number;
 }
 
 /** The i-th entry of a realistic mix: a user turn, a tool call, its result (varied size), an answer. */
-function entryAt(index: number): SessionEntryInput {
+export function entryAt(index: number): SessionEntryInput {
   const step = Math.floor(index / 4);
   const id = `call_${step}`;
   switch (index % 4) {
@@ -81,13 +85,16 @@ function entryAt(index: number): SessionEntryInput {
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
+  return Math.round(sorted[Math.floor(sorted.length / 2)]! * 10) / 10;
 }
 
-async function time(task: () => Promise<unknown>): Promise<number> {
+/** Wall time and CPU time (user + system) of `task`, in milliseconds. */
+async function time(task: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
+  const cpu = process.cpuUsage();
   const start = performance.now();
   await task();
-  return performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  return { wall: performance.now() - start, cpu: (used.user + used.system) / 1000 };
 }
 
 /**
@@ -125,9 +132,9 @@ export async function measureStores(options: { entries?: number; runs?: number }
     appendFileSync(join(jsonlDirectory, 'long.jsonl'), `${lines.join('\n')}\n`);
     const jsonlBytes = statSync(join(jsonlDirectory, 'long.jsonl')).size;
 
-    const fresh: number[] = [];
-    const warm: number[] = [];
-    const reopen: number[] = [];
+    const fresh: { wall: number; cpu: number }[] = [];
+    const warm: { wall: number; cpu: number }[] = [];
+    const reopen: { wall: number; cpu: number }[] = [];
     for (let run = 0; run < runs; run++) {
       const store = createSqliteStore({ database });
       let branch = 0;
@@ -142,9 +149,12 @@ export async function measureStores(options: { entries?: number; runs?: number }
     return {
       entries,
       jsonlBytes,
-      sqliteFreshBranchMs: median(fresh),
-      sqliteWarmBranchMs: median(warm),
-      jsonlReopenMs: median(reopen),
+      sqliteFreshBranchMs: median(fresh.map((run) => run.wall)),
+      sqliteWarmBranchMs: median(warm.map((run) => run.wall)),
+      jsonlReopenMs: median(reopen.map((run) => run.wall)),
+      sqliteFreshBranchCpuMs: median(fresh.map((run) => run.cpu)),
+      sqliteWarmBranchCpuMs: median(warm.map((run) => run.cpu)),
+      jsonlReopenCpuMs: median(reopen.map((run) => run.cpu)),
       runs,
     };
   } finally {

@@ -1,3 +1,4 @@
+import { ConfigError } from '../errors.js';
 import type { ContextConfig } from './defaults.js';
 
 /**
@@ -13,6 +14,7 @@ import type { ContextConfig } from './defaults.js';
  * ```
  */
 export function effectiveTokenLimit(config: ContextConfig): number | undefined {
+  checkConfig('effectiveTokenLimit', config);
   const { contextWindow, reserveTokens, compactionThreshold, maxTokens } = config;
   if (contextWindow !== undefined && contextWindow > 0) {
     const byReserve = contextWindow - reserveTokens;
@@ -34,7 +36,18 @@ export function effectiveTokenLimit(config: ContextConfig): number | undefined {
  * ```
  */
 export function effectiveKeepRecentTokens(config: ContextConfig): number {
+  checkConfig('effectiveKeepRecentTokens', config);
   const limit = effectiveTokenLimit(config);
   if (limit === undefined) return config.keepRecentTokens;
   return Math.min(config.keepRecentTokens, Math.floor(limit / 2));
+}
+
+/** Throws a `ConfigError` naming `config` unless it is a resolved config object. */
+function checkConfig(functionName: string, config: unknown): void {
+  const value = config as Partial<ContextConfig> | null;
+  if (typeof value === 'object' && value !== null && typeof value.reserveTokens === 'number') return;
+  throw new ConfigError({
+    message: `${functionName}: config must be a resolved ContextConfig; pass resolveConfig({ contextWindow, … })`,
+    field: 'config',
+  });
 }

@@ -1,6 +1,7 @@
 import { type ContextConfig, type ContextConfigInput, effectiveTokenLimit, toConfig } from '../config/index.js';
 import { assertMessages } from '../pipeline/internal/assert-messages.js';
 import type { Message } from '../types.js';
+import { option, parseOptions } from '../validation/parse-options.js';
 import { describeCheckedContextTokens, type EstimateContextTokensOptions } from './estimate-context-tokens.js';
 import { isAgentVisible } from './token-counter.js';
 
@@ -71,6 +72,7 @@ export interface ContextUsage {
  * ```
  */
 export function contextUsage(messages: readonly Message[], options: ContextUsageOptions = {}): ContextUsage {
+  parseOptions('contextUsage', option.bag(), options);
   assertMessages(messages, 'contextUsage');
   return usageOf(messages, options, toConfig(options.config, 'contextUsage'));
 }

@@ -1,6 +1,7 @@
 import { summaryText } from '../messages/ctxkit-messages.js';
 import { assertMessages } from '../pipeline/internal/assert-messages.js';
 import type { AssistantMessage, Message, Usage } from '../types.js';
+import { option, parseOptions } from '../validation/parse-options.js';
 import {
   countTextCached,
   countToolsTokens,
@@ -60,16 +61,18 @@ export function usageTotal(usage: Usage): number {
 
 /**
  * Whether an assistant message carries usage that can anchor an estimate: every number (`total`
- * too, when given) finite and not negative, and a positive total.
+ * too, when given) a whole-number-sized count from 0 to `Number.MAX_SAFE_INTEGER` (so no sum of
+ * them overflows to Infinity: a usage of 1e308 printed "Context: Infinity%"), and a positive total.
  *
  * @internal
  */
 export function isValidUsage(message: AssistantMessage): boolean {
   const { usage, stopReason } = message;
-  if (usage === undefined || stopReason === 'aborted' || stopReason === 'error') return false;
+  if (usage === undefined || usage === null || stopReason === 'aborted' || stopReason === 'error') return false;
   const values = [usage.input, usage.output, usage.cacheRead ?? 0, usage.cacheWrite ?? 0, usage.total ?? 0];
   return (
-    values.every((value) => typeof value === 'number' && Number.isFinite(value) && value >= 0) && usageTotal(usage) > 0
+    values.every((value) => typeof value === 'number' && value >= 0 && value <= Number.MAX_SAFE_INTEGER) &&
+    usageTotal(usage) > 0
   );
 }
 
@@ -132,6 +135,7 @@ export function describeContextTokens(
   options: EstimateContextTokensOptions = {},
 ): ContextTokenEstimate {
   assertMessages(messages, 'describeContextTokens');
+  parseOptions('describeContextTokens', option.bag(), options);
   return describeCheckedContextTokens(messages, options);
 }
 
@@ -180,5 +184,6 @@ export function estimateContextTokens(
   options: EstimateContextTokensOptions = {},
 ): number {
   assertMessages(messages, 'estimateContextTokens');
+  parseOptions('estimateContextTokens', option.bag(), options);
   return describeCheckedContextTokens(messages, options).tokens;
 }

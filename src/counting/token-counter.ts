@@ -1,3 +1,5 @@
+import { ConfigError } from '../errors.js';
+import { assertMessages } from '../pipeline/internal/assert-messages.js';
 import type { Message } from '../types.js';
 
 /**
@@ -120,6 +122,8 @@ const cache = new WeakMap<TokenCounter, WeakMap<Message, number>>();
  * @param message - The message to count.
  * @param counter - The counter to use. @default referenceCounter
  * @returns Its token count.
+ * @throws `ContextError` (`INPUT_INVALID`) naming the field when `message` is not a valid message;
+ * `ConfigError` when `counter` is not a `TokenCounter`.
  *
  * @example
  * ```ts
@@ -129,11 +133,14 @@ const cache = new WeakMap<TokenCounter, WeakMap<Message, number>>();
 export function estimateMessageTokens(message: Message, counter: TokenCounter = referenceCounter): number {
   let perCounter = cache.get(counter);
   if (perCounter === undefined) {
+    checkCounter('estimateMessageTokens', counter);
     perCounter = new WeakMap();
     cache.set(counter, perCounter);
   }
-  const cached = perCounter.get(message);
+  const cached = typeof message === 'object' && message !== null ? perCounter.get(message) : undefined;
   if (cached !== undefined) return cached;
+  // Checked once per message object (then cached): a malformed message fails naming its field.
+  assertMessages([message], 'estimateMessageTokens');
   const { text, images } = collectText(message);
   const tokens =
     (text.length > 0 ? counter.count(text) : 0) +
@@ -147,7 +154,8 @@ export function estimateMessageTokens(message: Message, counter: TokenCounter = 
  * Whether a message is sent to the model. Messages with `meta.agentVisible === false` are not,
  * and count zero tokens.
  *
- * @param message - Any message.
+ * @param message - Any message. Takes trusted input: a `Message` as ctxkit's types describe it (one
+ *   that came through a store or a checked function); it is not validated here.
  * @returns `false` only when `meta.agentVisible` is explicitly `false`.
  *
  * @example
@@ -162,7 +170,8 @@ export function isAgentVisible(message: Message): boolean {
 /**
  * Whether a message is shown in a transcript UI (`meta.userVisible` defaults to `true`).
  *
- * @param message - Any message.
+ * @param message - Any message. Takes trusted input: a `Message` as ctxkit's types describe it (one
+ *   that came through a store or a checked function); it is not validated here.
  * @returns `false` only when `meta.userVisible` is explicitly `false`.
  *
  * @example
@@ -187,9 +196,19 @@ export function isUserVisible(message: Message): boolean {
  * ```
  */
 export function sumMessageTokens(messages: readonly Message[], counter: TokenCounter = referenceCounter): number {
+  assertMessages(messages, 'sumMessageTokens');
   let total = 0;
   for (const message of messages) if (isAgentVisible(message)) total += estimateMessageTokens(message, counter);
   return total;
+}
+
+/** Throws a `ConfigError` naming `counter` unless it is a `TokenCounter`. */
+function checkCounter(functionName: string, counter: unknown): void {
+  if (typeof counter === 'object' && counter !== null && typeof (counter as TokenCounter).count === 'function') return;
+  throw new ConfigError({
+    message: `${functionName}: counter must be a TokenCounter, an object with a count(text) method (e.g. referenceCounter)`,
+    field: 'counter',
+  });
 }
 
 const textCache = new WeakMap<TokenCounter, Map<string, number>>();

@@ -43,7 +43,8 @@ export class RecordedUsage {
   record(usage: Usage): void {
     const prompt = usage.input + (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0);
     const total = Math.max(prompt + usage.output, usage.total ?? 0);
-    if (![prompt, usage.output, total].every((value) => Number.isFinite(value) && value >= 0)) return;
+    // Counts beyond 2^53 are not token counts (1e308 printed "Context: Infinity%"): ignore them.
+    if (![prompt, usage.output, total].every((value) => value >= 0 && value <= Number.MAX_SAFE_INTEGER)) return;
     if (this.request.generation !== this.generation || this.request.anchor === undefined) return;
     this.recorded = { prompt, output: total - prompt, anchor: this.request.anchor };
   }

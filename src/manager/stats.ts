@@ -6,6 +6,7 @@ import {
   isAgentVisible,
   type TokenCounter,
 } from '../counting/token-counter.js';
+import { ConfigError } from '../errors.js';
 import type { Message, Role } from '../types.js';
 
 /**
@@ -95,6 +96,7 @@ export function oldestAge(history: readonly Message[], now: number): number | un
  * ```
  */
 export function formatTokens(tokens: number): string {
+  if (!Number.isFinite(tokens)) return '?';
   if (tokens < 1000) return String(Math.round(tokens));
   if (tokens < 1_000_000) return `${Math.round(tokens / 1000)}K`;
   return `${(tokens / 1_000_000).toFixed(1).replace(/\.0$/, '')}M`;
@@ -112,9 +114,33 @@ export function formatTokens(tokens: number): string {
  * ```
  */
 export function formatStatusLine(stats: ContextStats): string {
+  checkStats('formatStatusLine', stats);
   if (stats.maxTokens === undefined)
     return `Context: ${formatTokens(stats.currentUsage)} tokens, ${stats.messageCount} messages`;
-  return `Context: ${Math.round(stats.usagePercent)}% (${formatTokens(stats.currentUsage)}/${formatTokens(stats.maxTokens)})`;
+  return `Context: ${percent(stats.usagePercent, 0)}% (${formatTokens(stats.currentUsage)}/${formatTokens(stats.maxTokens)})`;
+}
+
+/** A percentage for display: finite, or `?` when it is not. */
+function percent(value: number, digits: number): string {
+  return Number.isFinite(value) ? (digits === 0 ? String(Math.round(value)) : value.toFixed(digits)) : '?';
+}
+
+/** Throws a `ConfigError` naming `stats` unless it has the numbers the formatters read. */
+function checkStats(functionName: string, stats: unknown): asserts stats is ContextStats {
+  const value = stats as Partial<ContextStats> | null | undefined;
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    typeof value.currentUsage !== 'number' ||
+    typeof value.usagePercent !== 'number' ||
+    typeof value.breakdown !== 'object' ||
+    value.breakdown === null
+  ) {
+    throw new ConfigError({
+      message: `${functionName}: stats must be the ContextStats that manager.stats(history) returns.`,
+      field: 'stats',
+    });
+  }
 }
 
 function formatAge(milliseconds: number): string {
@@ -141,11 +167,12 @@ function formatAge(milliseconds: number): string {
  * ```
  */
 export function formatContextStats(stats: ContextStats): string {
-  const number = (value: number) => Math.round(value).toLocaleString('en-US');
+  checkStats('formatContextStats', stats);
+  const number = (value: number) => (Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : '?');
   const { breakdown } = stats;
   const lines = [
     'Context usage:',
-    `  Current:  ${number(stats.currentUsage)} tokens${stats.maxTokens ? ` (${stats.usagePercent.toFixed(1)}%)` : ''}${stats.usage.source === 'estimate' ? ' (estimated)' : ''}`,
+    `  Current:  ${number(stats.currentUsage)} tokens${stats.maxTokens ? ` (${percent(stats.usagePercent, 1)}%)` : ''}${stats.usage.source === 'estimate' ? ' (estimated)' : ''}`,
     `  Maximum:  ${stats.maxTokens === undefined ? 'not set' : `${number(stats.maxTokens)} tokens`}`,
     `  Messages: ${stats.messageCount}`,
   ];

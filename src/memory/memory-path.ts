@@ -92,7 +92,8 @@ function quote(value: string): string {
  * This is a pure string check: stores that map paths onto something real (a directory on disk) must
  * still confine what the path resolves to, symbolic links included.
  *
- * @param path - The path as the model sent it.
+ * @param path - The path as the model sent it; anything that is not a string (`null`, a number) is
+ *   refused too, never thrown on.
  * @returns The normalised path and its names below the root, or the reason for refusing it.
  *
  * @example
@@ -106,7 +107,13 @@ export function resolveMemoryPath(path: string): MemoryPathResult {
     ok: false,
     reason: `path ${quote(path)} ${problem}`,
   });
-  if (typeof path !== 'string' || path === '') return refuse(`is empty; use a path such as ${MEMORY_ROOT}/notes.md`);
+  if (typeof path !== 'string') {
+    return {
+      ok: false,
+      reason: `path must be a string such as ${MEMORY_ROOT}/notes.md, received ${path === null ? 'null' : typeof path}`,
+    };
+  }
+  if (path === '') return refuse(`is empty; use a path such as ${MEMORY_ROOT}/notes.md`);
   if (path.length > MAX_PATH_BYTES || encoder.encode(path).length > MAX_PATH_BYTES) {
     return refuse(`is longer than ${MAX_PATH_BYTES} bytes in UTF-8; use a shorter path`);
   }
@@ -142,7 +149,8 @@ export function resolveMemoryPath(path: string): MemoryPathResult {
 }
 
 /**
- * The parent of a normalised memory path (the root is its own parent).
+ * The parent of a normalised memory path (the root is its own parent). Takes trusted input: a path
+ * {@link resolveMemoryPath} returned, never the model's raw text.
  *
  * @param path - A path returned by {@link resolveMemoryPath}.
  * @returns The parent path.
@@ -159,7 +167,7 @@ export function parentMemoryPath(path: string): string {
 
 /**
  * Whether `path` is `ancestor` itself or lies below it (by whole names, so `/memories/a` does not
- * contain `/memories/ab`).
+ * contain `/memories/ab`). Takes trusted input: paths {@link resolveMemoryPath} returned.
  *
  * @param options - The two normalised paths.
  * @returns True when `path` is inside `ancestor`.

@@ -1,3 +1,4 @@
+import { ContextError } from '../errors.js';
 // Every message ctxkit writes into a history, and the one predicate that recognises them. The
 // wire strings live here and nowhere else; the pipeline, the session tree and the manager build
 // their messages through these functions.
@@ -61,7 +62,8 @@ function onlyText(message: ToolResultMessage): string | undefined {
  * reads `meta.kind` first and falls back to the text ctxkit writes, so a message whose `meta` was
  * lost in a storage round trip is still recognised.
  *
- * @param message - Any message.
+ * @param message - Any message. Takes trusted input: a `Message` as ctxkit's types describe it (one
+ *   that came through a store or a checked function); it is not validated here.
  * @returns The kind of ctxkit message, or `undefined`.
  *
  * @example
@@ -109,6 +111,22 @@ export function createSummaryMessage(
   summary: string,
   options: { keptMessages?: number; anchors?: readonly Anchor[] } = {},
 ): UserMessage {
+  if (typeof summary !== 'string') {
+    throw new ContextError({
+      message: `createSummaryMessage: summary must be a string, received ${summary === null ? 'null' : typeof summary}.`,
+      code: 'INPUT_INVALID',
+    });
+  }
+  const kept = options?.keptMessages;
+  if (
+    options !== undefined &&
+    (typeof options !== 'object' || options === null || (kept !== undefined && !(Number.isInteger(kept) && kept >= 0)))
+  ) {
+    throw new ContextError({
+      message: 'createSummaryMessage: options.keptMessages must be a whole number ≥ 0 (or left out).',
+      code: 'INPUT_INVALID',
+    });
+  }
   return {
     role: 'user',
     content: `${SUMMARY_PREFIX}\n${summary}`,
@@ -127,7 +145,8 @@ export function createSummaryMessage(
  * summary is a user message of kind `compaction_summary`, or a user message without a kind whose
  * text starts with `[Previous conversation summary]` (its `meta` lost in a host's storage round trip).
  *
- * @param message - Any message.
+ * @param message - Any message. Takes trusted input: a `Message` as ctxkit's types describe it (one
+ *   that came through a store or a checked function); it is not validated here.
  * @returns The summary text, or `undefined`.
  *
  * @example

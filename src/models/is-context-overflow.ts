@@ -222,7 +222,10 @@ function isSilentOverflow(value: unknown, contextWindow: number | undefined): bo
  * ```
  */
 export function isContextOverflow(value: unknown, options: IsContextOverflowOptions = {}): boolean {
-  return judge(value, options, 0);
+  // Never throws: options that are not an object, or a window that is not a positive number, are ignored.
+  const window = typeof options === 'object' && options !== null ? options.contextWindow : undefined;
+  const contextWindow = typeof window === 'number' && window > 0 ? window : undefined;
+  return judge(value, contextWindow === undefined ? {} : { contextWindow }, 0);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ConfigError } from '../errors.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 
 /**
@@ -218,6 +219,13 @@ function validated(overrides: Readonly<Record<string, ModelLimits>>): Array<[str
  * ```
  */
 export function getModelLimits(modelId: string, options: GetModelLimitsOptions = {}): ModelLimits | undefined {
+  parseOptions('getModelLimits', option.bag(), options);
+  if (typeof modelId !== 'string') {
+    throw new ConfigError({
+      message: `getModelLimits: modelId must be a model id string such as "gpt-4o" (got ${modelId === null ? 'null' : typeof modelId})`,
+      field: 'modelId',
+    });
+  }
   const overrides = options.overrides ? validated(options.overrides) : [];
   const exactId = modelId.trim().toLowerCase();
   const exact = overrides.find(([key]) => key.trim().toLowerCase() === exactId);

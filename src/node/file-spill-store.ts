@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SpilledOutput, SpillInfo, SpillStore } from '../pipeline/spill-store.js';
+import { option, parseOptions } from '../validation/parse-options.js';
 
 /**
  * Options of {@link createFileSpillStore}.
@@ -60,6 +61,7 @@ function safeName(value: string | undefined): string {
  * ```
  */
 export function createFileSpillStore(options: CreateFileSpillStoreOptions = {}): SpillStore {
+  parseOptions('createFileSpillStore', option.bag(), options);
   const directory = options.directory ?? defaultSpillDirectory();
   return {
     async save(content: string, info: SpillInfo): Promise<SpilledOutput> {

@@ -126,18 +126,34 @@ export function applyLine(index: SessionIndex, line: string): string | undefined
   return undefined;
 }
 
+/** Below this size a file is decoded to one string and split, which is faster than line by line. */
+const WHOLE_STRING_BYTES = 256 * 1024 * 1024;
+
 /**
- * Splits a session file's bytes into lines without making one string of the whole file (a string
- * cannot exceed about 512 MiB in V8): calls `visit` with each line's text and 1-based number.
+ * Calls `visit` with each line of `bytes` from `start` (the header's line excluded), its 1-based
+ * number counted from `start` and whether it is the last, unterminated piece. Files over 256 MiB are
+ * decoded line by line, since a string cannot exceed about 512 MiB in V8.
  */
-export function forEachLine(bytes: Buffer, visit: (line: string, number: number, last: boolean) => void): void {
-  let start = 0;
-  for (let number = 1; start <= bytes.length; number++) {
-    let end = bytes.indexOf(0x0a, start);
+export function forEachLine(
+  bytes: Buffer,
+  start: number,
+  visit: (line: string, number: number, last: boolean) => void,
+): void {
+  if (bytes.length - start < WHOLE_STRING_BYTES) {
+    const lines = bytes.toString('utf8', start).split('\n');
+    for (let index = 0; index < lines.length; index++) {
+      const last = index === lines.length - 1;
+      if (!last || lines[index]!.length > 0) visit(lines[index]!, index + 1, last);
+    }
+    return;
+  }
+  let position = start;
+  for (let number = 1; position <= bytes.length; number++) {
+    let end = bytes.indexOf(0x0a, position);
     const last = end === -1;
     if (last) end = bytes.length;
-    if (end > start || !last) visit(bytes.toString('utf8', start, end), number, last);
-    start = end + 1;
+    if (end > position || !last) visit(bytes.toString('utf8', position, end), number, last);
+    position = end + 1;
   }
 }
 

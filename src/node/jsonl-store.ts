@@ -222,7 +222,7 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
     }
     const index = new SessionIndex(parseHeader(header, file, sessionId));
     if (firstNewline !== -1) {
-      forEachLine(bytes.subarray(firstNewline + 1), (line, number, last) => {
+      forEachLine(bytes, firstNewline + 1, (line, number, last) => {
         if (line.trim().length === 0) return;
         const problem = applyLine(index, line);
         if (problem !== undefined) {

@@ -8,6 +8,8 @@ import {
 import { summaryText } from '../messages/ctxkit-messages.js';
 import { serializeConversation } from '../summarizing/serialize-conversation.js';
 import type { Message, ToolResultMessage } from '../types.js';
+import { option, parseOptions } from '../validation/parse-options.js';
+import { assertMessages } from './internal/assert-messages.js';
 import { clipText } from './internal/clip-text.js';
 import { validCutPoints } from './internal/tool-pairing.js';
 import { type SplitResult, splitByCount, splitByTokenBudget } from './split-by-token-budget.js';
@@ -121,6 +123,8 @@ function keepOwnNewest(messages: readonly Message[], split: SplitResult, counter
  * ```
  */
 export function planCompaction(messages: readonly Message[], options: PlanCompactionOptions = {}): CompactionPlan {
+  assertMessages(messages, 'planCompaction');
+  parseOptions('planCompaction', option.bag(), options);
   const config = toConfig(options.config, 'planCompaction');
   const counter = options.counter ?? referenceCounter;
   const budget = effectiveKeepRecentTokens(config);

@@ -1,4 +1,6 @@
 import type { ToolOutputLimits } from '../config/index.js';
+import { ContextError } from '../errors.js';
+import { option, parseOptions } from '../validation/parse-options.js';
 import { type TruncationStats, truncateWithNotice } from './internal/truncate-with-notice.js';
 import type { SpilledOutput, SpillInfo, SpillStore } from './spill-store.js';
 
@@ -60,6 +62,13 @@ export async function processToolOutput(
   text: string,
   options: ProcessToolOutputOptions = {},
 ): Promise<ProcessedToolOutput> {
+  parseOptions('processToolOutput', option.bag(), options);
+  if (typeof text !== 'string') {
+    throw new ContextError({
+      message: `processToolOutput: text must be a string (the tool output), received ${text === null ? 'null' : typeof text}.`,
+      code: 'INPUT_INVALID',
+    });
+  }
   const plain = truncateWithNotice(text, options.limits, { functionName: 'processToolOutput' });
   if (!plain.needsSpill || options.spillStore === undefined) return plain;
   const info: SpillInfo = {

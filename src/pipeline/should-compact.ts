@@ -1,6 +1,7 @@
 import { toConfig } from '../config/index.js';
 import { type ContextUsageOptions, usageOf } from '../counting/context-usage.js';
 import type { Message } from '../types.js';
+import { option, parseOptions } from '../validation/parse-options.js';
 import { assertMessages } from './internal/assert-messages.js';
 
 /**
@@ -19,6 +20,7 @@ import { assertMessages } from './internal/assert-messages.js';
  * ```
  */
 export function shouldCompact(messages: readonly Message[], options: ContextUsageOptions = {}): boolean {
+  parseOptions('shouldCompact', option.bag(), options);
   assertMessages(messages, 'shouldCompact');
   const config = toConfig(options.config, 'shouldCompact');
   if (!config.autoCompact) return false;

@@ -7,6 +7,7 @@ import {
 } from '../counting/token-counter.js';
 import type { Message } from '../types.js';
 import { option, parseOptions } from '../validation/parse-options.js';
+import { assertMessages } from './internal/assert-messages.js';
 import { validCutPoints } from './internal/tool-pairing.js';
 
 /**
@@ -69,6 +70,7 @@ function sliceAt(messages: readonly Message[], cut: number, counter: TokenCounte
  * ```
  */
 export function splitByTokenBudget(messages: readonly Message[], options: SplitByTokenBudgetOptions): SplitResult {
+  assertMessages(messages, 'splitByTokenBudget');
   const { budget, counter = referenceCounter } = parseOptions('splitByTokenBudget', splitByTokenBudgetSchema, options);
   const n = messages.length;
   let cut = n;
@@ -118,6 +120,7 @@ export interface SplitByCountOptions {
  * ```
  */
 export function splitByCount(messages: readonly Message[], options: SplitByCountOptions): SplitResult {
+  assertMessages(messages, 'splitByCount');
   const { counter = referenceCounter, keep: given } = parseOptions('splitByCount', splitByCountSchema, options);
   const keep = Math.max(1, Math.floor(given));
   let cut = messages.length;

@@ -1,4 +1,5 @@
 import type { ToolOutputLimits } from '../config/index.js';
+import { ContextError } from '../errors.js';
 import { type TruncateResult, truncateWithNotice } from './internal/truncate-with-notice.js';
 
 /**
@@ -21,7 +22,8 @@ import { type TruncateResult, truncateWithNotice } from './internal/truncate-wit
  * @param limits - Limits to apply; missing fields and fields set to `undefined` take the reference
  *   defaults (2,000 lines, 50 KiB, 200 Ki code points, spill threshold 200 Ki code points, `head_tail`).
  * @returns The text to store, whether it was cut, whether it should be spilled, and sizes.
- * @throws {@link ConfigError} when a limit is not a whole number greater than 0.
+ * @throws {@link ConfigError} when a limit is not a whole number greater than 0; `ContextError`
+ * (`INPUT_INVALID`) when `text` is not a string.
  *
  * @example
  * ```ts
@@ -30,5 +32,11 @@ import { type TruncateResult, truncateWithNotice } from './internal/truncate-wit
  * ```
  */
 export function truncateToolContent(text: string, limits?: Partial<ToolOutputLimits>): TruncateResult {
+  if (typeof text !== 'string') {
+    throw new ContextError({
+      message: `truncateToolContent: text must be a string (the tool output), received ${text === null ? 'null' : typeof text}.`,
+      code: 'INPUT_INVALID',
+    });
+  }
   return truncateWithNotice(text, limits);
 }

@@ -5,6 +5,7 @@ import { serializeConversation } from '../summarizing/serialize-conversation.js'
 import type { Summarizer } from '../summarizing/summarizer-types.js';
 import { callSummarizer } from '../summarizing/summary-output.js';
 import type { BranchSummaryEntry, Message, SessionEntry } from '../types.js';
+import { checkSessionOptions } from './check-entries.js';
 import { entryToMessage } from './entry-to-message.js';
 import type { SessionStore } from './session-store.js';
 
@@ -68,6 +69,7 @@ export interface BranchSessionResult {
  * ```
  */
 export async function branchSession(options: BranchSessionOptions): Promise<BranchSessionResult> {
+  checkSessionOptions('branchSession', options);
   const { store, sessionId, toEntryId } = options;
   const oldLeaf = await store.getLeaf(sessionId);
   const target = await store.getBranch(sessionId, toEntryId);

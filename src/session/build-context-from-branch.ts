@@ -2,9 +2,10 @@ import { SessionError } from '../errors.js';
 import { createSummaryMessage } from '../messages/ctxkit-messages.js';
 import { storedAnchors } from '../summarizing/anchors/carried-anchors.js';
 import type { CompactionEntry, Message, SessionEntry } from '../types.js';
+import { checkOptionsObject } from './check-entries.js';
 import { entryToMessage } from './entry-to-message.js';
 import { keepToolPairs } from './keep-tool-pairs.js';
-import { type SessionEntries, walkBranch } from './walk-branch.js';
+import { type SessionEntries, walkCheckedBranch } from './walk-branch.js';
 
 /**
  * Which messages of the branch reach the model:
@@ -151,7 +152,9 @@ function backToCall(path: readonly SessionEntry[], first: number): number {
  * @param options - The leaf and the model-facing filter.
  * @returns The messages with their entry ids, the model metadata and the path.
  * @throws `SessionError` with `ENTRY_NOT_FOUND` (unknown leaf, or a compaction keeping from an
- * entry not on its branch), `PARENT_MISSING` or `TREE_CYCLE`.
+ * entry not on its branch), `PARENT_MISSING` or `TREE_CYCLE`; with `INPUT_INVALID` when `entries`
+ * is not an array or Map, an entry on the path is not a valid entry (naming it and the field), or
+ * an option has the wrong type.
  *
  * @example
  * ```ts
@@ -163,7 +166,12 @@ export function buildContextFromBranch(
   entries: SessionEntries,
   options: BuildContextFromBranchOptions = {},
 ): SessionContext {
-  const path = walkBranch(entries, options.leafId === undefined ? {} : { leafId: options.leafId });
+  checkOptionsObject('buildContextFromBranch', options);
+  const path = walkCheckedBranch(
+    'buildContextFromBranch',
+    entries,
+    options?.leafId === undefined ? {} : { leafId: options.leafId },
+  );
   let model: string | undefined;
   let provider: string | undefined;
   let thinkingLevel: string | undefined;
@@ -184,7 +192,13 @@ export function buildContextFromBranch(
     candidates.push(message);
     candidateEntries.push(entry);
   }
-  const filter = options.modelFacing ?? 'default';
+  const filter = options?.modelFacing ?? 'default';
+  if (filter !== 'default' && filter !== 'user-assistant' && typeof filter !== 'function') {
+    throw new SessionError({
+      message: `buildContextFromBranch: options.modelFacing must be 'default', 'user-assistant' or a function (message, entry) => boolean.`,
+      code: 'INPUT_INVALID',
+    });
+  }
   let messages = candidates;
   let kept = candidateEntries;
   if (filter !== 'default') {

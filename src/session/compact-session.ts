@@ -5,6 +5,7 @@ import { type CompactionResult, type CompactOptions, compact } from '../pipeline
 import { anchorsOf } from '../summarizing/anchors/carried-anchors.js';
 import type { CompactionEntry, SessionEntry } from '../types.js';
 import { buildContextFromBranch, type ModelFacingFilter, type SessionContext } from './build-context-from-branch.js';
+import { checkSessionOptions } from './check-entries.js';
 import type { SessionStore } from './session-store.js';
 
 /**
@@ -71,6 +72,7 @@ export interface CompactSessionResult {
  * ```
  */
 export async function compactSession(options: CompactSessionOptions): Promise<CompactSessionResult> {
+  checkSessionOptions('compactSession', options);
   const { store, sessionId, modelFacing, ...compactOptions } = options;
   const filter = modelFacing === undefined ? {} : { modelFacing };
   const before = buildContextFromBranch(await store.getBranch(sessionId), filter);

@@ -34,7 +34,8 @@ function derive(entry: SessionEntry): UserMessage | undefined {
  * Derived messages are memoized per entry object, so repeated calls return the same message and
  * token counts stay cached.
  *
- * @param entry - Any session entry; not mutated.
+ * @param entry - Any session entry; not mutated. Takes trusted input: an entry as a store returns
+ *   it (stores validate what they read); it is not validated here.
  * @returns Its message, or `undefined`.
  *
  * @example

@@ -1,4 +1,5 @@
 import type { SessionEntry, SessionEntryInput } from '../types.js';
+import { option, parseOptions } from '../validation/parse-options.js';
 import {
   checkExpectedLeaf,
   createSessionInfo,
@@ -45,6 +46,7 @@ export interface CreateInMemorySessionStoreOptions {
  * ```
  */
 export function createInMemorySessionStore(options: CreateInMemorySessionStoreOptions = {}): SessionStore {
+  parseOptions('createInMemorySessionStore', option.bag(), options);
   const now = options.now ?? Date.now;
   const sessions = new Map<string, SessionIndex>();
 

@@ -2,6 +2,7 @@ import type { ContextConfig, ContextConfigInput } from '../config/index.js';
 import type { TokenCounter } from '../counting/token-counter.js';
 import { type CompactionPlan, planCompaction } from '../pipeline/plan-compaction.js';
 import { buildContextFromBranch, type ModelFacingFilter, type SessionContext } from './build-context-from-branch.js';
+import { checkOptionsObject } from './check-entries.js';
 import type { SessionEntries } from './walk-branch.js';
 
 /**
@@ -61,6 +62,7 @@ export function planSessionCompaction(
   entries: SessionEntries,
   options: PlanSessionCompactionOptions = {},
 ): SessionCompactionPlan {
+  checkOptionsObject('planSessionCompaction', options);
   const context = buildContextFromBranch(entries, {
     ...(options.leafId === undefined ? {} : { leafId: options.leafId }),
     ...(options.modelFacing === undefined ? {} : { modelFacing: options.modelFacing }),

@@ -9,7 +9,9 @@ import { z } from 'zod';
 import { LeafConflictError, SessionError } from '../errors.js';
 import { sessionEntryInputSchema, sessionEntrySchema } from '../schemas/entries.js';
 import type { SessionEntry } from '../types.js';
+import { markValidEntry } from './check-entries.js';
 import { entryToMessage } from './entry-to-message.js';
+import { isStoredEntry } from './is-stored-entry.js';
 import type { CreateSessionInit, SessionInfo, TranscriptMessage } from './session-store.js';
 import { walkBranch } from './walk-branch.js';
 
@@ -137,7 +139,14 @@ function toJson(value: unknown): unknown {
 export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
+    if (Array.isArray(value)) {
+      for (const child of value) if (typeof child === 'object' && child !== null) deepFreeze(child);
+    } else {
+      for (const key in value) {
+        const child = (value as Record<string, unknown>)[key];
+        if (typeof child === 'object' && child !== null) deepFreeze(child);
+      }
+    }
   }
   return value;
 }
@@ -149,8 +158,14 @@ export function deepFreeze<T>(value: T): T {
  * @internal
  */
 export function parseStoredEntry(value: unknown): { entry: SessionEntry } | { problem: string } {
+  // The fast check accepts exactly what the schema accepts; the schema only words the refusal.
+  if (isStoredEntry(value)) {
+    markValidEntry(value as object);
+    return { entry: deepFreeze(value as SessionEntry) };
+  }
   const parsed = sessionEntrySchema.safeParse(value);
   if (!parsed.success) return { problem: describeIssues(parsed.error, 'entry') };
+  markValidEntry(value as object);
   return { entry: deepFreeze(value as SessionEntry) };
 }
 
@@ -189,7 +204,9 @@ export class SessionIndex {
   readonly entries: SessionEntry[] = [];
   readonly byId = new Map<string, SessionEntry>();
   leafId: string | null = null;
+  /** The flat transcript, built on first use from `entries[0 .. transcriptLength)`. */
   private readonly transcript: TranscriptMessage[] = [];
+  private transcriptLength = 0;
 
   constructor(readonly info: SessionInfo) {}
 
@@ -221,6 +238,7 @@ export class SessionIndex {
     }
     const entry = { id: entryId, parentId: parent, timestamp: timestamp ?? now, ...rest } as SessionEntry;
     this.checkReferences(entry);
+    markValidEntry(entry);
     return deepFreeze(entry);
   }
 
@@ -254,8 +272,6 @@ export class SessionIndex {
     this.entries.push(entry);
     this.byId.set(entry.id, entry);
     this.leafId = entry.id;
-    const message = entryToMessage(entry);
-    if (message !== undefined) this.transcript.push({ entryId: entry.id, timestamp: entry.timestamp, message });
   }
 
   /** Throws unless `entryId` is `null` or an entry of the session. */
@@ -273,6 +289,12 @@ export class SessionIndex {
   }
 
   messages(): TranscriptMessage[] {
+    // Built lazily: reopening a long session should not convert every entry to a message.
+    for (; this.transcriptLength < this.entries.length; this.transcriptLength++) {
+      const entry = this.entries[this.transcriptLength]!;
+      const message = entryToMessage(entry);
+      if (message !== undefined) this.transcript.push({ entryId: entry.id, timestamp: entry.timestamp, message });
+    }
     return [...this.transcript];
   }
 }

@@ -1,5 +1,6 @@
 import { SessionError } from '../errors.js';
 import type { SessionEntry } from '../types.js';
+import { checkEntry, checkEntryCollection, checkOptionsObject } from './check-entries.js';
 
 /**
  * Entries of a session tree: an array (in append order) or a map by id.
@@ -86,7 +87,33 @@ export function newestEntryId(entries: SessionEntries): string | null {
  * ```
  */
 export function walkBranch(entries: SessionEntries, options: WalkBranchOptions = {}): SessionEntry[] {
-  const leafId = options.leafId === undefined ? newestEntryId(entries) : options.leafId;
+  return walkCheckedBranch('walkBranch', entries, options);
+}
+
+/**
+ * {@link walkBranch} for a named public function: checks the collection, the options and every entry
+ * on the path, so bad input fails with a `SessionError` (`INPUT_INVALID`) naming `functionName`.
+ *
+ * @internal
+ */
+export function walkCheckedBranch(
+  functionName: string,
+  entries: SessionEntries,
+  options: WalkBranchOptions | undefined,
+): SessionEntry[] {
+  checkEntryCollection(functionName, entries);
+  checkOptionsObject(functionName, options);
+  const leafOption = options?.leafId;
+  if (leafOption !== undefined && leafOption !== null && typeof leafOption !== 'string') {
+    throw new SessionError({
+      message: `${functionName}: options.leafId must be an entry id (a string), null or left out.`,
+      code: 'INPUT_INVALID',
+    });
+  }
+  const list = Array.isArray(entries) ? (entries as readonly unknown[]) : undefined;
+  const last = list === undefined ? undefined : list[list.length - 1];
+  if (list !== undefined && list.length > 0) checkEntry(functionName, last);
+  const leafId = leafOption === undefined ? newestEntryId(entries) : leafOption;
   if (leafId === null) return [];
   const byId = indexEntries(entries);
   const leaf = byId.get(leafId);
@@ -97,16 +124,18 @@ export function walkBranch(entries: SessionEntries, options: WalkBranchOptions =
     });
   }
   const path: SessionEntry[] = [];
-  const seen = new Set<string>();
   let entry: SessionEntry = leaf;
   for (;;) {
-    if (seen.has(entry.id)) {
+    // A path longer than the number of entries must have come back to one: a cycle. Counting
+    // instead of remembering every id keeps a 100,000-entry walk cheap.
+    if (path.length >= byId.size) {
+      const again = path.find((earlier) => earlier.id === entry.id) ?? entry;
       throw new SessionError({
-        message: `The session tree has a cycle through entry "${entry.id}": following parentId from "${leafId}" comes back to it. The stored tree is corrupt.`,
+        message: `The session tree has a cycle through entry "${again.id}": following parentId from "${leafId}" comes back to it. The stored tree is corrupt.`,
         code: 'TREE_CYCLE',
       });
     }
-    seen.add(entry.id);
+    checkEntry(functionName, entry);
     path.push(entry);
     if (entry.parentId === null) break;
     const parent = byId.get(entry.parentId);

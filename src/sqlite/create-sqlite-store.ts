@@ -19,7 +19,7 @@ import type {
 } from '../session/session-store.js';
 import type { SessionEntry, SessionEntryInput } from '../types.js';
 import { ENTRY_COLUMNS, entryRows, MESSAGE_COLUMNS } from './entry-row.js';
-import { ensureSchema, inTransaction, type SqliteDatabase } from './sqlite-schema.js';
+import { ensureSchema, inTransaction, type SqliteDatabase, type SqliteStatement } from './sqlite-schema.js';
 
 /**
  * Options of {@link createSqliteStore}.
@@ -45,6 +45,11 @@ interface CachedSession {
 }
 
 const placeholders = (count: number) => new Array<string>(count).fill('?').join(', ');
+
+/** The statement returning rows as arrays where the driver can (a long read then makes no row objects). */
+function rawRows(statement: SqliteStatement): SqliteStatement {
+  return typeof statement.raw === 'function' ? statement.raw(true) : statement;
+}
 
 function isDatabase(value: unknown): value is SqliteDatabase {
   return (
@@ -110,8 +115,8 @@ export function createSqliteStore(options: CreateSqliteStoreOptions): SessionSto
     session: database.prepare('SELECT data_json, leaf_id FROM sessions WHERE id = ?'),
     sessions: database.prepare('SELECT data_json FROM sessions'),
     entryAt: database.prepare('SELECT id FROM session_entries WHERE seq = ? AND session_id = ?'),
-    entriesAfter: database.prepare(
-      'SELECT seq, data_json FROM session_entries WHERE session_id = ? AND seq > ? ORDER BY seq',
+    entriesAfter: rawRows(
+      database.prepare('SELECT seq, data_json FROM session_entries WHERE session_id = ? AND seq > ? ORDER BY seq'),
     ),
     insertEntry: database.prepare(
       `INSERT INTO session_entries (${ENTRY_COLUMNS.join(', ')}) VALUES (${placeholders(ENTRY_COLUMNS.length)})`,
@@ -140,19 +145,19 @@ export function createSqliteStore(options: CreateSqliteStoreOptions): SessionSto
       cached = { index: new SessionIndex(JSON.parse(row.data_json) as SessionInfo), lastSeq: 0, lastId: null };
       cache.set(sessionId, cached);
     }
-    for (const entryRow of statements.entriesAfter.all(sessionId, cached.lastSeq) as {
-      seq: number;
-      data_json: string;
-    }[]) {
-      const parsed = parseStoredEntry(JSON.parse(entryRow.data_json));
+    for (const row of statements.entriesAfter.all(sessionId, cached.lastSeq)) {
+      const [seq, json] = Array.isArray(row)
+        ? (row as [number, string])
+        : [(row as { seq: number }).seq, (row as { data_json: string }).data_json];
+      const parsed = parseStoredEntry(JSON.parse(json));
       if ('problem' in parsed) {
         throw new StoreError({
-          message: `Row ${entryRow.seq} of session_entries is not a valid entry: ${parsed.problem}.`,
+          message: `Row ${seq} of session_entries is not a valid entry: ${parsed.problem}.`,
           code: 'STORE_CORRUPT',
         });
       }
       cached.index.add(parsed.entry);
-      cached.lastSeq = entryRow.seq;
+      cached.lastSeq = seq;
       cached.lastId = parsed.entry.id;
     }
     cached.index.leafId = row.leaf_id;

@@ -1,6 +1,8 @@
 import { isAgentVisible } from '../counting/token-counter.js';
+import { assertMessages } from '../pipeline/internal/assert-messages.js';
 import { clipText } from '../pipeline/internal/clip-text.js';
 import type { AssistantMessage, ImageContent, Message, TextContent, ToolCall, UserMessage } from '../types.js';
+import { option, parseOptions } from '../validation/parse-options.js';
 
 /**
  * Options of {@link serializeConversation}.
@@ -118,6 +120,8 @@ export function serializeConversation(
   messages: readonly Message[],
   options: SerializeConversationOptions = {},
 ): string {
+  assertMessages(messages, 'serializeConversation');
+  parseOptions('serializeConversation', option.bag(), options);
   const toolResultMaxChars = limit(options.toolResultMaxChars);
   const resolved: Required<SerializeConversationOptions> = {
     toolResultMaxChars,

@@ -135,6 +135,12 @@ export const option = {
       (value) => typeof (value as { summarize?: unknown } | null)?.summarize === 'function',
       'must be a Summarizer, an object with a summarize() method: createSummarizer({ complete }) for a model, or heuristicSummarizer when none is available',
     ),
+  /**
+   * An options object, or nothing: only that it is an object (its fields are checked by the
+   * function's own schema). Use it where a function reads its options before validating them, so
+   * `null` or a string fails naming `options` instead of as a `TypeError`.
+   */
+  bag: () => z.looseObject({}, { error: 'must be an object (or left out)' }).optional(),
   /** An AbortSignal. */
   signal: () =>
     z.custom<AbortSignal>((value) => {

@@ -102,11 +102,12 @@ function noticesFor(original: TextSize, options: TruncateNoticeOptions, fitted: 
 const checkedLimits = new WeakSet<object>([DEFAULT_TOOL_OUTPUT_LIMITS]);
 
 function resolveLimits(limits: Partial<ToolOutputLimits> | undefined, functionName: string): ToolOutputLimits {
-  if (limits !== undefined && checkedLimits.has(limits)) return { ...DEFAULT_TOOL_OUTPUT_LIMITS, ...limits };
+  if (typeof limits === 'object' && limits !== null && checkedLimits.has(limits))
+    return { ...DEFAULT_TOOL_OUTPUT_LIMITS, ...limits };
   const parsed = parseOptions(functionName, toolOutputSchema, limits ?? {}, 'limits');
   const given = Object.fromEntries(Object.entries(parsed).filter(([, value]) => value !== undefined));
   const resolved: ToolOutputLimits = { ...DEFAULT_TOOL_OUTPUT_LIMITS, ...given };
-  if (limits !== undefined && Object.isFrozen(limits)) checkedLimits.add(limits);
+  if (typeof limits === 'object' && limits !== null && Object.isFrozen(limits)) checkedLimits.add(limits);
   return resolved;
 }
 

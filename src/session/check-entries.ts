@@ -1,0 +1,80 @@
+/**
+ * Boundary checks for session entries a host hands to the session functions (`walkBranch`,
+ * `buildContextFromBranch`, …): a malformed entry fails with a `SessionError` (`INPUT_INVALID`) that
+ * names the function, the entry and the field, not with a `TypeError` deep inside. Each entry object
+ * is checked once (entries are immutable), and entries the stores validated are known good already.
+ *
+ * @internal
+ */
+import { SessionError } from '../errors.js';
+import { sessionEntrySchema } from '../schemas/entries.js';
+import { isStoredEntry } from './is-stored-entry.js';
+
+const known = new WeakSet<object>();
+
+/** Records an entry as valid (the stores call it for what they validated). */
+export function markValidEntry(entry: object): void {
+  known.add(entry);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : typeof value;
+}
+
+/** Throws unless `entries` is an array or a Map of entries. */
+export function checkEntryCollection(functionName: string, entries: unknown): void {
+  if (Array.isArray(entries) || entries instanceof Map) return;
+  throw new SessionError({
+    message: `${functionName}: entries must be an array of session entries (store.getEntries or store.getBranch) or a Map by id, received ${describe(entries)}.`,
+    code: 'INPUT_INVALID',
+  });
+}
+
+/** Throws unless `options` is an object or undefined. */
+export function checkOptionsObject(functionName: string, options: unknown): void {
+  if (options === undefined || (typeof options === 'object' && options !== null && !Array.isArray(options))) return;
+  throw new SessionError({
+    message: `${functionName}: options must be an object or left out, received ${describe(options)}.`,
+    code: 'INPUT_INVALID',
+  });
+}
+
+/** Throws unless `entry` is a valid session entry. */
+export function checkEntry(functionName: string, entry: unknown): void {
+  if (typeof entry === 'object' && entry !== null && known.has(entry)) return;
+  if (isStoredEntry(entry)) {
+    known.add(entry as object);
+    return;
+  }
+  const parsed = sessionEntrySchema.safeParse(entry);
+  if (parsed.success) {
+    known.add(entry as object);
+    return;
+  }
+  const issue = parsed.error.issues[0];
+  const field = issue?.path.map(String).join('.') ?? '';
+  const id = typeof (entry as { id?: unknown } | null)?.id === 'string' ? ` "${(entry as { id: string }).id}"` : '';
+  throw new SessionError({
+    message: `${functionName}: entry${id}${field ? `.${field}` : ''} ${issue?.message ?? 'is invalid'}; pass entries as the session stores return them (see the SessionEntry type).`,
+    code: 'INPUT_INVALID',
+    cause: parsed.error,
+  });
+}
+
+/** Throws unless `options` is an object with a store (a `SessionStore`) and a session id. */
+export function checkSessionOptions(functionName: string, options: unknown): void {
+  const value = options as { store?: { getBranch?: unknown }; sessionId?: unknown } | null | undefined;
+  const problem =
+    typeof value !== 'object' || value === null
+      ? `options must be an object, received ${describe(options)}`
+      : typeof value.store?.getBranch !== 'function'
+        ? 'options.store must be a SessionStore (createInMemorySessionStore(), createJsonlStore(), …)'
+        : typeof value.sessionId !== 'string'
+          ? 'options.sessionId must be the id (a string) of a session in the store'
+          : undefined;
+  if (problem !== undefined) {
+    throw new SessionError({ message: `${functionName}: ${problem}.`, code: 'INPUT_INVALID' });
+  }
+}
