@@ -5,6 +5,7 @@
 
 import { clipText } from '../pipeline/internal/clip-text.js';
 import type { Message, ToolCall, ToolResultMessage } from '../types.js';
+import { isModifying, pathsOf } from './anchors/tool-facts.js';
 import { argumentsText, contentText } from './serialize-conversation.js';
 import type { SummaryKind } from './summarizer-types.js';
 import { SUMMARY_SECTIONS } from './summary-prompts.js';
@@ -29,6 +30,8 @@ export interface ConversationFacts {
   notes: string[];
   lastAssistant: string | undefined;
   blocked: string | undefined;
+  /** Calls (as {@link describeCall} writes them) whose latest run ended ok: they clear earlier Blocked items. */
+  passed: string[];
   summaries: string[];
   /** The user's focus instructions, listed first under Critical Context. */
   focus: string | undefined;
@@ -45,7 +48,6 @@ const INJECTED_KINDS = new Set(['compaction_summary', 'branch_summary', 'tool_su
 const CONSTRAINT = /\b(must|should(?:n't)?|don't|do not|never|always|prefer|avoid|without|make sure)\b/i;
 const DECISION =
   /\b(decided|decide|instead|i'll use|we'll use|going with|chose|choose|switch(?:ed)? to|root cause|because)\b/i;
-const MODIFYING_TOOL = /write|edit|create|patch|replace|apply|insert|delete|remove|rename|move/i;
 const ARGUMENT_KEYS = ['command', 'cmd', 'path', 'file_path', 'filePath', 'file', 'pattern', 'query', 'url', 'name'];
 const PLACEHOLDER = /^[-*\s]*\(?(none|none recorded|not stated|unknown)\)?\.?$/i;
 
@@ -107,6 +109,7 @@ export function gatherFacts(messages: readonly Message[]): ConversationFacts {
     notes: [],
     lastAssistant: undefined,
     blocked: undefined,
+    passed: [],
     summaries: [],
     focus: undefined,
   };
@@ -118,6 +121,7 @@ export function gatherFacts(messages: readonly Message[]): ConversationFacts {
       files.set(bare, modified || files.get(bare) === true);
     }
   };
+  const calls = new Map<string, ToolCall>();
   const results = new Map<string, ToolResultMessage>();
   for (const message of messages) if (message.role === 'toolResult') results.set(message.toolCallId, message);
   for (const message of messages) {
@@ -147,8 +151,13 @@ export function gatherFacts(messages: readonly Message[]): ConversationFacts {
         if (part.type !== 'toolCall') continue;
         const result = results.get(part.id);
         const output = result ? contentText(result.content) : '';
-        facts.commands.push(`${describeCall(part)} → ${outcome(result, output)}`);
-        addFiles(argumentsText(part), MODIFYING_TOOL.test(String(part.name)));
+        const ended = outcome(result, output);
+        calls.set(part.id, part);
+        facts.commands.push(`${describeCall(part)} → ${ended}`);
+        addFiles(argumentsText(part));
+        // Only the paths an edit names, and only when it succeeded, are files it changed.
+        if (isModifying(part) && ended.startsWith('ok'))
+          for (const path of pathsOf(part)) files.set(path.replace(/^\.\//, ''), true);
       }
     } else {
       const output = contentText(message.content);
@@ -156,9 +165,12 @@ export function gatherFacts(messages: readonly Message[]): ConversationFacts {
       // A failed call blocks until a later call succeeds; an error line in a successful output (a
       // source file that throws, a log) is only worth noting when it states an error outright.
       const failed = !outcome(message, output).startsWith('ok');
-      const line = `${message.toolName}: ${topError ?? excerpt.find((entry) => entry !== '…') ?? 'failed'}`;
+      const call = calls.get(message.toolCallId);
+      const what = call ? describeCall(call) : String(message.toolName);
+      const line = `${what}: ${topError ?? excerpt.find((entry) => entry !== '…') ?? 'failed'}`;
       if (failed || topRank >= 6) addUnique(facts.errors, line);
       facts.blocked = failed ? line : undefined;
+      if (!failed) addUnique(facts.passed, what);
       addFiles(excerpt.join('\n'));
     }
   }
@@ -194,7 +206,8 @@ function parseSections(summary: string): Map<string, string[]> {
 function pick(items: readonly string[], detail: Detail): string[] {
   const clipped = items.map((item) => clipText(item, detail.itemChars, 'head'));
   if (clipped.length <= detail.items) return clipped;
-  const first = Math.floor(detail.items / 3);
+  // The oldest item (the first goal) is kept at every detail level, then the newest.
+  const first = Math.max(detail.items > 1 ? 1 : 0, Math.floor(detail.items / 3));
   const last = detail.items - first;
   const skipped = clipped.length - detail.items;
   const tail = clipped.slice(clipped.length - last);
@@ -246,6 +259,42 @@ function sectionsFor(kind: SummaryKind, facts: ConversationFacts): Sections {
   };
 }
 
+const STEP = /^\s*\d+\.\s+/;
+const CONTINUE_STEP = /^\s*\d+\.\s+Continue the latest request:/;
+
+/**
+ * The earlier checkpoint's lines of a section that still hold: a Blocked item or a `Resolve:` step
+ * is dropped once the call it names has passed; a `Continue the latest request` step is dropped when
+ * a newer one is written; a step already written afresh is not repeated.
+ */
+function carriedLines(
+  carried: ReadonlyMap<string, string[]>,
+  title: string,
+  fresh: Sections,
+  facts: ConversationFacts,
+): string[] {
+  const lines = carried.get(title.toLowerCase()) ?? [];
+  if (title !== 'Blocked' && title !== 'Next Steps') return lines;
+  const cleared = (line: string) => facts.passed.some((call) => line.includes(`${call}:`));
+  const freshSteps = new Set((fresh[title] ?? []).map((line) => line.replace(STEP, '')));
+  const freshContinue = (fresh[title] ?? []).some((line) => CONTINUE_STEP.test(line));
+  return lines.filter(
+    (line) =>
+      !cleared(line) &&
+      !(
+        title === 'Next Steps' &&
+        (freshSteps.has(line.replace(STEP, '')) || (freshContinue && CONTINUE_STEP.test(line)))
+      ),
+  );
+}
+
+/** Numbers the steps 1, 2, 3… in place. */
+function renumber(lines: string[]): void {
+  let step = 0;
+  for (let index = 0; index < lines.length; index++)
+    if (STEP.test(lines[index]!)) lines[index] = `${++step}. ${lines[index]!.replace(STEP, '')}`;
+}
+
 /**
  * Writes the checkpoint: each section's lines carried over from the earlier summary first, then the new
  * ones, at the given detail.
@@ -265,8 +314,9 @@ export function renderCheckpoint(
   const body = (title: string) => {
     const extra = title === 'Critical Context' ? unplaced : [];
     const lines: string[] = [];
-    for (const line of [...(carried.get(title.toLowerCase()) ?? []), ...extra, ...(fresh[title] ?? [])])
+    for (const line of [...carriedLines(carried, title, fresh, facts), ...extra, ...(fresh[title] ?? [])])
       addUnique(lines, line);
+    if (title === 'Next Steps') renumber(lines);
     return lines.length === 0 ? ['- (none recorded)'] : pick(lines, options.detail);
   };
   const out = [`${CHECKPOINT_NOTE} from ${options.messageCount} messages.`];

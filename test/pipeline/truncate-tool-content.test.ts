@@ -175,3 +175,26 @@ describe('truncateToolContent', () => {
     },
   );
 });
+
+describe('truncateToolContent: line and byte limits together', () => {
+  const lines = Array.from({ length: 400 }, (_, index) => `line ${String(index).padStart(3, '0')} ${'x'.repeat(60)}`);
+  const text = lines.join('\n');
+
+  it('keeps whole lines around the marker, and the marker keeps its omitted-line count', () => {
+    const result = truncateToolContent(text, { maxLines: 100, maxBytes: 2_000 });
+    const kept = result.text.split('\n');
+    const marker = kept.find((line) => /^\.\.\. \[[\d,]+ lines omitted\] \.\.\.$/.test(line));
+    expect(marker).toBeDefined();
+    const omitted = Number(/\[([\d,]+) lines omitted\]/.exec(marker!)![1]!.replace(/,/g, ''));
+    const body = kept.slice(
+      0,
+      kept.indexOf(marker!) + 1 + kept.slice(kept.indexOf(marker!) + 1).findIndex((line) => line === ''),
+    );
+    const shown = body.filter((line) => line.startsWith('line '));
+    // Every kept line is a whole line of the input, and the count adds up.
+    for (const line of shown) expect(lines).toContain(line);
+    expect(shown.length + omitted).toBe(400);
+    expect(Buffer.byteLength(result.text)).toBeLessThanOrEqual(2_000);
+    expect(truncateToolContent(result.text, { maxLines: 100, maxBytes: 2_000 }).text).toBe(result.text);
+  });
+});

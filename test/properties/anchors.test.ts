@@ -1,5 +1,5 @@
 import { fc, test } from '@fast-check/vitest';
-import { type Anchor, checkAnchors, extractAnchors, type Message, pinAnchors } from 'ctxkit';
+import { type Anchor, checkAnchors, extractAnchors, heuristicSummarizer, type Message, pinAnchors } from 'ctxkit';
 import { describe, expect, it } from 'vitest';
 import { normalizeForCheck } from '../../src/summarizing/anchors/normalize.js';
 import { type DeclaredFact, fidelitySessions } from '../fixtures/fidelity-sessions.js';
@@ -141,6 +141,20 @@ describe('anchor extraction', () => {
       if (anchor.category === 'file-changed') expect(changed.has(anchor.keys[0]!)).toBe(true);
     }
   });
+
+  test.prop([sessions])(
+    'a heuristic checkpoint never lists as modified a file no write or edit changed',
+    async ({ messages, changed }) => {
+      const answer = await heuristicSummarizer.summarize({
+        kind: 'compaction',
+        messages,
+        text: '',
+        maxOutputTokens: 4_000,
+      });
+      const text = typeof answer === 'string' ? answer : answer.text;
+      for (const match of text.matchAll(/(\S+) \(modified\)/g)) expect(changed.has(match[1]!)).toBe(true);
+    },
+  );
 
   it('finds every declared fact of the benchmark sessions', () => {
     for (const session of fidelitySessions()) {

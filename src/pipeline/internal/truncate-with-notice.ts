@@ -146,7 +146,7 @@ function cutWithNotice(
   // The reference keeps the head and the tail around a marker line when the line limit is at least 4.
   const marker = limits.truncateMode === 'head_tail' && limits.maxLines >= 4;
   if (marker && needMarker && original.lines > lineRoom && lineRoom < 3) return undefined;
-  const byLines = cutLines(text, original.lines, lineRoom, marker && lineRoom >= 3);
+  const byLines = cutToLines(text, original, lineRoom, marker && lineRoom >= 3, { chars: charRoom, bytes: byteRoom });
   const byChars = cutBy(byLines.text, charRoom, limits.truncateMode, 'chars');
   const byBytes = cutBy(byChars.text, byteRoom, limits.truncateMode, 'bytes');
   let result = byBytes.text;
@@ -159,6 +159,40 @@ function cutWithNotice(
   }
   // An inline marker in a byte cut can hold more code points than the middle it replaced.
   return fits(measureText(result), limits) ? result : undefined;
+}
+
+/**
+ * The line cut. When it keeps the head and the tail around a `[N lines omitted]` marker and the
+ * code-point or byte room is smaller still, fewer whole lines are kept around the marker (with its
+ * count updated) rather than letting the character cut splice two unrelated lines and drop the
+ * marker; only when even one line each side does not fit is the character cut left to do it.
+ */
+function cutToLines(
+  text: string,
+  original: TextSize,
+  lineRoom: number,
+  marker: boolean,
+  room: { chars: number; bytes: number },
+): ReturnType<typeof cutLines> {
+  const byLines = cutLines(text, original.lines, lineRoom, marker);
+  if (!marker || original.lines <= lineRoom) return byLines;
+  const fitsRoom = (kept: string) => {
+    const size = measureText(kept);
+    return size.chars <= room.chars && size.bytes <= room.bytes;
+  };
+  if (fitsRoom(byLines.text)) return byLines;
+  let low = 3;
+  let high = lineRoom - 1;
+  let best: ReturnType<typeof cutLines> | undefined;
+  while (low <= high) {
+    const middle = Math.floor((low + high) / 2);
+    const attempt = cutLines(text, original.lines, middle, true);
+    if (fitsRoom(attempt.text)) {
+      best = attempt;
+      low = middle + 1;
+    } else high = middle - 1;
+  }
+  return best ?? byLines;
 }
 
 /** The head that fits, with no notice: the last resort, always within the limits. */
