@@ -62,14 +62,13 @@ export type {
 } from './manager/context-manager-types.js';
 export type {
   CompactionEndEvent,
-  CompactionReason,
   CompactionStartEvent,
   ContextEvent,
   ContextWarningEvent,
   ToolOutputTruncatedEvent,
   ToolResultsSummarizedEvent,
 } from './manager/events.js';
-export { type ContextBreakdown, type ContextStats, formatContextStats, formatStatusLine } from './manager/stats.js';
+export { type ContextStats, formatContextStats, formatStatusLine } from './manager/stats.js';
 // ── ctxkit's own messages: summaries, digests, placeholders ─────────────────────────────────
 export {
   type CtxkitMessageKind,
@@ -81,13 +80,11 @@ export { type IsContextOverflowOptions, isContextOverflow } from './models/is-co
 // ── Models ──────────────────────────────────────────────────────────────────────────────────
 export { type GetModelLimitsOptions, getModelLimits, MODEL_LIMITS, type ModelLimits } from './models/model-limits.js';
 export {
-  type ClearedToolUse,
   type ClearToolUsesOptions,
   type ClearToolUsesResult,
   clearToolUses,
 } from './pipeline/clear-tool-uses.js';
 export { type CompactionResult, type CompactOptions, compact } from './pipeline/compact.js';
-export type { TextSize } from './pipeline/internal/text-cuts.js';
 export type { TruncateResult, TruncationStats } from './pipeline/internal/truncate-with-notice.js';
 export { type CompactionPlan, type PlanCompactionOptions, planCompaction } from './pipeline/plan-compaction.js';
 export { prepareModelMessages } from './pipeline/prepare-model-messages.js';
@@ -184,7 +181,6 @@ export type {
   CompactionEntry,
   CustomEntry,
   CustomMessageEntry,
-  EntryBase,
   ImageContent,
   LabelEntry,
   Message,
@@ -193,10 +189,8 @@ export type {
   MessageMeta,
   ModelChangeEntry,
   ProviderData,
-  Role,
   SessionEntry,
   SessionEntryInput,
-  SessionEntryType,
   SessionInfoEntry,
   StopReason,
   TextContent,

@@ -129,6 +129,8 @@ export function countExtras(options: EstimateContextTokensOptions, counter: Toke
  * ```ts
  * describeContextTokens(messages).source; // 'mixed'
  * ```
+ *
+ * @internal
  */
 export function describeContextTokens(
   messages: readonly Message[],

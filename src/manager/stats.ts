@@ -94,6 +94,8 @@ export function oldestAge(history: readonly Message[], now: number): number | un
  * ```ts
  * formatTokens(58_432); // '58K'
  * ```
+ *
+ * @internal
  */
 export function formatTokens(tokens: number): string {
   if (!Number.isFinite(tokens)) return '?';

@@ -15,16 +15,6 @@ import { validCutPoints } from './internal/tool-pairing.js';
 import { type SplitResult, splitByCount, splitByTokenBudget } from './split-by-token-budget.js';
 
 /**
- * The first line of the user message that carries a compaction summary. A user message that starts
- * with it is recognised as a summary even when its `meta` was lost in storage.
- *
- * @example
- * ```ts
- * const isSummary = typeof message.content === 'string' && message.content.startsWith(SUMMARY_PREFIX);
- * ```
- */
-export const SUMMARY_PREFIX = '[Previous conversation summary]';
-/**
  * Code points of each tool result (all its text parts together) given to the summarizer when
  * compacting, head and tail.
  *
@@ -33,6 +23,8 @@ export const SUMMARY_PREFIX = '[Previous conversation summary]';
  * // Longer tool results reach the summarizer as their head and tail only.
  * const cut = [...resultText].length > COMPACTION_TOOL_RESULT_CHARS;
  * ```
+ *
+ * @internal
  */
 export const COMPACTION_TOOL_RESULT_CHARS = 1_800;
 

@@ -32,6 +32,8 @@ const optionsSchema = z.object({
  * ```ts
  * const text = serializeConversation(pairs, { maxChars: TOOL_SUMMARY_INPUT_CHARS });
  * ```
+ *
+ * @internal
  */
 export const TOOL_SUMMARY_INPUT_CHARS = 12_000;
 /**
@@ -42,6 +44,8 @@ export const TOOL_SUMMARY_INPUT_CHARS = 12_000;
  * const { summary, fallback } = await summarizeToolResults(messages, { summarizer });
  * if (!fallback) console.assert([...summary!].length <= TOOL_SUMMARY_OUTPUT_CHARS);
  * ```
+ *
+ * @internal
  */
 export const TOOL_SUMMARY_OUTPUT_CHARS = 1_200;
 /**
@@ -52,18 +56,10 @@ export const TOOL_SUMMARY_OUTPUT_CHARS = 1_200;
  * ```ts
  * const text = summarizeHeuristically({ kind: 'tool_results', messages, text: '', maxOutputTokens: HEURISTIC_SUMMARY_OUTPUT_CHARS / 4 });
  * ```
+ *
+ * @internal
  */
 export const HEURISTIC_SUMMARY_OUTPUT_CHARS = 800;
-/**
- * The first line of the message that replaces archived tool results.
- *
- * @example
- * ```ts
- * const summaries = messages.filter((message) => typeof message.content === 'string' && message.content.startsWith(TOOL_SUMMARY_PREFIX));
- * ```
- */
-export const TOOL_SUMMARY_PREFIX = '[Tool result summary]';
-
 /**
  * Options of {@link summarizeToolResults}.
  *

@@ -31,6 +31,8 @@ function withoutCalls(message: AssistantMessage, parts: ReadonlySet<number>): As
  * of the list that have no result yet stay, unless `pending` is false.
  *
  * @internal
+ *
+ * @internal
  */
 export function keepToolPairs(
   messages: readonly Message[],

@@ -12,7 +12,7 @@ const isCount = (value: unknown) =>
 
 type Issue = z.core.$ZodIssue;
 
-/** A short, printable description of a value for an error message. */
+/** A short, printable description of a value for an error message. @internal */
 export function describeValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);

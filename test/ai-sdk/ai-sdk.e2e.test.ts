@@ -1,7 +1,12 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { generateText, jsonSchema, type ModelMessage, stepCountIs, streamText, tool, wrapLanguageModel } from 'ai';
 import { type ContextEvent, createContextManager } from 'ctxkit';
-import { createGenerateTextSummarizer, ctxkitMiddleware, fromGenerateTextResult } from 'ctxkit/ai-sdk';
+import {
+  createGenerateTextSummarizer,
+  ctxkitMiddleware,
+  fromGenerateTextResult,
+  fromStreamTextResult,
+} from 'ctxkit/ai-sdk';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type AnthropicServer, startAnthropicServer } from '../anthropic/loopback-anthropic-server.js';
 
@@ -29,6 +34,11 @@ const tools = {
     execute: async ({ file }, { toolCallId }) => readLog(file, toolCallId),
   }),
 };
+
+/** Tool messages in a response: each becomes one ctxkit message per result. */
+function countToolMessages(response: { messages: ModelMessage[] }): number {
+  return response.messages.filter((message) => message.role === 'tool').length;
+}
 
 describe('AI SDK end to end', () => {
   let server: AnthropicServer;
@@ -92,6 +102,13 @@ describe('AI SDK end to end', () => {
       let text = '';
       for await (const delta of result.textStream) text += delta;
       expect(text.length).toBeGreaterThan(0);
+      const converted = await fromStreamTextResult(result);
+      expect(converted.message).toMatchObject({ role: 'assistant', stopReason: 'stop', model: MODEL });
+      expect(converted.messages.length).toBe(
+        (await result.response).messages.length +
+          converted.toolResults.length -
+          countToolMessages(await result.response),
+      );
       messages.push(...(await result.response).messages);
     }
     expect(server.stats.rejected).toEqual([]);
