@@ -10,10 +10,13 @@ Usage:
   ctxkit replay <session> --model <id> [options]   where compaction would fire under other settings
   ctxkit report <session> -o report.html [options] one self-contained HTML page
 
-<session> is a JSONL session file (<session-id>.jsonl) or a SQLite database.
+<session> is a JSONL session file (<session-id>.jsonl), a SQLite database, or a Postgres
+connection string (postgres://…, read in read-only transactions).
 
 Options:
   --session <id>             the session to read from a database that holds several
+  --schema <name>            Postgres: the schema of the store's tables
+  --table-prefix <prefix>    Postgres: the tables' prefix (default ctxkit_)
   --leaf <entry-id>          another branch (default: the session's current leaf)
   --model <id>               the model whose context window applies (default: the session's latest)
   --window <tokens>          the context window, for models the table does not know
@@ -38,6 +41,8 @@ Exit codes: 0 done, 1 failure, 2 bad arguments or unknown model, 3 bad input
 
 const OPTIONS = {
   session: { type: 'string' },
+  schema: { type: 'string' },
+  'table-prefix': { type: 'string' },
   leaf: { type: 'string' },
   model: { type: 'string' },
   window: { type: 'string' },

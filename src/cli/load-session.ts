@@ -35,6 +35,10 @@ export interface LoadedSession {
 export interface LoadSessionOptions {
   /** The session to read from a database that holds several. */
   sessionId?: string | undefined;
+  /** Postgres: the schema of the tables. @default the connection's search_path */
+  schema?: string | undefined;
+  /** Postgres: the tables' name prefix. @default 'ctxkit_' */
+  tablePrefix?: string | undefined;
 }
 
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
@@ -47,6 +51,9 @@ const SQLITE_MAGIC = 'SQLite format 3\u0000';
  */
 export async function loadSession(target: string, options: LoadSessionOptions = {}): Promise<LoadedSession> {
   if (/^postgres(ql)?:\/\//i.test(target)) return loadPostgres(target, options);
+  if (options.schema !== undefined || options.tablePrefix !== undefined) {
+    throw usageError('--schema and --table-prefix are for Postgres connection strings.');
+  }
   const head = await readHead(target);
   if (head.startsWith(SQLITE_MAGIC)) return loadSqlite(target, options);
   return loadJsonl(target, head, options);
@@ -166,10 +173,59 @@ async function loadSqlite(file: string, options: LoadSessionOptions): Promise<Lo
   }
 }
 
-async function loadPostgres(connection: string, _options: LoadSessionOptions): Promise<LoadedSession> {
-  throw usageError(
-    `Postgres sessions (${redact(connection)}) are not supported by this version of the command line yet. Export the session to a JSONL or SQLite store and inspect that.`,
-  );
+/** What node-postgres's `Pool` looks like, as far as this reader uses it. */
+type PoolConstructor = new (config: {
+  connectionString: string;
+  max: number;
+  options: string;
+  connectionTimeoutMillis: number;
+}) => { end(): Promise<void>; on(event: 'error', listener: () => void): unknown };
+
+async function loadPostgres(connection: string, options: LoadSessionOptions): Promise<LoadedSession> {
+  const location = redact(connection);
+  let Pool: PoolConstructor;
+  let createPostgresStore: typeof import('../postgres/index.js').createPostgresStore;
+  try {
+    Pool = ((await import('pg')) as unknown as { default: { Pool: PoolConstructor } }).default.Pool;
+    ({ createPostgresStore } = await import('../postgres/index.js'));
+  } catch (error) {
+    throw new CliError(
+      `Reading a Postgres session needs pg: run \`npm install pg\` (${describe(error)}).`,
+      EXIT.failed,
+    );
+  }
+  // Every transaction of this pool is read-only: the server refuses any write.
+  const pool = new Pool({
+    connectionString: connection,
+    max: 2,
+    options: '-c default_transaction_read_only=on',
+    connectionTimeoutMillis: 10_000,
+  });
+  pool.on('error', () => {});
+  try {
+    let store: SessionStore;
+    try {
+      store = createPostgresStore({
+        pool: pool as never,
+        ...(options.schema === undefined ? {} : { schema: options.schema }),
+        ...(options.tablePrefix === undefined ? {} : { tablePrefix: options.tablePrefix }),
+      });
+    } catch (error) {
+      throw usageError(`${location}: ${describe(error)}`);
+    }
+    let sessionId: string;
+    try {
+      sessionId = await chooseSession(store, location, options.sessionId);
+    } catch (error) {
+      if (error instanceof CliError) throw error;
+      throw inputError(
+        `Cannot read sessions from ${location} (${describe(error)}). Check the connection string, and --schema and --table-prefix if the store was created with them.`,
+      );
+    }
+    return await read(store, sessionId, { kind: 'postgres', location }, []);
+  } finally {
+    await pool.end().catch(() => undefined);
+  }
 }
 
 /** The one session of a database, or the one `--session` names; lists them when the choice is open. */

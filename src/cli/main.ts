@@ -64,7 +64,14 @@ async function dispatch(argv: readonly string[], version: string): Promise<Comma
   const systemPrompt = values['system-prompt'] === undefined ? undefined : await readText(values['system-prompt']);
   const tools = values.tools === undefined ? undefined : parseTools(values.tools, await readText(values.tools));
 
-  const loaded = chooseLeaf(await loadSession(target, { sessionId: values.session }), values.leaf);
+  const loaded = chooseLeaf(
+    await loadSession(target, {
+      sessionId: values.session,
+      schema: values.schema,
+      tablePrefix: values['table-prefix'],
+    }),
+    values.leaf,
+  );
   const resolved = resolveWindow({ window, model: values.model, sessionModel: sessionModel(loaded) });
   if (command === 'replay' && resolved.contextWindow === undefined) {
     throw usageError('ctxkit replay needs a context window: pass --model <id> or --window <tokens>.');

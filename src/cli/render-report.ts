@@ -63,7 +63,7 @@ ${inspection.warnings.length === 0 ? '' : html`<p class="warning" role="status">
 <div class="card">Context now<strong>${number(context.tokens)} tokens</strong>${context.percent === null ? '' : `${context.percent.toFixed(1)}% of the window`}</div>
 <div class="card">Messages sent<strong>${context.messageCount}</strong>level ${context.level}</div>
 <div class="card">Compactions<strong>${inspection.compactions.length}</strong>on this branch</div>
-<div class="card">Archived tool results<strong>${inspection.archived.length}</strong>${inspection.toolSummaries.length} summaries</div>
+<div class="card">Archived tool results<strong>${inspection.archived.length}</strong>${inspection.toolSummaries.length === 1 ? '1 summary' : `${inspection.toolSummaries.length} summaries`}</div>
 </div>
 <section id="usage" aria-labelledby="usage-title">
 <h2 id="usage-title">Context usage over the turns</h2>
@@ -78,6 +78,13 @@ ${renderUsageChart(inspection)}
 <li><span class="swatch" style="background:var(--compaction)"></span>compaction (select to open)</li>
 </ul></figcaption>
 </figure>
+<details><summary>The chart's numbers as a table</summary>
+<div class="table-scroll"><table><thead><tr><th scope="col">Model call</th><th scope="col" class="number">Tokens</th><th scope="col" class="number">Provider-reported</th><th scope="col">Compaction before it</th></tr></thead><tbody>
+${inspection.timeline.map(
+  (point) =>
+    html`<tr><td>${point.call}</td><td class="number">${number(point.tokens)}</td><td class="number">${point.reported === null ? '–' : number(point.reported)}</td><td>${inspection.compactions.flatMap((compaction, index) => (compaction.beforeCall === point.call ? [`#${index + 1}`] : [])).join(' ')}</td></tr>`,
+)}
+</tbody></table></div></details>
 </section>
 ${renderBreakdown(inspection)}
 <section id="compactions" aria-labelledby="compactions-title">
@@ -149,10 +156,19 @@ function renderCompaction(compaction: InspectedCompaction, index: number): Marku
 <div class="replaced"><h4>What it replaced (${compaction.replaced.length} messages)</h4>
 <ol class="messages">${compaction.replaced.map(
     (message) =>
-      html`<li data-fate="${message.fate}"><details><summary><span class="badge badge-${message.fate}">${FATE_LABELS[message.fate]}</span><span class="who">${message.label}</span> <span class="tokens">${number(message.tokens)} tokens</span></summary><pre>${message.text}</pre></details></li>`,
+      html`<li data-fate="${message.fate}"><details><summary><span class="badge badge-${message.fate}">${FATE_LABELS[message.fate]}</span><span class="who">${message.label}</span> <span class="tokens">${number(message.tokens)} tokens</span></summary><pre>${clip(message.text)}</pre></details></li>`,
   )}</ol></div>
 </div>
 </article>`;
+}
+
+/** Replaced messages are shown cut: the search section below has every message whole, once. */
+const REPLACED_TEXT_CHARS = 2_000;
+
+function clip(text: string): string {
+  const points = Array.from(text);
+  if (points.length <= REPLACED_TEXT_CHARS) return text;
+  return `${points.slice(0, REPLACED_TEXT_CHARS).join('')}\n… ${(points.length - REPLACED_TEXT_CHARS).toLocaleString('en-US')} more characters (the whole message is in "Search the branch")`;
 }
 
 function renderArchived(inspection: SessionInspection): Markup {

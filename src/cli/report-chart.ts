@@ -8,6 +8,9 @@ const RIGHT = 16;
 const TOP = 16;
 const BOTTOM = 40;
 
+/** Above this many calls the line alone is drawn: a dot per call would merge into a smear. */
+const MAX_POINT_MARKERS = 200;
+
 const number = (value: number) => Math.round(value).toLocaleString('en-US');
 
 /**
@@ -33,9 +36,11 @@ export function renderUsageChart(inspection: SessionInspection): Markup {
   const thresholds = [
     { name: 'window', label: 'Window', tokens: model.contextWindow, at: 1 },
     { name: 'limit', label: 'Compaction limit', tokens: context.limit, at: 0.75 },
-    { name: 'warning', label: 'Warning', tokens: context.warningAt, at: 0.45 },
+    // Below its line: the warning is often just under the compaction limit.
+    { name: 'warning', label: 'Warning', tokens: context.warningAt, at: 0.22, below: true },
   ].filter(
-    (threshold): threshold is { name: string; label: string; tokens: number; at: number } => threshold.tokens !== null,
+    (threshold): threshold is { name: string; label: string; tokens: number; at: number; below?: boolean } =>
+      threshold.tokens !== null,
   );
 
   return html`<svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="chart-title chart-description" data-calls="${timeline.length}">
@@ -48,14 +53,14 @@ ${ticks.map(
 <text class="axis-label" x="${(LEFT + WIDTH - RIGHT) / 2}" y="${HEIGHT - 6}" text-anchor="middle">model call (1–${timeline.length})</text>
 ${thresholds.map(
   (threshold) =>
-    html`<g class="threshold threshold-${threshold.name}" data-tokens="${threshold.tokens}"><line x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${y(threshold.tokens)}" y2="${y(threshold.tokens)}"></line><text x="${LEFT + (WIDTH - LEFT - RIGHT) * threshold.at - 4}" y="${y(threshold.tokens) - 4}" text-anchor="end">${threshold.label} ${shortTokens(threshold.tokens)}</text></g>`,
+    html`<g class="threshold threshold-${threshold.name}" data-tokens="${threshold.tokens}"><line x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${y(threshold.tokens)}" y2="${y(threshold.tokens)}"></line><text x="${LEFT + (WIDTH - LEFT - RIGHT) * threshold.at - 4}" y="${y(threshold.tokens) + (threshold.below ? 14 : -4)}" text-anchor="end">${threshold.label} ${shortTokens(threshold.tokens)}</text></g>`,
 )}
 ${compactions.map((compaction, index) => {
   const at = Math.min(x(Math.max(1, compaction.beforeCall - 0.5)), WIDTH - RIGHT);
   return html`<a class="compaction-marker" href="#compaction-${index + 1}" aria-label="Compaction ${index + 1}: ${number(compaction.tokensBefore)} to ${number(compaction.tokensAfter)} tokens before call ${compaction.beforeCall}"><line x1="${at}" x2="${at}" y1="${TOP}" y2="${HEIGHT - BOTTOM}"></line><line class="drop" x1="${at}" x2="${at}" y1="${y(compaction.tokensBefore)}" y2="${y(compaction.tokensAfter)}"></line><circle cx="${at}" cy="${y(compaction.tokensBefore)}" r="5"></circle><text x="${at + 4}" y="${TOP + 12}">C${index + 1}</text><title>Compaction ${index + 1}: ${number(compaction.tokensBefore)} → ${number(compaction.tokensAfter)} tokens</title></a>`;
 })}
 <polyline class="usage" points="${line}"></polyline>
-${timeline.map(
+${(timeline.length > MAX_POINT_MARKERS ? [] : timeline).map(
   (point) =>
     html`<circle class="point" cx="${x(point.call)}" cy="${y(point.tokens)}" r="2.5"><title>Call ${point.call}: ${number(point.tokens)} tokens${point.reported === null ? '' : ` (provider reported ${number(point.reported)})`}</title></circle>`,
 )}

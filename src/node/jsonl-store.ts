@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { type FileHandle, mkdir, open, readdir, readFile, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, SessionError, StoreError } from '../errors.js';
+import { ConfigError, LeafConflictError, SessionError, StoreError } from '../errors.js';
 import {
   checkExpectedLeaf,
   createSessionInfo,
@@ -145,8 +145,9 @@ function sleep(milliseconds: number): Promise<void> {
  *   skipped and reported like a torn one, with its descendants; the rest of the tree stays readable.
  * - One writer per session: each append holds `<sessionId>.jsonl.lock` (pid, host, time) while it
  *   checks that the file is the size this store last saw and writes. A session changed by another
- *   writer (process or store object) is refused with a `StoreError` and nothing is appended; the
- *   session is read again on the next call. A lock left by a dead process on this host is taken
+ *   writer (process or store object) is refused with a `LeafConflictError` (`LEAF_CONFLICT`, with
+ *   the current leaf) and nothing is appended; the session is read again, so a retry continues
+ *   after the other writer's entries. A lock left by a dead process on this host is taken
  *   over; one held for over 2 s otherwise is refused, naming its owner.
  * - An append that would grow the file past `maxSessionBytes` is refused before anything is written.
  * - A session is read once and then served from memory (and read again after a refused append).
@@ -334,14 +335,19 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
         const { size } = await handle.stat();
         if (size !== session.size) {
           // Another process (or another store object) appended: appending from this store's view
-          // would fork the tree silently. Read the session again on the next call.
+          // would fork the tree silently. Read the session again, so a retry continues after it.
           loaded.delete(sessionId);
-          throw new StoreError({
-            message:
-              `Session "${sessionId}" was changed by another writer (${file} is ${size} bytes, this store last ` +
-              `saw ${session.size}); nothing was appended. The session is read again on the next call: retry ` +
-              "to append after the other writer's entries. Keep one writer per session.",
-            code: 'STORE_FAILED',
+          const message =
+            `Session "${sessionId}" was changed by another writer (${file} is ${size} bytes, this store last ` +
+            `saw ${session.size}); nothing was appended. The session was read again: retry to append after ` +
+            "the other writer's entries. Keep one writer per session.";
+          const fresh = await load(sessionId).catch(() => undefined);
+          if (fresh === undefined) throw new StoreError({ message, code: 'STORE_FAILED' });
+          throw new LeafConflictError({
+            message,
+            sessionId,
+            expectedLeafId: session.index.leafId,
+            currentLeafId: fresh.index.leafId,
           });
         }
         await handle.write(line);

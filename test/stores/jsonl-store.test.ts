@@ -3,7 +3,7 @@ import { appendFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, StoreError } from '../../src/index.js';
+import { ConfigError, LeafConflictError, StoreError } from '../../src/index.js';
 import {
   type CreateJsonlStoreOptions,
   createJsonlStore,
@@ -151,7 +151,8 @@ describe('JSONL store files', () => {
     expect(await second.getLeaf(id)).toBe(a.id);
     const b = await first.appendEntry(id, say('b'));
     const refused = await second.appendEntry(id, say('from second')).catch((caught: unknown) => caught);
-    expect(StoreError.isInstance(refused)).toBe(true);
+    expect(LeafConflictError.isInstance(refused)).toBe(true);
+    expect(refused).toMatchObject({ code: 'LEAF_CONFLICT', expectedLeafId: a.id, currentLeafId: b.id });
     expect(String((refused as Error).message)).toMatch(/changed by another writer .*nothing was appended/);
     // The refused store reads the session again, so a retry continues after the other's entries.
     const c = await second.appendEntry(id, say('c'));
