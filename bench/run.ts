@@ -1,226 +1,362 @@
 /**
- * `npm run bench`: the per-call cost of `prepare()` on a long session, and counter accuracy.
- * Every figure in docs/benchmarks.md comes from one run of this file on one machine, so the
- * ratios between rows are what to read, not the absolute times.
+ * `npm run bench`: the per-call cost of the context manager with the default settings, beside
+ * LangChain `trimMessages`, the first call, the bytes cached per message, the prefix-stable share
+ * and summarizer calls of a long tool-heavy session, the pure functions' cost per message, and
+ * counter accuracy. Writes docs/benchmarks.md (keeping the fidelity block). Every figure comes
+ * from one run on one machine: compare the ratios, not the absolute times.
+ *
+ * `CTXKIT_BENCH_QUICK=1` runs the small sizes only (for a quick look; it does not write the file).
  */
-import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { Bench } from 'tinybench';
-import {
-  approximateCounter,
-  createContextManager,
-  heuristicSummarizer,
-  type Message,
-  prepareModelMessages,
-  referenceCounter,
-  sumMessageTokens,
-  type TokenCounter,
-} from '../src/index.js';
+import { approximateCounter, referenceCounter } from '../src/index.js';
 import { createTokenizerCounter } from '../src/tokenizer/index.js';
 import { corpus } from '../test/fixtures/corpus.js';
+import { measureCacheBytes } from './cache-bytes.js';
+import type { IdMode } from './histories.js';
+import { formatCount, formatRatio, formatSize, formatTime } from './measure.js';
+import {
+  LANGCHAIN_LIMIT,
+  LANGCHAIN_SIZES,
+  type LangChainRow,
+  measureLangChain,
+  measurePerCall,
+  type PerCallRow,
+  SIZES,
+} from './per-call.js';
+import { measurePureFunctions, PURE_SIZES } from './pure-functions.js';
+import { table, writeReport } from './report.js';
+import { runSession, type SessionResult } from './session.js';
 
-const ENTRIES = 14_000;
-const TARGET_CHARS = 500_000;
+const quick = process.env.CTXKIT_BENCH_QUICK === '1';
+const began = performance.now();
+const log = (text: string) =>
+  process.stderr.write(`[bench ${((performance.now() - began) / 1000).toFixed(0)}s] ${text}\n`);
 
-/** A session shaped like the one the session-tree seed measured: 14,000 entries, ~500k model-facing characters. */
-function longSession(): Message[] {
-  const messages: Message[] = [];
-  const perMessage = Math.floor(TARGET_CHARS / ENTRIES);
-  const filler = (index: number) =>
-    `step ${index}: checked src/module_${index % 97}.ts, ran the tests (${index % 7} failed), noted the fix. `
-      .repeat(3)
-      .slice(0, perMessage);
-  for (let index = 0; messages.length < ENTRIES; index++) {
-    const id = `call_${index}`;
-    messages.push({ role: 'user', content: filler(index) });
-    messages.push({
-      role: 'assistant',
-      content: [{ type: 'toolCall', id, name: 'bash', arguments: { command: `npm test -- ${index}` } }],
-    });
-    messages.push({
-      role: 'toolResult',
-      toolCallId: id,
-      toolName: 'bash',
-      content: [{ type: 'text', text: filler(index + 1) }],
-    });
-    messages.push({ role: 'assistant', content: [{ type: 'text', text: filler(index + 2) }] });
+/** A tool step slower than this at one size is not run at the larger sizes (it would take minutes). */
+const TOO_SLOW_MS = 400;
+const sizes = quick ? SIZES.filter((size) => size <= 14_000) : [...SIZES];
+
+const perCall: PerCallRow[] = [];
+for (const mix of ['realistic', 'uniform'] as const) {
+  for (const ids of ['unique', 'reused'] as IdMode[]) {
+    let skipFrom: string | undefined;
+    for (const size of sizes) {
+      if (skipFrom !== undefined) {
+        perCall.push(skippedRow(mix, ids, size, skipFrom));
+        continue;
+      }
+      log(`per call: ${mix}, ${ids} ids, ${formatSize(size)}`);
+      const row = await measurePerCall({
+        mix,
+        ids,
+        size,
+        newMessages: mix === 'realistic' ? 15 : 8,
+        toolSteps: mix === 'realistic' ? 45 : 15,
+        budgetMs: 2_500,
+      });
+      perCall.push(row);
+      if (row.toolStep.median > TOO_SLOW_MS)
+        skipFrom = `not run: a tool step took ${formatTime(row.toolStep.median)} at ${formatSize(size)}`;
+    }
   }
-  return messages.slice(0, ENTRIES);
 }
 
-function newManager(counter: TokenCounter) {
-  return createContextManager({
-    summarizer: heuristicSummarizer,
-    contextWindow: 2_000_000,
-    counter,
-    config: { toolSummaryStrategy: 'off', reserveTokens: 16_384 },
-    systemPrompt: 'You are a coding agent.',
-  });
+const langChain: LangChainRow[] = [];
+for (const size of LANGCHAIN_SIZES) {
+  log(`LangChain trimMessages at ${formatSize(size)}`);
+  langChain.push(await measureLangChain(size, size <= 1_000 ? 10 : 1));
 }
 
-const session = longSession();
-/** Characters a model reads: message text, tool-call arguments as JSON, tool output. */
-function modelFacingCharacters(message: Message): number {
-  if (typeof message.content === 'string') return message.content.length;
-  let total = 0;
-  for (const part of message.content) {
-    if (part.type === 'text') total += part.text.length;
-    else if (part.type === 'toolCall') total += part.name.length + JSON.stringify(part.arguments).length;
-  }
-  return total;
+log('bytes per message');
+const cacheSize = quick ? 14_000 : 100_000;
+const bytesDefault = await measureCacheBytes(cacheSize, {});
+const bytesOff = await measureCacheBytes(cacheSize, { toolSummaryStrategy: 'off' });
+
+log('long tool-heavy session');
+const SESSION_CALLS = quick ? 150 : 400;
+const SESSION_WINDOW = 16_000;
+const sessions: SessionResult[] = [];
+for (const variant of sessionVariants()) {
+  sessions.push(await runSession({ ...variant, calls: SESSION_CALLS, contextWindow: SESSION_WINDOW }));
 }
-const characters = session.reduce((sum, message) => sum + modelFacingCharacters(message), 0);
-const counters: TokenCounter[] = [
-  referenceCounter,
-  approximateCounter,
-  createTokenizerCounter({ encoding: 'o200k_base' }),
-];
 
-const bench = new Bench({ time: 400, warmupTime: 100 });
-for (const counter of counters) {
-  bench.add(`first call, ${counter.name}`, async () => {
-    // A fresh session: every message object is new, so nothing is cached.
-    await newManager(counter).prepare(session.map((message) => ({ ...message }) as Message));
-  });
-  let history: Message[] = session;
-  let manager = newManager(counter);
-  let turn = 0;
-  bench.add(
-    `after one new message, ${counter.name}`,
-    async () => {
-      history = [...history, { role: 'user', content: `turn ${turn++}: please continue with the next failing test.` }];
-      history = (await manager.prepare(history)).history;
-    },
-    {
-      beforeAll: async () => {
-        history = session;
-        manager = newManager(counter);
-        await manager.prepare(history);
-      },
-    },
-  );
-}
-// The common agent step with the reference tool-summary rules on: a tool call and its result
-// arrive, and the oldest visible tool result is archived under a summary (a change near the end of
-// the history, not at it).
-function toolManager() {
-  return createContextManager({
-    summarizer: heuristicSummarizer,
-    contextWindow: 2_000_000,
-    counter: approximateCounter,
-    config: { toolSummaryStrategy: 'heuristic', reserveTokens: 16_384 },
-    systemPrompt: 'You are a coding agent.',
-  });
-}
-let toolHistory: Message[] = session;
-let toolContext = toolManager();
-let toolTurn = 0;
-bench.add(
-  'after one tool step, approximate',
-  async () => {
-    const id = `step_${toolTurn++}`;
-    toolHistory = [
-      ...toolHistory,
-      { role: 'assistant', content: [{ type: 'toolCall', id, name: 'bash', arguments: { command: 'npm test' } }] },
-      {
-        role: 'toolResult',
-        toolCallId: id,
-        toolName: 'bash',
-        content: [{ type: 'text', text: '12 passed, 1 failed' }],
-      },
-    ];
-    toolHistory = (await toolContext.prepare(toolHistory)).history;
-  },
-  {
-    beforeAll: async () => {
-      toolContext = toolManager();
-      toolHistory = (await toolContext.prepare(session)).history;
-    },
-  },
-);
-// What a loop without ctxkit's caches pays on every call: project and count the whole history.
-let plainHistory: Message[] = session;
-let plainTurn = 0;
-bench.add('recount every call, reference', () => {
-  plainHistory = [...plainHistory, { role: 'user', content: `turn ${plainTurn++}: please continue.` }];
-  const uncached: TokenCounter = { name: 'uncached', count: (text) => referenceCounter.count(text) };
-  sumMessageTokens(prepareModelMessages(plainHistory), uncached);
-});
-await bench.run();
+log('pure functions');
+const pure = await measurePureFunctions(quick ? 300 : 1_500);
 
-const mean = (name: string) => {
-  const task = bench.getTask(name);
-  const result = task?.result as { latency?: { mean: number } } | undefined;
-  return result?.latency?.mean ?? Number.NaN;
-};
-const format = (milliseconds: number) =>
-  milliseconds >= 1 ? `${milliseconds.toFixed(2)} ms` : `${(milliseconds * 1000).toFixed(1)} µs`;
-
-const rows = counters.map((counter) => {
-  const first = mean(`first call, ${counter.name}`);
-  const next = mean(`after one new message, ${counter.name}`);
-  return { counter: counter.name, first, next, ratio: first / next };
-});
-const baseline = rows[0]!.next;
-const recount = mean('recount every call, reference');
-const toolStep = mean('after one tool step, approximate');
-
-const accuracy = corpus.map((sample) => {
-  const exact = counters[2]!.count(sample.text);
+log('counter accuracy');
+const exact = createTokenizerCounter({ encoding: 'o200k_base' });
+const accuracy = corpus.map((entry) => {
+  const count = exact.count(entry.text);
   return {
-    sample: sample.name,
-    exact,
-    approximate: approximateCounter.count(sample.text) / exact,
-    reference: referenceCounter.count(sample.text) / exact,
+    sample: entry.name,
+    exact: count,
+    approximate: approximateCounter.count(entry.text) / count,
+    reference: referenceCounter.count(entry.text) / count,
   };
 });
 const worst = (key: 'approximate' | 'reference') => Math.max(...accuracy.map((row) => Math.abs(row[key] - 1))) * 100;
 
-const lines = [
-  '# Benchmarks',
-  '',
-  'Written by `npm run bench` (bench/run.ts). All figures come from one run on one machine',
-  `(${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}); compare the ratios, not the absolute times.`,
-  '',
-  `## prepare() on a long session`,
-  '',
-  `${session.length.toLocaleString('en-US')} messages, ${characters.toLocaleString('en-US')} characters of model-facing content`,
-  `(about ${sumMessageTokens(session, approximateCounter).toLocaleString('en-US')} tokens by the approximate counter), no compaction due.`,
-  '"First call" projects and counts every message; "after one new message" is the steady state of',
-  'an agent loop, where the history only grew at the end. That call counts and projects only the new',
-  'message; what remains proportional to the history is one walk comparing message objects by',
-  'identity, to confirm that nothing before the end changed.',
-  '',
-  '| counter | first call | after one new message | first ÷ next | next ÷ next (reference) |',
-  '| --- | ---: | ---: | ---: | ---: |',
-  ...rows.map(
-    (row) =>
-      `| ${row.counter} | ${format(row.first)} | ${format(row.next)} | ${row.ratio.toFixed(0)}× | ${(row.next / baseline).toFixed(2)}× |`,
-  ),
-  '',
-  `Without the caches, projecting and recounting the whole history on every call (what a loop that`,
-  `calls \`prepareModelMessages\` and a counter itself pays) takes ${format(recount)} per call with the`,
-  `reference counter: ${(recount / baseline).toFixed(0)}× the manager's steady-state call.`,
-  '',
-  'With the reference tool-summary rules on (`toolSummaryStrategy` heuristic, cutoff 10), each tool',
-  'step archives the oldest visible tool result, a change a few dozen messages before the end. The',
-  'manager rolls its projection back to the segment before that change (segments of about 256',
-  'messages) and re-projects from there; `summarizeToolResults` still walks the history once to find',
-  `the visible results. One tool step (a call and its result) takes ${format(toolStep)} with the`,
-  `approximate counter: ${(rows[1]!.first / toolStep).toFixed(0)}× less than the first call.`,
-  '',
-  '## Counter accuracy against o200k_base',
-  '',
-  'Estimate ÷ exact count on the mixed corpus of `test/fixtures/corpus.ts` (1.00 is exact).',
-  '',
-  '| sample | o200k tokens | approximate | reference (chars / 4) |',
-  '| --- | ---: | ---: | ---: |',
-  ...accuracy.map(
-    (row) => `| ${row.sample} | ${row.exact} | ${row.approximate.toFixed(2)} | ${row.reference.toFixed(2)} |`,
-  ),
-  '',
-  `Worst error: approximate ${worst('approximate').toFixed(0)}%, reference ${worst('reference').toFixed(0)}%.`,
-  '',
-];
-writeFileSync(new URL('../docs/benchmarks.md', import.meta.url), lines.join('\n'));
-console.log(lines.join('\n'));
+const report = render();
+if (quick) console.log(report);
+else {
+  writeReport(new URL('../docs/benchmarks.md', import.meta.url), report);
+  console.log(report);
+}
+log('done');
+
+/** The session variants: the defaults, and the seed-001 reference policy (archive on every result past the cutoff). */
+function sessionVariants(): { label: string; config?: Record<string, unknown> }[] {
+  return [
+    { label: 'defaults' },
+    { label: 'reference policy (`toolSummaryBatch: 0`)', config: { toolSummaryBatch: 0 } },
+  ];
+}
+
+function skippedRow(mix: 'realistic' | 'uniform', ids: IdMode, size: number, reason: string): PerCallRow {
+  const none = { median: Number.NaN, mean: Number.NaN, max: Number.NaN, count: 0 };
+  return {
+    mix,
+    ids,
+    size,
+    characters: Number.NaN,
+    first: none,
+    count: none,
+    newMessage: none,
+    toolStep: none,
+    toolSteps: 0,
+    summarizerCalls: 0,
+    skipped: reason,
+  };
+}
+
+/** LangChain's cheaper measured step (only the new message where the tool step was not run). */
+function cheaperTrim(row: LangChainRow): number {
+  const tool = row.trimToolStep.median;
+  return Number.isFinite(tool) ? Math.min(row.trimNewMessage.median, tool) : row.trimNewMessage.median;
+}
+
+function render(): string {
+  const realistic14k = perCall.find((row) => row.mix === 'realistic' && row.ids === 'unique' && row.size === 14_000);
+  const lc14k = langChain.find((row) => row.size === 14_000);
+  const lines: string[] = [
+    '# Benchmarks',
+    '',
+    'Written by `npm run bench` (`bench/run.ts`) in one run on one machine',
+    `(${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.version}), shared with other work while it ran:`,
+    'compare the ratios within a table, not absolute times across runs.',
+    '',
+    '## Method',
+    '',
+    '- **Histories.** The realistic mix is a coding-agent session: turns of a user message, one to',
+    '  eight tool steps (an assistant message with one call, sometimes two in parallel, sometimes a',
+    '  line of text first; `bash`, `read`, `edit`, `grep` calls with JSON arguments) and their',
+    '  results (mostly a few characters to a few hundred, a few of 8,000–30,000), and a closing',
+    `  answer: ${formatCount(realistic14k?.characters ?? 0)} model-facing characters at 14,000 messages. The uniform mix`,
+    '  repeats user, call, result, answer of about 35 characters each. Tool-call ids are unique',
+    '  (`call_<n>`), or reused (`call_0` in every turn, as local models send).',
+    '- **The manager** runs with the default settings (tool summaries by the model summarizer, the',
+    '  default cutoff and batching, the default tool-output limits), the reference counter',
+    '  (chars/4, the counter LangChain is given), and a window large enough that no compaction is',
+    '  due, so every call projects and accounts for the whole history. The summarizer answers at',
+    '  once (the bench measures ctxkit, not a model).',
+    '- **First call**: a new manager prepares the whole history (message objects it never saw);',
+    '  beside it, counting every message once with the same counter (`sumMessageTokens` on fresh',
+    '  objects).',
+    '- **Per call**: the host keeps its own array, pushes one new user message (or one tool step: a',
+    '  call and its result) and calls `prepare` with it. Median over the calls (mean in brackets: it',
+    '  includes the calls that archive a batch).',
+    `- **LangChain** \`trimMessages\` (\`@langchain/core\`, strategy \`last\`, system prompt kept, start on a`,
+    `  human message) gets the same history as LangChain messages (converted once, not per call)`,
+    `  and the same chars/4 count of text and JSON arguments. It trims to ${formatCount(LANGCHAIN_LIMIT)} tokens (a`,
+    '  128k-token model less the reserve), as a host would; it drops the oldest messages one at a',
+    '  time and recounts the rest each time, so its cost grows with the square of what it drops. It',
+    `  runs at ${LANGCHAIN_SIZES.map(formatSize).join(' and ')} only, and once per step at 14k (one call takes seconds; the tool step only at 1k); "nothing to trim" is the`,
+    '  same call with no limit: one count of the whole list.',
+    '',
+    '## Per call with the default settings',
+    '',
+  ];
+  const perCallTable = (mix: 'realistic' | 'uniform') =>
+    table(
+      [
+        'ids',
+        'messages',
+        'first call',
+        'count all',
+        'first ÷ count',
+        'one new message',
+        'one tool step',
+        'summarizer calls / tool steps',
+      ],
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+      perCall
+        .filter((row) => row.mix === mix)
+        .map((row) =>
+          row.skipped
+            ? [row.ids, formatSize(row.size), row.skipped, '', '', '', '', '']
+            : [
+                row.ids,
+                formatSize(row.size),
+                formatTime(row.first.median),
+                formatTime(row.count.median),
+                formatRatio(row.first.median / row.count.median),
+                `${formatTime(row.newMessage.median)} (${formatTime(row.newMessage.mean)})`,
+                `${formatTime(row.toolStep.median)} (${formatTime(row.toolStep.mean)})`,
+                `${row.summarizerCalls} / ${row.toolSteps}`,
+              ],
+        ),
+    );
+  lines.push(
+    '### Realistic mix',
+    '',
+    perCallTable('realistic'),
+    '',
+    '### Uniform mix',
+    '',
+    perCallTable('uniform'),
+    '',
+  );
+
+  const appendRows = perCall.filter((row) => row.appendMessage !== undefined);
+  if (appendRows.length > 0) {
+    lines.push(
+      '### Telling the manager what is new (`append`)',
+      '',
+      table(
+        [
+          'mix',
+          'ids',
+          'messages',
+          'append one message',
+          'append one tool step',
+          'count the new message',
+          'append ÷ count',
+        ],
+        ['l', 'l', 'r', 'r', 'r', 'r', 'r'],
+        appendRows.map((row) => [
+          row.mix,
+          row.ids,
+          formatSize(row.size),
+          formatTime(row.appendMessage!.median),
+          formatTime(row.appendToolStep!.median),
+          formatTime(row.countNewMessage!.median),
+          formatRatio(row.appendMessage!.median / row.countNewMessage!.median),
+        ]),
+      ),
+      '',
+    );
+  }
+
+  lines.push(
+    '### Against LangChain `trimMessages` (realistic mix, unique ids)',
+    '',
+    table(
+      [
+        'messages',
+        'LangChain, one new message',
+        'LangChain, one tool step',
+        'LangChain, nothing to trim',
+        'ctxkit, one new message',
+        'ctxkit, one tool step',
+        'speed-up (trim)',
+        'speed-up (nothing to trim)',
+      ],
+      ['r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+      langChain.map((row) => {
+        const ours = perCall.find(
+          (candidate) => candidate.mix === 'realistic' && candidate.ids === 'unique' && candidate.size === row.size,
+        );
+        const slowest = Math.max(ours?.newMessage.median ?? Number.NaN, ours?.toolStep.median ?? Number.NaN);
+        return [
+          formatSize(row.size),
+          formatTime(row.trimNewMessage.median),
+          formatTime(row.trimToolStep.median),
+          formatTime(row.noTrimNewMessage.median),
+          formatTime(ours?.newMessage.median ?? Number.NaN),
+          formatTime(ours?.toolStep.median ?? Number.NaN),
+          formatRatio(cheaperTrim(row) / slowest),
+          formatRatio(row.noTrimNewMessage.median / slowest),
+        ];
+      }),
+    ),
+    '',
+    `Speed-ups divide LangChain's cheaper step by ctxkit's slower one (medians).${lc14k ? '' : ' LangChain did not run at 14k.'}`,
+    '',
+    '## Bytes kept per message',
+    '',
+    `Heap and array buffers retained after a manager prepared a realistic history of ${formatCount(cacheSize)} messages`,
+    "(and one more step), less the heap with the host's history alone, per message: everything the manager and",
+    "ctxkit's per-message caches hold (copies of arrays, token counts, projections, placeholders, archived copies).",
+    '',
+    table(
+      ['settings', 'bytes per message'],
+      ['l', 'r'],
+      [
+        ['defaults', bytesDefault.toFixed(0)],
+        ["`toolSummaryStrategy: 'off'`", bytesOff.toFixed(0)],
+      ],
+    ),
+    '',
+    '## A long tool-heavy session: prompt-cache stability and summarizer calls',
+    '',
+    `${SESSION_CALLS} model calls with the default settings and a ${formatCount(SESSION_WINDOW)}-token window: turns of 2–10 tool steps`,
+    'with realistic outputs (unscaled: mostly short, some of a few thousand characters, a few of',
+    "8,000–30,000). Each reply carries usage (the provider's count, which differs from the manager's),",
+    'reported with `recordUsage`, and the host keeps the history `prepare` returns. "Prefix-stable" is',
+    'the share of calls whose request (system prompt and messages, serialized) starts with the previous',
+    'call\'s request byte for byte, which a provider\'s prompt cache needs; "on usage" is the share of',
+    "calls whose count rests on the provider's usage rather than on estimates alone.",
+    '',
+    table(
+      [
+        'settings',
+        'prefix-stable',
+        'summarizer calls per 100 model calls',
+        'tool-summary batches',
+        'compactions',
+        'on usage',
+      ],
+      ['l', 'r', 'r', 'r', 'r', 'r'],
+      sessions.map((session) => {
+        const calls = Object.values(session.summarizerCalls).reduce((sum, value) => sum + value, 0);
+        return [
+          session.label,
+          `${(session.prefixStable * 100).toFixed(1)}%`,
+          ((calls / session.modelCalls) * 100).toFixed(1),
+          String(session.archivedEvents),
+          String(session.compactions),
+          `${(session.usageBacked * 100).toFixed(0)}%`,
+        ];
+      }),
+    ),
+    '',
+    '## The pure functions, per message',
+    '',
+    'Median time of one call divided by the history length (nanoseconds per message), on the realistic',
+    'mix with warm per-message caches (the same message objects each call). A flat row means the cost',
+    'grows in proportion to the history; these functions see the whole list by design (the manager',
+    'calls them on what is new or on a batch).',
+    '',
+    table(
+      ['function', ...PURE_SIZES.map(formatSize)],
+      ['l', ...PURE_SIZES.map(() => 'r' as const)],
+      pure.map((row) => [row.name, ...row.perMessage.map((value) => `${value.toFixed(0)} ns`)]),
+    ),
+    '',
+    '## Counter accuracy against o200k_base',
+    '',
+    'Estimate ÷ exact count on the mixed corpus of `test/fixtures/corpus.ts` (1.00 is exact).',
+    '',
+    table(
+      ['sample', 'o200k tokens', 'approximate', 'reference (chars / 4)'],
+      ['l', 'r', 'r', 'r'],
+      accuracy.map((row) => [row.sample, String(row.exact), row.approximate.toFixed(2), row.reference.toFixed(2)]),
+    ),
+    '',
+    `Worst error: approximate ${worst('approximate').toFixed(0)}%, reference ${worst('reference').toFixed(0)}%.`,
+    '',
+    'The session stores (SQLite branch read, JSONL reopen) are measured with their own tests and',
+    'documents, not here.',
+  );
+  return lines.join('\n');
+}

@@ -33,6 +33,7 @@ Settings (the manager's; they move the limits inspect shows and what replay comp
   --keep-recent-tokens <n>   tokens of recent messages kept verbatim
   --warning-threshold <0-1>  warning threshold
   --tool-call-cutoff <n>     visible tool results before the oldest are archived
+  --tool-summary-batch <n>   results collected past the cutoff before a batch is archived (0: each)
   -h, --help                 this help
   -v, --version              the version
 
@@ -58,6 +59,7 @@ const OPTIONS = {
   'keep-recent-tokens': { type: 'string' },
   'warning-threshold': { type: 'string' },
   'tool-call-cutoff': { type: 'string' },
+  'tool-summary-batch': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;

@@ -60,6 +60,7 @@ async function dispatch(argv: readonly string[], version: string): Promise<Comma
     ...defined('keepRecentTokens', option(values, 'keep-recent-tokens', wholeNumber, 'a whole number of tokens')),
     ...defined('warningThreshold', option(values, 'warning-threshold', ratio, 'a share above 0, at most 1')),
     ...defined('toolCallCutoff', option(values, 'tool-call-cutoff', wholeNumber, 'a whole number')),
+    ...defined('toolSummaryBatch', option(values, 'tool-summary-batch', wholeNumber, 'a whole number')),
   } as const;
   const systemPrompt = values['system-prompt'] === undefined ? undefined : await readText(values['system-prompt']);
   const tools = values.tools === undefined ? undefined : parseTools(values.tools, await readText(values.tools));

@@ -66,8 +66,17 @@ export interface ContextConfig {
    * @default 16384
    */
   reserveTokens: number;
-  /** Visible tool results allowed before the oldest are summarized. @default 10 */
+  /** Visible tool results kept after the oldest are summarized. @default 10 */
   toolCallCutoff: number;
+  /**
+   * Tool results collected past `toolCallCutoff` before the oldest are archived together, under one
+   * summary: archiving starts once more than `toolCallCutoff + toolSummaryBatch` results are
+   * visible and brings them back to `toolCallCutoff`. Batches keep the sent prefix byte-identical
+   * between batches (so the provider's prompt cache holds) and call the summarizer once per batch.
+   * `0` archives on every result past the cutoff: the seed-001 reference behaviour.
+   * @default 30
+   */
+  toolSummaryBatch: number;
   /** How old tool results are summarized. @default 'llm' */
   toolSummaryStrategy: ToolSummaryStrategy;
   /** Whether thresholds trigger compaction. @default true */
@@ -136,6 +145,7 @@ export const DEFAULT_CONFIG: Readonly<ContextConfig> = Object.freeze({
   keepRecentTokens: 20_000,
   reserveTokens: 16_384,
   toolCallCutoff: 10,
+  toolSummaryBatch: 30,
   toolSummaryStrategy: 'llm',
   autoCompact: true,
   contextWindow: undefined,

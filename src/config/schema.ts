@@ -36,6 +36,7 @@ export const contextConfigSchema = z.strictObject({
   keepRecentTokens: count.optional(),
   reserveTokens: count.optional(),
   toolCallCutoff: count.optional(),
+  toolSummaryBatch: count.optional(),
   toolSummaryStrategy: toolSummaryStrategySchema.optional(),
   autoCompact: z.boolean().optional(),
   contextWindow: positive.optional(),

@@ -141,13 +141,24 @@ export function estimateMessageTokens(message: Message, counter: TokenCounter = 
   if (cached !== undefined) return cached;
   // Checked once per message object (then cached): a malformed message fails naming its field.
   assertMessages([message], 'estimateMessageTokens');
-  const { text, images } = collectText(message);
-  const tokens =
-    (text.length > 0 ? counter.count(text) : 0) +
-    images * (counter.imageTokens ?? IMAGE_TOKENS) +
-    (counter.messageOverhead ?? 0);
+  const tokens = countMessageTokens(message, counter);
   perCounter.set(message, tokens);
   return tokens;
+}
+
+/**
+ * {@link estimateMessageTokens} without its cache, for callers that keep the count themselves
+ * (the manager's projection keeps one number per sent message, not a cache entry per object).
+ *
+ * @internal
+ */
+export function countMessageTokens(message: Message, counter: TokenCounter): number {
+  const { text, images } = collectText(message);
+  return (
+    (text.length > 0 ? counter.count(text) : 0) +
+    images * (counter.imageTokens ?? IMAGE_TOKENS) +
+    (counter.messageOverhead ?? 0)
+  );
 }
 
 /**

@@ -58,9 +58,17 @@ export interface ContextManagerOptions {
  * ```
  */
 export interface PrepareResult {
-  /** The projection to send to the model now. */
+  /**
+   * The projection to send to the model now. The manager's own array, kept up to date by its
+   * later calls (which append to it, or change it in place when they archive): send it, read it,
+   * copy it (`[...messages]`) to keep it, but do not change it.
+   */
   messages: Message[];
-  /** The history to keep and pass next time: truncated, summarized or compacted as needed. */
+  /**
+   * The history to keep and pass next time: truncated, summarized or compacted as needed. Like
+   * `messages`, the manager's own array, kept up to date by later calls: pass it back (pushing the
+   * new messages onto it is fine, it is then yours), or keep your own array and pass that.
+   */
   history: Message[];
   usage: ContextUsage;
   /** The compaction that ran during this call, if any. */
@@ -112,6 +120,13 @@ export interface ContextManager {
    * the threshold is reached, and returns the projection to send and the history to keep.
    */
   prepare(history: readonly Message[], options?: CallOptions): Promise<PrepareResult>;
+  /**
+   * {@link ContextManager.prepare} for a host that says what is new: `messages` follow the history
+   * of the previous call (the array passed to it, or the history it returned). The manager then
+   * skips comparing the whole history with the previous one, so a call costs work in proportion
+   * to what is new, however long the session.
+   */
+  append(messages: readonly Message[], options?: CallOptions): Promise<PrepareResult>;
   /** Records the usage a response reported; it counts until the next compaction. */
   recordUsage(usage: Usage): void;
   /** Compacts if the threshold is reached (call after each turn when `autoCompact` is on). */

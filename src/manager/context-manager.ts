@@ -3,15 +3,14 @@ import { type ContextConfig, effectiveKeepRecentTokens, effectiveTokenLimit, res
 import { approximateCounter } from '../counting/approximate-counter.js';
 import { type ContextUsage, measureUsage } from '../counting/context-usage.js';
 import { countExtras } from '../counting/estimate-context-tokens.js';
-import { isAgentVisible } from '../counting/token-counter.js';
-import { CompactionError, ConfigError } from '../errors.js';
+import { countMessageTokens, isAgentVisible } from '../counting/token-counter.js';
+import { CompactionError, ConfigError, ContextError } from '../errors.js';
 import { summaryText } from '../messages/ctxkit-messages.js';
 import { isContextOverflow } from '../models/is-context-overflow.js';
 import { getModelLimits, type ModelLimits } from '../models/model-limits.js';
 import { type CompactionResult, compact, defaultSummaryBudget } from '../pipeline/compact.js';
-import { assertMessages } from '../pipeline/internal/assert-messages.js';
+import { assertMessage } from '../pipeline/internal/assert-messages.js';
 import { prepareModelMessages } from '../pipeline/prepare-model-messages.js';
-import { summarizeToolResultsOf } from '../pipeline/summarize-tool-results.js';
 import type { Message } from '../types.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { CompactionBackoff } from './compaction-backoff.js';
@@ -24,9 +23,10 @@ import type {
   PrepareResult,
 } from './context-manager-types.js';
 import type { CompactionReason, ContextEvent } from './events.js';
+import { ManagedHistory } from './managed-history.js';
 import { persistCompaction } from './persist-compaction.js';
-import { ProjectionCache } from './projection-cache.js';
 import { RecordedUsage } from './recorded-usage.js';
+import { SentProjection } from './sent-projection.js';
 import { buildBreakdown, oldestAge } from './stats.js';
 import { ToolOutputGuard } from './tool-output-guard.js';
 
@@ -112,9 +112,9 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
   const maxModelOutput = limits?.maxOutputTokens ?? Number.POSITIVE_INFINITY;
   // What a level's kept tail must leave under the limit to count as fitting: room for a summary.
   const summaryRoom = Math.min(maxModelOutput, Math.floor(config.reserveTokens * 0.8), MIN_ROOM_FOR_SUMMARY);
-  const projections = new ProjectionCache(counter);
   const guard = new ToolOutputGuard(config.toolOutput, options.spillStore);
   const reported = new RecordedUsage();
+  const count = (message: Message) => countMessageTokens(message, counter);
   const backoff = new CompactionBackoff(
     Math.max(1, Math.ceil((limit ?? 0) * 0.05), Math.floor(effectiveKeepRecentTokens(config) / 4)),
     Math.max(5, config.keepRecent),
@@ -124,71 +124,49 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
   const isOverflow = (value: unknown) =>
     isContextOverflow(value, config.contextWindow ? { contextWindow: config.contextWindow } : {});
 
-  // Copies of the last input and of the history made from it: hosts may push into their arrays.
-  let lastInput: Message[] = [];
-  let lastHistory: Message[] = [];
+  const state = new ManagedHistory({
+    config,
+    count,
+    guard,
+    summarizer: options.summarizer,
+    emit,
+    onRebuild: () => reported.invalidate(),
+  });
   let warned = false;
   /** Counts the host's user messages: each starts a turn, and a turn gets one overflow recovery. */
   let turn = 0;
   let recoveredInTurn = -1;
 
-  function measure(history: readonly Message[]): { usage: ContextUsage; sent: Message[] } {
-    const projection = projections.project(history);
-    let tokens = projection.usageBacked ? projection.tokens : projection.tokens + extras();
-    let source = projection.source;
-    const recorded = reported.measure(projection.messages, counter);
-    if (recorded !== undefined && (recorded.tokens > tokens || source === 'estimate')) {
-      tokens = recorded.tokens;
-      source = recorded.estimated > 0 ? 'mixed' : 'usage';
+  /** Usage of a projection: the provider's count where one applies (corrected by what changed since), else the estimate. */
+  function measureProjection(projection: SentProjection, recorded: boolean): ContextUsage {
+    let tokens = projection.anchored;
+    let source: ContextUsage['source'] = projection.estimatedAfterAnchor ? 'mixed' : 'usage';
+    if (tokens === undefined) {
+      tokens = projection.estimate + extras();
+      source = 'estimate';
     }
-    return { usage: measureUsage(config, tokens, source, projection.messages.length), sent: projection.messages };
+    const fromRecorded = recorded ? reported.measure(projection) : undefined;
+    if (fromRecorded !== undefined && (fromRecorded.tokens > tokens || source === 'estimate')) {
+      tokens = fromRecorded.tokens;
+      source = fromRecorded.estimated ? 'mixed' : 'usage';
+    }
+    return measureUsage(config, tokens, source, projection.sent.length);
   }
 
-  function remember(input: readonly Message[], history: readonly Message[]): void {
-    lastInput = input.slice();
-    lastHistory = history.slice();
+  /** The manager's current usage and projection. */
+  function measure(): { usage: ContextUsage; projection: SentProjection } {
+    return { usage: measureProjection(state.projection, true), projection: state.projection };
   }
 
-  /** The history `input` continues (by object identity), and what it adds. */
-  function continuation(input: readonly Message[], where: string): { base: Message[]; suffix: readonly Message[] } {
-    if (!Array.isArray(input)) assertMessages(input, where);
-    for (const previous of [lastHistory, lastInput]) {
-      if (previous.length === 0 || previous.length > input.length) continue;
-      let index = 0;
-      while (index < previous.length && input[index] === previous[index]) index++;
-      if (index === previous.length) {
-        const suffix = input.slice(previous.length);
-        assertMessages(suffix, where);
-        return { base: lastHistory, suffix };
-      }
-    }
-    assertMessages(input, where);
-    return { base: [], suffix: input };
-  }
-
-  /** Takes in what is new: truncates its tool output, then archives old tool results past the cutoff. */
-  async function ingest(input: readonly Message[], where: string, callOptions: CallOptions): Promise<Message[]> {
-    const { base, suffix } = continuation(input, where);
-    if (suffix.some(startsTurn)) turn++;
-    let history = base.concat(await guard.process(suffix, emit));
-    if (config.toolSummaryStrategy === 'off') return history;
-    const summarized = await summarizeToolResultsOf(history, {
-      config,
-      summarizer: options.summarizer,
-      ...(callOptions.signal ? { signal: callOptions.signal } : {}),
-    });
-    if (summarized.summary !== undefined) {
-      history = summarized.messages;
-      reported.invalidate();
-      emit({
-        type: 'tool-results-summarized',
-        archived: summarized.archived.length,
-        fallback: summarized.fallback,
-        summary: summarized.summary,
-        ...(summarized.error === undefined ? {} : { error: summarized.error }),
-      });
-    }
-    return history;
+  /**
+   * Usage and projection of a list: the manager's own when it holds that list; else the list's own
+   * projection, on which recorded usage still counts when the list continues the manager's history.
+   */
+  function measureList(list: readonly Message[]): { usage: ContextUsage; projection: SentProjection } {
+    if (state.holds(list)) return measure();
+    const continued = state.continues(list);
+    const projection = SentProjection.of(continued ? state.continuation(list) : list, count);
+    return { usage: measureProjection(projection, continued), projection };
   }
 
   function updateWarning(usage: ContextUsage): void {
@@ -217,7 +195,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     reason: CompactionReason,
     callOptions: CallOptions & { instructions?: string } = {},
   ): Promise<PendingCompaction> {
-    const before = measure(history).usage;
+    const before = measureList(history).usage;
     const { level, recentTokens } = chooseCompactionLevel(history, levels, {
       counter,
       limit,
@@ -245,11 +223,10 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
   }
 
   /** Makes a compaction the manager's state, records it in the store, and reports it. */
-  async function adopt(pending: PendingCompaction): Promise<CompactionResult> {
+  async function adopt(pending: PendingCompaction, known?: readonly Message[]): Promise<CompactionResult> {
     const { result } = pending;
-    reported.invalidate();
-    projections.reset();
-    const after = measure(result.messages).usage;
+    state.replace(result.messages, known);
+    const after = measure().usage;
     if (after.level === 'compact') backoff.failed(after);
     else backoff.succeeded();
     if (after.level === 'ok') warned = false;
@@ -265,7 +242,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       summary: result.summary,
       ...(storeError === undefined ? {} : { storeError }),
     });
-    remember(result.messages, result.messages);
+    state.handOut();
     return result;
   }
 
@@ -279,32 +256,47 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     return false;
   }
 
-  async function maybeCompact(history: Message[], callOptions: CallOptions): Promise<PrepareResult> {
-    let { usage, sent } = measure(history);
+  async function maybeCompact(callOptions: CallOptions): Promise<PrepareResult> {
+    let { usage } = measure();
     updateWarning(usage);
     let compacted: CompactionResult | undefined;
     const due =
-      config.autoCompact && usage.level === 'compact' && backoff.allows(usage) && !endsWithFreshSummary(history);
+      config.autoCompact && usage.level === 'compact' && backoff.allows(usage) && !endsWithFreshSummary(state.history);
     if (due) {
       try {
-        compacted = await adopt(await runCompaction(history, 'threshold', callOptions));
-        history = compacted.messages;
-        ({ usage, sent } = measure(history));
+        compacted = await adopt(await runCompaction(state.history, 'threshold', callOptions));
+        ({ usage } = measure());
       } catch (error) {
         if (isAbort(error)) throw error;
         // Reported through compaction-end; the history is unchanged. Not retried every turn.
         backoff.failed(usage);
       }
     }
-    return { messages: sent, history, usage, compacted };
+    state.handOut();
+    return { messages: state.projection.sent, history: state.history, usage, compacted };
   }
 
-  async function prepare(input: readonly Message[], callOptions: CallOptions = {}): Promise<PrepareResult> {
-    const result = await maybeCompact(await ingest(input, 'prepare', callOptions), callOptions);
-    remember(input, result.history);
-    reported.prepared(result.history);
+  /** Takes in the host's array (or only what is new), then compacts when due. */
+  async function take(
+    input: readonly Message[],
+    where: 'prepare' | 'afterTurn' | 'append',
+    callOptions: CallOptions,
+  ): Promise<PrepareResult> {
+    if (!Array.isArray(input)) {
+      throw new ContextError({
+        message: `${where}: messages must be an array of messages, received ${input === null ? 'null' : typeof input}.`,
+        code: 'INPUT_INVALID',
+      });
+    }
+    const startsTurn =
+      where === 'append' ? await state.append(input, where, callOptions) : await state.take(input, where, callOptions);
+    if (startsTurn) turn++;
+    const result = await maybeCompact(callOptions);
+    if (where !== 'afterTurn') reported.prepared(state.projection);
     return result;
   }
+
+  const prepare = (input: readonly Message[], callOptions: CallOptions = {}) => take(input, 'prepare', callOptions);
 
   async function runWithOverflowRecovery<T>(
     input: readonly Message[],
@@ -356,31 +348,31 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
         cause: { first: firstError, second: error },
       });
     }
-    const compacted = await adopt(pending);
-    reported.prepared(compacted.messages);
-    return { result, history: compacted.messages, recovered: true };
+    await adopt(pending);
+    reported.prepared(state.projection);
+    return { result, history: state.history, recovered: true };
   }
 
   function continuationOf(input: readonly Message[], where: string): Message[] {
-    const { base, suffix } = continuation(input, where);
-    return base.concat(suffix);
+    checkList(input, where);
+    return state.continuation(input);
   }
 
   return {
     config,
     prepare,
     recordUsage: (usage) => reported.record(usage),
-    async afterTurn(input, callOptions = {}) {
-      const result = await maybeCompact(await ingest(input, 'afterTurn', callOptions), callOptions);
-      remember(input, result.history);
-      return result;
+    append: (messages, callOptions = {}) => take(messages, 'append', callOptions),
+    afterTurn: (input, callOptions = {}) => take(input, 'afterTurn', callOptions),
+    async compact(history, callOptions = {}) {
+      const continued = continuationOf(history, 'compact');
+      return adopt(await runCompaction(continued, 'manual', callOptions), continued);
     },
-    compact: async (history, callOptions = {}) =>
-      adopt(await runCompaction(continuationOf(history, 'compact'), 'manual', callOptions)),
     runWithOverflowRecovery,
     stats(history) {
-      assertMessages(history, 'stats');
-      const { usage, sent } = measure(history);
+      checkList(history, 'stats');
+      const { usage, projection } = measureList(history);
+      const sent = projection.sent;
       const maxTokens = config.contextWindow ?? limit;
       return {
         currentUsage: usage.tokens,
@@ -388,17 +380,27 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
         usagePercent: maxTokens ? (usage.tokens / maxTokens) * 100 : 0,
         messageCount: usage.messageCount,
         oldestMessageAge: oldestAge(history, now()),
-        breakdown: buildBreakdown(sent, { counter, systemPrompt: options.systemPrompt, tools: options.tools }),
+        breakdown: buildBreakdown(sent, {
+          counter,
+          systemPrompt: options.systemPrompt,
+          tools: options.tools,
+          tokensAt: (index) => projection.tokensAt(index),
+        }),
         usage,
       };
     },
   };
 }
 
-/** A user message the host wrote (not a summary ctxkit made): it starts a turn. */
-function startsTurn(message: Message): boolean {
-  const kind = message.meta?.kind;
-  return message.role === 'user' && kind !== 'tool_summary' && kind !== 'compaction_summary';
+/** Checks a list the host passed, without keeping a record of its messages. */
+function checkList(input: unknown, where: string): asserts input is readonly Message[] {
+  if (!Array.isArray(input)) {
+    throw new ContextError({
+      message: `${where}: messages must be an array of messages, received ${input === null ? 'null' : typeof input}.`,
+      code: 'INPUT_INVALID',
+    });
+  }
+  for (let index = 0; index < input.length; index++) assertMessage(input[index], where, index);
 }
 
 function isAbort(error: unknown): boolean {

@@ -1,76 +1,79 @@
-import { estimateMessageTokens, isAgentVisible, type TokenCounter } from '../counting/token-counter.js';
-import type { Message, Usage } from '../types.js';
+import type { Usage } from '../types.js';
+import type { SentProjection } from './sent-projection.js';
 
-interface Recorded {
+interface Request {
+  /** Changes each time the projection is rebuilt (a compaction, a history the host replaced). */
+  generation: number;
+  /** Messages sent in the request. */
+  sentLength: number;
+  /** The projection's estimate of them then. */
+  estimate: number;
+}
+
+interface Recorded extends Request {
   /** Tokens of the request: input plus cache reads and writes (system prompt and tools included). */
   prompt: number;
-  /** Tokens of the response, which the host appends after `anchor`. */
+  /** Tokens of the response, which the host appends after the request's messages. */
   output: number;
-  /** The last message of the history the request was prepared from. */
-  anchor: Message;
 }
 
 /**
- * The usage a host reported with `recordUsage`, valid only for the context it was measured on.
+ * The usage a host reported with `recordUsage`, kept as an anchor for later calls.
  *
- * The manager calls {@link RecordedUsage.invalidate} whenever it shrinks the context (a
- * compaction, archived tool results): usage measured before that would overstate the new context,
- * and a usage figure reported for a request prepared before the change is refused for the same
- * reason. A response reported by usage is counted once: its `output` stands for the first
- * assistant message after the anchor, whose estimate is then skipped.
+ * The count of a later call is the request's prompt plus how much the projection's estimate moved
+ * since: the messages added after it, less what archiving removed from it (a placeholder instead
+ * of the tool output the provider counted). So archiving keeps the provider's count, corrected by
+ * the tokens it removed, where it used to drop it. A response reported by usage is counted once:
+ * its `output` stands for the first assistant message after the request, whose estimate is then
+ * left out. A compaction, or a history the host replaced, makes the anchor unusable
+ * ({@link RecordedUsage.invalidate}); usage reported for a request prepared before that is refused.
  *
  * @internal
  */
 export class RecordedUsage {
   private recorded: Recorded | undefined;
-  /** Changes each time the context shrinks. */
   private generation = 0;
-  /** The generation and last message of the latest prepared request. */
-  private request: { generation: number; anchor: Message | undefined } = { generation: 0, anchor: undefined };
+  private request: Request | undefined;
 
-  /** Notes the request the host is about to send (the history `prepare` returned). */
-  prepared(history: readonly Message[]): void {
-    this.request = { generation: this.generation, anchor: history[history.length - 1] };
+  /** Notes the request the host is about to send (the projection `prepare` returned). */
+  prepared(projection: SentProjection): void {
+    this.request = { generation: this.generation, sentLength: projection.sent.length, estimate: projection.estimate };
   }
 
-  /** The context shrank: usage measured before now no longer applies. */
+  /** The projection was rebuilt: usage measured before now no longer applies. */
   invalidate(): void {
     this.generation++;
     this.recorded = undefined;
   }
 
-  /** Records a response's usage, unless the context changed since its request was prepared. */
+  /** Records a response's usage, unless the projection was rebuilt since its request was prepared. */
   record(usage: Usage): void {
     const prompt = usage.input + (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0);
     const total = Math.max(prompt + usage.output, usage.total ?? 0);
     // Counts beyond 2^53 are not token counts (1e308 printed "Context: Infinity%"): ignore them.
     if (![prompt, usage.output, total].every((value) => value >= 0 && value <= Number.MAX_SAFE_INTEGER)) return;
-    if (this.request.generation !== this.generation || this.request.anchor === undefined) return;
-    this.recorded = { prompt, output: total - prompt, anchor: this.request.anchor };
+    if (this.request === undefined || this.request.generation !== this.generation) return;
+    this.recorded = { ...this.request, prompt, output: total - prompt };
   }
 
   /**
-   * Tokens of `projected` according to the recorded usage: the request's prompt, the response's
-   * output for the first assistant message after the anchor, and estimates for the rest.
-   * `estimated` is the part that rests on estimates. `undefined` when no usage applies (none recorded, or its anchor is no longer in the context).
+   * Tokens of the projection by the recorded usage, and whether any of it rests on estimates
+   * (messages after the response). `undefined` when no usage applies.
    */
-  measure(projected: readonly Message[], counter: TokenCounter): { tokens: number; estimated: number } | undefined {
-    if (this.recorded === undefined) return undefined;
-    const start = projected.lastIndexOf(this.recorded.anchor);
-    if (start < 0) return undefined;
-    let reply = 0;
-    let estimated = 0;
-    let replied = false;
-    for (let index = start + 1; index < projected.length; index++) {
-      const message = projected[index]!;
-      if (!isAgentVisible(message)) continue;
-      if (!replied && message.role === 'assistant') {
-        replied = true;
-        reply = this.recorded.output;
-      } else {
-        estimated += estimateMessageTokens(message, counter);
+  measure(projection: SentProjection): { tokens: number; estimated: boolean } | undefined {
+    const recorded = this.recorded;
+    if (recorded === undefined || projection.sent.length < recorded.sentLength) return undefined;
+    let reply = -1;
+    for (let index = recorded.sentLength; index < projection.sent.length; index++) {
+      if (projection.sent[index]!.role === 'assistant') {
+        reply = index;
+        break;
       }
     }
-    return { tokens: this.recorded.prompt + reply + estimated, estimated };
+    const moved = projection.estimate - recorded.estimate;
+    const tokens =
+      reply < 0 ? recorded.prompt + moved : recorded.prompt + recorded.output + moved - projection.tokensAt(reply);
+    const after = projection.sent.length - recorded.sentLength - (reply < 0 ? 0 : 1);
+    return { tokens: Math.max(0, tokens), estimated: after > 0 };
   }
 }

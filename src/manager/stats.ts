@@ -56,14 +56,21 @@ export interface ContextStats {
 /** @internal */
 export function buildBreakdown(
   sent: readonly Message[],
-  options: { counter: TokenCounter; systemPrompt?: string | undefined; tools?: unknown },
+  options: {
+    counter: TokenCounter;
+    systemPrompt?: string | undefined;
+    tools?: unknown;
+    /** Tokens of `sent[index]` when the caller counted them already. */
+    tokensAt?: (index: number) => number;
+  },
 ): ContextBreakdown {
   const byRole: Record<Role, number> = { user: 0, assistant: 0, toolResult: 0 };
   const byKind: Record<string, number> = {};
   let total = 0;
-  for (const message of sent) {
+  for (let index = 0; index < sent.length; index++) {
+    const message = sent[index]!;
     if (!isAgentVisible(message)) continue;
-    const tokens = estimateMessageTokens(message, options.counter);
+    const tokens = options.tokensAt ? options.tokensAt(index) : estimateMessageTokens(message, options.counter);
     byRole[message.role] += tokens;
     const kind = message.meta?.kind ?? 'message';
     byKind[kind] = (byKind[kind] ?? 0) + tokens;

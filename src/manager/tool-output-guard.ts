@@ -5,23 +5,45 @@ import type { Message, ToolResultMessage } from '../types.js';
 import type { ContextEvent } from './events.js';
 
 /**
- * Applies the tool-output limits to tool results as they arrive, once per message object.
+ * Applies the tool-output limits to tool results as they arrive. The limits are resolved once; an
+ * output that fits them by its length alone costs a length check (and a newline count when it
+ * is longer than the line limit), and only a result that needs cutting or spilling is remembered,
+ * so it is cut (and spilled) once per message object.
  *
  * @internal
  */
 export class ToolOutputGuard {
   private readonly done = new WeakMap<ToolResultMessage, ToolResultMessage>();
+  /** Outputs up to this many UTF-16 units fit every limit whatever they hold (a unit is at most 3 UTF-8 bytes). */
+  private readonly safeLength: number;
 
   constructor(
     private readonly limits: ToolOutputLimits,
     private readonly spillStore: SpillStore | undefined,
-  ) {}
+  ) {
+    this.safeLength = Math.min(Math.floor(limits.maxBytes / 3), limits.maxChars, limits.largeOutputThreshold);
+  }
+
+  /** Whether a result needs no cutting or spilling. */
+  fits(message: ToolResultMessage): boolean {
+    for (const part of message.content) {
+      if (part.type !== 'text') continue;
+      const text = part.text;
+      if (text.length > this.safeLength) return false;
+      if (text.length >= this.limits.maxLines && lineCount(text) > this.limits.maxLines) return false;
+    }
+    return true;
+  }
+
+  /** The message as it is kept: a tool result cut to the limits (and spilled) when needed, anything else as it is. */
+  async processOne(message: Message, emit: (event: ContextEvent) => void): Promise<Message> {
+    if (message.role !== 'toolResult' || this.fits(message)) return message;
+    return this.processResult(message, emit);
+  }
 
   async process(messages: readonly Message[], emit: (event: ContextEvent) => void): Promise<Message[]> {
     const output: Message[] = [];
-    for (const message of messages) {
-      output.push(message.role === 'toolResult' ? await this.processResult(message, emit) : message);
-    }
+    for (const message of messages) output.push(await this.processOne(message, emit));
     return output;
   }
 
@@ -66,4 +88,10 @@ export class ToolOutputGuard {
     this.done.set(processed, processed);
     return processed;
   }
+}
+
+function lineCount(text: string): number {
+  let lines = 1;
+  for (let index = text.indexOf('\n'); index >= 0; index = text.indexOf('\n', index + 1)) lines++;
+  return lines;
 }

@@ -91,10 +91,20 @@ function allIds(messages: readonly Message[]): Set<string> {
 }
 
 /** `id#2`, `id#3`, … : the first that is neither in the input nor already sent. */
-function freshId(id: string, taken: ReadonlySet<string>, sent: ReadonlySet<string>): string {
-  for (let suffix = 2; ; suffix++) {
+function freshId(
+  id: string,
+  taken: ReadonlySet<string>,
+  sent: ReadonlySet<string>,
+  nextSuffix: Map<string, number>,
+): string {
+  // Every suffix below nextSuffix is taken or sent already, so an id reused in every turn costs
+  // one probe per turn, not one per earlier turn.
+  for (let suffix = nextSuffix.get(id) ?? 2; ; suffix++) {
     const candidate = `${id}#${suffix}`;
-    if (!taken.has(candidate) && !sent.has(candidate)) return candidate;
+    if (!taken.has(candidate) && !sent.has(candidate)) {
+      nextSuffix.set(id, suffix + 1);
+      return candidate;
+    }
   }
 }
 
@@ -134,6 +144,7 @@ export function prepareModelMessages(messages: readonly Message[]): Message[] {
   const answers = matchResults(messages);
   const taken = allIds(messages);
   const sent = new Set<string>();
+  const nextSuffix = new Map<string, number>();
   const output: Message[] = [];
   messages.forEach((message, index) => {
     switch (message.role) {
@@ -149,7 +160,7 @@ export function prepareModelMessages(messages: readonly Message[]): Message[] {
         if (sendable === undefined) return;
         const calls = message.content.filter((part): part is ToolCall => part.type === 'toolCall');
         const ids = calls.map((call) => {
-          const id = sent.has(call.id) ? freshId(call.id, taken, sent) : call.id;
+          const id = sent.has(call.id) ? freshId(call.id, taken, sent, nextSuffix) : call.id;
           sent.add(id);
           return id;
         });

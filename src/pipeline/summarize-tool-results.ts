@@ -12,7 +12,7 @@ import { heuristicSummarizer } from '../summarizing/heuristic-summarizer.js';
 import { serializeConversation } from '../summarizing/serialize-conversation.js';
 import type { Summarizer, SummaryRequest } from '../summarizing/summarizer-types.js';
 import { callSummarizer } from '../summarizing/summary-output.js';
-import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from '../types.js';
+import type { AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage } from '../types.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { assertMessages } from './internal/assert-messages.js';
 import { clipText } from './internal/clip-text.js';
@@ -20,6 +20,7 @@ import { pairToolResults } from './internal/tool-pairing.js';
 
 const optionsSchema = z.object({
   cutoff: option.count().optional(),
+  batch: option.count().optional(),
   strategy: toolSummaryStrategySchema.optional(),
   summarizer: option.summarizer().optional(),
   signal: option.signal().optional(),
@@ -69,8 +70,15 @@ export const HEURISTIC_SUMMARY_OUTPUT_CHARS = 800;
  * ```
  */
 export interface SummarizeToolResultsOptions {
-  /** Visible tool results allowed; older ones beyond it are archived. @default config.toolCallCutoff (10) */
+  /** Visible tool results kept when a batch is archived. @default config.toolCallCutoff (10) */
   cutoff?: number;
+  /**
+   * Results collected past `cutoff` before the oldest are archived, all in one batch: nothing
+   * happens until more than `cutoff + batch` results are visible. `0` archives whenever more than
+   * `cutoff` are visible (the seed-001 reference behaviour).
+   * @default config.toolSummaryBatch (30)
+   */
+  batch?: number;
   /** `llm` asks the summarizer, `heuristic` summarizes locally, `off` does nothing. @default config.toolSummaryStrategy ('llm') */
   strategy?: ToolSummaryStrategy;
   /** Required for the `llm` strategy. */
@@ -171,6 +179,7 @@ export async function summarizeToolResultsOf(
 ): Promise<SummarizeToolResultsResult> {
   const config = toConfig(options.config, 'summarizeToolResults');
   const cutoff = options.cutoff ?? config.toolCallCutoff;
+  const batch = options.batch ?? config.toolSummaryBatch;
   const strategy = options.strategy ?? config.toolSummaryStrategy;
   if (strategy === 'llm' && typeof options.summarizer?.summarize !== 'function') {
     throw new ConfigError({
@@ -188,7 +197,7 @@ export async function summarizeToolResultsOf(
   if (strategy === 'off') return unchanged;
   let excess = -cutoff;
   for (const message of messages) if (isVisibleToolResult(message)) excess++;
-  if (excess <= 0) return unchanged;
+  if (excess <= batch) return unchanged;
 
   const next = [...messages];
   const originals: ToolResultMessage[] = [];
@@ -212,6 +221,28 @@ export async function summarizeToolResultsOf(
   const { summary, fallback, error } = await summarizeWithFallback(request, strategy, options.summarizer);
   next.push(createToolSummaryMessage(summary));
   return { messages: next, archived, summary, fallback, ...(error === undefined ? {} : { error }) };
+}
+
+/**
+ * Summarizes tool results the caller archives itself (the manager, which keeps its history in
+ * place): `pairs` are the results with their calls, as {@link withTheirCalls} builds them. Returns
+ * the summary message to append.
+ *
+ * @internal
+ */
+export async function summarizeArchivedResults(
+  pairs: Message[],
+  options: { strategy: 'llm' | 'heuristic'; summarizer: Summarizer | undefined; signal?: AbortSignal | undefined },
+): Promise<{ message: UserMessage; summary: string; fallback: boolean; error?: unknown }> {
+  const request: SummaryRequest = {
+    kind: 'tool_results',
+    messages: pairs,
+    text: serializeConversation(pairs, { maxChars: TOOL_SUMMARY_INPUT_CHARS }),
+    maxOutputTokens: Math.ceil(TOOL_SUMMARY_OUTPUT_CHARS / 2),
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+  const outcome = await summarizeWithFallback(request, options.strategy, options.summarizer);
+  return { ...outcome, message: createToolSummaryMessage(outcome.summary) };
 }
 
 const FALLBACK_CONSEQUENCE =

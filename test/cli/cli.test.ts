@@ -127,14 +127,26 @@ describe.concurrent('ctxkit inspect', () => {
   });
 
   test('lists the tool results the pipeline archives, with the summary that stands for them', async () => {
-    const inspection = json(await runCli(['inspect', sessions.plain, '--json', '--tool-call-cutoff', '1']));
+    const inspection = json(
+      await runCli(['inspect', sessions.plain, '--json', '--tool-call-cutoff', '1', '--tool-summary-batch', '0']),
+    );
     expect(inspection.archived.map((archived) => archived.toolCallId)).toEqual(['call_1', 'call_2']);
     expect(inspection.archived.every((archived) => !archived.recorded)).toBe(true);
     expect(inspection.toolSummaries).toHaveLength(1);
     expect(inspection.toolSummaries[0]?.text).toContain('typecheck');
     expect(inspection.context.breakdown.byKind.tool_summary?.tokens).toBeGreaterThan(0);
     const off = json(
-      await runCli(['inspect', sessions.plain, '--json', '--tool-summaries', 'off', '--tool-call-cutoff', '1']),
+      await runCli([
+        'inspect',
+        sessions.plain,
+        '--json',
+        '--tool-summaries',
+        'off',
+        '--tool-call-cutoff',
+        '1',
+        '--tool-summary-batch',
+        '0',
+      ]),
     );
     expect(off.archived).toEqual([]);
   });
@@ -190,7 +202,16 @@ describe.concurrent('ctxkit inspect', () => {
 describe.concurrent('ctxkit replay', () => {
   test('with the recorded settings, compaction fires where the session recorded it', async () => {
     const replay = json<ReplayResult>(
-      await runCli(['replay', sessions.compacted, '--json', ...RECORDED_SETTINGS, '--tool-call-cutoff', '4']),
+      await runCli([
+        'replay',
+        sessions.compacted,
+        '--json',
+        ...RECORDED_SETTINGS,
+        '--tool-call-cutoff',
+        '4',
+        '--tool-summary-batch',
+        '0',
+      ]),
     );
     expect(replay.recorded.length).toBeGreaterThanOrEqual(2);
     expect(replay.compactions.map((compaction) => compaction.beforeCall)).toEqual(
@@ -202,7 +223,16 @@ describe.concurrent('ctxkit replay', () => {
 
   test('a what-if: a lower threshold compacts earlier and more often', async () => {
     const recorded = json<ReplayResult>(
-      await runCli(['replay', sessions.compacted, '--json', ...RECORDED_SETTINGS, '--tool-call-cutoff', '4']),
+      await runCli([
+        'replay',
+        sessions.compacted,
+        '--json',
+        ...RECORDED_SETTINGS,
+        '--tool-call-cutoff',
+        '4',
+        '--tool-summary-batch',
+        '0',
+      ]),
     );
     const lower = json<ReplayResult>(
       await runCli([
@@ -212,6 +242,8 @@ describe.concurrent('ctxkit replay', () => {
         ...RECORDED_SETTINGS,
         '--tool-call-cutoff',
         '4',
+        '--tool-summary-batch',
+        '0',
         '--threshold',
         '0.5',
       ]),

@@ -86,7 +86,13 @@ async function recordCompacted(store: SessionStore, sessionId: string): Promise<
   let compactions = 0;
   const manager = createContextManager({
     contextWindow: 16_000,
-    config: { reserveTokens: 3_000, keepRecentTokens: 2_000, toolSummaryStrategy: 'heuristic', toolCallCutoff: 4 },
+    config: {
+      reserveTokens: 3_000,
+      keepRecentTokens: 2_000,
+      toolSummaryStrategy: 'heuristic',
+      toolCallCutoff: 4,
+      toolSummaryBatch: 0,
+    },
     summarizer: heuristicSummarizer,
     store,
     sessionId,

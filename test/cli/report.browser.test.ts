@@ -56,6 +56,8 @@ describe.skipIf(!available)('ctxkit report in Chromium', () => {
       '2000',
       '--tool-call-cutoff',
       '4',
+      '--tool-summary-batch',
+      '0',
     ];
     reports.compacted = join(sessions.directory, 'compacted.html');
     reports.plain = join(sessions.directory, 'plain.html');

@@ -249,13 +249,41 @@ describe('createContextManager', () => {
     expect((error as CompactionError).code).toBe('ABORTED');
   });
 
-  it('summarizes old tool results past the cutoff', async () => {
+  it('summarizes old tool results past the cutoff, every result with toolSummaryBatch 0 (the reference)', async () => {
     const events: ContextEvent[] = [];
     const history: Message[] = [user(10)];
     for (let index = 0; index < 12; index++) history.push(call(`c${index}`), result(`c${index}`, `FAIL case ${index}`));
-    const prepared = await manager(scripted(), events).prepare(history);
+    const context = manager(scripted(), events, {
+      config: { reserveTokens: 2_000, keepRecentTokens: 2_000, toolSummaryStrategy: 'heuristic', toolSummaryBatch: 0 },
+    });
+    const prepared = await context.prepare(history);
     expect(events.find((event) => event.type === 'tool-results-summarized')).toMatchObject({ archived: 2 });
     expect(prepared.history.filter((message) => message.meta?.kind === 'tool_result_archived')).toHaveLength(2);
+  });
+
+  it('archives old tool results in batches: nothing until cutoff + batch are visible, then down to the cutoff', async () => {
+    const events: ContextEvent[] = [];
+    const summarizer = scripted();
+    const context = manager(summarizer, events, {
+      config: {
+        reserveTokens: 2_000,
+        keepRecentTokens: 2_000,
+        toolSummaryStrategy: 'llm',
+        toolCallCutoff: 3,
+        toolSummaryBatch: 4,
+      },
+    });
+    const history: Message[] = [user(10)];
+    const archivedCounts: number[] = [];
+    for (let index = 0; index < 16; index++) {
+      history.push(call(`c${index}`), result(`c${index}`, `out ${index}`));
+      const prepared = await context.prepare(history);
+      archivedCounts.push(prepared.history.filter((message) => message.meta?.kind === 'tool_result_archived').length);
+    }
+    // 8 visible results (3 + 4 + 1) archive 5 at once, back to 3; 5 more make 8 again.
+    expect(archivedCounts).toEqual([0, 0, 0, 0, 0, 0, 0, 5, 5, 5, 5, 5, 10, 10, 10, 10]);
+    expect(summarizer.requests).toHaveLength(2);
+    expect(events.filter((event) => event.type === 'tool-results-summarized')).toHaveLength(2);
   });
 
   it('truncates oversized tool output once', async () => {

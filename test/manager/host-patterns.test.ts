@@ -10,10 +10,13 @@ import {
   type ContextEvent,
   createContextManager,
   createInMemorySessionStore,
+  estimateMessageTokens,
   heuristicSummarizer,
   type Message,
   referenceCounter,
   type Summarizer,
+  sumMessageTokens,
+  type ToolResultMessage,
 } from '../../src/index.js';
 
 import { createScriptedSummarizer } from '../../src/testing/index.js';
@@ -150,7 +153,13 @@ describe('context-warning', () => {
     // Window 20,000: warning from 16,000 tokens, compaction at 18,000.
     const context = manager(heuristicSummarizer, events, {
       contextWindow: 20_000,
-      config: { reserveTokens: 2_000, keepRecentTokens: 2_000, toolSummaryStrategy: 'heuristic', toolCallCutoff: 2 },
+      config: {
+        reserveTokens: 2_000,
+        keepRecentTokens: 2_000,
+        toolSummaryStrategy: 'heuristic',
+        toolCallCutoff: 2,
+        toolSummaryBatch: 0,
+      },
     });
     let history: Message[] = [user(15_000, 'a')];
     for (let turn = 0; turn < 10; turn++) {
@@ -279,10 +288,16 @@ describe('a summarizer that ignores its abort signal', () => {
 });
 
 describe('usage carried by messages', () => {
-  it('stops anchoring the estimate once tool results it counted were archived', async () => {
+  it("keeps the provider's count when tool results it counted are archived, less what the archiving removed", async () => {
     const events: ContextEvent[] = [];
     const context = manager(heuristicSummarizer, events, {
-      config: { reserveTokens: 2_000, keepRecentTokens: 2_000, toolSummaryStrategy: 'heuristic', toolCallCutoff: 2 },
+      config: {
+        reserveTokens: 2_000,
+        keepRecentTokens: 2_000,
+        toolSummaryStrategy: 'heuristic',
+        toolCallCutoff: 2,
+        toolSummaryBatch: 0,
+      },
     });
     const history: Message[] = [user(100, 'q')];
     for (let index = 0; index < 3; index++) history.push(call(`c${index}`), result(`c${index}`, 'r'.repeat(4 * 1_500)));
@@ -290,8 +305,24 @@ describe('usage carried by messages', () => {
     history.push({ ...answer('looked at all three'), usage: { input: 7_800, output: 100 } });
     history.push(call('c3'), result('c3', 'small'));
     const prepared = await context.prepare(history);
-    // The first result was archived after that usage: the estimate no longer rests on it.
-    expect(prepared.usage.source).toBe('estimate');
+    // Four results are visible: the two oldest are archived after that usage. The count still rests
+    // on it, less what their placeholders removed, plus what came after it.
+    const sent = prepared.messages;
+    const anchor = sent.findIndex((message) => message.role === 'assistant' && message.usage !== undefined);
+    const placeholders = sent.filter((message) => message.meta?.kind === 'tool_result_archived');
+    expect(placeholders).toHaveLength(2);
+    const removed = placeholders.reduce((total, placeholder) => {
+      const original = history.find(
+        (message) =>
+          message.role === 'toolResult' && message.toolCallId === (placeholder as ToolResultMessage).toolCallId,
+      )!;
+      return (
+        total + estimateMessageTokens(original, referenceCounter) - estimateMessageTokens(placeholder, referenceCounter)
+      );
+    }, 0);
+    const after = sumMessageTokens(sent.slice(anchor + 1), referenceCounter);
+    expect(prepared.usage.source).toBe('mixed');
+    expect(prepared.usage.tokens).toBe(7_900 - removed + after);
     expect(prepared.usage.tokens).toBeLessThan(7_000);
     expect(events.some((event) => event.type === 'compaction-start')).toBe(false);
   });

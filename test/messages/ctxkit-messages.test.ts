@@ -42,6 +42,7 @@ describe('ctxkitMessageKind', () => {
       assistantMessage('done'),
     );
     const summarized = await summarizeToolResults(history, {
+      batch: 0,
       summarizer: heuristicSummarizer,
       config: { toolCallCutoff: 2, toolSummaryStrategy: 'heuristic' },
     });

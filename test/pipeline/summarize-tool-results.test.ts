@@ -42,14 +42,14 @@ const answering = (text: string) => createScriptedSummarizer([], { afterScript: 
 describe('summarizeToolResults', () => {
   it('does nothing at the cutoff', async () => {
     const messages = turns(10);
-    const result = await summarizeToolResults(messages, { strategy: 'heuristic' });
+    const result = await summarizeToolResults(messages, { batch: 0, strategy: 'heuristic' });
     expect(result).toMatchObject({ archived: [], summary: undefined, fallback: false });
     expect(result.messages).toEqual(messages);
   });
 
   it('archives the oldest beyond the cutoff and appends one summary message', async () => {
     const messages = turns(13);
-    const result = await summarizeToolResults(messages, { summarizer: answering('three tests failed') });
+    const result = await summarizeToolResults(messages, { batch: 0, summarizer: answering('three tests failed') });
     expect(visibleResults(result.messages)).toHaveLength(10);
     expect(result.archived.map((message) => message.toolCallId)).toEqual(['c0', 'c1', 'c2']);
     for (const archived of result.archived) {
@@ -67,7 +67,7 @@ describe('summarizeToolResults', () => {
   });
 
   it('respects a custom cutoff', async () => {
-    const result = await summarizeToolResults(turns(5), { cutoff: 2, strategy: 'heuristic' });
+    const result = await summarizeToolResults(turns(5), { batch: 0, cutoff: 2, strategy: 'heuristic' });
     expect(result.archived).toHaveLength(3);
   });
 
@@ -75,7 +75,7 @@ describe('summarizeToolResults', () => {
     const summarizer = answering('é'.repeat(5000));
     const result = await summarizeToolResults(
       turns(14, () => 'x'.repeat(8000)),
-      { summarizer },
+      { summarizer, batch: 0 },
     );
     expect(summarizer.requests[0]?.text.length).toBeLessThanOrEqual(TOOL_SUMMARY_INPUT_CHARS);
     expect(summarizer.requests[0]?.kind).toBe('tool_results');
@@ -87,6 +87,7 @@ describe('summarizeToolResults', () => {
       turns(30, (index) => `error: ${'long line '.repeat(50)} ${index}`),
       {
         strategy: 'heuristic',
+        batch: 0,
       },
     );
     expect(Array.from(result.summary ?? '').length).toBeLessThanOrEqual(HEURISTIC_SUMMARY_OUTPUT_CHARS);
@@ -95,37 +96,39 @@ describe('summarizeToolResults', () => {
 
   it('falls back to the heuristic when the summarizer fails or answers nothing, and says so', async () => {
     const failing: Summarizer = { summarize: () => Promise.reject(new Error('rate limited')) };
-    const failed = await summarizeToolResults(turns(12), { summarizer: failing });
+    const failed = await summarizeToolResults(turns(12), { batch: 0, summarizer: failing });
     expect(failed.fallback).toBe(true);
     expect(String(failed.error)).toContain('rate limited');
     expect(failed.summary).toBeTruthy();
     expect(failed.archived).toHaveLength(2);
-    const empty = await summarizeToolResults(turns(12), { summarizer: answering('  ') });
+    const empty = await summarizeToolResults(turns(12), { batch: 0, summarizer: answering('  ') });
     expect(empty.fallback).toBe(true);
   });
 
   it('does nothing with strategy off', async () => {
     const messages = turns(20);
-    const result = await summarizeToolResults(messages, { strategy: 'off' });
+    const result = await summarizeToolResults(messages, { batch: 0, strategy: 'off' });
     expect(result.messages).toEqual(messages);
     expect(result.archived).toEqual([]);
   });
 
   it('needs a summarizer for the llm strategy', async () => {
-    await expect(summarizeToolResults(turns(12), { strategy: 'llm' })).rejects.toSatisfy(ConfigError.isInstance);
+    await expect(summarizeToolResults(turns(12), { batch: 0, strategy: 'llm' })).rejects.toSatisfy(
+      ConfigError.isInstance,
+    );
   });
 
   it('never mutates its input', async () => {
     const messages = turns(15);
     const snapshot = structuredClone(messages);
-    await summarizeToolResults(messages, { strategy: 'heuristic' });
+    await summarizeToolResults(messages, { batch: 0, strategy: 'heuristic' });
     expect(messages).toEqual(snapshot);
   });
 
   it('rejects an unknown strategy naming the field, instead of archiving with a heuristic summary', async () => {
     const messages = turns(12);
     for (const strategy of ['none', 'LLM', '']) {
-      const error = await summarizeToolResults(messages, { strategy: strategy as never, cutoff: 1 }).catch(
+      const error = await summarizeToolResults(messages, { batch: 0, strategy: strategy as never, cutoff: 1 }).catch(
         (caught: unknown) => caught,
       );
       expect(ConfigError.isInstance(error)).toBe(true);
@@ -137,7 +140,7 @@ describe('summarizeToolResults', () => {
   });
 
   it('needs a summarizer with a summarize() method for the llm strategy', async () => {
-    const error = await summarizeToolResults(turns(12), { strategy: 'llm', summarizer: {} as never }).catch(
+    const error = await summarizeToolResults(turns(12), { batch: 0, strategy: 'llm', summarizer: {} as never }).catch(
       (caught: unknown) => caught,
     );
     expect((error as ConfigError).field).toBe('summarizer');
@@ -167,7 +170,7 @@ describe('summarizeToolResults', () => {
         },
       );
     }
-    const result = await summarizeToolResults(messages, { strategy: 'heuristic', cutoff: 0 });
+    const result = await summarizeToolResults(messages, { batch: 0, strategy: 'heuristic', cutoff: 0 });
     const summary = result.summary ?? '';
     expect(Array.from(summary).length).toBeLessThanOrEqual(HEURISTIC_SUMMARY_OUTPUT_CHARS);
     expect(summary).not.toContain('[…]');
@@ -178,7 +181,7 @@ describe('summarizeToolResults', () => {
   it('folds a long run of alike results rather than lose them', async () => {
     const result = await summarizeToolResults(
       turns(30, (index) => `step ${index}\n${'ok\n'.repeat(50)}done`),
-      { strategy: 'heuristic', cutoff: 0 },
+      { strategy: 'heuristic', cutoff: 0, batch: 0 },
     );
     expect(result.summary).not.toContain('[…]');
     expect(result.summary).toMatch(/bash ×30, all ok: `npm test -- 0` … `npm test -- 29`/);
@@ -186,11 +189,11 @@ describe('summarizeToolResults', () => {
 
   it('says truthfully that the results were archived when the summarizer fails', async () => {
     const failing: Summarizer = { summarize: () => Promise.reject(new Error('rate limited')) };
-    const failed = await summarizeToolResults(turns(12), { summarizer: failing });
+    const failed = await summarizeToolResults(turns(12), { batch: 0, summarizer: failing });
     const message = (failed.error as Error).message;
     expect(message).not.toContain('nothing was changed');
     expect(message).toContain('archived');
-    const empty = await summarizeToolResults(turns(12), { summarizer: answering('') });
+    const empty = await summarizeToolResults(turns(12), { batch: 0, summarizer: answering('') });
     expect((empty.error as Error).message).toContain('archived');
   });
 });

@@ -23,7 +23,7 @@ test.prop([conversations, cutoffs])(
   async (messages, cutoff) => {
     const snapshot = structuredClone(messages);
     const input = deepFreeze(messages);
-    const result = await summarizeToolResults(input, { strategy: 'heuristic', cutoff });
+    const result = await summarizeToolResults(input, { batch: 0, strategy: 'heuristic', cutoff });
     expect(checkNotMutated(snapshot, input)).toEqual([]);
     expect(checkNothingLost(input, result.messages, { allowArchived: true })).toEqual([]);
 
@@ -48,7 +48,7 @@ test.prop([conversations, cutoffs])(
 test.prop([conversations, cutoffs])(
   "summarizeToolResults 'off' returns the messages unchanged",
   async (messages, cutoff) => {
-    const result = await summarizeToolResults(deepFreeze(messages), { strategy: 'off', cutoff });
+    const result = await summarizeToolResults(deepFreeze(messages), { batch: 0, strategy: 'off', cutoff });
     expect(result.messages).toEqual(messages);
     expect(result.archived).toEqual([]);
   },
@@ -58,7 +58,7 @@ test.prop([conversations, cutoffs])(
   "summarizeToolResults 'llm': a failing summarizer falls back to the heuristic and loses nothing",
   async (messages, cutoff) => {
     const summarizer = createScriptedSummarizer([new Error('provider down')]);
-    const result = await summarizeToolResults(deepFreeze(messages), { strategy: 'llm', summarizer, cutoff });
+    const result = await summarizeToolResults(deepFreeze(messages), { batch: 0, strategy: 'llm', summarizer, cutoff });
     expect(checkNothingLost(messages, result.messages, { allowArchived: true })).toEqual([]);
     expect(result.fallback).toBe(result.archived.length > 0);
     expect(summarizer.requests.length).toBe(result.archived.length > 0 ? 1 : 0);

@@ -1,6 +1,7 @@
 import { ContextError, firstIssue } from '../../errors.js';
 import { messageSchema } from '../../schemas/messages.js';
 import type { Message } from '../../types.js';
+import { isWellFormedMessage } from './is-well-formed-message.js';
 
 /** Message objects already found valid; each object is checked once, so repeated calls stay cheap. */
 const checked = new WeakSet<object>();
@@ -24,17 +25,29 @@ export function assertMessages(messages: unknown, where: string): asserts messag
   for (let index = 0; index < messages.length; index++) {
     const message: unknown = messages[index];
     if (typeof message === 'object' && message !== null && checked.has(message)) continue;
-    const parsed = messageSchema.safeParse(message);
-    if (!parsed.success) {
-      const { field, detail } = firstIssue(parsed.error, '');
-      throw new ContextError({
-        message: `${where}: messages[${index}]${field ? `.${field}` : ''} ${detail}. Each message needs a role of 'user', 'assistant' or 'toolResult' and content of that role's shape (see the Message type).`,
-        code: 'INPUT_INVALID',
-        cause: parsed.error,
-      });
-    }
+    assertMessage(message, where, index);
     checked.add(message as object);
   }
+}
+
+/**
+ * Checks one message (the `index`-th of what the host passed) without remembering it: the
+ * manager checks each new message once as it arrives, so it needs no record of the old ones.
+ * A hand-written check accepts well-formed messages; the schema explains the others.
+ *
+ * @throws {@link ContextError} with code `INPUT_INVALID`.
+ * @internal
+ */
+export function assertMessage(message: unknown, where: string, index: number): asserts message is Message {
+  if (isWellFormedMessage(message)) return;
+  const parsed = messageSchema.safeParse(message);
+  if (parsed.success) return;
+  const { field, detail } = firstIssue(parsed.error, '');
+  throw new ContextError({
+    message: `${where}: messages[${index}]${field ? `.${field}` : ''} ${detail}. Each message needs a role of 'user', 'assistant' or 'toolResult' and content of that role's shape (see the Message type).`,
+    code: 'INPUT_INVALID',
+    cause: parsed.error,
+  });
 }
 
 function describe(value: unknown): string {

@@ -19,8 +19,11 @@ const assistants = new WeakMap<AssistantMessage, AssistantMessage | null>();
 
 type Part = TextContent | ImageContent | ThinkingContent | ToolCall;
 
+/** A character `String.prototype.trim` would keep. */
+const NOT_WHITESPACE = /\S/;
+
 function isEmptyPart(part: Part): boolean {
-  if (part.type === 'text') return part.text.trim() === '';
+  if (part.type === 'text') return !NOT_WHITESPACE.test(part.text);
   if (part.type === 'thinking') {
     return (
       part.thinking.trim() === '' && part.signature === undefined && !part.redacted && part.providerData === undefined
@@ -36,15 +39,33 @@ function isEmptyPart(part: Part): boolean {
 export function sendableUser(message: UserMessage): UserMessage | undefined {
   let sendable = users.get(message);
   if (sendable === undefined) {
-    const { content } = message;
-    if (typeof content === 'string') sendable = content.trim() === '' ? null : message;
-    else {
-      const kept = content.filter((part) => !isEmptyPart(part));
-      sendable = kept.length === 0 ? null : kept.length === content.length ? message : { ...message, content: kept };
-    }
+    sendable = withoutEmptyUserParts(message) ?? null;
     users.set(message, sendable);
   }
   return sendable ?? undefined;
+}
+
+/**
+ * {@link sendableUser} without its memo, for callers that keep the result (the manager's projection).
+ * @internal
+ */
+export function withoutEmptyUserParts(message: UserMessage): UserMessage | undefined {
+  const { content } = message;
+  if (typeof content === 'string') return NOT_WHITESPACE.test(content) ? message : undefined;
+  if (!content.some(isEmptyPart)) return content.length === 0 ? undefined : message;
+  const kept = content.filter((part) => !isEmptyPart(part));
+  return kept.length === 0 ? undefined : { ...message, content: kept };
+}
+
+/**
+ * {@link sendableAssistant} without its memo, for callers that keep the result (the manager's projection).
+ * @internal
+ */
+export function withoutEmptyAssistantParts(message: AssistantMessage): AssistantMessage | undefined {
+  const { content } = message;
+  if (!content.some(isEmptyPart)) return content.length === 0 ? undefined : message;
+  const kept = content.filter((part) => !isEmptyPart(part));
+  return kept.length === 0 ? undefined : { ...message, content: kept };
 }
 
 /**
@@ -55,9 +76,7 @@ export function sendableUser(message: UserMessage): UserMessage | undefined {
 export function sendableAssistant(message: AssistantMessage): AssistantMessage | undefined {
   let sendable = assistants.get(message);
   if (sendable === undefined) {
-    const kept = message.content.filter((part) => !isEmptyPart(part));
-    sendable =
-      kept.length === 0 ? null : kept.length === message.content.length ? message : { ...message, content: kept };
+    sendable = withoutEmptyAssistantParts(message) ?? null;
     assistants.set(message, sendable);
   }
   return sendable ?? undefined;

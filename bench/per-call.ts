@@ -1,0 +1,200 @@
+/**
+ * Per-call cost of the manager with the default settings: the first call on a long history, then
+ * the steady state of an agent loop (one new user message, or one tool step: a call and its
+ * result) at 1k, 14k, 100k and 200k messages, with unique and reused tool-call ids, beside
+ * LangChain `trimMessages` and beside counting the whole history with the same counter.
+ */
+import type { BaseMessage } from '@langchain/core/messages';
+import { type ContextManager, type Message, referenceCounter, sumMessageTokens } from '../src/index.js';
+import {
+  freshCopies,
+  type IdMode,
+  modelFacingCharacters,
+  RealisticMix,
+  realisticHistory,
+  uniformHistory,
+} from './histories.js';
+import { SystemMessage, toLangChain, toLangChainMessage, trimWithLangChain } from './langchain-anchor.js';
+import { countingSummarizer, defaultManager, SYSTEM_PROMPT } from './managers.js';
+import { type Samples, sample, summarize } from './measure.js';
+
+export const SIZES = [1_000, 14_000, 100_000, 200_000] as const;
+/** LangChain runs where it finishes in reasonable time; trimming is quadratic in what it drops. */
+export const LANGCHAIN_SIZES = [1_000, 14_000];
+/** The limit LangChain trims to: a 128k-token model less the 16,384-token reserve, as ctxkit computes it. */
+export const LANGCHAIN_LIMIT = 128_000 - 16_384;
+
+export interface PerCallRow {
+  mix: 'realistic' | 'uniform';
+  ids: IdMode;
+  size: number;
+  characters: number;
+  first: Samples;
+  count: Samples;
+  newMessage: Samples;
+  toolStep: Samples;
+  /** Summarizer calls over the tool steps measured. */
+  toolSteps: number;
+  summarizerCalls: number;
+  appendMessage?: Samples | undefined;
+  appendToolStep?: Samples | undefined;
+  countNewMessage?: Samples | undefined;
+  skipped?: string;
+}
+
+export interface LangChainRow {
+  size: number;
+  trimNewMessage: Samples;
+  trimToolStep: Samples;
+  noTrimNewMessage: Samples;
+}
+
+/** The realistic steps appended during the steady state (deterministic, independent of the history's own generator). */
+function stepSource(ids: IdMode) {
+  const mix = new RealisticMix(ids, 99);
+  return { user: () => mix.userMessage(), tool: () => mix.toolStep() };
+}
+
+function uniformSteps(ids: IdMode) {
+  let turn = 0;
+  return {
+    user: (): Message => ({ role: 'user', content: `turn ${turn++}: please continue with the next test.` }),
+    tool: (): Message[] => {
+      const id = ids === 'reused' ? 'call_0' : `step_${turn++}`;
+      return [
+        { role: 'assistant', content: [{ type: 'toolCall', id, name: 'bash', arguments: { command: 'npm test' } }] },
+        {
+          role: 'toolResult',
+          toolCallId: id,
+          toolName: 'bash',
+          content: [{ type: 'text', text: '12 passed, 1 failed' }],
+        },
+      ];
+    },
+  };
+}
+
+/** An optional append-aware entry point of the manager (measured when the manager has one). */
+type AppendAware = ContextManager & { append?: (messages: readonly Message[]) => Promise<unknown> };
+
+export async function measurePerCall(options: {
+  mix: 'realistic' | 'uniform';
+  ids: IdMode;
+  size: number;
+  newMessages: number;
+  toolSteps: number;
+  budgetMs: number;
+}): Promise<PerCallRow> {
+  const { mix, ids, size } = options;
+  const history = mix === 'realistic' ? realisticHistory(size, ids).history : uniformHistory(size, ids);
+  const steps = mix === 'realistic' ? stepSource(ids) : uniformSteps(ids);
+  const characters = modelFacingCharacters(history);
+  const counter = referenceCounter;
+  const repeats = size <= 14_000 ? 3 : 1;
+
+  // The first call against counting every message once with the same counter, both on objects never seen.
+  const firstTimes: number[] = [];
+  const countTimes: number[] = [];
+  let manager: AppendAware = defaultManager(counter);
+  let summarizer = countingSummarizer();
+  for (let repeat = 0; repeat < repeats; repeat++) {
+    const copies = freshCopies(history);
+    let start = performance.now();
+    sumMessageTokens(copies, counter);
+    countTimes.push(performance.now() - start);
+    const input = repeat === repeats - 1 ? history : freshCopies(history);
+    summarizer = countingSummarizer();
+    manager = defaultManager(counter, summarizer);
+    start = performance.now();
+    await manager.prepare(input);
+    firstTimes.push(performance.now() - start);
+  }
+
+  // The steady state: the host keeps its own array, pushes what is new, and prepares again.
+  const host = [...history];
+  const newMessage = await sample(options.newMessages, () => manager.prepare(host), {
+    before: () => host.push(steps.user()),
+    budgetMs: options.budgetMs,
+  });
+  const callsBefore = totalCalls(summarizer);
+  const toolStep = await sample(options.toolSteps, () => manager.prepare(host), {
+    before: () => host.push(...steps.tool()),
+    budgetMs: options.budgetMs,
+  });
+  const summarizerCalls = totalCalls(summarizer) - callsBefore;
+
+  // Counting the new message alone, the floor of any per-call cost.
+  const countNewMessage = await sample(options.newMessages, () => sumMessageTokens(pending, counter), {
+    before: () => {
+      pending = [steps.user()];
+    },
+  });
+
+  let appendMessage: Samples | undefined;
+  let appendToolStep: Samples | undefined;
+  if (typeof manager.append === 'function') {
+    const append = manager.append.bind(manager);
+    let next: Message[] = [];
+    appendMessage = await sample(options.newMessages, () => append(next), {
+      before: () => {
+        next = [steps.user()];
+      },
+      budgetMs: options.budgetMs,
+    });
+    appendToolStep = await sample(options.toolSteps, () => append(next), {
+      before: () => {
+        next = steps.tool();
+      },
+      budgetMs: options.budgetMs,
+    });
+  }
+  return {
+    mix,
+    ids,
+    size,
+    characters,
+    first: summarize(firstTimes),
+    count: summarize(countTimes),
+    newMessage,
+    toolStep,
+    toolSteps: toolStep.count,
+    summarizerCalls,
+    appendMessage,
+    appendToolStep,
+    countNewMessage,
+  };
+}
+
+let pending: Message[] = [];
+
+function totalCalls(summarizer: { calls: Record<string, number> }): number {
+  return Object.values(summarizer.calls).reduce((sum, calls) => sum + calls, 0);
+}
+
+/** LangChain `trimMessages` per call on the same steps: trimming to a 128k model's limit, and with nothing to trim. */
+export async function measureLangChain(size: number, samples: number): Promise<LangChainRow> {
+  const { history } = realisticHistory(size, 'unique');
+  const steps = stepSource('unique');
+  const system = new SystemMessage(SYSTEM_PROMPT);
+  const host: BaseMessage[] = toLangChain(history);
+  const trimNewMessage = await sample(samples, () => trimWithLangChain(system, host, LANGCHAIN_LIMIT), {
+    before: () => host.push(toLangChainMessage(steps.user())),
+    minimum: 1,
+    budgetMs: 2_000,
+  });
+  // One trimming call at 14k takes seconds: the tool step is measured where it is quick.
+  const trimToolStep =
+    size <= 1_000
+      ? await sample(samples, () => trimWithLangChain(system, host, LANGCHAIN_LIMIT), {
+          before: () => host.push(...steps.tool().map(toLangChainMessage)),
+          minimum: 1,
+          budgetMs: 2_000,
+        })
+      : summarize([]);
+  const noTrimNewMessage = await sample(
+    Math.max(3, samples),
+    () => trimWithLangChain(system, host, Number.MAX_SAFE_INTEGER),
+    { before: () => host.push(toLangChainMessage(steps.user())) },
+  );
+  return { size, trimNewMessage, trimToolStep, noTrimNewMessage };
+}

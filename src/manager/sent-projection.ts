@@ -1,0 +1,301 @@
+import { isValidUsage, usageTotal } from '../counting/estimate-context-tokens.js';
+import { isAgentVisible } from '../counting/token-counter.js';
+import { ARCHIVED_RESULT_PLACEHOLDER, MISSING_RESULT_TEXT, summaryText } from '../messages/ctxkit-messages.js';
+import { withoutEmptyAssistantParts, withoutEmptyUserParts } from '../pipeline/internal/empty-content.js';
+import type { AssistantMessage, Message, TextContent, ToolResultMessage } from '../types.js';
+
+/** An unanswered tool call: where it is, and where its synthetic result was sent (-1 when its message is not sent). */
+interface OpenCall {
+  /** Index of its assistant message in the history. */
+  message: number;
+  /** Where its synthetic result sits in the projection, or -1. */
+  sent: number;
+  /** The id it was sent with (renamed when reused). */
+  id: string;
+}
+
+const PLACEHOLDER_CONTENT: readonly TextContent[] = Object.freeze([
+  Object.freeze({ type: 'text' as const, text: ARCHIVED_RESULT_PLACEHOLDER }),
+]);
+const MISSING_CONTENT: readonly TextContent[] = Object.freeze([
+  Object.freeze({ type: 'text' as const, text: MISSING_RESULT_TEXT }),
+]);
+const PLACEHOLDER_META = Object.freeze({ agentVisible: true, kind: 'tool_result_archived' });
+const MISSING_META = Object.freeze({ kind: 'tool_result', userVisible: false });
+
+/**
+ * The projection of a history as `prepareModelMessages` defines it, built one message at a time,
+ * with its token sum kept up to date, so that a history that grows at its end costs work in
+ * proportion to what is new, whatever ids it reuses:
+ * - a tool call is sent at once with a synthetic result, which its real result replaces in place
+ *   when it arrives (a result answers the nearest earlier unanswered call with its id);
+ * - a tool result archived later is replaced in place by its placeholder;
+ * - a reused call id is renamed `id#k` with the smallest free `k`, found from a per-id lower bound
+ *   (never probed from 2 again), so reused ids cost the same as unique ones.
+ * The one case that needs a rebuild is a new raw id equal to a fresh id made earlier (a host that
+ * names its own ids `call_0#2`): {@link SentProjection.append} then reports it.
+ *
+ * It also keeps the usage anchor: the newest sendable assistant message with valid usage that no
+ * compaction summary made stale. The anchor stores the difference between its usage and the
+ * estimate of everything sent up to it; the context is then the running estimate plus that
+ * difference, so archiving a tool result before the anchor lowers it by exactly what the archiving
+ * removed, instead of discarding the provider's count.
+ *
+ * @internal
+ */
+export class SentProjection {
+  /** The messages to send. */
+  readonly sent: Message[] = [];
+  /** Tokens of each sent message. */
+  private counts: Float64Array = new Float64Array(64);
+  /** Sum of {@link counts}. */
+  private sum = 0;
+  /** For each history index, where the message (or the result it is) sits in `sent`, or -1. */
+  private positions: Int32Array = new Int32Array(64);
+  private length = 0;
+  private readonly open = new Map<string, OpenCall[]>();
+  /** Ids the projection sent for calls, with how often. */
+  private readonly sentIds = new Set<string>();
+  /** Every id in the history (calls and results), so a fresh id clashes with none. */
+  private readonly rawIds = new Set<string>();
+  /** Fresh ids this projection made, and the next suffix to try per id. */
+  private readonly fresh = new Set<string>();
+  private readonly nextSuffix = new Map<string, number>();
+  /** Sent index up to which usage is stale (a compaction summary and the messages it kept). */
+  private staleUntil = -1;
+  /** Usage of the anchor minus the estimate of `sent[0…anchor]`; undefined without an anchor. */
+  private offset: number | undefined;
+  /** Where the anchor sits in `sent`. */
+  private anchorAt = -1;
+
+  constructor(private readonly count: (message: Message) => number) {}
+
+  /** Messages of the history taken in so far. */
+  get historyLength(): number {
+    return this.length;
+  }
+
+  /** Estimated tokens of the sent messages. */
+  get estimate(): number {
+    return this.sum;
+  }
+
+  /** Tokens of the context by the usage anchor (system prompt and tools included), or undefined without one. */
+  get anchored(): number | undefined {
+    return this.offset === undefined ? undefined : this.sum + this.offset;
+  }
+
+  /** Whether messages were sent after the usage anchor (so part of {@link anchored} is estimated). */
+  get estimatedAfterAnchor(): boolean {
+    return this.sent.length > this.anchorAt + 1;
+  }
+
+  /** The projection of a whole history. */
+  static of(history: readonly Message[], count: (message: Message) => number): SentProjection {
+    const projection = new SentProjection(count);
+    projection.seedIds(history);
+    for (const message of history) projection.append(message);
+    return projection;
+  }
+
+  /** Tokens of one sent message. */
+  tokensAt(sentIndex: number): number {
+    return this.counts[sentIndex]!;
+  }
+
+  /**
+   * Notes every id of a history about to be taken in whole, so no fresh id clashes with a later
+   * one (then {@link append} never asks for a rebuild).
+   */
+  seedIds(history: readonly Message[]): void {
+    for (const message of history) {
+      if (message.role === 'toolResult') this.rawIds.add(message.toolCallId);
+      else if (message.role === 'assistant')
+        for (const part of message.content) if (part.type === 'toolCall') this.rawIds.add(part.id);
+    }
+  }
+
+  /**
+   * Takes in the next message of the history. Returns false when the projection must be rebuilt
+   * from scratch (a new raw id equals a fresh id made earlier); it is then left incomplete.
+   */
+  append(message: Message): boolean {
+    const index = this.length++;
+    if (index >= this.positions.length) this.positions = growInts(this.positions, index + 1);
+    this.positions[index] = -1;
+    switch (message.role) {
+      case 'user': {
+        const sendable = isAgentVisible(message) ? withoutEmptyUserParts(message) : undefined;
+        if (sendable !== undefined) this.positions[index] = this.push(sendable);
+        return true;
+      }
+      case 'toolResult':
+        return this.appendResult(message, index);
+      case 'assistant':
+        return this.appendAssistant(message, index);
+    }
+  }
+
+  /** Replaces the tool result at `historyIndex` (archived: hidden, sent as a placeholder). */
+  replaceResult(historyIndex: number, result: ToolResultMessage): void {
+    const position = this.positions[historyIndex]!;
+    if (position < 0) return;
+    const current = this.sent[position] as ToolResultMessage;
+    this.set(position, sendable(result, current.toolCallId));
+  }
+
+  private appendResult(result: ToolResultMessage, index: number): boolean {
+    const id = result.toolCallId;
+    if (this.fresh.has(id)) return false;
+    this.rawIds.add(id);
+    const waiting = this.open.get(id);
+    if (waiting === undefined || waiting.length === 0) return true; // an orphan or a second result: dropped
+    const nearest = waiting[waiting.length - 1]!.message;
+    let slot = waiting.length - 1;
+    while (slot > 0 && waiting[slot - 1]!.message === nearest) slot--;
+    const call = waiting.splice(slot, 1)[0]!;
+    if (waiting.length === 0) this.open.delete(id);
+    if (call.sent < 0) return true; // its call is not sent (hidden, aborted or failed turn)
+    this.positions[index] = call.sent;
+    this.set(call.sent, sendable(result, call.id));
+    return true;
+  }
+
+  private appendAssistant(message: AssistantMessage, index: number): boolean {
+    const calls: OpenCall[] = [];
+    for (const part of message.content) {
+      if (part.type !== 'toolCall') continue;
+      if (this.fresh.has(part.id)) return false;
+      this.rawIds.add(part.id);
+      const call: OpenCall = { message: index, sent: -1, id: part.id };
+      calls.push(call);
+      let waiting = this.open.get(part.id);
+      if (waiting === undefined) {
+        waiting = [];
+        this.open.set(part.id, waiting);
+      }
+      waiting.push(call);
+    }
+    if (!isAgentVisible(message) || message.stopReason === 'aborted' || message.stopReason === 'error') return true;
+    const sendable = withoutEmptyAssistantParts(message);
+    if (sendable === undefined) return true;
+    let renamed = false;
+    for (const call of calls) {
+      if (this.sentIds.has(call.id)) {
+        call.id = this.freshId(call.id);
+        renamed = true;
+      }
+      this.sentIds.add(call.id);
+    }
+    const sentMessage = renamed ? withCallIds(sendable, calls) : sendable;
+    this.positions[index] = this.push(sentMessage);
+    this.noteUsage(sentMessage);
+    let rank = 0;
+    for (const part of message.content) {
+      if (part.type !== 'toolCall') continue;
+      const call = calls[rank++]!;
+      call.sent = this.push(missingResult(call.id, part.name));
+    }
+    return true;
+  }
+
+  /** `id#k` with the smallest `k` ≥ 2 that is neither a raw id nor sent; `nextSuffix` is a lower bound of it. */
+  private freshId(id: string): string {
+    let suffix = this.nextSuffix.get(id) ?? 2;
+    let candidate = `${id}#${suffix}`;
+    while (this.rawIds.has(candidate) || this.sentIds.has(candidate)) candidate = `${id}#${++suffix}`;
+    this.nextSuffix.set(id, suffix + 1);
+    this.fresh.add(candidate);
+    return candidate;
+  }
+
+  private push(message: Message): number {
+    const position = this.sent.push(message) - 1;
+    if (position >= this.counts.length) this.counts = growFloats(this.counts, position + 1);
+    const tokens = this.count(message);
+    this.counts[position] = tokens;
+    this.sum += tokens;
+    if (message.role === 'user') this.noteSummary(message, position);
+    return position;
+  }
+
+  private set(position: number, message: Message): void {
+    const tokens = this.count(message);
+    this.sum += tokens - this.counts[position]!;
+    this.counts[position] = tokens;
+    this.sent[position] = message;
+  }
+
+  /** A compaction summary makes the usage before it, and on the messages it kept, stale. */
+  private noteSummary(message: Message, position: number): void {
+    if (message.meta?.kind === 'compaction_summary' || summaryText(message) !== undefined) {
+      this.staleUntil = position + (message.meta?.keptMessages ?? 0);
+      this.offset = undefined;
+      this.anchorAt = -1;
+    }
+  }
+
+  private noteUsage(message: AssistantMessage): void {
+    const position = this.sent.length - 1;
+    if (position <= this.staleUntil || !isValidUsage(message)) return;
+    this.offset = usageTotal(message.usage!) - this.sum;
+    this.anchorAt = position;
+  }
+}
+
+/** What is sent for a result: itself when visible, else its placeholder; under the call's sent id. */
+function sendable(result: ToolResultMessage, id: string): ToolResultMessage {
+  if (isAgentVisible(result)) return result.toolCallId === id ? result : { ...result, toolCallId: id };
+  return {
+    role: 'toolResult',
+    toolCallId: id,
+    toolName: result.toolName,
+    content: PLACEHOLDER_CONTENT as TextContent[],
+    ...(result.isError === undefined ? {} : { isError: result.isError }),
+    meta: placeholderMeta(result),
+  };
+}
+
+function placeholderMeta(result: ToolResultMessage): ToolResultMessage['meta'] {
+  const meta = result.meta;
+  if (meta === undefined) return PLACEHOLDER_META;
+  for (const key in meta) if (key !== 'agentVisible' && key !== 'kind') return { ...meta, ...PLACEHOLDER_META };
+  return PLACEHOLDER_META;
+}
+
+function missingResult(id: string, name: string): ToolResultMessage {
+  return {
+    role: 'toolResult',
+    toolCallId: id,
+    toolName: name,
+    content: MISSING_CONTENT as TextContent[],
+    isError: true,
+    meta: MISSING_META,
+  };
+}
+
+function withCallIds(message: AssistantMessage, calls: readonly OpenCall[]): AssistantMessage {
+  let rank = 0;
+  return {
+    ...message,
+    content: message.content.map((part) => (part.type === 'toolCall' ? { ...part, id: calls[rank++]!.id } : part)),
+  };
+}
+
+function capacity(current: number, needed: number): number {
+  let size = Math.max(64, current * 2);
+  while (size < needed) size *= 2;
+  return size;
+}
+
+function growInts(array: Int32Array, needed: number): Int32Array {
+  const next = new Int32Array(capacity(array.length, needed));
+  next.set(array);
+  return next;
+}
+
+function growFloats(array: Float64Array, needed: number): Float64Array {
+  const next = new Float64Array(capacity(array.length, needed));
+  next.set(array);
+  return next;
+}

@@ -1,0 +1,103 @@
+import { fc, test } from '@fast-check/vitest';
+import { expect } from 'vitest';
+import {
+  estimateMessageTokens,
+  type Message,
+  prepareModelMessages,
+  referenceCounter,
+  sumMessageTokens,
+  type ToolResultMessage,
+} from '../../src/index.js';
+import { SentProjection } from '../../src/manager/sent-projection.js';
+import { arbitraryConversation } from '../../src/testing/index.js';
+
+const count = (message: Message) => estimateMessageTokens(message, referenceCounter);
+
+/** Builds the projection of `messages` one message at a time (from scratch, seeded with every id, when it asks for a rebuild). */
+function project(messages: readonly Message[]): SentProjection {
+  let projection = new SentProjection(count);
+  for (const message of messages) {
+    if (!projection.append(message)) {
+      projection = new SentProjection(count);
+      projection.seedIds(messages);
+      for (const again of messages) expect(projection.append(again)).toBe(true);
+      return projection;
+    }
+  }
+  return projection;
+}
+
+test.prop([arbitraryConversation({ maxLength: 40 })], { numRuns: 150 })(
+  'built one message at a time, the projection equals prepareModelMessages at every length, with the same token sum',
+  (conversation) => {
+    let projection = new SentProjection(count);
+    for (let length = 1; length <= conversation.length; length++) {
+      const prefix = conversation.slice(0, length);
+      if (!projection.append(conversation[length - 1]!)) projection = project(prefix);
+      const expected = prepareModelMessages(prefix);
+      expect(projection.sent).toEqual(expected);
+      expect(projection.estimate).toBe(sumMessageTokens(expected, referenceCounter));
+    }
+  },
+);
+
+test.prop([arbitraryConversation({ maxLength: 40 }), fc.array(fc.nat(), { maxLength: 6 })], { numRuns: 150 })(
+  'archiving tool results in place equals projecting the changed history from scratch',
+  (conversation, picks) => {
+    const history = [...conversation];
+    const projection = project(history);
+    const results = history.flatMap((message, index) => (message.role === 'toolResult' ? [index] : []));
+    for (const pick of picks) {
+      if (results.length === 0) break;
+      const index = results[pick % results.length]!;
+      const archived: ToolResultMessage = {
+        ...(history[index] as ToolResultMessage),
+        meta: { ...history[index]!.meta, agentVisible: false, kind: 'tool_result_archived' },
+      };
+      history[index] = archived;
+      projection.replaceResult(index, archived);
+      const expected = prepareModelMessages(history);
+      expect(projection.sent).toEqual(expected);
+      expect(projection.estimate).toBe(sumMessageTokens(expected, referenceCounter));
+    }
+  },
+);
+
+test.prop([fc.integer({ min: 1, max: 120 })], { numRuns: 30 })(
+  'reused ids are renamed as prepareModelMessages renames them',
+  (turns) => {
+    const history: Message[] = [];
+    for (let turn = 0; turn < turns; turn++) {
+      history.push(
+        { role: 'assistant', content: [{ type: 'toolCall', id: 'call_0', name: 'ls', arguments: {} }] },
+        { role: 'toolResult', toolCallId: 'call_0', toolName: 'ls', content: [{ type: 'text', text: `out ${turn}` }] },
+      );
+    }
+    expect(project(history).sent).toEqual(prepareModelMessages(history));
+  },
+);
+
+test('a raw id equal to a fresh id made earlier asks for a rebuild, which then matches', () => {
+  const call = (id: string): Message => ({
+    role: 'assistant',
+    content: [{ type: 'toolCall', id, name: 'ls', arguments: {} }],
+  });
+  const result = (id: string): Message => ({
+    role: 'toolResult',
+    toolCallId: id,
+    toolName: 'ls',
+    content: [{ type: 'text', text: id }],
+  });
+  const history = [
+    call('call_0'),
+    result('call_0'),
+    call('call_0'),
+    result('call_0'),
+    call('call_0#2'),
+    result('call_0#2'),
+  ];
+  const projection = new SentProjection(count);
+  const accepted = history.map((message) => projection.append(message));
+  expect(accepted.slice(0, 5)).toEqual([true, true, true, true, false]);
+  expect(project(history).sent).toEqual(prepareModelMessages(history));
+});
