@@ -24,7 +24,16 @@ const counted = {
     queries++;
     return pool.query(text, values);
   },
-  connect: () => pool.connect(),
+  connect: async () => {
+    const client = await pool.connect();
+    return Object.assign(Object.create(client) as pg.PoolClient, {
+      query: (text: string, values?: unknown[]) => {
+        queries++;
+        return client.query(text, values);
+      },
+      release: (error?: Error | boolean) => client.release(error),
+    });
+  },
 };
 
 async function time<T>(label: string, work: () => Promise<T>): Promise<T> {
@@ -32,7 +41,7 @@ async function time<T>(label: string, work: () => Promise<T>): Promise<T> {
   const started = performance.now();
   const result = await work();
   console.log(
-    `${label.padEnd(34)} ${(performance.now() - started).toFixed(0).padStart(6)} ms  ${queries} quer${queries === 1 ? 'y' : 'ies'}`,
+    `${label.padEnd(34)} ${(performance.now() - started).toFixed(0).padStart(6)} ms  ${queries} statement${queries === 1 ? '' : 's'}`,
   );
   return result;
 }
