@@ -26,6 +26,18 @@ const hasText = (message: { content?: unknown }) =>
 const isModelItem = (item: { type?: string | null; role?: unknown } | undefined) =>
   item !== undefined && (item.type === 'function_call' || item.role === 'assistant');
 
+/** The items whose `id` no earlier item has, as any history the API returned has them. */
+function uniqueItemIds<T>(items: readonly T[]): T[] {
+  const seen = new Set<unknown>();
+  return items.filter((item) => {
+    const id = (item as { id?: unknown }).id;
+    if (id === undefined || id === null) return true;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
+
 function checkBoth(messages: Message[]): void {
   expect(
     checkChatRequest({ messages: toOpenAIChat({ systemPrompt: 'Be careful.', messages }).messages }),
@@ -50,12 +62,13 @@ describe('payloads after the core', () => {
   test.prop([responsesItems])('a Responses history, repaired by prepareModelMessages, is accepted', (items) => {
     // An output message with no content parts is carried verbatim (ctxkit cannot tell it is empty).
     // As the API returns them: an output message has content, and a reasoning item is followed by
-    // what it produced (ctxkit carries both verbatim, so it cannot repair them).
+    // what it produced, and no two items share an id (ctxkit carries all of these verbatim, so it
+    // cannot repair them).
     const withContent = items.filter(
       (item) => !('id' in item && 'content' in item && Array.isArray(item.content) && item.content.length === 0),
     );
-    const realistic = withContent.filter(
-      (item, index) => item.type !== 'reasoning' || isModelItem(withContent[index + 1]),
+    const realistic = uniqueItemIds(withContent).filter(
+      (item, index, kept) => item.type !== 'reasoning' || isModelItem(kept[index + 1]),
     );
     const { messages } = fromOpenAIResponses(realistic);
     const input = toOpenAIResponses({ messages: prepareModelMessages(withQuestion(messages)) }).items;
