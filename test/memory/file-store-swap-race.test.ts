@@ -139,8 +139,8 @@ describe.skipIf(!linux)('file memory store under a concurrent symlink swapper', 
       await restore(root);
       const swaps = Number(swapOutput);
       // The race really ran: the swapper swapped often, and commands both failed and succeeded.
-      expect(swaps).toBeGreaterThan(100);
-      expect(commands).toBeGreaterThan(200);
+      expect(swaps).toBeGreaterThan(20);
+      expect(commands).toBeGreaterThan(100);
       expect(refused).toBeGreaterThan(0);
       expect(succeeded).toBeGreaterThan(0);
       expect(results.filter((text) => text.includes('CANARY'))).toEqual([]);

@@ -10,9 +10,16 @@ import { runSessionStoreConformance } from './conformance.js';
 runSessionStoreConformance('SQLite store', async () => {
   const directory = await mkdtemp(join(tmpdir(), 'ctxkit-sqlite-'));
   const path = join(directory, 'sessions.db');
-  const databases = [new Database(path)];
-  const open = () => {
+  // As a host would open it: write-ahead log, synced at checkpoints (not on every append).
+  const connect = () => {
     const database = new Database(path);
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = NORMAL');
+    return database;
+  };
+  const databases = [connect()];
+  const open = () => {
+    const database = connect();
     databases.push(database);
     return createSqliteStore({ database });
   };
