@@ -1,8 +1,11 @@
 import { clipText, codePoints } from '../pipeline/internal/clip-text.js';
 import type { Message, ToolCall } from '../types.js';
+import { commandOf } from './anchors/tool-facts.js';
 import { type Detail, describeCall, gatherFacts, oneLine, outcome, renderCheckpoint } from './heuristic-checkpoint.js';
 import { contentText } from './serialize-conversation.js';
 import type { Summarizer, SummaryRequest } from './summarizer-types.js';
+import { shareBudget } from './tool-output/share-budget.js';
+import { summarizeToolOutput } from './tool-output/summarize-tool-output.js';
 import { type HighlightLimits, highlightOutput } from './tool-output-highlights.js';
 
 /** The fewest code points a heuristic summary may take, whatever the budget. */
@@ -35,6 +38,8 @@ interface ResultEntry {
   output: string;
   /** The most telling error line of a result that did not end ok. */
   error: string | undefined;
+  /** The shell command the call ran, which names the tool whose output this is. */
+  command: string | undefined;
 }
 
 /** Each visible tool result with the nearest call before it that has its id, in order. */
@@ -56,6 +61,7 @@ function resultEntries(messages: readonly Message[]): ResultEntry[] {
       outcome: status,
       output,
       error: status === 'ok' ? undefined : highlightOutput(output, ERROR_ONLY).topError,
+      command: call ? commandOf(call) : undefined,
     });
   }
   return entries;
@@ -140,11 +146,62 @@ function briefDigest(
   return undefined;
 }
 
+/** Code points a result's share must hold for its parsed digest to be worth writing. */
+const MIN_SHARE = 80;
+
+function size(text: string): number {
+  return codePoints(text).length;
+}
+
+/** One result: its call and outcome, then its parsed output within `maxChars`, indented. */
+function digestEntry(entry: ResultEntry, maxChars: number): string {
+  const head = `- ${squeeze(entry.what, 160)}: ${entry.outcome}`;
+  let room = maxChars - size(head) - 1;
+  for (let attempt = 0; attempt < 3 && room > 0; attempt++) {
+    const body = summarizeToolOutput(entry.output, {
+      maxChars: room,
+      ...(entry.command === undefined ? {} : { command: entry.command }),
+    });
+    const text = `${head}\n${body
+      .split('\n')
+      .map((line) => `  ${line}`)
+      .join('\n')}`;
+    if (size(text) <= maxChars) return text;
+    room -= size(text) - maxChars;
+  }
+  return clipText(head, maxChars, 'head');
+}
+
+/**
+ * The digest of a batch of tool results through the tool-output parsers, each result within its fair
+ * share of the budget (what a short result leaves goes to the longer ones), so every result keeps its
+ * counts, codes, locations and failing tests as far as its share allows. `undefined` when the shares
+ * are too small for that (the brief digests take over).
+ */
+function digestWithShares(
+  entries: readonly ResultEntry[],
+  previous: string | undefined,
+  budget: number,
+): string | undefined {
+  if (entries.length === 0) return undefined;
+  const earlier = earlierLine(previous, Math.min(300, Math.floor(budget / 5)));
+  const room = budget - (earlier.length > 0 ? size(earlier[0]!) + 1 : 0) - (entries.length - 1);
+  const needs = entries.map((entry) => size(digestEntry(entry, 4_000)));
+  const shares = shareBudget(needs, room);
+  if (shares.some((share, index) => share < Math.min(MIN_SHARE, needs[index]!))) return undefined;
+  const text = [...earlier, ...entries.map((entry, index) => digestEntry(entry, shares[index]!))].join('\n');
+  return size(text) <= budget ? text : undefined;
+}
+
 function render(request: SummaryRequest, messages: readonly Message[], budget: number): string {
   const previous = typeof request.previousSummary === 'string' ? request.previousSummary : undefined;
   const facts = request.kind === 'tool_results' ? undefined : gatherFacts(messages);
   if (facts) facts.focus = typeof request.instructions === 'string' ? request.instructions : undefined;
   const entries = facts ? [] : resultEntries(messages);
+  if (!facts) {
+    const shared = digestWithShares(entries, previous, budget);
+    if (shared !== undefined) return shared;
+  }
   let text = '';
   for (const level of LEVELS) {
     text = facts

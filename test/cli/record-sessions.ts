@@ -102,7 +102,7 @@ async function recordCompacted(store: SessionStore, sessionId: string): Promise<
     },
   });
   let history: Message[] = [];
-  for (let turn = 1; turn <= 12; turn++) {
+  for (let turn = 1; turn <= 20; turn++) {
     const user: Message = { role: 'user', content: `Turn ${turn}: keep fixing the parser.` };
     history = [...history, user];
     await append(store, sessionId, user);
