@@ -1,56 +1,8 @@
-// The root entry of ctxkit: no `node:` imports, no tokenizer or database code. Zod schemas and the
-// wire strings of ctxkit's own messages are in `ctxkit/schemas`; Node stores in `ctxkit/node`.
+// The root entry of ctxkit, in the order a newcomer reads it. No `node:` imports, no tokenizer or
+// database code: it runs in browsers, edge runtimes, Bun and Deno. Zod schemas and the wire strings
+// of ctxkit's own messages are in `ctxkit/schemas`; Node stores in `ctxkit/node`; adapters in
+// `ctxkit/openai`, `ctxkit/anthropic` and `ctxkit/ai-sdk`. (biome keeps this file's order: see biome.json.)
 
-// ── Settings ────────────────────────────────────────────────────────────────────────────────
-export {
-  type ContextConfig,
-  type ContextConfigInput,
-  DEFAULT_CONFIG,
-  DEFAULT_TOOL_OUTPUT_LIMITS,
-  effectiveKeepRecentTokens,
-  effectiveTokenLimit,
-  resolveConfig,
-  type ToolOutputLimits,
-  type ToolSummaryStrategy,
-  type TruncateMode,
-} from './config/index.js';
-// ── Token counters and estimates ────────────────────────────────────────────────────────────
-export {
-  type ApproximateCounterOptions,
-  approximateCounter,
-  createApproximateCounter,
-} from './counting/approximate-counter.js';
-// ── Core functions: pure, over a message array ─────────────────────────────────────────────
-export {
-  type ContextUsage,
-  type ContextUsageOptions,
-  contextUsage,
-  type UsageLevel,
-} from './counting/context-usage.js';
-export { type EstimateContextTokensOptions, estimateContextTokens } from './counting/estimate-context-tokens.js';
-// ── Contracts: what a host plugs in ─────────────────────────────────────────────────────────
-export type { TokenCounter } from './counting/token-counter.js';
-export {
-  estimateMessageTokens,
-  IMAGE_TOKENS,
-  isAgentVisible,
-  isUserVisible,
-  referenceCounter,
-  sumMessageTokens,
-} from './counting/token-counter.js';
-// ── Errors ──────────────────────────────────────────────────────────────────────────────────
-export {
-  CompactionError,
-  ConfigError,
-  type ConfigErrorOptions,
-  ContextError,
-  type ContextErrorOptions,
-  type ErrorCode,
-  LeafConflictError,
-  type LeafConflictErrorOptions,
-  SessionError,
-  StoreError,
-} from './errors.js';
 // ── Manager: one object that keeps an agent's context inside the window ──────────────────────
 export { createContextManager } from './manager/context-manager.js';
 export type {
@@ -69,32 +21,16 @@ export type {
   ToolResultsSummarizedEvent,
 } from './manager/events.js';
 export { type ContextStats, formatContextStats, formatStatusLine } from './manager/stats.js';
-// ── ctxkit's own messages: summaries, digests, placeholders ─────────────────────────────────
+
+// ── Core functions: pure, over a message array ─────────────────────────────────────────────
 export {
-  type CtxkitMessageKind,
-  createSummaryMessage,
-  ctxkitMessageKind,
-  summaryText,
-} from './messages/ctxkit-messages.js';
-export { type IsContextOverflowOptions, isContextOverflow } from './models/is-context-overflow.js';
-// ── Models ──────────────────────────────────────────────────────────────────────────────────
-export { type GetModelLimitsOptions, getModelLimits, MODEL_LIMITS, type ModelLimits } from './models/model-limits.js';
-export {
-  type ClearToolUsesOptions,
-  type ClearToolUsesResult,
-  clearToolUses,
-} from './pipeline/clear-tool-uses.js';
-export { type CompactionResult, type CompactOptions, compact } from './pipeline/compact.js';
-export type { TruncateResult, TruncationStats } from './pipeline/internal/truncate-with-notice.js';
-export { type CompactionPlan, type PlanCompactionOptions, planCompaction } from './pipeline/plan-compaction.js';
-export { prepareModelMessages } from './pipeline/prepare-model-messages.js';
-export {
-  type ProcessedToolOutput,
-  type ProcessToolOutputOptions,
-  processToolOutput,
-} from './pipeline/process-tool-output.js';
+  type ContextUsage,
+  type ContextUsageOptions,
+  contextUsage,
+  type UsageLevel,
+} from './counting/context-usage.js';
+export { type EstimateContextTokensOptions, estimateContextTokens } from './counting/estimate-context-tokens.js';
 export { shouldCompact } from './pipeline/should-compact.js';
-export type { SpilledOutput, SpillInfo, SpillStore } from './pipeline/spill-store.js';
 export {
   type SplitByCountOptions,
   type SplitByTokenBudgetOptions,
@@ -102,30 +38,40 @@ export {
   splitByCount,
   splitByTokenBudget,
 } from './pipeline/split-by-token-budget.js';
+export { truncateToolContent } from './pipeline/truncate-tool-content.js';
+export type { TruncateResult, TruncationStats } from './pipeline/internal/truncate-with-notice.js';
+export {
+  type ProcessedToolOutput,
+  type ProcessToolOutputOptions,
+  processToolOutput,
+} from './pipeline/process-tool-output.js';
 export {
   type SummarizeToolResultsOptions,
   type SummarizeToolResultsResult,
   summarizeToolResults,
 } from './pipeline/summarize-tool-results.js';
-export { truncateToolContent } from './pipeline/truncate-tool-content.js';
-export { type BranchSessionOptions, type BranchSessionResult, branchSession } from './session/branch-session.js';
+export { type CompactionResult, type CompactOptions, compact } from './pipeline/compact.js';
+export { type CompactionPlan, type PlanCompactionOptions, planCompaction } from './pipeline/plan-compaction.js';
+export { prepareModelMessages } from './pipeline/prepare-model-messages.js';
+export { type ClearToolUsesOptions, type ClearToolUsesResult, clearToolUses } from './pipeline/clear-tool-uses.js';
+
+// ── Settings ────────────────────────────────────────────────────────────────────────────────
 export {
-  type BuildContextFromBranchOptions,
-  buildContextFromBranch,
-  type ModelFacingFilter,
-  type SessionContext,
-} from './session/build-context-from-branch.js';
-export { type CompactSessionOptions, type CompactSessionResult, compactSession } from './session/compact-session.js';
-export { entryToMessage } from './session/entry-to-message.js';
-export {
-  type CreateInMemorySessionStoreOptions,
-  createInMemorySessionStore,
-} from './session/in-memory-session-store.js';
-export {
-  type PlanSessionCompactionOptions,
-  planSessionCompaction,
-  type SessionCompactionPlan,
-} from './session/plan-session-compaction.js';
+  type ContextConfig,
+  type ContextConfigInput,
+  DEFAULT_CONFIG,
+  DEFAULT_TOOL_OUTPUT_LIMITS,
+  effectiveKeepRecentTokens,
+  effectiveTokenLimit,
+  resolveConfig,
+  type ToolOutputLimits,
+  type ToolSummaryStrategy,
+  type TruncateMode,
+} from './config/index.js';
+
+// ── Contracts: what a host plugs in ─────────────────────────────────────────────────────────
+export type { TokenCounter } from './counting/token-counter.js';
+export type { Summarizer, SummaryKind, SummaryOutput, SummaryRequest } from './summarizing/summarizer-types.js';
 export type {
   AppendEntryOptions,
   CreateSessionInit,
@@ -134,18 +80,8 @@ export type {
   SetLeafOptions,
   TranscriptMessage,
 } from './session/session-store.js';
-// ── Session tree ────────────────────────────────────────────────────────────────────────────
-export { type SessionEntries, type WalkBranchOptions, walkBranch } from './session/walk-branch.js';
-// ── Fidelity: tool-output parsers and anchored facts ───────────────────────────────────────
-export {
-  ANCHOR_CATEGORIES,
-  type Anchor,
-  type AnchorCategory,
-} from './summarizing/anchors/anchor.js';
-export { type AnchorCheck, checkAnchors } from './summarizing/anchors/check-anchors.js';
-export { type ExtractAnchorsOptions, extractAnchors } from './summarizing/anchors/extract-anchors.js';
-export { type PinAnchorsOptions, type PinAnchorsResult, pinAnchors } from './summarizing/anchors/pin-anchors.js';
-export { PINNED_HEADING } from './summarizing/anchors/pinned-section.js';
+export type { SpilledOutput, SpillInfo, SpillStore } from './pipeline/spill-store.js';
+
 // ── Summarizers ─────────────────────────────────────────────────────────────────────────────
 export {
   type CompletionFunction,
@@ -156,13 +92,19 @@ export {
 } from './summarizing/create-summarizer.js';
 export { heuristicSummarizer } from './summarizing/heuristic-summarizer.js';
 export { type SerializeConversationOptions, serializeConversation } from './summarizing/serialize-conversation.js';
-export type { Summarizer, SummaryKind, SummaryOutput, SummaryRequest } from './summarizing/summarizer-types.js';
 export {
   SUMMARY_PROMPTS,
   SUMMARY_SECTIONS,
   SUMMARY_SYSTEM_PROMPT,
   type SummaryPromptBuilder,
 } from './summarizing/summary-prompts.js';
+
+// ── Fidelity: anchored facts and tool-output parsers ────────────────────────────────────────
+export { ANCHOR_CATEGORIES, type Anchor, type AnchorCategory } from './summarizing/anchors/anchor.js';
+export { type ExtractAnchorsOptions, extractAnchors } from './summarizing/anchors/extract-anchors.js';
+export { type AnchorCheck, checkAnchors } from './summarizing/anchors/check-anchors.js';
+export { type PinAnchorsOptions, type PinAnchorsResult, pinAnchors } from './summarizing/anchors/pin-anchors.js';
+export { PINNED_HEADING } from './summarizing/anchors/pinned-section.js';
 export { type ParseToolOutputOptions, parseToolOutput } from './summarizing/tool-output/parse-tool-output.js';
 export type {
   ParsedToolOutput,
@@ -174,6 +116,69 @@ export {
   type SummarizeToolOutputOptions,
   summarizeToolOutput,
 } from './summarizing/tool-output/summarize-tool-output.js';
+
+// ── Token counters ──────────────────────────────────────────────────────────────────────────
+export {
+  type ApproximateCounterOptions,
+  approximateCounter,
+  createApproximateCounter,
+} from './counting/approximate-counter.js';
+export {
+  estimateMessageTokens,
+  IMAGE_TOKENS,
+  isAgentVisible,
+  isUserVisible,
+  referenceCounter,
+  sumMessageTokens,
+} from './counting/token-counter.js';
+
+// ── Session tree ────────────────────────────────────────────────────────────────────────────
+export {
+  type BuildContextFromBranchOptions,
+  buildContextFromBranch,
+  type ModelFacingFilter,
+  type SessionContext,
+} from './session/build-context-from-branch.js';
+export { type CompactSessionOptions, type CompactSessionResult, compactSession } from './session/compact-session.js';
+export {
+  type PlanSessionCompactionOptions,
+  planSessionCompaction,
+  type SessionCompactionPlan,
+} from './session/plan-session-compaction.js';
+export { type BranchSessionOptions, type BranchSessionResult, branchSession } from './session/branch-session.js';
+export { type SessionEntries, type WalkBranchOptions, walkBranch } from './session/walk-branch.js';
+export { entryToMessage } from './session/entry-to-message.js';
+export {
+  type CreateInMemorySessionStoreOptions,
+  createInMemorySessionStore,
+} from './session/in-memory-session-store.js';
+
+// ── ctxkit's own messages: summaries, digests, placeholders ─────────────────────────────────
+export {
+  type CtxkitMessageKind,
+  createSummaryMessage,
+  ctxkitMessageKind,
+  summaryText,
+} from './messages/ctxkit-messages.js';
+
+// ── Models ──────────────────────────────────────────────────────────────────────────────────
+export { type GetModelLimitsOptions, getModelLimits, MODEL_LIMITS, type ModelLimits } from './models/model-limits.js';
+export { type IsContextOverflowOptions, isContextOverflow } from './models/is-context-overflow.js';
+
+// ── Errors ──────────────────────────────────────────────────────────────────────────────────
+export {
+  CompactionError,
+  ConfigError,
+  type ConfigErrorOptions,
+  ContextError,
+  type ContextErrorOptions,
+  type ErrorCode,
+  LeafConflictError,
+  type LeafConflictErrorOptions,
+  SessionError,
+  StoreError,
+} from './errors.js';
+
 // ── The message and session-entry model ─────────────────────────────────────────────────────
 export type {
   AssistantMessage,
