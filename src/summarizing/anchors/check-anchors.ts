@@ -1,3 +1,4 @@
+import { checkedAnchors, checkedText } from '../fidelity-arguments.js';
 import type { Anchor } from './anchor.js';
 import { normalizeForCheck } from './normalize.js';
 
@@ -33,7 +34,8 @@ export interface AnchorCheck {
  * ```
  */
 export function checkAnchors(summary: string, anchors: readonly Anchor[]): AnchorCheck {
-  const haystack = normalizeForCheck(typeof summary === 'string' ? summary : '');
+  checkedAnchors('checkAnchors', anchors);
+  const haystack = normalizeForCheck(checkedText('checkAnchors', summary, 'summary'));
   const kept: Anchor[] = [];
   const lost: Anchor[] = [];
   for (const anchor of anchors) {

@@ -1,6 +1,9 @@
+import { z } from 'zod';
 import { ctxkitMessageKind, summaryText } from '../../messages/ctxkit-messages.js';
+import { assertMessages } from '../../pipeline/internal/assert-messages.js';
 import { pairToolResults } from '../../pipeline/internal/tool-pairing.js';
 import type { Message, ToolCall, ToolResultMessage } from '../../types.js';
+import { parseOptions } from '../../validation/parse-options.js';
 import { contentText } from '../serialize-conversation.js';
 import { parseToolOutput } from '../tool-output/parse-tool-output.js';
 import type { ToolOutputFormat } from '../tool-output/parsed-tool-output.js';
@@ -155,6 +158,15 @@ function resultAnchors(output: string, command: string | undefined, failed: bool
   }
 }
 
+const extractAnchorsOptionsSchema = z.object(
+  {
+    previous: z
+      .array(anchorSchema, { error: 'must be an array of anchors, as extractAnchors returns them' })
+      .optional(),
+  },
+  { error: 'must be an object: { previous? }' },
+);
+
 /**
  * Reads, deterministically and without I/O, the facts a checkpoint of these messages must keep: the
  * user's goal (the first request, `required`) and later requests, their constraints (`required`), the
@@ -175,8 +187,10 @@ function resultAnchors(output: string, command: string | undefined, failed: bool
  * ```
  */
 export function extractAnchors(messages: readonly Message[], options: ExtractAnchorsOptions = {}): Anchor[] {
+  assertMessages(messages, 'extractAnchors');
+  const { previous } = parseOptions('extractAnchors', extractAnchorsOptionsSchema, options ?? {});
   const list = new AnchorList();
-  for (const anchor of options.previous ?? []) list.add({ ...anchor, keys: [...anchor.keys] });
+  for (const anchor of previous ?? []) list.add({ ...anchor, keys: [...anchor.keys] });
   const calls = new Map<number, ToolCall>();
   for (const [index, site] of pairToolResults(messages)) {
     const owner = messages[site.message];
@@ -185,7 +199,7 @@ export function extractAnchors(messages: readonly Message[], options: ExtractAnc
   }
   const files = new Map<string, boolean>();
   const commands = new Map<string, { text: string; ok: boolean }>();
-  let goalSeen = (options.previous ?? []).some((anchor) => anchor.category === 'goal' && anchor.required);
+  let goalSeen = (previous ?? []).some((anchor) => anchor.category === 'goal' && anchor.required);
   messages.forEach((message, index) => {
     const own = ctxkitMessageKind(message);
     // Archived tool results are history the checkpoint must still account for; other hidden

@@ -1,4 +1,7 @@
+import { z } from 'zod';
 import { clipText, codePoints } from '../../pipeline/internal/clip-text.js';
+import { option, parseOptions } from '../../validation/parse-options.js';
+import { checkedAnchors, checkedText } from '../fidelity-arguments.js';
 import { type Anchor, anchorPriority } from './anchor.js';
 import { checkAnchors } from './check-anchors.js';
 import { PINNED_HEADING, pinnedLine, withoutPinnedSection } from './pinned-section.js';
@@ -104,6 +107,8 @@ function headOf(points: readonly string[], count: number): string {
   return (lineEnd >= head.length * 0.75 ? head.slice(0, lineEnd) : head).trimEnd();
 }
 
+const pinAnchorsOptionsSchema = z.object({ maxChars: option.tokens() }, { error: 'must be an object: { maxChars }' });
+
 /**
  * Carries the facts a summary lost into a pinned section at its end (`## Pinned Facts`, one
  * `- category: fact` line each), within `maxChars` code points. Facts outrank the summary's prose:
@@ -124,8 +129,9 @@ function headOf(points: readonly string[], count: number): string {
  * ```
  */
 export function pinAnchors(summary: string, anchors: readonly Anchor[], options: PinAnchorsOptions): PinAnchorsResult {
-  const maxChars = Math.max(0, Math.floor(options.maxChars));
-  const body = withoutPinnedSection(typeof summary === 'string' ? summary : '').trimEnd();
+  checkedAnchors('pinAnchors', anchors);
+  const maxChars = Math.floor(parseOptions('pinAnchors', pinAnchorsOptionsSchema, options).maxChars);
+  const body = withoutPinnedSection(checkedText('pinAnchors', summary, 'summary')).trimEnd();
   const order = byPriority(anchors);
   // 1. The whole summary with the facts it lost, in full, then shortened.
   const lost = checkAnchors(body, order).lost;

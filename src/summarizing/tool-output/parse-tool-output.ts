@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { parseOptions } from '../../validation/parse-options.js';
+import { checkedText } from '../fidelity-arguments.js';
 import { detectFormat } from './detect-format.js';
 import { splitOutputLines } from './lines.js';
 import { parseCargo } from './parse-cargo.js';
@@ -46,6 +49,15 @@ const PARSERS: Record<ToolOutputFormat, (lines: readonly string[]) => ParserResu
   unknown: parseUnknown,
 };
 
+/** The options of {@link parseToolOutput} as the parsers and {@link summarizeToolOutput} read them; other keys pass. */
+const parseToolOutputOptionsSchema = z.looseObject(
+  {
+    command: z.string({ error: 'must be a string' }).optional(),
+    format: z.enum(Object.keys(PARSERS) as [ToolOutputFormat, ...ToolOutputFormat[]]).optional(),
+  },
+  { error: 'must be an object: { command?, format? }' },
+);
+
 /**
  * Reads a tool's output: which tool it came from (tsc, eslint, biome, node:test in TAP or spec form,
  * vitest, jest, pytest, go test, cargo build/test/clippy, git status, git diff, grep/ripgrep, npm,
@@ -65,7 +77,8 @@ const PARSERS: Record<ToolOutputFormat, (lines: readonly string[]) => ParserResu
  * ```
  */
 export function parseToolOutput(text: string, options: ParseToolOutputOptions = {}): ParsedToolOutput {
-  const lines = splitOutputLines(typeof text === 'string' ? text : String(text ?? ''));
+  options = parseOptions('parseToolOutput', parseToolOutputOptionsSchema, options ?? {}) as ParseToolOutputOptions;
+  const lines = splitOutputLines(checkedText('parseToolOutput', text, 'text'));
   let lineCount = 0;
   for (const line of lines) if (line) lineCount++;
   const detected = options.format ?? detectFormat(lines, options.command);

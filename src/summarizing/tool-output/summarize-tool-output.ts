@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import { clipText, codePoints } from '../../pipeline/internal/clip-text.js';
+import { option, parseOptions } from '../../validation/parse-options.js';
 import { type ParseToolOutputOptions, parseToolOutput } from './parse-tool-output.js';
 import type { ParsedToolOutput, ToolOutputProblem } from './parsed-tool-output.js';
 
@@ -14,6 +16,19 @@ export interface SummarizeToolOutputOptions extends ParseToolOutputOptions {
   /** Code points the digest may take, all lines included. @default 800 */
   maxChars?: number;
 }
+
+/** What {@link renderToolOutput} reads of a parse: enough to refuse what is not one. */
+const parsedSchema = z.looseObject(
+  {
+    format: z.string(),
+    lineCount: z.number(),
+    counts: z.array(z.string()),
+    problems: z.array(z.looseObject({})),
+    notes: z.array(z.string()),
+  },
+  { error: 'must be what parseToolOutput returns' },
+);
+const summarizeOptionsSchema = z.looseObject({ maxChars: option.tokens().optional() }, { error: 'must be an object' });
 
 /**
  * Renderings tried, from the most to the least detail: problems grouped by code and message, then by
@@ -119,7 +134,8 @@ function codeLine(problems: readonly ToolOutputProblem[]): string | undefined {
  * ```
  */
 export function renderToolOutput(parsed: ParsedToolOutput, maxChars: number): string {
-  const budget = Math.max(0, Math.floor(maxChars));
+  parseOptions('renderToolOutput', parsedSchema, parsed, 'parsed');
+  const budget = Math.floor(parseOptions('renderToolOutput', option.tokens(), maxChars, 'maxChars'));
   const first = header(parsed);
   const hasCodes = parsed.problems.some((problem) => problem.code !== undefined && problem.severity !== 'failure');
   for (const { byCode, width } of ATTEMPTS) {
@@ -170,6 +186,6 @@ export function renderToolOutput(parsed: ParsedToolOutput, maxChars: number): st
  * ```
  */
 export function summarizeToolOutput(text: string, options: SummarizeToolOutputOptions = {}): string {
-  const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
-  return renderToolOutput(parseToolOutput(text, options), maxChars);
+  const { maxChars = DEFAULT_MAX_CHARS } = parseOptions('summarizeToolOutput', summarizeOptionsSchema, options ?? {});
+  return renderToolOutput(parseToolOutput(text, options ?? {}), maxChars);
 }
