@@ -15,6 +15,8 @@ export default defineConfig({
   },
   test: {
     testTimeout: 30_000,
+    // Every core: the default leaves one free, which on a 2-core machine runs the files one at a time.
+    maxWorkers: '100%',
     projects: [
       {
         // Most files share one module graph per worker: importing zod, fast-check and the
