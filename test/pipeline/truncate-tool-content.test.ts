@@ -186,10 +186,7 @@ describe('truncateToolContent: line and byte limits together', () => {
     const marker = kept.find((line) => /^\.\.\. \[[\d,]+ lines omitted\] \.\.\.$/.test(line));
     expect(marker).toBeDefined();
     const omitted = Number(/\[([\d,]+) lines omitted\]/.exec(marker!)![1]!.replace(/,/g, ''));
-    const body = kept.slice(
-      0,
-      kept.indexOf(marker!) + 1 + kept.slice(kept.indexOf(marker!) + 1).findIndex((line) => line === ''),
-    );
+    const body = kept.slice(0, kept.indexOf(marker!) + 1 + kept.slice(kept.indexOf(marker!) + 1).indexOf(''));
     const shown = body.filter((line) => line.startsWith('line '));
     // Every kept line is a whole line of the input, and the count adds up.
     for (const line of shown) expect(lines).toContain(line);
