@@ -12,7 +12,7 @@ import { heuristicSummarizer } from '../summarizing/heuristic-summarizer.js';
 import type { Summarizer, SummaryRequest } from '../summarizing/summarizer-types.js';
 import { callSummarizer } from '../summarizing/summary-output.js';
 import { serializeToolBatch } from '../summarizing/tool-output/serialize-tool-batch.js';
-import type { AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage } from '../types.js';
+import type { Message, ToolResultMessage, UserMessage } from '../types.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { assertMessages } from './internal/assert-messages.js';
 import { clipText } from './internal/clip-text.js';
