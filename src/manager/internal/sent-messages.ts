@@ -1,4 +1,4 @@
-import { isAgentVisible } from '../../counting/token-counter.js';
+import { isAgentVisible } from '../../counting/is-agent-visible.js';
 import { ARCHIVED_RESULT_PLACEHOLDER, MISSING_RESULT_TEXT } from '../../messages/ctxkit-messages.js';
 import type { AssistantMessage, TextContent, ToolResultMessage } from '../../types.js';
 
