@@ -20,7 +20,9 @@ export type {
   ToolOutputTruncatedEvent,
   ToolResultsSummarizedEvent,
 } from './manager/events.js';
-export { type ContextStats, formatContextStats, formatStatusLine } from './manager/stats.js';
+export type { ContextStats } from './manager/stats.js';
+export { formatContextStats } from './manager/format-context-stats.js';
+export { formatStatusLine } from './manager/format-status-line.js';
 
 // ── Core functions: pure, over a message array ─────────────────────────────────────────────
 export {
@@ -123,14 +125,11 @@ export {
   approximateCounter,
   createApproximateCounter,
 } from './counting/approximate-counter.js';
-export {
-  estimateMessageTokens,
-  IMAGE_TOKENS,
-  isAgentVisible,
-  isUserVisible,
-  referenceCounter,
-  sumMessageTokens,
-} from './counting/token-counter.js';
+export { IMAGE_TOKENS, referenceCounter } from './counting/token-counter.js';
+export { estimateMessageTokens } from './counting/estimate-message-tokens.js';
+export { isAgentVisible } from './counting/is-agent-visible.js';
+export { isUserVisible } from './counting/is-user-visible.js';
+export { sumMessageTokens } from './counting/sum-message-tokens.js';
 
 // ── Session tree ────────────────────────────────────────────────────────────────────────────
 export {

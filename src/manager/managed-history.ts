@@ -1,5 +1,5 @@
 import type { ContextConfig } from '../config/index.js';
-import { isAgentVisible } from '../counting/token-counter.js';
+import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { archiveToolResult } from '../messages/ctxkit-messages.js';
 import { assertMessage } from '../pipeline/internal/assert-messages.js';
 import { summarizeArchivedResults, withTheirCalls } from '../pipeline/summarize-tool-results.js';

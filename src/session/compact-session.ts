@@ -1,5 +1,6 @@
 import { countExtras } from '../counting/estimate-context-tokens.js';
-import { referenceCounter, sumMessageTokens } from '../counting/token-counter.js';
+import { sumMessageTokens } from '../counting/sum-message-tokens.js';
+import { referenceCounter } from '../counting/token-counter.js';
 import { CompactionError, SessionError } from '../errors.js';
 import { type CompactionResult, type CompactOptions, compact } from '../pipeline/compact.js';
 import { anchorsOf } from '../summarizing/anchors/carried-anchors.js';
