@@ -1,6 +1,7 @@
 import { isValidUsage, usageTotal } from '../counting/estimate-context-tokens.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
-import { ARCHIVED_RESULT_PLACEHOLDER, MISSING_RESULT_TEXT, summaryText } from '../messages/ctxkit-messages.js';
+import { summaryText } from '../messages/summary-text.js';
+import { ARCHIVED_RESULT_PLACEHOLDER, MISSING_RESULT_TEXT } from '../messages/wire-strings.js';
 import { withoutEmptyAssistantParts, withoutEmptyUserParts } from '../pipeline/internal/empty-content.js';
 import type { AssistantMessage, Message, TextContent, ToolResultMessage } from '../types.js';
 
