@@ -33,11 +33,10 @@ export {
 } from './counting/context-usage.js';
 export { type EstimateContextTokensOptions, estimateContextTokens } from './counting/estimate-context-tokens.js';
 export { shouldCompact } from './pipeline/should-compact.js';
+export { type SplitByCountOptions, splitByCount } from './pipeline/split-by-count.js';
 export {
-  type SplitByCountOptions,
   type SplitByTokenBudgetOptions,
   type SplitResult,
-  splitByCount,
   splitByTokenBudget,
 } from './pipeline/split-by-token-budget.js';
 export { truncateToolContent } from './pipeline/truncate-tool-content.js';
@@ -153,12 +152,9 @@ export {
 } from './session/in-memory-session-store.js';
 
 // ── ctxkit's own messages: summaries, digests, placeholders ─────────────────────────────────
-export {
-  type CtxkitMessageKind,
-  createSummaryMessage,
-  ctxkitMessageKind,
-  summaryText,
-} from './messages/ctxkit-messages.js';
+export { type CtxkitMessageKind, ctxkitMessageKind } from './messages/ctxkit-message-kind.js';
+export { createSummaryMessage } from './messages/create-summary-message.js';
+export { summaryText } from './messages/summary-text.js';
 
 // ── Models ──────────────────────────────────────────────────────────────────────────────────
 export { type GetModelLimitsOptions, getModelLimits, MODEL_LIMITS, type ModelLimits } from './models/model-limits.js';

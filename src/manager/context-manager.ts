@@ -5,7 +5,7 @@ import { countExtras } from '../counting/estimate-context-tokens.js';
 import { countMessageTokens } from '../counting/internal/count-message-tokens.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { ContextError } from '../errors.js';
-import { summaryText } from '../messages/ctxkit-messages.js';
+import { summaryText } from '../messages/summary-text.js';
 import { isContextOverflow } from '../models/is-context-overflow.js';
 import type { CompactionResult } from '../pipeline/compact.js';
 import type { Message } from '../types.js';
