@@ -1,5 +1,11 @@
-import type { CompactionEntry } from '../types.js';
-import type { SessionIndex } from './session-index.js';
+import type { CompactionEntry, SessionEntry, SessionEntryType } from '../types.js';
+
+/** The entries of a session by position, as the session index holds them. @internal */
+export interface EntriesByPosition {
+  typeAt(position: number): SessionEntryType;
+  idOf(position: number): string;
+  entryAt(position: number): SessionEntry;
+}
 
 /**
  * Where the context branch of a path starts, as an index into `positions` (the path's positions,
@@ -8,7 +14,7 @@ import type { SessionIndex } from './session-index.js';
  *
  * @internal
  */
-export function contextCut(index: SessionIndex, positions: readonly number[]): number {
+export function contextCut(index: EntriesByPosition, positions: readonly number[]): number {
   const latest = positions.findIndex((position) => index.typeAt(position) === 'compaction');
   if (latest < 0) return -1;
   const keepFrom = (index.entryAt(positions[latest]!) as CompactionEntry).firstKeptEntryId;
