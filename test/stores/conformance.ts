@@ -8,11 +8,11 @@ import {
   LeafConflictError,
   type Message,
   type SessionEntry,
-  type SessionEntryInput,
   SessionError,
   type SessionStore,
   StoreError,
 } from '../../src/index.js';
+import type { SessionEntryInput } from '../../src/session/index.js';
 import { userMessage } from '../../src/testing/index.js';
 
 /** A store under test, how to open it again on the same data, and how to clean up. */
