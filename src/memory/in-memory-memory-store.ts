@@ -1,5 +1,6 @@
 import { StoreError } from '../errors.js';
-import { isWithinMemoryPath, MEMORY_ROOT, parentMemoryPath } from './memory-path.js';
+import { isWithinMemoryPath } from './is-within-memory-path.js';
+import { MEMORY_ROOT } from './memory-root.js';
 import type {
   MemoryEntry,
   MemoryListOptions,
@@ -7,6 +8,7 @@ import type {
   MemoryStore,
   MemoryWriteOptions,
 } from './memory-store.js';
+import { parentMemoryPath } from './parent-memory-path.js';
 
 const encoder = new TextEncoder();
 

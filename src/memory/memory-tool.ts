@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { ContextError } from '../errors.js';
 import { option, parseOptions } from '../validation/parse-options.js';
+import { runMemoryCommand } from './internal/run-memory-command.js';
 import { createKeyedQueue } from './keyed-queue.js';
-import { parseMemoryCommand } from './memory-commands.js';
 import type { MemoryStore } from './memory-store.js';
 import { type MemoryToolDefinition, memoryToolDefinition } from './memory-tool-definition.js';
 import { DEFAULT_MEMORY_TOOL_LIMITS, type MemoryToolLimits, type MemoryToolResult } from './memory-tool-limits.js';
-import { runMemoryCommand } from './run-memory-command.js';
+import { parseMemoryCommand } from './parse-memory-command.js';
 
 /**
  * Options of {@link createMemoryTool}: the store and, optionally, the caps.

@@ -4,7 +4,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, StoreError } from '../errors.js';
 import { createKeyedQueue } from '../memory/keyed-queue.js';
-import { MEMORY_ROOT, resolveMemoryPath } from '../memory/memory-path.js';
+import { MEMORY_ROOT } from '../memory/memory-root.js';
 import type {
   MemoryEntry,
   MemoryListOptions,
@@ -12,6 +12,7 @@ import type {
   MemoryStore,
   MemoryWriteOptions,
 } from '../memory/memory-store.js';
+import { resolveMemoryPath } from '../memory/resolve-memory-path.js';
 import { parseOptions } from '../validation/parse-options.js';
 
 /**

@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SpilledOutput, SpillInfo, SpillStore } from '../pipeline/spill-store.js';
 import { option, parseOptions } from '../validation/parse-options.js';
+import { defaultSpillDirectory } from './default-spill-directory.js';
 
 /**
  * Options of {@link createFileSpillStore}.
@@ -16,25 +16,6 @@ import { option, parseOptions } from '../validation/parse-options.js';
 export interface CreateFileSpillStoreOptions {
   /** Where the files are written; created when missing. @default join(os.tmpdir(), 'ai_tool_outputs') */
   directory?: string;
-}
-
-/**
- * The default spill directory: `ai_tool_outputs` under the system temp directory, as in the
- * reference. {@link createFileSpillStore} writes there unless given another `directory`.
- *
- * @returns The directory's absolute path (it may not exist yet).
- *
- * @example
- * ```ts
- * import { readdir } from 'node:fs/promises';
- * import { defaultSpillDirectory } from 'ctxkit/node';
- *
- * const saved = await readdir(defaultSpillDirectory()).catch(() => []);
- * console.log(`${saved.length} tool outputs saved in full`);
- * ```
- */
-export function defaultSpillDirectory(): string {
-  return join(tmpdir(), 'ai_tool_outputs');
 }
 
 function safeName(value: string | undefined): string {

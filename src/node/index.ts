@@ -1,5 +1,6 @@
+export { defaultSpillDirectory } from './default-spill-directory.js';
 export { type CreateFileMemoryStoreOptions, createFileMemoryStore } from './file-memory-store.js';
-export { type CreateFileSpillStoreOptions, createFileSpillStore, defaultSpillDirectory } from './file-spill-store.js';
+export { type CreateFileSpillStoreOptions, createFileSpillStore } from './file-spill-store.js';
 export {
   type CreateJsonlStoreOptions,
   createJsonlStore,

@@ -1,15 +1,20 @@
+import { isWithinMemoryPath } from '../is-within-memory-path.js';
 import type {
   MemoryCommand,
   MemoryCreateCommand,
   MemoryInsertCommand,
   MemoryRenameCommand,
   MemoryStrReplaceCommand,
-} from './memory-commands.js';
-import { isWithinMemoryPath, MEMORY_ROOT, parentMemoryPath } from './memory-path.js';
+} from '../memory-commands.js';
+import { MEMORY_ROOT } from '../memory-root.js';
+import type { MemoryStore } from '../memory-store.js';
+import type { MemoryToolLimits, MemoryToolResult } from '../memory-tool-limits.js';
+import { parentMemoryPath } from '../parent-memory-path.js';
 import { resolveField as path, Refusal } from './memory-refusal.js';
-import type { MemoryStore } from './memory-store.js';
-import type { MemoryToolLimits, MemoryToolResult } from './memory-tool-limits.js';
-import { countMemoryEntries, numberLines, truncateOutput, utf8Length, viewMemory } from './memory-view.js';
+import { numberLines, truncateOutput } from './output-text.js';
+import { utf8Length } from './utf8-text.js';
+import { viewMemory } from './view-memory.js';
+import { countMemoryEntries } from './walk-memory.js';
 
 /** Everything a command needs. */
 interface RunOptions {
@@ -226,6 +231,8 @@ async function rename(command: MemoryRenameCommand, options: RunOptions): Promis
 /**
  * Runs one validated command against a store. Expected refusals come back as `{ error }`; failures of
  * the store are thrown for the caller to turn into a result.
+ *
+ * @internal
  */
 export async function runMemoryCommand(options: RunOptions & { command: MemoryCommand }): Promise<MemoryToolResult> {
   const { command } = options;

@@ -1,5 +1,5 @@
-/** The root of the memory tree as the model sees it. Every memory path starts with it. */
-export const MEMORY_ROOT = '/memories';
+import { isWellFormedText } from './internal/well-formed-text.js';
+import { MEMORY_ROOT } from './memory-root.js';
 
 /** The longest path accepted, in UTF-8 bytes. */
 const MAX_PATH_BYTES = 1024;
@@ -41,23 +41,6 @@ function hasControlCharacter(value: string): boolean {
     if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029) return true;
   }
   return false;
-}
-
-/**
- * Whether `value` is well-formed UTF-16: every surrogate is part of a pair. Lone surrogates cannot be
- * encoded as UTF-8, so a file store would silently replace them.
- *
- * @internal
- */
-export function isWellFormedText(value: string): boolean {
-  for (let index = 0; index < value.length; index++) {
-    const code = value.charCodeAt(index);
-    if (code < 0xd800 || code > 0xdfff) continue;
-    const next = value.charCodeAt(index + 1);
-    if (code > 0xdbff || !(next >= 0xdc00 && next <= 0xdfff)) return false;
-    index++;
-  }
-  return true;
 }
 
 /**
@@ -146,38 +129,4 @@ export function resolveMemoryPath(path: string): MemoryPathResult {
     }
   }
   return { ok: true, path: `${MEMORY_ROOT}/${segments.join('/')}`, segments };
-}
-
-/**
- * The parent of a normalised memory path (the root is its own parent). Takes trusted input: a path
- * {@link resolveMemoryPath} returned, never the model's raw text.
- *
- * @param path - A path returned by {@link resolveMemoryPath}.
- * @returns The parent path.
- *
- * @example
- * ```ts
- * parentMemoryPath('/memories/a/b.md'); // '/memories/a'
- * ```
- */
-export function parentMemoryPath(path: string): string {
-  const index = path.lastIndexOf('/');
-  return index <= MEMORY_ROOT.length - 1 ? MEMORY_ROOT : path.slice(0, index);
-}
-
-/**
- * Whether `path` is `ancestor` itself or lies below it (by whole names, so `/memories/a` does not
- * contain `/memories/ab`). Takes trusted input: paths {@link resolveMemoryPath} returned.
- *
- * @param options - The two normalised paths.
- * @returns True when `path` is inside `ancestor`.
- *
- * @example
- * ```ts
- * isWithinMemoryPath({ path: '/memories/a/b', ancestor: '/memories/a' }); // true
- * ```
- */
-export function isWithinMemoryPath(options: { path: string; ancestor: string }): boolean {
-  const { path, ancestor } = options;
-  return path === ancestor || path.startsWith(`${ancestor}/`);
 }
