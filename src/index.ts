@@ -16,7 +16,9 @@ export type {
   PrepareResult,
 } from './manager/context-manager-types.js';
 export type { ContextEvent } from './manager/events.js';
-export { type ContextStats, formatContextStats, formatStatusLine } from './manager/stats.js';
+export type { ContextStats } from './manager/stats.js';
+export { formatContextStats } from './manager/format-context-stats.js';
+export { formatStatusLine } from './manager/format-status-line.js';
 
 // ── Settings (name a field's type through its parent: `ContextConfig['toolSummaryStrategy']`) ──
 export {
@@ -77,13 +79,11 @@ export {
   approximateCounter,
   createApproximateCounter,
 } from './counting/approximate-counter.js';
-export {
-  estimateMessageTokens,
-  isAgentVisible,
-  isUserVisible,
-  referenceCounter,
-  sumMessageTokens,
-} from './counting/token-counter.js';
+export { referenceCounter } from './counting/token-counter.js';
+export { estimateMessageTokens } from './counting/estimate-message-tokens.js';
+export { isAgentVisible } from './counting/is-agent-visible.js';
+export { isUserVisible } from './counting/is-user-visible.js';
+export { sumMessageTokens } from './counting/sum-message-tokens.js';
 
 // ── Session tree: the rest (entry types, walkBranch, compactSession…) is in `ctxkit/session` ───
 export type { SessionEntry } from './types.js';

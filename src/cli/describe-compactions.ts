@@ -1,4 +1,4 @@
-import { isAgentVisible } from '../counting/token-counter.js';
+import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { ctxkitMessageKind } from '../messages/ctxkit-messages.js';
 import { buildContextFromBranch } from '../session/build-context-from-branch.js';
 import type { CompactionEntry, Message, SessionEntry } from '../types.js';

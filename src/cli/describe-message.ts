@@ -1,5 +1,6 @@
 import { approximateCounter } from '../counting/approximate-counter.js';
-import { estimateMessageTokens, isAgentVisible } from '../counting/token-counter.js';
+import { estimateMessageTokens } from '../counting/estimate-message-tokens.js';
+import { isAgentVisible } from '../counting/is-agent-visible.js';
 import type { Message } from '../types.js';
 import type { InspectedMessage } from './inspection-types.js';
 import { messageLabel, messageText } from './message-text.js';

@@ -1,4 +1,5 @@
-import { estimateMessageTokens, isAgentVisible } from '../counting/token-counter.js';
+import { estimateMessageTokens } from '../counting/estimate-message-tokens.js';
+import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { ctxkitMessageKind } from '../messages/ctxkit-messages.js';
 import { buildContextFromBranch, type SessionContext } from '../session/build-context-from-branch.js';
 import type { Message } from '../types.js';

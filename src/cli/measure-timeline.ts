@@ -1,4 +1,4 @@
-import { isAgentVisible } from '../counting/token-counter.js';
+import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { buildContextFromBranch } from '../session/build-context-from-branch.js';
 import { entryToMessage } from '../session/entry-to-message.js';
 import type { Message, SessionEntry } from '../types.js';

@@ -8,6 +8,7 @@ export {
   type ToolSummaryStrategy,
   type TruncateMode,
 } from './defaults.js';
-export { effectiveKeepRecentTokens, effectiveTokenLimit } from './effective-limits.js';
-export { resolveConfig, toConfig } from './resolve.js';
+export { effectiveKeepRecentTokens } from './effective-keep-recent-tokens.js';
+export { effectiveTokenLimit } from './effective-token-limit.js';
+export { resolveConfig, toConfig } from './resolve-config.js';
 export { contextConfigSchema, toolOutputSchema, toolSummaryStrategySchema } from './schema.js';

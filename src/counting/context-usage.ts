@@ -3,7 +3,7 @@ import { assertMessages } from '../pipeline/internal/assert-messages.js';
 import type { Message } from '../types.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { describeCheckedContextTokens, type EstimateContextTokensOptions } from './estimate-context-tokens.js';
-import { isAgentVisible } from './token-counter.js';
+import { isAgentVisible } from './is-agent-visible.js';
 
 /**
  * Options of {@link contextUsage} and {@link shouldCompact}.

@@ -2,14 +2,10 @@ import { summaryText } from '../messages/ctxkit-messages.js';
 import { assertMessages } from '../pipeline/internal/assert-messages.js';
 import type { AssistantMessage, Message, Usage } from '../types.js';
 import { option, parseOptions } from '../validation/parse-options.js';
-import {
-  countTextCached,
-  countToolsTokens,
-  estimateMessageTokens,
-  isAgentVisible,
-  referenceCounter,
-  type TokenCounter,
-} from './token-counter.js';
+import { estimateMessageTokens } from './estimate-message-tokens.js';
+import { countTextCached, countToolsTokens } from './internal/count-text-cached.js';
+import { isAgentVisible } from './is-agent-visible.js';
+import { referenceCounter, type TokenCounter } from './token-counter.js';
 
 /**
  * Options of {@link estimateContextTokens}.

@@ -3,7 +3,8 @@ import { type ContextConfig, effectiveKeepRecentTokens, effectiveTokenLimit, res
 import { approximateCounter } from '../counting/approximate-counter.js';
 import { type ContextUsage, measureUsage } from '../counting/context-usage.js';
 import { countExtras } from '../counting/estimate-context-tokens.js';
-import { countMessageTokens, isAgentVisible } from '../counting/token-counter.js';
+import { countMessageTokens } from '../counting/internal/count-message-tokens.js';
+import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { CompactionError, ConfigError, ContextError } from '../errors.js';
 import { summaryText } from '../messages/ctxkit-messages.js';
 import { isContextOverflow } from '../models/is-context-overflow.js';

@@ -1,8 +1,9 @@
 import type { ContextConfig } from '../config/index.js';
-import { isAgentVisible } from '../counting/token-counter.js';
+import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { archiveToolResult } from '../messages/ctxkit-messages.js';
 import { assertMessage } from '../pipeline/internal/assert-messages.js';
-import { summarizeArchivedResults, withTheirCalls } from '../pipeline/summarize-tool-results.js';
+import { newestPairsThatFit, withTheirCalls } from '../pipeline/internal/tool-summary-input.js';
+import { summarizeArchivedResults, TOOL_SUMMARY_INPUT_CHARS } from '../pipeline/summarize-tool-results.js';
 import type { Summarizer } from '../summarizing/summarizer-types.js';
 import type { Message, ToolResultMessage } from '../types.js';
 import type { CallOptions } from './context-manager-types.js';
@@ -172,7 +173,10 @@ export class ManagedHistory {
     if (visibleCount <= cutoff + batch) return;
     const indexes = this.visible.slice(this.head, this.head + visibleCount - cutoff);
     const originals = indexes.map((index) => this.history[index] as ToolResultMessage);
-    const outcome = await summarizeArchivedResults(this.pairsOf(indexes, originals), {
+    const pairs = newestPairsThatFit(indexes.length, TOOL_SUMMARY_INPUT_CHARS, (newest) =>
+      this.pairsOf(indexes.slice(-newest), originals.slice(-newest)),
+    );
+    const outcome = await summarizeArchivedResults(pairs, {
       strategy,
       summarizer: this.options.summarizer,
       signal: callOptions.signal,

@@ -1,27 +1,21 @@
 import { isValidUsage, usageTotal } from '../counting/estimate-context-tokens.js';
-import { isAgentVisible } from '../counting/token-counter.js';
-import { ARCHIVED_RESULT_PLACEHOLDER, MISSING_RESULT_TEXT, summaryText } from '../messages/ctxkit-messages.js';
+import { isAgentVisible } from '../counting/is-agent-visible.js';
+import { summaryText } from '../messages/ctxkit-messages.js';
 import { withoutEmptyAssistantParts, withoutEmptyUserParts } from '../pipeline/internal/empty-content.js';
-import type { AssistantMessage, Message, TextContent, ToolResultMessage } from '../types.js';
+import type { AssistantMessage, Message, ToolResultMessage } from '../types.js';
+import { growFloats, growInts } from './internal/grow-arrays.js';
+import { type OpenCall, OpenCalls } from './internal/open-calls.js';
+import {
+  MISSING_CONTENT,
+  missingResult,
+  PLACEHOLDER_CONTENT,
+  sendable,
+  withCallIds,
+} from './internal/sent-messages.js';
 
-/** An unanswered tool call: where it is, and where its synthetic result was sent (-1 when its message is not sent). */
-interface OpenCall {
-  /** Index of its assistant message in the history. */
-  message: number;
-  /** Where its synthetic result sits in the projection, or -1. */
-  sent: number;
-  /** The id it was sent with (renamed when reused). */
-  id: string;
-}
-
-const PLACEHOLDER_CONTENT: readonly TextContent[] = Object.freeze([
-  Object.freeze({ type: 'text' as const, text: ARCHIVED_RESULT_PLACEHOLDER }),
-]);
-const MISSING_CONTENT: readonly TextContent[] = Object.freeze([
-  Object.freeze({ type: 'text' as const, text: MISSING_RESULT_TEXT }),
-]);
-const PLACEHOLDER_META = Object.freeze({ agentVisible: true, kind: 'tool_result_archived' });
-const MISSING_META = Object.freeze({ kind: 'tool_result', userVisible: false });
+/** What {@link SentProjection} knows of an id: seen in the history, or also sent as a call's id. */
+const SEEN = 0;
+const SENT = 1;
 
 /**
  * The projection of a history as `prepareModelMessages` defines it, built one message at a time,
@@ -53,12 +47,10 @@ export class SentProjection {
   /** For each history index, where the message (or the result it is) sits in `sent`, or -1. */
   private positions: Int32Array = new Int32Array(64);
   private length = 0;
-  private readonly open = new Map<string, OpenCall[]>();
-  /** Ids the projection sent for calls, with how often. */
-  private readonly sentIds = new Set<string>();
-  /** Every id in the history (calls and results), so a fresh id clashes with none. */
-  private readonly rawIds = new Set<string>();
-  /** Fresh ids this projection made, and the next suffix to try per id. */
+  private readonly open = new OpenCalls();
+  /** Every id in the history (calls and results), so a fresh id clashes with none: `SENT` once a call was sent under it. */
+  private readonly ids = new Map<string, number>();
+  /** Fresh ids this projection made (all sent), and the next suffix to try per id. */
   private readonly fresh = new Set<string>();
   private readonly nextSuffix = new Map<string, number>();
   /** Sent index up to which usage is stale (a compaction summary and the messages it kept). */
@@ -67,6 +59,9 @@ export class SentProjection {
   private offset: number | undefined;
   /** Where the anchor sits in `sent`. */
   private anchorAt = -1;
+  /** Tokens of a placeholder and of a synthetic result: their content is shared, so they are counted once. */
+  private placeholderTokens = -1;
+  private missingTokens = -1;
 
   constructor(private readonly count: (message: Message) => number) {}
 
@@ -109,9 +104,9 @@ export class SentProjection {
    */
   seedIds(history: readonly Message[]): void {
     for (const message of history) {
-      if (message.role === 'toolResult') this.rawIds.add(message.toolCallId);
+      if (message.role === 'toolResult') this.noteId(message.toolCallId);
       else if (message.role === 'assistant')
-        for (const part of message.content) if (part.type === 'toolCall') this.rawIds.add(part.id);
+        for (const part of message.content) if (part.type === 'toolCall') this.noteId(part.id);
     }
   }
 
@@ -144,17 +139,16 @@ export class SentProjection {
     this.set(position, sendable(result, current.toolCallId));
   }
 
+  private noteId(id: string): void {
+    if (!this.ids.has(id)) this.ids.set(id, SEEN);
+  }
+
   private appendResult(result: ToolResultMessage, index: number): boolean {
     const id = result.toolCallId;
     if (this.fresh.has(id)) return false;
-    this.rawIds.add(id);
-    const waiting = this.open.get(id);
-    if (waiting === undefined || waiting.length === 0) return true; // an orphan or a second result: dropped
-    const nearest = waiting[waiting.length - 1]!.message;
-    let slot = waiting.length - 1;
-    while (slot > 0 && waiting[slot - 1]!.message === nearest) slot--;
-    const call = waiting.splice(slot, 1)[0]!;
-    if (waiting.length === 0) this.open.delete(id);
+    this.noteId(id);
+    const call = this.open.take(id);
+    if (call === undefined) return true; // an orphan or a second result: dropped
     if (call.sent < 0) return true; // its call is not sent (hidden, aborted or failed turn)
     this.positions[index] = call.sent;
     this.set(call.sent, sendable(result, call.id));
@@ -166,26 +160,22 @@ export class SentProjection {
     for (const part of message.content) {
       if (part.type !== 'toolCall') continue;
       if (this.fresh.has(part.id)) return false;
-      this.rawIds.add(part.id);
+      this.noteId(part.id);
       const call: OpenCall = { message: index, sent: -1, id: part.id };
       calls.push(call);
-      let waiting = this.open.get(part.id);
-      if (waiting === undefined) {
-        waiting = [];
-        this.open.set(part.id, waiting);
-      }
-      waiting.push(call);
+      this.open.add(call);
     }
     if (!isAgentVisible(message) || message.stopReason === 'aborted' || message.stopReason === 'error') return true;
     const sendable = withoutEmptyAssistantParts(message);
     if (sendable === undefined) return true;
     let renamed = false;
     for (const call of calls) {
-      if (this.sentIds.has(call.id)) {
+      if (this.ids.get(call.id) === SENT) {
         call.id = this.freshId(call.id);
         renamed = true;
+      } else {
+        this.ids.set(call.id, SENT);
       }
-      this.sentIds.add(call.id);
     }
     const sentMessage = renamed ? withCallIds(sendable, calls) : sendable;
     this.positions[index] = this.push(sentMessage);
@@ -203,7 +193,7 @@ export class SentProjection {
   private freshId(id: string): string {
     let suffix = this.nextSuffix.get(id) ?? 2;
     let candidate = `${id}#${suffix}`;
-    while (this.rawIds.has(candidate) || this.sentIds.has(candidate)) candidate = `${id}#${++suffix}`;
+    while (this.ids.has(candidate) || this.fresh.has(candidate)) candidate = `${id}#${++suffix}`;
     this.nextSuffix.set(id, suffix + 1);
     this.fresh.add(candidate);
     return candidate;
@@ -212,15 +202,28 @@ export class SentProjection {
   private push(message: Message): number {
     const position = this.sent.push(message) - 1;
     if (position >= this.counts.length) this.counts = growFloats(this.counts, position + 1);
-    const tokens = this.count(message);
+    const tokens = this.tokensOf(message);
     this.counts[position] = tokens;
     this.sum += tokens;
     if (message.role === 'user') this.noteSummary(message, position);
     return position;
   }
 
+  /** Tokens of a message to send; a placeholder's and a synthetic result's are counted once (their content is shared). */
+  private tokensOf(message: Message): number {
+    if (message.content === PLACEHOLDER_CONTENT) {
+      if (this.placeholderTokens < 0) this.placeholderTokens = this.count(message);
+      return this.placeholderTokens;
+    }
+    if (message.content === MISSING_CONTENT) {
+      if (this.missingTokens < 0) this.missingTokens = this.count(message);
+      return this.missingTokens;
+    }
+    return this.count(message);
+  }
+
   private set(position: number, message: Message): void {
-    const tokens = this.count(message);
+    const tokens = this.tokensOf(message);
     this.sum += tokens - this.counts[position]!;
     this.counts[position] = tokens;
     this.sent[position] = message;
@@ -241,61 +244,4 @@ export class SentProjection {
     this.offset = usageTotal(message.usage!) - this.sum;
     this.anchorAt = position;
   }
-}
-
-/** What is sent for a result: itself when visible, else its placeholder; under the call's sent id. */
-function sendable(result: ToolResultMessage, id: string): ToolResultMessage {
-  if (isAgentVisible(result)) return result.toolCallId === id ? result : { ...result, toolCallId: id };
-  return {
-    role: 'toolResult',
-    toolCallId: id,
-    toolName: result.toolName,
-    content: PLACEHOLDER_CONTENT as TextContent[],
-    ...(result.isError === undefined ? {} : { isError: result.isError }),
-    meta: placeholderMeta(result),
-  };
-}
-
-function placeholderMeta(result: ToolResultMessage): ToolResultMessage['meta'] {
-  const meta = result.meta;
-  if (meta === undefined) return PLACEHOLDER_META;
-  for (const key in meta) if (key !== 'agentVisible' && key !== 'kind') return { ...meta, ...PLACEHOLDER_META };
-  return PLACEHOLDER_META;
-}
-
-function missingResult(id: string, name: string): ToolResultMessage {
-  return {
-    role: 'toolResult',
-    toolCallId: id,
-    toolName: name,
-    content: MISSING_CONTENT as TextContent[],
-    isError: true,
-    meta: MISSING_META,
-  };
-}
-
-function withCallIds(message: AssistantMessage, calls: readonly OpenCall[]): AssistantMessage {
-  let rank = 0;
-  return {
-    ...message,
-    content: message.content.map((part) => (part.type === 'toolCall' ? { ...part, id: calls[rank++]!.id } : part)),
-  };
-}
-
-function capacity(current: number, needed: number): number {
-  let size = Math.max(64, current * 2);
-  while (size < needed) size *= 2;
-  return size;
-}
-
-function growInts(array: Int32Array, needed: number): Int32Array {
-  const next = new Int32Array(capacity(array.length, needed));
-  next.set(array);
-  return next;
-}
-
-function growFloats(array: Float64Array, needed: number): Float64Array {
-  const next = new Float64Array(capacity(array.length, needed));
-  next.set(array);
-  return next;
 }

@@ -1,11 +1,8 @@
 import type { ContextUsage } from '../counting/context-usage.js';
-import {
-  countTextCached,
-  countToolsTokens,
-  estimateMessageTokens,
-  isAgentVisible,
-  type TokenCounter,
-} from '../counting/token-counter.js';
+import { estimateMessageTokens } from '../counting/estimate-message-tokens.js';
+import { countTextCached, countToolsTokens } from '../counting/internal/count-text-cached.js';
+import { isAgentVisible } from '../counting/is-agent-visible.js';
+import type { TokenCounter } from '../counting/token-counter.js';
 import { ConfigError } from '../errors.js';
 import type { Message, Role } from '../types.js';
 
@@ -112,30 +109,20 @@ export function formatTokens(tokens: number): string {
 }
 
 /**
- * A one-line status such as `Context: 45% (58K/128K)`.
+ * A percentage for display: finite, or `?` when it is not.
  *
- * @param stats - From `manager.stats()`.
- * @returns The status line.
- *
- * @example
- * ```ts
- * console.log(formatStatusLine(manager.stats(history))); // Context: 45% (58K/128K)
- * ```
+ * @internal
  */
-export function formatStatusLine(stats: ContextStats): string {
-  checkStats('formatStatusLine', stats);
-  if (stats.maxTokens === undefined)
-    return `Context: ${formatTokens(stats.currentUsage)} tokens, ${stats.messageCount} messages`;
-  return `Context: ${percent(stats.usagePercent, 0)}% (${formatTokens(stats.currentUsage)}/${formatTokens(stats.maxTokens)})`;
-}
-
-/** A percentage for display: finite, or `?` when it is not. */
-function percent(value: number, digits: number): string {
+export function percent(value: number, digits: number): string {
   return Number.isFinite(value) ? (digits === 0 ? String(Math.round(value)) : value.toFixed(digits)) : '?';
 }
 
-/** Throws a `ConfigError` naming `stats` unless it has the numbers the formatters read. */
-function checkStats(functionName: string, stats: unknown): asserts stats is ContextStats {
+/**
+ * Throws a `ConfigError` naming `stats` unless it has the numbers the formatters read.
+ *
+ * @internal
+ */
+export function checkStats(functionName: string, stats: unknown): asserts stats is ContextStats {
   const value = stats as Partial<ContextStats> | null | undefined;
   if (
     typeof value !== 'object' ||
@@ -150,56 +137,4 @@ function checkStats(functionName: string, stats: unknown): asserts stats is Cont
       field: 'stats',
     });
   }
-}
-
-function formatAge(milliseconds: number): string {
-  const minutes = Math.floor(milliseconds / 60_000);
-  if (minutes < 1) return 'just now';
-  if (minutes < 60) return `${minutes} minute${minutes === 1 ? '' : 's'} ago`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `${hours} hour${hours === 1 ? '' : 's'} ago`;
-  return `${Math.floor(hours / 24)} days ago`;
-}
-
-/**
- * Renders stats as the plain text a `/context` command prints.
- *
- * @param stats - From `manager.stats()`.
- * @returns Several lines: usage, maximum, messages, oldest message and the breakdown.
- *
- * @example
- * ```ts
- * console.log(formatContextStats(manager.stats(history)));
- * // Context usage:
- * //   Current:  58,432 tokens (45.6%)
- * //   …
- * ```
- */
-export function formatContextStats(stats: ContextStats): string {
-  checkStats('formatContextStats', stats);
-  const number = (value: number) => (Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : '?');
-  const { breakdown } = stats;
-  const lines = [
-    'Context usage:',
-    `  Current:  ${number(stats.currentUsage)} tokens${stats.maxTokens ? ` (${percent(stats.usagePercent, 1)}%)` : ''}${stats.usage.source === 'estimate' ? ' (estimated)' : ''}`,
-    `  Maximum:  ${stats.maxTokens === undefined ? 'not set' : `${number(stats.maxTokens)} tokens`}`,
-    `  Messages: ${stats.messageCount}`,
-  ];
-  if (stats.oldestMessageAge !== undefined) lines.push(`  Oldest:   ${formatAge(stats.oldestMessageAge)}`);
-  lines.push('', 'Breakdown (estimated):');
-  const row = (label: string, tokens: number) => `  ${`${label}:`.padEnd(22)}${number(tokens).padStart(8)} tokens`;
-  lines.push(row('System prompt', breakdown.systemPrompt));
-  lines.push(row('Tool definitions', breakdown.tools));
-  for (const [role, tokens] of Object.entries(breakdown.byRole)) {
-    if (tokens > 0)
-      lines.push(
-        row(`${role === 'toolResult' ? 'Tool result' : role[0]!.toUpperCase() + role.slice(1)} messages`, tokens),
-      );
-  }
-  const kinds = Object.entries(breakdown.byKind).filter(([kind, tokens]) => kind !== 'message' && tokens > 0);
-  if (kinds.length > 0) {
-    lines.push('', 'By kind:');
-    for (const [kind, tokens] of kinds) lines.push(row(kind, tokens));
-  }
-  return lines.join('\n');
 }

@@ -17,8 +17,8 @@ function fail(message: string): StoreError {
 }
 
 /**
- * A {@link MemoryStore} that keeps the files in a map: for tests, browsers and agents whose memory
- * only has to outlive a context reset, not the process.
+ * A memory tool store ({@link MemoryStore}) that keeps the files in a map: for tests, browsers and
+ * agents whose memory only has to outlive a context reset, not the process.
  *
  * @returns An empty store holding only the `/memories` root.
  *

@@ -64,7 +64,8 @@ export interface MemoryReadOptions {
 }
 
 /**
- * Where the memory tool keeps its files. A small async contract: the command semantics (what
+ * The memory tool store: where the memory tool keeps its files (not a `SessionStore`, which keeps
+ * conversations). A small async contract: the command semantics (what
  * `create`, `str_replace` or `insert` mean, the caps, the messages) live in `createMemoryTool` and
  * are shared by every store, so a store only moves text around.
  *

@@ -3,6 +3,7 @@ import { type FileHandle, mkdir, open, readdir, readFile, unlink } from 'node:fs
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, LeafConflictError, SessionError, StoreError } from '../errors.js';
+import { wantsContextBranch } from '../session/context-branch.js';
 import {
   checkExpectedLeaf,
   createSessionInfo,
@@ -441,8 +442,9 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
     async getEntries(sessionId: string): Promise<SessionEntry[]> {
       return [...(await load(sessionId)).index.entries];
     },
-    async getBranch(sessionId: string, leafId?: string | null): Promise<SessionEntry[]> {
-      return (await load(sessionId)).index.branch(leafId);
+    async getBranch(sessionId: string, leafId?: string | null, options?: { from?: 'root' | 'context' }) {
+      const context = wantsContextBranch('getBranch', options);
+      return (await load(sessionId)).index.branch(leafId, context);
     },
     async getLeaf(sessionId: string): Promise<string | null> {
       return (await load(sessionId)).index.leafId;

@@ -1,11 +1,8 @@
 import { z } from 'zod';
 import { describeContextTokens } from '../counting/estimate-context-tokens.js';
-import {
-  estimateMessageTokens,
-  isAgentVisible,
-  referenceCounter,
-  type TokenCounter,
-} from '../counting/token-counter.js';
+import { estimateMessageTokens } from '../counting/estimate-message-tokens.js';
+import { isAgentVisible } from '../counting/is-agent-visible.js';
+import { referenceCounter, type TokenCounter } from '../counting/token-counter.js';
 import { ConfigError } from '../errors.js';
 import { CLEARED_RESULT_PLACEHOLDER, clearToolResult, isClearedToolResult } from '../messages/ctxkit-messages.js';
 import type { AssistantMessage, Message, ToolResultMessage } from '../types.js';

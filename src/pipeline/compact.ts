@@ -1,13 +1,10 @@
 import { z } from 'zod';
 import { type ContextConfig, type ContextConfigInput, effectiveTokenLimit, toConfig } from '../config/index.js';
 import { countExtras } from '../counting/estimate-context-tokens.js';
-import {
-  estimateMessageTokens,
-  isAgentVisible,
-  referenceCounter,
-  sumMessageTokens,
-  type TokenCounter,
-} from '../counting/token-counter.js';
+import { estimateMessageTokens } from '../counting/estimate-message-tokens.js';
+import { isAgentVisible } from '../counting/is-agent-visible.js';
+import { sumMessageTokens } from '../counting/sum-message-tokens.js';
+import { referenceCounter, type TokenCounter } from '../counting/token-counter.js';
 import { CompactionError, ConfigError } from '../errors.js';
 import { createSummaryMessage } from '../messages/ctxkit-messages.js';
 import type { Anchor } from '../summarizing/anchors/anchor.js';

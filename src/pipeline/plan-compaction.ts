@@ -1,10 +1,7 @@
 import { type ContextConfig, type ContextConfigInput, effectiveKeepRecentTokens, toConfig } from '../config/index.js';
-import {
-  estimateMessageTokens,
-  isAgentVisible,
-  referenceCounter,
-  type TokenCounter,
-} from '../counting/token-counter.js';
+import { estimateMessageTokens } from '../counting/estimate-message-tokens.js';
+import { isAgentVisible } from '../counting/is-agent-visible.js';
+import { referenceCounter, type TokenCounter } from '../counting/token-counter.js';
 import { summaryText } from '../messages/ctxkit-messages.js';
 import { serializeConversation } from '../summarizing/serialize-conversation.js';
 import type { Message, ToolResultMessage } from '../types.js';

@@ -1,4 +1,4 @@
-import { isAgentVisible } from '../counting/token-counter.js';
+import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { createArchivedPlaceholder, createMissingResult } from '../messages/ctxkit-messages.js';
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from '../types.js';
 import { assertMessages } from './internal/assert-messages.js';

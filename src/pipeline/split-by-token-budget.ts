@@ -1,10 +1,7 @@
 import { z } from 'zod';
-import {
-  estimateMessageTokens,
-  isAgentVisible,
-  referenceCounter,
-  type TokenCounter,
-} from '../counting/token-counter.js';
+import { estimateMessageTokens } from '../counting/estimate-message-tokens.js';
+import { isAgentVisible } from '../counting/is-agent-visible.js';
+import { referenceCounter, type TokenCounter } from '../counting/token-counter.js';
 import type { Message } from '../types.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { assertMessages } from './internal/assert-messages.js';

@@ -12,11 +12,11 @@ import { heuristicSummarizer } from '../summarizing/heuristic-summarizer.js';
 import type { Summarizer, SummaryRequest } from '../summarizing/summarizer-types.js';
 import { callSummarizer } from '../summarizing/summary-output.js';
 import { serializeToolBatch } from '../summarizing/tool-output/serialize-tool-batch.js';
-import type { AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage } from '../types.js';
+import type { Message, ToolResultMessage, UserMessage } from '../types.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { assertMessages } from './internal/assert-messages.js';
 import { clipText } from './internal/clip-text.js';
-import { pairToolResults } from './internal/tool-pairing.js';
+import { newestThatFit, withTheirCalls } from './internal/tool-summary-input.js';
 
 const optionsSchema = z.object({
   cutoff: option.count().optional(),
@@ -115,32 +115,6 @@ function isVisibleToolResult(message: Message): message is ToolResultMessage {
 }
 
 /**
- * Each archived result with the call that produced it (the nearest call before it with its id, as
- * ids may be reused), so the summary knows what was run.
- *
- * @internal
- */
-export function withTheirCalls(messages: readonly Message[], results: readonly ToolResultMessage[]): Message[] {
-  const wanted = new Set<Message>(results);
-  const callOf = new Map<Message, ToolCall>();
-  // The one pairing rule of ctxkit: a result answers the nearest earlier unanswered call of its id.
-  for (const [index, site] of pairToolResults(messages)) {
-    const result = messages[index]!;
-    const owner = messages[site.message]!;
-    if (!wanted.has(result) || owner.role !== 'assistant') continue;
-    const call = owner.content[site.part];
-    if (call?.type === 'toolCall') callOf.set(result, call);
-  }
-  const pairs: Message[] = [];
-  for (const result of results) {
-    const call = callOf.get(result);
-    if (call) pairs.push({ role: 'assistant', content: [call] } satisfies AssistantMessage);
-    pairs.push({ ...result, meta: { ...result.meta, agentVisible: true } });
-  }
-  return pairs;
-}
-
-/**
  * While more than `cutoff` tool results are visible, archives the oldest (`agentVisible: false`,
  * `userVisible` kept, kind `tool_result_archived`), then appends one summary message (role `user`,
  * visible to the agent, hidden from the user, kind `tool_summary`). The model summarizer sees at most
@@ -210,7 +184,7 @@ export async function summarizeToolResultsOf(
     archived.push(hidden);
     next[index] = hidden;
   }
-  const pairs = withTheirCalls(messages, originals);
+  const pairs = newestThatFit(withTheirCalls(messages, originals), TOOL_SUMMARY_INPUT_CHARS);
   const request: SummaryRequest = {
     kind: 'tool_results',
     messages: pairs,

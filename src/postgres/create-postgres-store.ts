@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConfigError, firstIssue, SessionError, StoreError } from '../errors.js';
 import { createKeyedQueue } from '../memory/keyed-queue.js';
+import { contextBranchOf, wantsContextBranch } from '../session/context-branch.js';
 import { entryToMessage } from '../session/entry-to-message.js';
 import {
   checkExpectedLeaf,
@@ -264,6 +265,30 @@ export function createPostgresStore(options: CreatePostgresStoreOptions): Postgr
     return { entry, seq: Number(inserted.rows[0].seq) };
   }
 
+  /** The whole path to a leaf, in one query (two for a table whose runs do not line up). */
+  const readBranch = (sessionId: string, leafId: string | null | undefined) =>
+    read('read the branch', async (query) => {
+      if (leafId === null) {
+        if ((await query(sql.leaf, [sessionId])).rows.length === 0) throw sessionNotFound(sessionId);
+        return [];
+      }
+      const given = leafId !== undefined;
+      const values = [sessionId, given, given ? leafId : null, cache.watermark(sessionId)];
+      const { rows } = (await query(sql.branch, values)) as { rows: BranchRow[] };
+      const head = rows[0];
+      if (head === undefined) throw sessionNotFound(sessionId);
+      if (head.list === null) {
+        if (head.leaf_id === null) return [];
+        throw new SessionError({
+          message: `Entry "${head.leaf_id}" is not in session "${sessionId}".`,
+          code: 'ENTRY_NOT_FOUND',
+        });
+      }
+      if (head.linked === true) return cache.resolve(sessionId, head, query);
+      // The runs do not line up (rows written by hand?): walk entry by entry, and report what is wrong.
+      return walkedBranch(sessionId, (await query(sql.walk, values)).rows[0] as WalkRow, cache, query);
+    });
+
   return {
     migrate: () =>
       migratePostgres({
@@ -304,28 +329,11 @@ export function createPostgresStore(options: CreatePostgresStoreOptions): Postgr
       return entry;
     },
     getEntries: (sessionId: string) => read('read the entries', (query) => entriesOf(query, sessionId, sql.entries)),
-    getBranch: (sessionId: string, leafId?: string | null) =>
-      read('read the branch', async (query) => {
-        if (leafId === null) {
-          if ((await query(sql.leaf, [sessionId])).rows.length === 0) throw sessionNotFound(sessionId);
-          return [];
-        }
-        const given = leafId !== undefined;
-        const values = [sessionId, given, given ? leafId : null, cache.watermark(sessionId)];
-        const { rows } = (await query(sql.branch, values)) as { rows: BranchRow[] };
-        const head = rows[0];
-        if (head === undefined) throw sessionNotFound(sessionId);
-        if (head.list === null) {
-          if (head.leaf_id === null) return [];
-          throw new SessionError({
-            message: `Entry "${head.leaf_id}" is not in session "${sessionId}".`,
-            code: 'ENTRY_NOT_FOUND',
-          });
-        }
-        if (head.linked === true) return cache.resolve(sessionId, head, query);
-        // The runs do not line up (rows written by hand?): walk entry by entry, and report what is wrong.
-        return walkedBranch(sessionId, (await query(sql.walk, values)).rows[0] as WalkRow, cache, query);
-      }),
+    getBranch: async (sessionId: string, leafId?: string | null, options?: { from?: 'root' | 'context' }) => {
+      const context = wantsContextBranch('getBranch', options);
+      const path = await readBranch(sessionId, leafId);
+      return context ? contextBranchOf(path) : path;
+    },
     getLeaf: (sessionId: string) =>
       read('read the leaf', async (query) => {
         const { rows } = await query(sql.leaf, [sessionId]);

@@ -1,4 +1,4 @@
-import { isAgentVisible } from '../counting/token-counter.js';
+import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { CompactionError } from '../errors.js';
 import { COMPACTION_TOOL_RESULT_CHARS } from '../pipeline/plan-compaction.js';
 import { serializeConversation } from '../summarizing/serialize-conversation.js';

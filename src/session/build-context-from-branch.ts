@@ -3,6 +3,7 @@ import { createSummaryMessage } from '../messages/ctxkit-messages.js';
 import { storedAnchors } from '../summarizing/anchors/carried-anchors.js';
 import type { CompactionEntry, Message, SessionEntry } from '../types.js';
 import { checkOptionsObject } from './check-entries.js';
+import { backToCall } from './context-branch.js';
 import { entryToMessage } from './entry-to-message.js';
 import { keepToolPairs } from './keep-tool-pairs.js';
 import { type SessionEntries, walkCheckedBranch } from './walk-branch.js';
@@ -65,7 +66,10 @@ export interface SessionContext {
   provider: string | undefined;
   /** The latest thinking level on the path. */
   thinkingLevel: string | undefined;
-  /** Every entry from the root to the leaf. */
+  /**
+   * Every entry from the root to the leaf; built from a context branch (`store.getBranch(id,
+   * leafId, { from: 'context' })`), the entries of that context branch.
+   */
   path: SessionEntry[];
   /** The leaf the context was built from. */
   leafId: string | null;
@@ -125,18 +129,6 @@ function contributing(path: readonly SessionEntry[]): {
   return { entries, compaction, keptMessages };
 }
 
-function backToCall(path: readonly SessionEntry[], first: number): number {
-  const entry = path[first];
-  if (entry?.type !== 'message' || entry.message.role !== 'toolResult') return first;
-  const id = entry.message.toolCallId;
-  for (let index = first - 1; index >= 0; index--) {
-    const candidate = path[index]!;
-    if (candidate.type !== 'message' || candidate.message.role !== 'assistant') continue;
-    if (candidate.message.content.some((part) => part.type === 'toolCall' && part.id === id)) return index;
-  }
-  return first;
-}
-
 /**
  * Projects one branch of a session tree to the context a model sees. It walks the leaf back to the
  * root, then applies the path in order: messages append; custom messages and branch summaries
@@ -147,6 +139,13 @@ function backToCall(path: readonly SessionEntry[], first: number): number {
  *
  * Messages of message entries are the entries' own message objects, and derived messages are
  * memoized per entry, so repeated calls return identical objects and token counts stay cached.
+ *
+ * `entries` may also be a context branch (`store.getBranch(sessionId, leafId, { from: 'context' })`):
+ * only the part of the path the context is built from, which gives the same messages, entry ids
+ * and metadata as the whole path at a fraction of the read. An array whose walk stops at a missing
+ * parent is accepted as one only when the walk has passed the latest compaction's kept range and
+ * every entry ahead of where it stopped is a `model_change` or `thinking_level_change`; otherwise
+ * the missing parent is an error as before.
  *
  * @param entries - The session's entries, as an array (append order) or a map by id; not mutated.
  * @param options - The leaf and the model-facing filter.
@@ -171,6 +170,7 @@ export function buildContextFromBranch(
     'buildContextFromBranch',
     entries,
     options?.leafId === undefined ? {} : { leafId: options.leafId },
+    true,
   );
   let model: string | undefined;
   let provider: string | undefined;

@@ -1,5 +1,6 @@
 import { countExtras } from '../counting/estimate-context-tokens.js';
-import { referenceCounter, sumMessageTokens } from '../counting/token-counter.js';
+import { sumMessageTokens } from '../counting/sum-message-tokens.js';
+import { referenceCounter } from '../counting/token-counter.js';
 import { CompactionError, SessionError } from '../errors.js';
 import { type CompactionResult, type CompactOptions, compact } from '../pipeline/compact.js';
 import { anchorsOf } from '../summarizing/anchors/carried-anchors.js';
@@ -7,6 +8,8 @@ import type { CompactionEntry, SessionEntry } from '../types.js';
 import { buildContextFromBranch, type ModelFacingFilter, type SessionContext } from './build-context-from-branch.js';
 import { checkSessionOptions } from './check-entries.js';
 import type { SessionStore } from './session-store.js';
+
+const CONTEXT = { from: 'context' } as const;
 
 /**
  * Options of {@link compactSession}: the store and session, plus everything {@link compact} takes.
@@ -75,7 +78,8 @@ export async function compactSession(options: CompactSessionOptions): Promise<Co
   checkSessionOptions('compactSession', options);
   const { store, sessionId, modelFacing, ...compactOptions } = options;
   const filter = modelFacing === undefined ? {} : { modelFacing };
-  const before = buildContextFromBranch(await store.getBranch(sessionId), filter);
+  // Only the context branch is read (stores that cannot give it return the whole path).
+  const before = buildContextFromBranch(await store.getBranch(sessionId, undefined, CONTEXT), filter);
   const result = await compact(before.messages, compactOptions);
   const firstKeptEntryId = before.entryIds[result.firstKeptIndex];
   if (firstKeptEntryId === undefined) {
@@ -86,7 +90,7 @@ export async function compactSession(options: CompactSessionOptions): Promise<Co
   }
   // Entries appended meanwhile on the same branch are kept: they follow firstKeptEntryId, and the
   // entry goes to the store's own leaf. A leaf moved to another branch gets no compaction.
-  const branch = await store.getBranch(sessionId);
+  const branch = await store.getBranch(sessionId, undefined, CONTEXT);
   if (!branch.some((entry) => entry.id === firstKeptEntryId)) {
     throw new SessionError({
       message:
@@ -113,7 +117,7 @@ export async function compactSession(options: CompactSessionOptions): Promise<Co
     ...input,
     details: { tokensAfter, summarizedCount: result.summarizedCount, ...anchorsOf(result) },
   })) as CompactionEntry;
-  const context = buildContextFromBranch(await store.getBranch(sessionId), filter);
+  const context = buildContextFromBranch(await store.getBranch(sessionId, undefined, CONTEXT), filter);
   return { entry, result, context, tokensAfter };
 }
 

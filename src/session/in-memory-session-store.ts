@@ -1,5 +1,6 @@
 import type { SessionEntry, SessionEntryInput } from '../types.js';
 import { option, parseOptions } from '../validation/parse-options.js';
+import { wantsContextBranch } from './context-branch.js';
 import {
   checkExpectedLeaf,
   createSessionInfo,
@@ -83,8 +84,9 @@ export function createInMemorySessionStore(options: CreateInMemorySessionStoreOp
     async getEntries(sessionId: string): Promise<SessionEntry[]> {
       return [...session(sessionId).entries];
     },
-    async getBranch(sessionId: string, leafId?: string | null): Promise<SessionEntry[]> {
-      return session(sessionId).branch(leafId);
+    async getBranch(sessionId: string, leafId?: string | null, options?: { from?: 'root' | 'context' }) {
+      const context = wantsContextBranch('getBranch', options);
+      return session(sessionId).branch(leafId, context);
     },
     async getLeaf(sessionId: string): Promise<string | null> {
       return session(sessionId).leafId;

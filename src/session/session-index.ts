@@ -10,6 +10,7 @@ import { LeafConflictError, SessionError } from '../errors.js';
 import { sessionEntryInputSchema, sessionEntrySchema } from '../schemas/entries.js';
 import type { SessionEntry } from '../types.js';
 import { markValidEntry } from './check-entries.js';
+import { contextBranchOf } from './context-branch.js';
 import { entryToMessage } from './entry-to-message.js';
 import { isStoredEntry } from './is-stored-entry.js';
 import type { CreateSessionInit, SessionInfo, TranscriptMessage } from './session-store.js';
@@ -284,8 +285,10 @@ export class SessionIndex {
     }
   }
 
-  branch(leafId: string | null | undefined): SessionEntry[] {
-    return walkBranch(this.byId, { leafId: leafId === undefined ? this.leafId : leafId });
+  /** The path to a leaf (the current one when `undefined`), or its context branch. */
+  branch(leafId: string | null | undefined, context = false): SessionEntry[] {
+    const path = walkBranch(this.byId, { leafId: leafId === undefined ? this.leafId : leafId });
+    return context ? contextBranchOf(path) : path;
   }
 
   messages(): TranscriptMessage[] {

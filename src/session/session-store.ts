@@ -116,7 +116,7 @@ export interface SetLeafOptions {
  * const store = createInMemorySessionStore();
  * const { id } = await store.createSession({ name: 'demo' });
  * await store.appendEntry(id, { type: 'message', message: { role: 'user', content: 'hello' } });
- * const context = buildContextFromBranch(await store.getBranch(id));
+ * const context = buildContextFromBranch(await store.getBranch(id, undefined, { from: 'context' }));
  * ```
  */
 export interface SessionStore {
@@ -169,14 +169,34 @@ export interface SessionStore {
   getEntries(sessionId: string): Promise<SessionEntry[]>;
 
   /**
-   * The path from the root to a leaf.
+   * The path from the root to a leaf, or only the part of it that the leaf's context is built from.
+   *
+   * With `{ from: 'context' }` the store may return the **context branch** instead of the whole
+   * path: the entries from the latest compaction's `firstKeptEntryId` (or from the tool call that
+   * entry answers, when it is a tool result) to the leaf, preceded by the latest `model_change` and
+   * `thinking_level_change` entries before that point, root first. A path without a compaction is
+   * its own context branch. `buildContextFromBranch` gives the same context from either, so a
+   * host that resumes a long session reads what its context costs, not its whole history. The
+   * option is optional for implementers: a store that ignores it returns the whole path, which is
+   * always a valid answer.
    *
    * @param sessionId - The session.
    * @param leafId - The last entry of the path; `null` gives an empty path. @default the current leaf
-   * @returns The entries from the root to `leafId`, root first.
+   * @param options - `from`: `'root'` for the whole path, `'context'` for the context branch
+   * (`@default 'root'`).
+   * @returns The entries from the root (or the context branch's first entry) to `leafId`, root first.
    * @throws `SessionError` with `ENTRY_NOT_FOUND`, `PARENT_MISSING` or `TREE_CYCLE`.
+   *
+   * @example
+   * ```ts
+   * const context = buildContextFromBranch(await store.getBranch(sessionId, undefined, { from: 'context' }));
+   * ```
    */
-  getBranch(sessionId: string, leafId?: string | null): Promise<SessionEntry[]>;
+  getBranch(
+    sessionId: string,
+    leafId?: string | null,
+    options?: { from?: 'root' | 'context' },
+  ): Promise<SessionEntry[]>;
 
   /**
    * The current leaf: where the next entry attaches.

@@ -1,6 +1,7 @@
 import { SessionError } from '../errors.js';
 import type { SessionEntry } from '../types.js';
 import { checkEntry, checkEntryCollection, checkOptionsObject } from './check-entries.js';
+import { contextBranchHead } from './context-branch.js';
 
 /**
  * Entries of a session tree: an array (in append order) or a map by id.
@@ -93,6 +94,8 @@ export function walkBranch(entries: SessionEntries, options: WalkBranchOptions =
 /**
  * {@link walkBranch} for a named public function: checks the collection, the options and every entry
  * on the path, so bad input fails with a `SessionError` (`INPUT_INVALID`) naming `functionName`.
+ * With `acceptContextBranch`, an array that is a context branch (see `SessionStore.getBranch`)
+ * is walked as far as it goes and returned with its metadata entries ahead.
  *
  * @internal
  */
@@ -100,6 +103,7 @@ export function walkCheckedBranch(
   functionName: string,
   entries: SessionEntries,
   options: WalkBranchOptions | undefined,
+  acceptContextBranch = false,
 ): SessionEntry[] {
   checkEntryCollection(functionName, entries);
   checkOptionsObject(functionName, options);
@@ -139,6 +143,13 @@ export function walkCheckedBranch(
     path.push(entry);
     if (entry.parentId === null) break;
     const parent = byId.get(entry.parentId);
+    if (parent === undefined && acceptContextBranch && list !== undefined) {
+      const head = contextBranchHead(list as readonly SessionEntry[], path);
+      if (head !== undefined) {
+        for (const metadata of head) checkEntry(functionName, metadata);
+        return [...head, ...path.reverse()];
+      }
+    }
     if (parent === undefined) {
       throw new SessionError({
         message: `Entry "${entry.id}" names parent "${entry.parentId}", which is not in the session. The stored tree is incomplete; move the leaf to another branch with setLeaf.`,

@@ -1,4 +1,5 @@
 import { SessionError, StoreError } from '../errors.js';
+import { wantsContextBranch } from '../session/context-branch.js';
 import { entryToMessage } from '../session/entry-to-message.js';
 import {
   checkExpectedLeaf,
@@ -225,8 +226,8 @@ export function createSqliteStore(options: CreateSqliteStoreOptions): SessionSto
         return entry as SessionEntry;
       }),
     getEntries: (sessionId: string) => read('read the entries', () => [...refresh(sessionId).entries]),
-    getBranch: (sessionId: string, leafId?: string | null) =>
-      read('read the branch', () => refresh(sessionId).branch(leafId)),
+    getBranch: (sessionId: string, leafId?: string | null, options?: { from?: 'root' | 'context' }) =>
+      read('read the branch', () => refresh(sessionId).branch(leafId, wantsContextBranch('getBranch', options))),
     getLeaf: (sessionId: string) => read('read the leaf', () => refresh(sessionId).leafId),
     setLeaf: (sessionId: string, entryId: string | null, options?: SetLeafOptions) =>
       read('move the leaf', () => {

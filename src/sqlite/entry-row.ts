@@ -1,4 +1,7 @@
-import { estimateMessageTokens, isAgentVisible, isUserVisible, referenceCounter } from '../counting/token-counter.js';
+import { estimateMessageTokens } from '../counting/estimate-message-tokens.js';
+import { isAgentVisible } from '../counting/is-agent-visible.js';
+import { isUserVisible } from '../counting/is-user-visible.js';
+import { referenceCounter } from '../counting/token-counter.js';
 import { entryToMessage } from '../session/entry-to-message.js';
 import { contentText } from '../summarizing/serialize-conversation.js';
 import type { Message, SessionEntry } from '../types.js';

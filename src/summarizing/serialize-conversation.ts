@@ -1,4 +1,4 @@
-import { isAgentVisible } from '../counting/token-counter.js';
+import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { assertMessages } from '../pipeline/internal/assert-messages.js';
 import { clipText } from '../pipeline/internal/clip-text.js';
 import type { AssistantMessage, ImageContent, Message, TextContent, ToolCall, UserMessage } from '../types.js';

@@ -285,6 +285,28 @@ describe('createContextManager', () => {
     expect(events.filter((event) => event.type === 'tool-results-summarized')).toHaveLength(2);
   });
 
+  it('archives a long history in its first call with one summary, its input within the cap and the newest results in it', async () => {
+    const events: ContextEvent[] = [];
+    const summarizer = scripted();
+    const context = createContextManager({
+      summarizer,
+      contextWindow: 1_000_000,
+      counter: referenceCounter,
+      onEvent: (event) => events.push(event),
+    });
+    const history: Message[] = [user(10)];
+    for (let index = 0; index < 2_000; index++)
+      history.push(call(`c${index}`), result(`c${index}`, `step ${index} ${'x'.repeat(300)}`));
+    const prepared = await context.prepare(history);
+    expect(summarizer.requests).toHaveLength(1);
+    const request = summarizer.requests[0]!;
+    expect(request.text.length).toBeLessThanOrEqual(12_000);
+    expect(request.text).toContain('step 1989 ');
+    expect(request.text).not.toContain('step 0 ');
+    expect(events.find((event) => event.type === 'tool-results-summarized')).toMatchObject({ archived: 1_990 });
+    expect(prepared.history.filter((message) => message.meta?.kind === 'tool_result_archived')).toHaveLength(1_990);
+  });
+
   it('truncates oversized tool output once', async () => {
     const events: ContextEvent[] = [];
     const context = createContextManager({

@@ -45,6 +45,15 @@ describe('the tool-result summarizer input', () => {
     }
   });
 
+  it('keeps within the cap when thousands of results are archived at once: the newest that fit', async () => {
+    const text = await inputOf(results(3_000, 400));
+    expect(text.length).toBeLessThanOrEqual(12_000);
+    expect(text).toContain('END-2999');
+    expect(text).toContain('npm run step-2999');
+    expect(text).not.toContain('END-0\n');
+    expect(text).not.toContain('npm run step-0"');
+  });
+
   it('keeps the command line and the label of a single 13 KB result', async () => {
     const text = await inputOf(results(1, 13_000));
     expect(text).toContain('npm run step-0');

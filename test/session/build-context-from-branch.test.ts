@@ -144,6 +144,39 @@ describe('buildContextFromBranch', () => {
     });
   });
 
+  it('accepts a context branch, and still reports a missing parent in anything else', () => {
+    const path = chain([user('a'), user('b'), user('c')]);
+    const model: SessionEntry = {
+      type: 'model_change',
+      id: 'm',
+      parentId: null,
+      timestamp: 1,
+      provider: 'p',
+      modelId: 'x',
+    };
+    const rooted = [model, ...chain([user('a'), user('b'), user('c')], 'e', 'm')];
+    const compaction: SessionEntry = {
+      type: 'compaction',
+      id: 'k',
+      parentId: 'e2',
+      timestamp: 9,
+      summary: 's',
+      firstKeptEntryId: 'e1',
+      tokensBefore: 10,
+    };
+    const whole = buildContextFromBranch([...rooted, compaction]);
+    const part = buildContextFromBranch([model, ...rooted.slice(2), compaction]);
+    expect(part.messages).toEqual(whole.messages);
+    expect(part.entryIds).toEqual(whole.entryIds);
+    expect(part.model).toBe('x');
+    expect(part.path.map((entry) => entry.id)).toEqual(['m', 'e1', 'e2', 'k']);
+    // Not a context branch: no compaction, a message ahead of the gap, or a gap inside the kept range.
+    expect(codeOf(() => buildContextFromBranch(path.slice(1)))).toBe('PARENT_MISSING');
+    expect(codeOf(() => buildContextFromBranch([rooted[1]!, ...rooted.slice(3), compaction]))).toBe('PARENT_MISSING');
+    expect(codeOf(() => buildContextFromBranch([model, ...rooted.slice(3), compaction]))).toBe('PARENT_MISSING');
+    expect(codeOf(() => walkBranch([model, ...rooted.slice(2), compaction]))).toBe('PARENT_MISSING');
+  });
+
   it('reports broken trees with clear codes instead of walking forever', () => {
     const cycle: SessionEntry[] = [messageEntry('a', 'b', user('a')), messageEntry('b', 'a', user('b'))];
     expect(codeOf(() => buildContextFromBranch(cycle))).toBe('TREE_CYCLE');

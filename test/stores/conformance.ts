@@ -2,6 +2,8 @@
  * The conformance suite every SessionStore passes. Each store's own test file runs it with a
  * factory; durable stores also give `reopen`, which opens a second store on the same data.
  */
+import { isDeepStrictEqual } from 'node:util';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   buildContextFromBranch,
@@ -13,7 +15,8 @@ import {
   StoreError,
 } from '../../src/index.js';
 import type { SessionEntryInput } from '../../src/session/index.js';
-import { userMessage } from '../../src/testing/index.js';
+import { toolCallMessage, toolResultMessage, userMessage } from '../../src/testing/index.js';
+import { sessionTreeArbitrary } from '../session/fixtures.js';
 
 /** A store under test, how to open it again on the same data, and how to clean up. */
 export interface StoreHarness {
@@ -112,6 +115,41 @@ async function appendEveryType(store: SessionStore, sessionId: string): Promise<
     stored.push(await store.appendEntry(sessionId, fixed));
   }
   return stored;
+}
+
+/** What a host resumes from: the context's messages, their entries and the metadata. */
+function resumable(entries: SessionEntry[], leafId?: string | null) {
+  const context = buildContextFromBranch(entries, leafId === undefined ? {} : { leafId });
+  const { messages, entryIds, model, provider, thinkingLevel, compaction } = context;
+  return { messages, entryIds, model, provider, thinkingLevel, compaction, leafId: context.leafId };
+}
+
+/** Checks, for each leaf, that the context branch gives the context the whole path gives. */
+async function expectSameContexts(store: SessionStore, sessionId: string, leaves: (string | null)[]): Promise<void> {
+  for (const leaf of leaves) {
+    const whole = await store.getBranch(sessionId, leaf);
+    const part = await store.getBranch(sessionId, leaf, { from: 'context' });
+    expect(resumable(part), `context of leaf ${leaf}`).toEqual(resumable(whole));
+    // A context branch is the whole path's tail, with at most the two metadata entries ahead.
+    const head = [0, 1, 2].find((size) => {
+      const tail = part.slice(size);
+      return size <= part.length && isDeepStrictEqual(tail, whole.slice(whole.length - tail.length));
+    });
+    expect(head, `context branch of leaf ${leaf}`).toBeDefined();
+    for (const entry of part.slice(0, head)) expect(['model_change', 'thinking_level_change']).toContain(entry.type);
+  }
+}
+
+/** An arbitrary tree's entries as appends (references the store would refuse become messages). */
+function treeInputs(entries: SessionEntry[]): SessionEntryInput[] {
+  const seen = new Set<string>();
+  return entries.map((entry) => {
+    const target = entry.type === 'label' ? entry.targetId : entry.type === 'branch_summary' ? entry.fromId : undefined;
+    seen.add(entry.id);
+    if (target === undefined || seen.has(target)) return entry;
+    const { id, parentId, timestamp } = entry;
+    return { id, parentId, timestamp, type: 'message', message: userMessage(`instead of ${entry.type}`) };
+  });
 }
 
 /**
@@ -348,6 +386,81 @@ export function runSessionStoreConformance(name: string, factory: () => StoreHar
         'c',
       ]);
       expect(context.messages[0]).toBe(transcript[0]!.message);
+    });
+
+    it('reads the context branch: only what the context needs, the same context as the whole path', async () => {
+      const { store } = await open();
+      const { id } = await store.createSession();
+      const first = await store.appendEntry(id, { type: 'model_change', provider: 'openai', modelId: 'gpt-4o' });
+      const low = await store.appendEntry(id, { type: 'thinking_level_change', thinkingLevel: 'low' });
+      await store.appendEntry(id, say('old question'));
+      const latestModel = await store.appendEntry(id, { type: 'model_change', provider: 'anthropic', modelId: 'opus' });
+      const callEntry = await store.appendEntry(id, {
+        type: 'message',
+        message: toolCallMessage([
+          { id: 'c1', name: 'run', arguments: {} },
+          { id: 'c2', name: 'run', arguments: {} },
+        ]),
+      });
+      await store.appendEntry(id, { type: 'message', message: toolResultMessage('c1', 'one') });
+      const second = await store.appendEntry(id, { type: 'message', message: toolResultMessage('c2', 'two') });
+      const thinking = await store.appendEntry(id, { type: 'thinking_level_change', thinkingLevel: 'high' });
+      await store.appendEntry(id, say('after'));
+      // A hand-made cut on a tool result keeps from the call it answers.
+      const compaction = await store.appendEntry(id, {
+        type: 'compaction',
+        summary: 'the story so far',
+        firstKeptEntryId: second.id,
+        tokensBefore: 500,
+      });
+      const leaf = await store.appendEntry(id, say('new question'));
+      const part = await store.getBranch(id, undefined, { from: 'context' });
+      const whole = await store.getBranch(id);
+      expect(part.map((entry) => entry.id)).toEqual([
+        low.id,
+        latestModel.id,
+        ...whole.slice(4).map((entry) => entry.id),
+      ]);
+      expect(whole[4]).toEqual(callEntry);
+      expect(part).not.toContainEqual(first);
+      expect(part.at(-1)).toEqual(leaf);
+      const context = resumable(part);
+      expect(context).toEqual(resumable(await store.getBranch(id)));
+      expect(context).toMatchObject({ model: 'opus', provider: 'anthropic', thinkingLevel: 'high', compaction });
+      expect(context.entryIds[1]).toBe(callEntry.id);
+      // Earlier leaves: no compaction on the path, the whole path.
+      expect(await store.getBranch(id, thinking.id, { from: 'context' })).toEqual(
+        await store.getBranch(id, thinking.id),
+      );
+      expect(await store.getBranch(id, null, { from: 'context' })).toEqual([]);
+      expect(await store.getBranch(id, undefined, { from: 'root' })).toEqual(await store.getBranch(id));
+      await expectSessionError(store.getBranch(id, 'ghost', { from: 'context' }), 'ENTRY_NOT_FOUND');
+      await expectSessionError(store.getBranch(id, undefined, { from: 'leaf' } as never), 'INPUT_INVALID');
+      await expectSessionError(store.getBranch('nobody', undefined, { from: 'context' }), 'SESSION_NOT_FOUND');
+    });
+
+    it('gives the same context from the context branch as from the whole path, on any tree (and after reopening)', async () => {
+      const harness = await open();
+      const { store } = harness;
+      let run = 0;
+      await fc.assert(
+        fc.asyncProperty(sessionTreeArbitrary, async (entries) => {
+          const sessionId = `tree-${run++}`;
+          await store.createSession({ id: sessionId });
+          for (const input of treeInputs(entries)) await store.appendEntry(sessionId, input);
+          const leaves = [
+            undefined,
+            ...entries.filter((_, index) => index % 3 === 0).map((entry) => entry.id),
+          ] as string[];
+          await expectSameContexts(store, sessionId, leaves);
+          if (harness.reopen !== undefined) {
+            const reopened = await harness.reopen();
+            await expectSameContexts(reopened, sessionId, leaves);
+            await reopened.close?.();
+          }
+        }),
+        { numRuns: 8 },
+      );
     });
 
     it('keeps a thousand appends in order', async () => {

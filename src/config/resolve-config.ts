@@ -1,7 +1,7 @@
 import { ConfigError } from '../errors.js';
 import { parseOptions } from '../validation/parse-options.js';
 import { type ContextConfig, type ContextConfigInput, DEFAULT_CONFIG, DEFAULT_TOOL_OUTPUT_LIMITS } from './defaults.js';
-import { effectiveTokenLimit } from './effective-limits.js';
+import { effectiveTokenLimit } from './effective-token-limit.js';
 import { contextConfigSchema } from './schema.js';
 
 /**

@@ -1,0 +1,51 @@
+import { ConfigError } from '../errors.js';
+import { assertMessages } from '../pipeline/internal/assert-messages.js';
+import type { Message } from '../types.js';
+import { countMessageTokens } from './internal/count-message-tokens.js';
+import { referenceCounter, type TokenCounter } from './token-counter.js';
+
+const cache = new WeakMap<TokenCounter, WeakMap<Message, number>>();
+
+/**
+ * The tokens one message costs: its text, thinking and tool-call payloads (name and JSON
+ * arguments) counted together, plus a fixed cost per image and the counter's per-message overhead.
+ * Visibility is not considered here (see {@link isAgentVisible}).
+ *
+ * Results are cached per message object and counter, so messages must be treated as immutable:
+ * build a new message instead of editing one in place.
+ *
+ * @param message - The message to count.
+ * @param counter - The counter to use. @default referenceCounter
+ * @returns Its token count.
+ * @throws `ContextError` (`INPUT_INVALID`) naming the field when `message` is not a valid message;
+ * `ConfigError` when `counter` is not a `TokenCounter`.
+ *
+ * @example
+ * ```ts
+ * estimateMessageTokens({ role: 'user', content: 'hello world' }); // 3
+ * ```
+ */
+export function estimateMessageTokens(message: Message, counter: TokenCounter = referenceCounter): number {
+  let perCounter = cache.get(counter);
+  if (perCounter === undefined) {
+    checkCounter('estimateMessageTokens', counter);
+    perCounter = new WeakMap();
+    cache.set(counter, perCounter);
+  }
+  const cached = typeof message === 'object' && message !== null ? perCounter.get(message) : undefined;
+  if (cached !== undefined) return cached;
+  // Checked once per message object (then cached): a malformed message fails naming its field.
+  assertMessages([message], 'estimateMessageTokens');
+  const tokens = countMessageTokens(message, counter);
+  perCounter.set(message, tokens);
+  return tokens;
+}
+
+/** Throws a `ConfigError` naming `counter` unless it is a `TokenCounter`. */
+function checkCounter(functionName: string, counter: unknown): void {
+  if (typeof counter === 'object' && counter !== null && typeof (counter as TokenCounter).count === 'function') return;
+  throw new ConfigError({
+    message: `${functionName}: counter must be a TokenCounter, an object with a count(text) method (e.g. referenceCounter)`,
+    field: 'counter',
+  });
+}

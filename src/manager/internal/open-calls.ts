@@ -1,0 +1,46 @@
+/** An unanswered tool call: where it is, and where its synthetic result was sent (-1 when its message is not sent). @internal */
+export interface OpenCall {
+  /** Index of its assistant message in the history. */
+  message: number;
+  /** Where its synthetic result sits in the projection, or -1. */
+  sent: number;
+  /** The id it was sent with (renamed when reused). */
+  id: string;
+}
+
+/**
+ * The unanswered tool calls of a history by raw id: one call per id (no array) in the common case,
+ * several when an id is reused before its result arrives.
+ *
+ * @internal
+ */
+export class OpenCalls {
+  private readonly byId = new Map<string, OpenCall | OpenCall[]>();
+
+  /** Notes an unanswered call under its raw id (`call.id` before any renaming). */
+  add(call: OpenCall): void {
+    const waiting = this.byId.get(call.id);
+    if (waiting === undefined) this.byId.set(call.id, call);
+    else if (Array.isArray(waiting)) waiting.push(call);
+    else this.byId.set(call.id, [waiting, call]);
+  }
+
+  /**
+   * The call a result of `id` answers, no longer open: the nearest earlier unanswered call of that
+   * id (the first of its message when one message holds several); undefined when there is none.
+   */
+  take(id: string): OpenCall | undefined {
+    const waiting = this.byId.get(id);
+    if (waiting === undefined) return undefined;
+    if (!Array.isArray(waiting)) {
+      this.byId.delete(id);
+      return waiting;
+    }
+    const nearest = waiting[waiting.length - 1]!.message;
+    let slot = waiting.length - 1;
+    while (slot > 0 && waiting[slot - 1]!.message === nearest) slot--;
+    const call = waiting.splice(slot, 1)[0]!;
+    if (waiting.length === 0) this.byId.delete(id);
+    return call;
+  }
+}
