@@ -1,11 +1,12 @@
 import { ConfigError } from '../errors.js';
 import type { ContextManager } from '../manager/context-manager-types.js';
 import type { Message } from '../types.js';
-import type { WireObject } from './data.js';
-import { fromLanguageModelUsage } from './from-generate-text-result.js';
-import { readMessages } from './read-messages.js';
-import type { AISDKMessageInput, ProviderUsage } from './types.js';
-import { writeMessages } from './write-messages.js';
+import { fromLanguageModelUsage } from './from-language-model-usage.js';
+import { readMessages } from './internal/read-messages.js';
+import type { WireObject } from './internal/wire-object.js';
+import { writeMessages } from './internal/write-messages.js';
+import type { AISDKMessageInput } from './message-types.js';
+import type { ProviderUsage } from './result-types.js';
 
 /**
  * The call options a middleware receives (`LanguageModelV3CallOptions`), as far as ctxkit reads them.

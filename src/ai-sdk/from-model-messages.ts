@@ -1,8 +1,7 @@
 import type { Message, ProviderData } from '../types.js';
-import { NAMESPACE, type WireObject } from './data.js';
-import { readMessages } from './read-messages.js';
-import type { AISDKMessage, AISDKMessageInput, ConversionWarning } from './types.js';
-import { writeMessages } from './write-messages.js';
+import { NAMESPACE } from './internal/provider-data.js';
+import { readMessages } from './internal/read-messages.js';
+import type { AISDKMessageInput, ConversionWarning } from './message-types.js';
 
 /**
  * What {@link fromModelMessages} returns.
@@ -57,58 +56,4 @@ export function fromModelMessages(messages: readonly AISDKMessageInput[]): FromM
     warnings: read.warnings,
     ...(plain ? {} : { providerData: { [NAMESPACE]: { system: read.system } } }),
   };
-}
-
-/**
- * What {@link toModelMessages} converts.
- *
- * @example
- * ```ts
- * const input: ToModelMessagesInput = { messages: prepared.messages };
- * ```
- */
-export interface ToModelMessagesInput {
-  /** Written as a leading system message; leave it out when you pass `system` to the SDK yourself. */
-  systemPrompt?: string | undefined;
-  /** The messages to send: the projection `prepare` returns. */
-  messages: readonly Message[];
-  /** What `fromModelMessages` returned beside the messages. */
-  providerData?: ProviderData | undefined;
-}
-
-/**
- * Converts ctxkit messages to the AI SDK's `ModelMessage[]`, ready for `generateText({ messages })`.
- * Consecutive tool results share one `tool` message; empty or blank text parts and messages left
- * empty are dropped with a warning (providers reject them). Everything `fromModelMessages` carried
- * is restored.
- *
- * @param input - The messages, and optionally the system prompt and what `fromModelMessages` returned.
- * @returns `ModelMessage[]` and warnings.
- * @throws `ContextError` `INPUT_INVALID` naming the index and field of a malformed message.
- *
- * @example
- * ```ts
- * const { messages } = toModelMessages({ messages: (await manager.prepare(history)).messages });
- * const result = await generateText({ model, system, tools, messages });
- * ```
- */
-export function toModelMessages(input: ToModelMessagesInput): {
-  messages: AISDKMessage[];
-  warnings: ConversionWarning[];
-} {
-  const written = writeMessages(input?.messages, 'model', 'toModelMessages');
-  const system = writeSystem(input.systemPrompt, input.providerData);
-  return { messages: [...system, ...written.messages] as AISDKMessage[], warnings: written.warnings };
-}
-
-function writeSystem(systemPrompt: string | undefined, providerData: ProviderData | undefined): WireObject[] {
-  if (systemPrompt === undefined) return [];
-  const carried = (providerData?.[NAMESPACE] as { system?: unknown } | undefined)?.system;
-  if (
-    Array.isArray(carried) &&
-    carried.map((message) => (message as WireObject)['content']).join('\n\n') === systemPrompt
-  ) {
-    return carried as WireObject[];
-  }
-  return [{ role: 'system', content: systemPrompt }];
 }

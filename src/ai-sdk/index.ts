@@ -13,29 +13,15 @@ export {
   type LanguageModelLike,
   type WrapOptions,
 } from './ctxkit-middleware.js';
-export {
-  type AISDKResponseResult,
-  fromFinishReason,
-  fromGenerateTextResult,
-  fromLanguageModelUsage,
-  fromStepResult,
-  fromStreamTextResult,
-  type GenerateTextResultLike,
-  type StepResultLike,
-  type StreamTextResultLike,
-} from './from-generate-text-result.js';
-export {
-  type FromModelMessagesResult,
-  fromModelMessages,
-  type ToModelMessagesInput,
-  toModelMessages,
-} from './from-model-messages.js';
+export { fromFinishReason } from './from-finish-reason.js';
+export { fromGenerateTextResult } from './from-generate-text-result.js';
+export { fromLanguageModelUsage } from './from-language-model-usage.js';
+export { type FromModelMessagesResult, fromModelMessages } from './from-model-messages.js';
+export { fromStepResult } from './from-step-result.js';
+export { fromStreamTextResult } from './from-stream-text-result.js';
+export type { AISDKMessage, AISDKMessageInput, ConversionWarning } from './message-types.js';
 export type {
-  AISDKMessage,
-  AISDKMessageInput,
-  ConversionWarning,
   DataContent,
-  GenerateTextUsage,
   JSONValue,
   ModelFilePart,
   ModelImagePart,
@@ -45,7 +31,15 @@ export type {
   ModelToolCallPart,
   ModelToolResultPart,
   ProviderOptions,
-  ProviderUsage,
   ToolResultContentItem,
   ToolResultOutput,
-} from './types.js';
+} from './part-types.js';
+export type {
+  AISDKResponseResult,
+  GenerateTextResultLike,
+  GenerateTextUsage,
+  ProviderUsage,
+  StepResultLike,
+  StreamTextResultLike,
+} from './result-types.js';
+export { type ToModelMessagesInput, toModelMessages } from './to-model-messages.js';

@@ -1,10 +1,11 @@
 /**
- * The AI SDK's message formats, written against the SDK rather than imported from `ai` or
- * `@ai-sdk/provider`, so this subpath has no runtime dependency on them: `ModelMessage` (the prompt
- * a host passes to `generateText` and `streamText`) and the provider-level prompt a language-model
- * middleware sees (`LanguageModelV3Prompt`). The types are loose where the SDK's are strict (any
- * `providerOptions`, any part `type`), so the SDK's own values are accepted as they are; what the
- * converters return is checked against the SDK's types by the tests.
+ * The AI SDK's message formats (the parts here, the messages in message-types.ts), written against
+ * the SDK rather than imported from `ai` or `@ai-sdk/provider`, so this subpath has no runtime
+ * dependency on them: `ModelMessage` (the prompt a host passes to `generateText` and `streamText`)
+ * and the provider-level prompt a language-model middleware sees (`LanguageModelV3Prompt`). The
+ * types are loose where the SDK's are strict (any `providerOptions`, any part `type`), so the SDK's
+ * own values are accepted as they are; what the converters return is checked against the SDK's
+ * types by the tests.
  */
 
 /**
@@ -162,112 +163,4 @@ export interface ModelToolResultPart {
 /** Any part, by its `type` (approval requests and responses, parts added after this was written). */
 export interface ModelOtherPart {
   readonly type: string;
-}
-
-/**
- * A message of the AI SDK's prompt (`ModelMessage`), or of the provider-level prompt a middleware
- * sees (`LanguageModelV3Message`, where user and assistant content are always arrays and media are
- * file parts).
- *
- * @example
- * ```ts
- * const messages: AISDKMessage[] = [
- *   { role: 'user', content: 'List the files' },
- *   { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call_1', toolName: 'ls', input: {} }] },
- *   { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_1', toolName: 'ls', output: { type: 'text', value: 'a.ts' } }] },
- * ];
- * ```
- */
-export type AISDKMessage =
-  | { role: 'system'; content: string; providerOptions?: ProviderOptions }
-  | {
-      role: 'user';
-      content: string | Array<ModelTextPart | ModelImagePart | ModelFilePart>;
-      providerOptions?: ProviderOptions;
-    }
-  | {
-      role: 'assistant';
-      content:
-        | string
-        | Array<ModelTextPart | ModelFilePart | ModelReasoningPart | ModelToolCallPart | ModelToolResultPart>;
-      providerOptions?: ProviderOptions;
-    }
-  | { role: 'tool'; content: Array<ModelToolResultPart>; providerOptions?: ProviderOptions };
-
-/**
- * A message as the converters read it: any of the above, with parts of any type.
- *
- * @example
- * ```ts
- * const message: AISDKMessageInput = { role: 'assistant', content: [{ type: 'tool-approval-request', approvalId: 'a1', toolCallId: 'call_1' }] };
- * ```
- */
-export interface AISDKMessageInput {
-  readonly role: 'system' | 'user' | 'assistant' | 'tool';
-  readonly content:
-    | string
-    | readonly (
-        | ModelTextPart
-        | ModelImagePart
-        | ModelFilePart
-        | ModelReasoningPart
-        | ModelToolCallPart
-        | ModelToolResultPart
-        | ModelOtherPart
-      )[];
-  readonly providerOptions?: unknown;
-}
-
-/**
- * Token usage as `generateText` reports it (`LanguageModelUsage`): `inputTokens` includes cached tokens.
- *
- * @example
- * ```ts
- * const usage: GenerateTextUsage = { inputTokens: 30_012, outputTokens: 80, totalTokens: 30_092, inputTokenDetails: { noCacheTokens: 12, cacheReadTokens: 30_000, cacheWriteTokens: 0 } };
- * ```
- */
-export interface GenerateTextUsage {
-  inputTokens: number | undefined;
-  outputTokens: number | undefined;
-  totalTokens?: number | undefined;
-  inputTokenDetails?: {
-    noCacheTokens?: number | undefined;
-    cacheReadTokens?: number | undefined;
-    cacheWriteTokens?: number | undefined;
-  };
-  /** Deprecated by the SDK in favour of `inputTokenDetails.cacheReadTokens`. */
-  cachedInputTokens?: number | undefined;
-}
-
-/**
- * Token usage as a provider reports it to a middleware (`LanguageModelV3Usage`).
- *
- * @example
- * ```ts
- * const usage: ProviderUsage = { inputTokens: { total: 30_012, noCache: 12, cacheRead: 30_000, cacheWrite: 0 }, outputTokens: { total: 80, text: 80, reasoning: undefined } };
- * ```
- */
-export interface ProviderUsage {
-  inputTokens: {
-    total: number | undefined;
-    noCache?: number | undefined;
-    cacheRead?: number | undefined;
-    cacheWrite?: number | undefined;
-  };
-  outputTokens: { total: number | undefined; text?: number | undefined; reasoning?: number | undefined };
-}
-
-/**
- * Something a conversion could not carry exactly, with where it happened.
- *
- * @example
- * ```ts
- * const warning: ConversionWarning = { index: 3, message: 'dropped an empty text part' };
- * ```
- */
-export interface ConversionWarning {
-  /** The index of the message (in the converter's input) the warning is about. */
-  index: number;
-  /** What was lost or changed, in words. */
-  message: string;
 }

@@ -1,0 +1,28 @@
+import type { Message } from '../types.js';
+import { fromGenerateTextResult } from './from-generate-text-result.js';
+import type { AISDKResponseResult, StreamTextResultLike } from './result-types.js';
+
+/**
+ * {@link fromGenerateTextResult} for a `streamText` result, once the stream has finished.
+ *
+ * @param result - The result of `streamText`.
+ * @returns The same as {@link fromGenerateTextResult}.
+ *
+ * @example
+ * ```ts
+ * const stream = streamText({ model, messages });
+ * for await (const text of stream.textStream) process.stdout.write(text);
+ * const { messages, usage } = await fromStreamTextResult(stream);
+ * ```
+ */
+export async function fromStreamTextResult(
+  result: StreamTextResultLike,
+): Promise<AISDKResponseResult & { messages: Message[] }> {
+  const [steps, finishReason, usage, response] = await Promise.all([
+    result.steps,
+    result.finishReason,
+    result.usage,
+    result.response,
+  ]);
+  return fromGenerateTextResult({ steps, finishReason, usage, response });
+}

@@ -1,0 +1,92 @@
+import type { ImageContent, TextContent, ThinkingContent, ToolCall } from '../../types.js';
+import { decodeData, isHttpUrl, parseDataUrl } from './data-content.js';
+import { dataOf } from './provider-data.js';
+import { describePart } from './read-parts.js';
+import type { WireObject } from './wire-object.js';
+
+// ctxkit content as the parts of AI SDK user and assistant messages, restoring what the reader
+// carried in `providerData['ai-sdk']`.
+
+/** Which AI SDK format to write. @internal */
+export type Format = 'model' | 'prompt';
+
+/** Records a warning about the message being written. @internal */
+export type Warn = (message: string) => void;
+
+/** `{ providerOptions }` when there are any. @internal */
+export function withOptions(value: unknown): { providerOptions?: unknown } {
+  return value === undefined ? {} : { providerOptions: value };
+}
+
+/** The part a text part carried, if it is still the untouched placeholder. @internal */
+export function carriedPart(part: TextContent): WireObject | undefined {
+  const data = dataOf(part);
+  const carried = data['part'];
+  if (typeof carried !== 'object' || carried === null || describePart(carried as WireObject) !== part.text)
+    return undefined;
+  const restored = { ...(carried as WireObject) };
+  if (data['data'] !== undefined && typeof restored['data'] === 'string')
+    restored['data'] = decodeData(restored['data'], data['data']);
+  return restored;
+}
+
+/** A text part, or the part it carried; nothing (with a warning) for blank text. @internal */
+export function writeText(part: TextContent, warn: Warn): WireObject | undefined {
+  const carried = carriedPart(part);
+  if (carried !== undefined) return carried;
+  if (part.text.trim().length === 0) {
+    warn('dropped an empty or blank text part (providers reject them)');
+    return undefined;
+  }
+  if (dataOf(part)['part'] !== undefined) warn('a carried part was changed after conversion, so it is sent as text');
+  return { type: 'text', text: part.text, ...withOptions(dataOf(part)['providerOptions']) };
+}
+
+/** An image part (`'model'`), or a file part (`'prompt'`, or an image that came as a file). @internal */
+export function writeImage(part: ImageContent, format: Format): WireObject {
+  const data = dataOf(part);
+  const options = withOptions(data['providerOptions']);
+  const dataUrl = data['data'] === undefined ? parseDataUrl(part.data) : undefined;
+  if (format === 'prompt' || data['part'] === 'file') {
+    let content: unknown = decodeData(part.data, data['data']);
+    let mediaType = part.mimeType;
+    if (format === 'prompt' && typeof content === 'string') {
+      if (dataUrl) {
+        content = dataUrl.base64;
+        mediaType = dataUrl.mediaType;
+      } else if (isHttpUrl(content)) content = new URL(content);
+    }
+    return {
+      type: 'file',
+      data: content,
+      mediaType,
+      ...(data['filename'] === undefined ? {} : { filename: data['filename'] }),
+      ...options,
+    };
+  }
+  return {
+    type: 'image',
+    image: decodeData(part.data, data['data']),
+    ...(data['mediaType'] === 'absent' ? {} : { mediaType: part.mimeType }),
+    ...options,
+  };
+}
+
+/** Thinking as a reasoning part. @internal */
+export function writeThinking(part: ThinkingContent): WireObject {
+  return { type: 'reasoning', text: part.thinking, ...withOptions(dataOf(part)['providerOptions']) };
+}
+
+/** A tool call, with its input as it came when it was not an object. @internal */
+export function writeToolCall(part: ToolCall): WireObject {
+  const data = dataOf(part);
+  const input = data['input'] as { value?: unknown } | undefined;
+  return {
+    type: 'tool-call',
+    toolCallId: part.id,
+    toolName: part.name,
+    input: input !== undefined && 'value' in input ? input.value : part.arguments,
+    ...(data['providerExecuted'] === undefined ? {} : { providerExecuted: data['providerExecuted'] }),
+    ...withOptions(data['providerOptions']),
+  };
+}
