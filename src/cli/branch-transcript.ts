@@ -1,7 +1,7 @@
 import { entryToMessage } from '../session/entry-to-message.js';
 import { walkBranch } from '../session/walk-branch.js';
 import type { SessionInspection } from './inspect-session.js';
-import type { LoadedSession } from './load-session.js';
+import type { LoadedSession } from './loaded-session.js';
 import { messageLabel, messageText } from './message-text.js';
 
 /** Where a message of the branch stands now. */

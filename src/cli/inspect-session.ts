@@ -7,7 +7,7 @@ import { type ContextSettings, createOfflineManager } from './context-settings.j
 import { describeCompactions } from './describe-compactions.js';
 import { counter, describeMessage } from './describe-message.js';
 import type { ArchivedResult, SessionInspection, TokenShare, ToolSummary } from './inspection-types.js';
-import type { LoadedSession } from './load-session.js';
+import type { LoadedSession } from './loaded-session.js';
 import { measureTimeline } from './measure-timeline.js';
 import { messageText } from './message-text.js';
 import { describeBranches, describeLabels } from './session-tree.js';

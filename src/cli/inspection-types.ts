@@ -1,6 +1,6 @@
 import type { Message } from '../types.js';
 import type { ContextSettings } from './context-settings.js';
-import type { LoadedSession } from './load-session.js';
+import type { LoadedSession } from './loaded-session.js';
 import type { BranchInfo, LabelInfo } from './session-tree.js';
 
 // The shape of what `ctxkit inspect --json` prints (documented in docs/cli.md) and the report shows.

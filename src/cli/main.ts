@@ -6,7 +6,8 @@ import { type ContextSettings, resolveWindow } from './context-settings.js';
 import { formatInspection } from './format-inspection.js';
 import { formatReplay } from './format-replay.js';
 import { inspectSession } from './inspect-session.js';
-import { type LoadedSession, loadSession } from './load-session.js';
+import { loadSession } from './load-session.js';
+import type { LoadedSession } from './loaded-session.js';
 import { renderReport } from './render-report.js';
 import { replaySession } from './replay-session.js';
 

@@ -4,7 +4,7 @@ import { entryToMessage } from '../session/entry-to-message.js';
 import { walkBranch } from '../session/walk-branch.js';
 import type { AssistantMessage, Message } from '../types.js';
 import { type ContextSettings, createOfflineManager } from './context-settings.js';
-import type { LoadedSession } from './load-session.js';
+import type { LoadedSession } from './loaded-session.js';
 
 /** One model call of the replay. */
 export interface ReplayCall {

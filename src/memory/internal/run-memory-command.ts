@@ -9,10 +9,10 @@ import type {
 import { MEMORY_ROOT } from '../memory-root.js';
 import type { MemoryStore } from '../memory-store.js';
 import type { MemoryToolLimits, MemoryToolResult } from '../memory-tool-limits.js';
-import { parentMemoryPath } from '../parent-memory-path.js';
+import { checkAncestors, missingAncestors, pruneEmptyParents } from './ancestors.js';
+import { checkSize, readEditableFile } from './editable-file.js';
 import { resolveField as path, Refusal } from './memory-refusal.js';
 import { numberLines, truncateOutput } from './output-text.js';
-import { utf8Length } from './utf8-text.js';
 import { viewMemory } from './view-memory.js';
 import { countMemoryEntries } from './walk-memory.js';
 
@@ -23,63 +23,6 @@ interface RunOptions {
 }
 
 const encoder = new TextEncoder();
-
-function checkSize(target: string, text: string, limits: MemoryToolLimits): void {
-  const bytes = encoder.encode(text).length;
-  if (bytes > limits.maxFileBytes) {
-    throw new Refusal(
-      `${target} would be ${bytes} bytes, over the limit of ${limits.maxFileBytes} bytes per memory file; ` +
-        'keep memory files short: split the content or summarise it',
-    );
-  }
-}
-
-async function readFile(target: string, { store, limits }: RunOptions): Promise<string> {
-  const entry = await store.stat(target);
-  if (entry === undefined) throw new Refusal(`${target} does not exist; view ${MEMORY_ROOT} to see what is there`);
-  if (entry.kind === 'directory') throw new Refusal(`${target} is a directory; this command needs a file`);
-  const tooLarge = () =>
-    new Refusal(
-      `${target} is over the limit of ${limits.maxFileBytes} bytes per memory file, so it cannot be edited; ` +
-        'view its start, or delete it',
-    );
-  if (entry.size > limits.maxFileBytes) throw tooLarge();
-  // Read one byte more than the cap, so a file that grew since `stat` is caught rather than cut.
-  const text = await store.read(target, { maxBytes: limits.maxFileBytes + 1 });
-  if (utf8Length(text, limits.maxFileBytes + 1) > limits.maxFileBytes) throw tooLarge();
-  return text;
-}
-
-/** How many directories writing `target` would create. */
-async function missingAncestors(target: string, { store }: RunOptions): Promise<number> {
-  let missing = 0;
-  for (let parent = parentMemoryPath(target); parent !== MEMORY_ROOT; parent = parentMemoryPath(parent)) {
-    if ((await store.stat(parent)) !== undefined) break;
-    missing++;
-  }
-  return missing;
-}
-
-/**
- * Deletes the now empty directories above a removed `path`, nearest first, up to (not including) the
- * root, so emptied directories do not pile up against the directory cap.
- */
-async function pruneEmptyParents(path: string, { store }: RunOptions): Promise<void> {
-  for (let parent = parentMemoryPath(path); parent !== MEMORY_ROOT; parent = parentMemoryPath(parent)) {
-    const entry = await store.stat(parent);
-    if (entry?.kind !== 'directory' || (await store.list(parent, { limit: 1 })).length > 0) return;
-    await store.delete(parent);
-  }
-}
-
-/** Refuses a new path whose ancestor is a file. */
-async function checkAncestors(target: string, { store }: RunOptions): Promise<void> {
-  for (let parent = parentMemoryPath(target); parent !== MEMORY_ROOT; parent = parentMemoryPath(parent)) {
-    const entry = await store.stat(parent);
-    if (entry?.kind === 'file') throw new Refusal(`${parent} is a file, so ${target} cannot be created inside it`);
-    if (entry !== undefined) return;
-  }
-}
 
 async function create(command: MemoryCreateCommand, options: RunOptions): Promise<string> {
   const target = path('path', command.path);
@@ -121,7 +64,7 @@ function lineOf(text: string, index: number): number {
 
 async function strReplace(command: MemoryStrReplaceCommand, options: RunOptions): Promise<string> {
   const target = path('path', command.path);
-  const text = await readFile(target, options);
+  const text = await readEditableFile(target, options);
   const { old_str: old } = command;
   const matches: number[] = [];
   for (let at = text.indexOf(old); at !== -1; at = text.indexOf(old, at + old.length)) matches.push(at);
@@ -163,7 +106,7 @@ async function strReplace(command: MemoryStrReplaceCommand, options: RunOptions)
 
 async function insert(command: MemoryInsertCommand, options: RunOptions): Promise<string> {
   const target = path('path', command.path);
-  const lines = (await readFile(target, options)).split('\n');
+  const lines = (await readEditableFile(target, options)).split('\n');
   if (command.insert_line > lines.length) {
     throw new Refusal(
       `insert_line ${command.insert_line} is past the end of ${target}, which has ${lines.length} lines; ` +
