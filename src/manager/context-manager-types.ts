@@ -117,7 +117,9 @@ export interface ContextManager {
   readonly config: ContextConfig;
   /**
    * Truncates oversized tool output, summarizes old tool results past the cutoff, compacts when
-   * the threshold is reached, and returns the projection to send and the history to keep.
+   * the threshold is reached, and returns the projection to send and the history to keep. The
+   * array passed last, passed again, is checked by its length, its end and samples: change it only
+   * at its end (push, pop, truncate, its last 32 messages), or pass a new array.
    */
   prepare(history: readonly Message[], options?: CallOptions): Promise<PrepareResult>;
   /**

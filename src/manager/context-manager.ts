@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type ContextConfig, effectiveKeepRecentTokens, effectiveTokenLimit, resolveConfig } from '../config/index.js';
 import { approximateCounter } from '../counting/approximate-counter.js';
-import { type ContextUsage, measureUsage } from '../counting/context-usage.js';
+import type { ContextUsage } from '../counting/context-usage.js';
 import { countExtras } from '../counting/estimate-context-tokens.js';
 import { countMessageTokens } from '../counting/internal/count-message-tokens.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
@@ -24,6 +24,7 @@ import type {
   PrepareResult,
 } from './context-manager-types.js';
 import type { CompactionReason, ContextEvent } from './events.js';
+import { usageAt } from './internal/usage-at.js';
 import { ManagedHistory } from './managed-history.js';
 import { persistCompaction } from './persist-compaction.js';
 import { RecordedUsage } from './recorded-usage.js';
@@ -151,7 +152,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       tokens = fromRecorded.tokens;
       source = fromRecorded.estimated ? 'mixed' : 'usage';
     }
-    return measureUsage(config, tokens, source, projection.sent.length);
+    return usageAt(config, limit, tokens, source, projection.sent.length);
   }
 
   /** The manager's current usage and projection. */
@@ -257,43 +258,74 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     return false;
   }
 
-  async function maybeCompact(callOptions: CallOptions): Promise<PrepareResult> {
-    let { usage } = measure();
+  /** The result of a call when no compaction is due (synchronously), else a promise of it after compacting. */
+  function maybeCompact(callOptions: CallOptions): PrepareResult | Promise<PrepareResult> {
+    const { usage } = measure();
     updateWarning(usage);
-    let compacted: CompactionResult | undefined;
     const due =
       config.autoCompact && usage.level === 'compact' && backoff.allows(usage) && !endsWithFreshSummary(state.history);
-    if (due) {
-      try {
-        compacted = await adopt(await runCompaction(state.history, 'threshold', callOptions));
-        ({ usage } = measure());
-      } catch (error) {
-        if (isAbort(error)) throw error;
-        // Reported through compaction-end; the history is unchanged. Not retried every turn.
-        backoff.failed(usage);
-      }
+    if (due) return compactNow(usage, callOptions);
+    state.handOut();
+    return { messages: state.projection.sent, history: state.history, usage, compacted: undefined };
+  }
+
+  async function compactNow(before: ContextUsage, callOptions: CallOptions): Promise<PrepareResult> {
+    let usage = before;
+    let compacted: CompactionResult | undefined;
+    try {
+      compacted = await adopt(await runCompaction(state.history, 'threshold', callOptions));
+      ({ usage } = measure());
+    } catch (error) {
+      if (isAbort(error)) throw error;
+      // Reported through compaction-end; the history is unchanged. Not retried every turn.
+      backoff.failed(usage);
     }
     state.handOut();
     return { messages: state.projection.sent, history: state.history, usage, compacted };
   }
 
-  /** Takes in the host's array (or only what is new), then compacts when due. */
-  async function take(
+  /**
+   * Takes in the host's array (or only what is new), then compacts when due. Synchronous up to the
+   * returned promise unless a tool output needs cutting, a batch is archived or a compaction runs;
+   * a failure is a rejected promise, never a throw.
+   */
+  function take(
     input: readonly Message[],
     where: 'prepare' | 'afterTurn' | 'append',
     callOptions: CallOptions,
   ): Promise<PrepareResult> {
-    if (!Array.isArray(input)) {
-      throw new ContextError({
-        message: `${where}: messages must be an array of messages, received ${input === null ? 'null' : typeof input}.`,
-        code: 'INPUT_INVALID',
+    try {
+      if (!Array.isArray(input)) {
+        throw new ContextError({
+          message: `${where}: messages must be an array of messages, received ${input === null ? 'null' : typeof input}.`,
+          code: 'INPUT_INVALID',
+        });
+      }
+      const taken =
+        where === 'append' ? state.append(input, where, callOptions) : state.take(input, where, callOptions);
+      if (typeof taken !== 'boolean') return taken.then((startsTurn) => finish(startsTurn, where, callOptions));
+      const result = finish(taken, where, callOptions);
+      return result instanceof Promise ? result : Promise.resolve(result);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  function finish(
+    startsTurn: boolean,
+    where: 'prepare' | 'afterTurn' | 'append',
+    callOptions: CallOptions,
+  ): PrepareResult | Promise<PrepareResult> {
+    if (startsTurn) turn++;
+    const result = maybeCompact(callOptions);
+    if (where === 'afterTurn') return result;
+    if (result instanceof Promise) {
+      return result.then((prepared) => {
+        reported.prepared(state.projection);
+        return prepared;
       });
     }
-    const startsTurn =
-      where === 'append' ? await state.append(input, where, callOptions) : await state.take(input, where, callOptions);
-    if (startsTurn) turn++;
-    const result = await maybeCompact(callOptions);
-    if (where !== 'afterTurn') reported.prepared(state.projection);
+    reported.prepared(state.projection);
     return result;
   }
 

@@ -8,6 +8,8 @@ import type { Summarizer } from '../summarizing/summarizer-types.js';
 import type { Message, ToolResultMessage } from '../types.js';
 import type { CallOptions } from './context-manager-types.js';
 import type { ContextEvent } from './events.js';
+import { continues, stillContinues } from './internal/host-input.js';
+import { VisibleResults } from './internal/visible-results.js';
 import { SentProjection } from './sent-projection.js';
 import type { ToolOutputGuard } from './tool-output-guard.js';
 
@@ -26,12 +28,14 @@ export interface ManagedHistoryOptions {
  * The manager's history and its projection, kept up to date one new message at a time.
  *
  * A host hands in its whole array each call (`take`), or only what is new (`append`). For a whole
- * array, the manager finds what is new by comparing it, object by object, with a private copy of
- * the previous input (or with its own history, when the host keeps that one): a walk without
- * allocation. New messages are checked, their tool output cut to the limits, and appended to the
- * history and the projection; old tool results are archived in batches (see `toolSummaryBatch`),
- * in place. Nothing else is copied per call: `history` and `projection.sent` are the arrays the
- * host receives, kept up to date by later calls.
+ * array, the manager finds what is new by comparing it with a private copy of the previous input
+ * (or with its own history, when the host keeps that one): the very array passed last by its length,
+ * its tail and samples (see {@link stillContinues}), a new array object by object. New messages are
+ * checked, their tool output cut to the limits, and appended to the history and the projection;
+ * old tool results are archived in batches (see `toolSummaryBatch`), in place. Nothing else is
+ * copied per call: `history` and `projection.sent` are the arrays the host receives, kept up to
+ * date by later calls. Taking in what needs no cutting, spilling or summary is synchronous: only
+ * those steps return a promise.
  *
  * @internal
  */
@@ -41,11 +45,13 @@ export class ManagedHistory {
   projection: SentProjection;
   /** A private copy of the host's latest input, which the next input is compared with. */
   private known: Message[] = [];
+  /** The array the host passed last, when `known` copies it (it may have grown since). */
+  private knownArray: readonly Message[] | undefined;
+  private rounds = 0;
   /** Lengths of `history` and `projection.sent` when the host last received them. */
-  private handed = { history: 0, sent: 0 };
-  /** History indexes of the visible tool results, oldest first from `head`. */
-  private visible: number[] = [];
-  private head = 0;
+  private handedHistory = 0;
+  private handedSent = 0;
+  private readonly visible = new VisibleResults();
 
   constructor(private readonly options: ManagedHistoryOptions) {
     this.projection = new SentProjection(options.count);
@@ -54,18 +60,20 @@ export class ManagedHistory {
   /**
    * Takes the host's whole array: what continues the previous input (or the history) is appended,
    * anything else starts over. Returns whether a new message starts a turn (a user message the
-   * host wrote).
+   * host wrote), or a promise of it when a step is asynchronous.
    */
-  async take(input: readonly Message[], where: string, callOptions: CallOptions): Promise<boolean> {
+  take(input: readonly Message[], where: string, callOptions: CallOptions): boolean | Promise<boolean> {
     this.checkHandedOut(input);
     let start: number;
     if (input === this.history) {
       // The host pushed into the history it received: from now on that array is the host's.
-      start = Math.min(this.handed.history, input.length);
-      if (start < this.handed.history) return this.restart(input, where, callOptions);
+      start = Math.min(this.handedHistory, input.length);
+      if (start < this.handedHistory) return this.restart(input, where, callOptions);
       this.history = input.slice(0, start);
       this.known = input.slice(0, start);
-    } else if (continues(input, this.known)) {
+    } else if (
+      input === this.knownArray ? stillContinues(input, this.known, this.rounds++) : continues(input, this.known)
+    ) {
       start = this.known.length;
     } else if (continues(input, this.history)) {
       start = this.history.length;
@@ -73,33 +81,39 @@ export class ManagedHistory {
     } else {
       return this.restart(input, where, callOptions);
     }
-    return this.ingest(input, start, where, callOptions);
+    this.knownArray = input;
+    // Every new message is checked before any is taken in, so a bad one leaves the state as it was.
+    for (let index = start; index < input.length; index++) assertMessage(input[index], where, index);
+    return this.ingest(input, start, callOptions);
   }
 
   /** Takes only what is new: `messages` follow the previous input. */
-  async append(messages: readonly Message[], where: string, callOptions: CallOptions): Promise<boolean> {
+  append(messages: readonly Message[], where: string, callOptions: CallOptions): boolean | Promise<boolean> {
     this.checkHandedOut(undefined);
     const start = this.known.length;
-    const input = messages;
-    for (let index = 0; index < input.length; index++) assertMessage(input[index], where, start + index);
-    return this.ingestChecked(input, 0, callOptions);
+    for (let index = 0; index < messages.length; index++) assertMessage(messages[index], where, start + index);
+    return this.ingest(messages, 0, callOptions);
   }
 
   /** Notes the lengths of the arrays the host is about to receive. */
   handOut(): void {
-    this.handed = { history: this.history.length, sent: this.projection.sent.length };
+    this.handedHistory = this.history.length;
+    this.handedSent = this.projection.sent.length;
   }
 
   /** Adopts a compacted history; `known` becomes the host's reference when given. */
   replace(history: readonly Message[], known?: readonly Message[]): void {
     this.history = [...history];
-    if (known !== undefined) this.known = [...known];
+    if (known !== undefined) {
+      this.known = [...known];
+      this.knownArray = undefined;
+    }
     this.rebuild();
   }
 
   /** Whether `input` is exactly what the manager holds (the host's last input or the history). */
   holds(input: readonly Message[]): boolean {
-    if (input === this.history) return input.length === this.handed.history;
+    if (input === this.history) return input.length === this.handedHistory;
     return (
       (input.length === this.known.length && continues(input, this.known)) ||
       (input.length === this.history.length && continues(input, this.history))
@@ -120,27 +134,37 @@ export class ManagedHistory {
     return input.slice();
   }
 
-  private async restart(input: readonly Message[], where: string, callOptions: CallOptions): Promise<boolean> {
+  private restart(input: readonly Message[], where: string, callOptions: CallOptions): boolean | Promise<boolean> {
     for (let index = 0; index < input.length; index++) assertMessage(input[index], where, index);
     this.history = [];
     this.known = [];
+    this.knownArray = input;
     this.rebuild();
-    return this.ingestChecked(input, 0, callOptions);
+    return this.ingest(input, 0, callOptions);
   }
 
-  private async ingest(
+  /** Takes in checked messages; synchronous until a tool output needs cutting or a batch is due. */
+  private ingest(input: readonly Message[], start: number, callOptions: CallOptions): boolean | Promise<boolean> {
+    let startsTurn = false;
+    for (let index = start; index < input.length; index++) {
+      const message = input[index]!;
+      if (message.role === 'toolResult' && !this.options.guard.fits(message)) {
+        return this.ingestCutting(input, index, startsTurn, callOptions);
+      }
+      if (isHostTurn(message)) startsTurn = true;
+      this.known.push(message);
+      this.push(message);
+    }
+    return this.archiveDue() ? this.archive(callOptions).then(() => startsTurn) : startsTurn;
+  }
+
+  /** {@link ingest} from a message on, cutting (and spilling) tool output where needed. */
+  private async ingestCutting(
     input: readonly Message[],
     start: number,
-    where: string,
+    startsTurn: boolean,
     callOptions: CallOptions,
   ): Promise<boolean> {
-    // Every new message is checked before any is taken in, so a bad one leaves the state as it was.
-    for (let index = start; index < input.length; index++) assertMessage(input[index], where, index);
-    return this.ingestChecked(input, start, callOptions);
-  }
-
-  private async ingestChecked(input: readonly Message[], start: number, callOptions: CallOptions): Promise<boolean> {
-    let startsTurn = false;
     for (let index = start; index < input.length; index++) {
       const message = input[index]!;
       if (isHostTurn(message)) startsTurn = true;
@@ -151,90 +175,68 @@ export class ManagedHistory {
       this.known.push(message);
       this.push(kept);
     }
-    await this.archiveIfDue(callOptions);
+    if (this.archiveDue()) await this.archive(callOptions);
     return startsTurn;
   }
 
   private push(message: Message): void {
     const index = this.history.push(message) - 1;
     if (!this.projection.append(message)) this.rebuildProjection();
-    if (message.role === 'toolResult' && isAgentVisible(message)) this.visible.push(index);
+    if (message.role === 'toolResult' && isAgentVisible(message)) this.visible.add(index);
+  }
+
+  /** Whether more than `toolCallCutoff + toolSummaryBatch` tool results are visible (and a strategy archives them). */
+  private archiveDue(): boolean {
+    const { toolSummaryStrategy: strategy, toolCallCutoff: cutoff, toolSummaryBatch: batch } = this.options.config;
+    return strategy !== 'off' && this.visible.size > cutoff + batch;
   }
 
   /**
-   * Archives the oldest visible tool results once more than `toolCallCutoff + toolSummaryBatch`
-   * are visible, down to `toolCallCutoff`, under one summary. The summary is made first: when the
-   * summarizer is aborted nothing changes.
+   * Archives the oldest visible tool results down to `toolCallCutoff`, under one summary. The
+   * summary is made first: when the summarizer is aborted nothing changes.
    */
-  private async archiveIfDue(callOptions: CallOptions): Promise<void> {
-    const { toolSummaryStrategy: strategy, toolCallCutoff: cutoff, toolSummaryBatch: batch } = this.options.config;
-    if (strategy === 'off') return;
-    const visibleCount = this.visible.length - this.head;
-    if (visibleCount <= cutoff + batch) return;
-    const indexes = this.visible.slice(this.head, this.head + visibleCount - cutoff);
+  private async archive(callOptions: CallOptions): Promise<void> {
+    const strategy = this.options.config.toolSummaryStrategy as 'llm' | 'heuristic';
+    const indexes = this.visible.oldest(this.visible.size - this.options.config.toolCallCutoff);
     const originals = indexes.map((index) => this.history[index] as ToolResultMessage);
     const pairs = newestPairsThatFit(indexes.length, TOOL_SUMMARY_INPUT_CHARS, (newest) =>
-      this.pairsOf(indexes.slice(-newest), originals.slice(-newest)),
+      pairsIn(this.history, indexes.slice(-newest), originals.slice(-newest)),
     );
     const outcome = await summarizeArchivedResults(pairs, {
       strategy,
       summarizer: this.options.summarizer,
       signal: callOptions.signal,
     });
-    this.head += indexes.length;
-    if (this.head > 1_024 && this.head * 2 > this.visible.length) {
-      this.visible = this.visible.slice(this.head);
-      this.head = 0;
-    }
-    const archived: ToolResultMessage[] = [];
+    this.visible.drop(indexes.length);
     for (const index of indexes) {
       const hidden = archiveToolResult(this.history[index] as ToolResultMessage);
-      archived.push(hidden);
       this.history[index] = hidden;
       this.projection.replaceResult(index, hidden);
     }
     this.push(outcome.message);
     this.options.emit({
       type: 'tool-results-summarized',
-      archived: archived.length,
+      archived: indexes.length,
       fallback: outcome.fallback,
       summary: outcome.summary,
       ...(outcome.error === undefined ? {} : { error: outcome.error }),
     });
   }
 
-  /**
-   * The results with their calls, found in the stretch of history that holds them: calls sit just
-   * before their results, and a call found there is the one the whole history pairs it with (a
-   * result answers the nearest earlier unanswered call of its id). The stretch widens when a call
-   * is not found in it.
-   */
-  private pairsOf(indexes: readonly number[], originals: readonly ToolResultMessage[]): Message[] {
-    const end = indexes[indexes.length - 1]! + 1;
-    let span = Math.max(64, end - indexes[0]!);
-    for (;;) {
-      const start = Math.max(0, indexes[0]! - span);
-      const pairs = withTheirCalls(this.history.slice(start, end), originals);
-      if (start === 0 || pairs.length === originals.length * 2) return pairs;
-      span *= 4;
-    }
-  }
-
   /** The host changed an array it received: the projection or the history is rebuilt from what the manager knows. */
   private checkHandedOut(input: readonly Message[] | undefined): void {
-    if (this.history.length !== this.handed.history && input !== this.history) {
-      this.history = this.history.slice(0, this.handed.history);
+    if (this.history.length !== this.handedHistory && input !== this.history) {
+      this.history = this.history.slice(0, this.handedHistory);
       this.rebuild();
-    } else if (this.projection.sent.length !== this.handed.sent) {
+    } else if (this.projection.sent.length !== this.handedSent) {
       this.rebuildProjection();
     }
   }
 
   private rebuild(): void {
-    this.visible = [];
-    this.head = 0;
+    this.visible.clear();
     this.history.forEach((message, index) => {
-      if (message.role === 'toolResult' && isAgentVisible(message)) this.visible.push(index);
+      if (message.role === 'toolResult' && isAgentVisible(message)) this.visible.add(index);
     });
     this.rebuildProjection();
   }
@@ -245,12 +247,25 @@ export class ManagedHistory {
   }
 }
 
-/** Whether `input` starts with every message of `previous`, object for object. */
-function continues(input: readonly Message[], previous: readonly Message[]): boolean {
-  const length = previous.length;
-  if (length > input.length) return false;
-  for (let index = 0; index < length; index++) if (input[index] !== previous[index]) return false;
-  return true;
+/**
+ * The results with their calls, found in the stretch of history that holds them: calls sit just
+ * before their results, and a call found there is the one the whole history pairs it with (a
+ * result answers the nearest earlier unanswered call of its id). The stretch widens when a call is
+ * not found in it.
+ */
+function pairsIn(
+  history: readonly Message[],
+  indexes: readonly number[],
+  originals: readonly ToolResultMessage[],
+): Message[] {
+  const end = indexes[indexes.length - 1]! + 1;
+  let span = Math.max(64, end - indexes[0]!);
+  for (;;) {
+    const start = Math.max(0, indexes[0]! - span);
+    const pairs = withTheirCalls(history.slice(start, end), originals);
+    if (start === 0 || pairs.length === originals.length * 2) return pairs;
+    span *= 4;
+  }
 }
 
 /** A user message the host wrote (not a summary ctxkit made): it starts a turn. */

@@ -1,0 +1,68 @@
+import { fc, test } from '@fast-check/vitest';
+import { expect } from 'vitest';
+import {
+  createContextManager,
+  estimateContextTokens,
+  type Message,
+  prepareModelMessages,
+  referenceCounter,
+} from '../../src/index.js';
+import { assistantMessage, toolCallMessage, toolResultMessage, userMessage } from '../../src/testing/index.js';
+
+/** What a host does to the one array it keeps passing to `prepare`. */
+const operation = fc.oneof(
+  fc.record({ kind: fc.constant('push' as const), count: fc.integer({ min: 1, max: 6 }) }),
+  fc.record({ kind: fc.constant('pop' as const), count: fc.integer({ min: 1, max: 40 }) }),
+  fc.record({ kind: fc.constant('truncate' as const), keep: fc.double({ min: 0, max: 1, noNaN: true }) }),
+  fc.record({ kind: fc.constant('editTail' as const), back: fc.integer({ min: 0, max: 31 }) }),
+  fc.record({ kind: fc.constant('newArrayEdit' as const), at: fc.double({ min: 0, max: 1, noNaN: true }) }),
+);
+
+let serial = 0;
+function step(): Message[] {
+  const id = `c${serial++}`;
+  switch (serial % 3) {
+    case 0:
+      return [userMessage(`question ${serial}`)];
+    case 1:
+      return [
+        toolCallMessage([{ id, name: 'bash', arguments: { command: `ls ${serial}` } }]),
+        toolResultMessage(id, `out ${serial}`, { toolName: 'bash' }),
+      ];
+    default:
+      return [assistantMessage(`answer ${serial}`)];
+  }
+}
+
+test.prop([fc.integer({ min: 100, max: 400 }), fc.array(operation, { minLength: 1, maxLength: 30 })], { numRuns: 60 })(
+  'a host that keeps one array and pushes, pops, truncates or edits it gets what a fresh projection of it sends',
+  async (length, operations) => {
+    let host: Message[] = [];
+    while (host.length < length) host.push(...step());
+    const context = createContextManager({
+      summarizer: { summarize: async () => 'unused' },
+      contextWindow: 10_000_000,
+      counter: referenceCounter,
+      config: { toolSummaryStrategy: 'off', autoCompact: false },
+    });
+    await context.prepare(host);
+    for (const item of operations) {
+      if (item.kind === 'push') for (let n = 0; n < item.count; n++) host.push(...step());
+      else if (item.kind === 'pop') host.length = Math.max(0, host.length - item.count);
+      else if (item.kind === 'truncate') {
+        host.length = Math.floor(host.length * item.keep);
+        host.push(...step());
+      } else if (item.kind === 'editTail') {
+        const at = host.length - 1 - item.back;
+        if (at >= 0) host[at] = userMessage(`edited ${serial++}`);
+      } else {
+        host = [...host];
+        if (host.length > 0) host[Math.floor(item.at * (host.length - 1))] = userMessage(`edited ${serial++}`);
+      }
+      const prepared = await context.prepare(host);
+      const expected = prepareModelMessages(host);
+      expect(prepared.messages).toEqual(expected);
+      expect(prepared.usage.tokens).toBe(estimateContextTokens(expected, { counter: referenceCounter }));
+    }
+  },
+);
