@@ -35,11 +35,10 @@ export {
 export { type ContextUsage, type ContextUsageOptions, contextUsage } from './counting/context-usage.js';
 export { type EstimateContextTokensOptions, estimateContextTokens } from './counting/estimate-context-tokens.js';
 export { shouldCompact } from './pipeline/should-compact.js';
+export { type SplitByCountOptions, splitByCount } from './pipeline/split-by-count.js';
 export {
-  type SplitByCountOptions,
   type SplitByTokenBudgetOptions,
   type SplitResult,
-  splitByCount,
   splitByTokenBudget,
 } from './pipeline/split-by-token-budget.js';
 export { truncateToolContent } from './pipeline/truncate-tool-content.js';
@@ -91,7 +90,7 @@ export { buildContextFromBranch } from './session/build-context-from-branch.js';
 export { createInMemorySessionStore } from './session/in-memory-session-store.js';
 
 // ── ctxkit's own messages: which kind a message is (summary, digest, placeholder…) ───────────
-export { type CtxkitMessageKind, ctxkitMessageKind } from './messages/ctxkit-messages.js';
+export { type CtxkitMessageKind, ctxkitMessageKind } from './messages/ctxkit-message-kind.js';
 
 // ── Models ──────────────────────────────────────────────────────────────────────────────────
 export { type GetModelLimitsOptions, getModelLimits, MODEL_LIMITS, type ModelLimits } from './models/model-limits.js';

@@ -1,5 +1,5 @@
 import { isAgentVisible } from '../counting/is-agent-visible.js';
-import { ctxkitMessageKind } from '../messages/ctxkit-messages.js';
+import { ctxkitMessageKind } from '../messages/ctxkit-message-kind.js';
 import { buildContextFromBranch } from '../session/build-context-from-branch.js';
 import type { CompactionEntry, Message, SessionEntry } from '../types.js';
 import type { createOfflineManager } from './context-settings.js';

@@ -1,6 +1,6 @@
 import { estimateMessageTokens } from '../counting/estimate-message-tokens.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
-import { ctxkitMessageKind } from '../messages/ctxkit-messages.js';
+import { ctxkitMessageKind } from '../messages/ctxkit-message-kind.js';
 import { buildContextFromBranch, type SessionContext } from '../session/build-context-from-branch.js';
 import type { Message } from '../types.js';
 import { type ContextSettings, createOfflineManager } from './context-settings.js';

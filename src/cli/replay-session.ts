@@ -1,5 +1,5 @@
 import type { ContextEvent } from '../manager/events.js';
-import { ctxkitMessageKind } from '../messages/ctxkit-messages.js';
+import { ctxkitMessageKind } from '../messages/ctxkit-message-kind.js';
 import { entryToMessage } from '../session/entry-to-message.js';
 import { walkBranch } from '../session/walk-branch.js';
 import type { AssistantMessage, Message } from '../types.js';

@@ -1,4 +1,4 @@
-import { summaryText } from '../messages/ctxkit-messages.js';
+import { summaryText } from '../messages/summary-text.js';
 import { assertMessages } from '../pipeline/internal/assert-messages.js';
 import type { AssistantMessage, Message, Usage } from '../types.js';
 import { option, parseOptions } from '../validation/parse-options.js';

@@ -6,7 +6,7 @@ import { countExtras } from '../counting/estimate-context-tokens.js';
 import { countMessageTokens } from '../counting/internal/count-message-tokens.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { CompactionError, ConfigError, ContextError } from '../errors.js';
-import { summaryText } from '../messages/ctxkit-messages.js';
+import { summaryText } from '../messages/summary-text.js';
 import { isContextOverflow } from '../models/is-context-overflow.js';
 import { getModelLimits, type ModelLimits } from '../models/model-limits.js';
 import { type CompactionResult, compact, defaultSummaryBudget } from '../pipeline/compact.js';

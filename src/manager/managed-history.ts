@@ -1,6 +1,6 @@
 import type { ContextConfig } from '../config/index.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
-import { archiveToolResult } from '../messages/ctxkit-messages.js';
+import { archiveToolResult } from '../messages/internal/tool-result-messages.js';
 import { assertMessage } from '../pipeline/internal/assert-messages.js';
 import { newestPairsThatFit, withTheirCalls } from '../pipeline/internal/tool-summary-input.js';
 import { summarizeArchivedResults, TOOL_SUMMARY_INPUT_CHARS } from '../pipeline/summarize-tool-results.js';

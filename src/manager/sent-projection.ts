@@ -1,6 +1,6 @@
 import { isValidUsage, usageTotal } from '../counting/estimate-context-tokens.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
-import { summaryText } from '../messages/ctxkit-messages.js';
+import { summaryText } from '../messages/summary-text.js';
 import { withoutEmptyAssistantParts, withoutEmptyUserParts } from '../pipeline/internal/empty-content.js';
 import type { AssistantMessage, Message, ToolResultMessage } from '../types.js';
 import { growFloats, growInts } from './internal/grow-arrays.js';

@@ -6,7 +6,7 @@ import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { sumMessageTokens } from '../counting/sum-message-tokens.js';
 import { referenceCounter, type TokenCounter } from '../counting/token-counter.js';
 import { CompactionError, ConfigError } from '../errors.js';
-import { createSummaryMessage } from '../messages/ctxkit-messages.js';
+import { createSummaryMessage } from '../messages/create-summary-message.js';
 import type { Anchor } from '../summarizing/anchors/anchor.js';
 import { anchorCheckpoint, planAnchors } from '../summarizing/anchors/anchor-checkpoint.js';
 import type { Summarizer } from '../summarizing/summarizer-types.js';

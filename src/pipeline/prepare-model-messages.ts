@@ -1,5 +1,5 @@
 import { isAgentVisible } from '../counting/is-agent-visible.js';
-import { createArchivedPlaceholder, createMissingResult } from '../messages/ctxkit-messages.js';
+import { createArchivedPlaceholder, createMissingResult } from '../messages/internal/tool-result-messages.js';
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from '../types.js';
 import { assertMessages } from './internal/assert-messages.js';
 import { sendableAssistant, sendableUser } from './internal/empty-content.js';

@@ -42,9 +42,13 @@ export interface SplitByTokenBudgetOptions {
 }
 
 const splitByTokenBudgetSchema = z.object({ budget: option.tokens(), counter: option.counter().optional() });
-const splitByCountSchema = z.object({ keep: option.tokens(), counter: option.counter().optional() });
 
-function sliceAt(messages: readonly Message[], cut: number, counter: TokenCounter): SplitResult {
+/**
+ * Cuts `messages` at index `cut` and counts the visible tokens of the tail (shared with `splitByCount`).
+ *
+ * @internal
+ */
+export function sliceAt(messages: readonly Message[], cut: number, counter: TokenCounter): SplitResult {
   const recent = messages.slice(cut);
   let recentTokens = 0;
   for (const message of recent) if (isAgentVisible(message)) recentTokens += estimateMessageTokens(message, counter);
@@ -86,47 +90,4 @@ export function splitByTokenBudget(messages: readonly Message[], options: SplitB
   let backward = Math.min(cut, n - 1);
   while (backward > 0 && !valid[backward]) backward--;
   return sliceAt(messages, backward, counter);
-}
-
-/**
- * Options of {@link splitByCount}.
- *
- * @example
- * ```ts
- * const options: SplitByCountOptions = { keep: 5 };
- * ```
- */
-export interface SplitByCountOptions {
-  /** Visible messages to keep at least (a value below 1 keeps one). */
-  keep: number;
-  /** The counter used for `recentTokens`. @default referenceCounter */
-  counter?: TokenCounter;
-}
-
-/**
- * Keeps the newest `keep` visible messages, moving the cut back (keeping more) until no tool call
- * is parted from its results. `recent` is never empty when the input is not.
- *
- * @param messages - The conversation.
- * @param options - How many visible messages to keep.
- * @returns The two parts, the tail's tokens and the cut index.
- *
- * @example
- * ```ts
- * const { recent } = splitByCount(messages, { keep: 5 });
- * ```
- */
-export function splitByCount(messages: readonly Message[], options: SplitByCountOptions): SplitResult {
-  assertMessages(messages, 'splitByCount');
-  const { counter = referenceCounter, keep: given } = parseOptions('splitByCount', splitByCountSchema, options);
-  const keep = Math.max(1, Math.floor(given));
-  let cut = messages.length;
-  let kept = 0;
-  while (cut > 0 && kept < keep) {
-    if (isAgentVisible(messages[cut - 1]!)) kept++;
-    cut--;
-  }
-  const valid = validCutPoints(messages);
-  while (cut > 0 && !valid[cut]) cut--;
-  return sliceAt(messages, cut, counter);
 }

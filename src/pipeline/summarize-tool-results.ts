@@ -7,7 +7,8 @@ import {
   toolSummaryStrategySchema,
 } from '../config/index.js';
 import { ConfigError } from '../errors.js';
-import { archiveToolResult, createToolSummaryMessage } from '../messages/ctxkit-messages.js';
+import { createToolSummaryMessage } from '../messages/internal/summary-messages.js';
+import { archiveToolResult } from '../messages/internal/tool-result-messages.js';
 import { heuristicSummarizer } from '../summarizing/heuristic-summarizer.js';
 import type { Summarizer, SummaryRequest } from '../summarizing/summarizer-types.js';
 import { callSummarizer } from '../summarizing/summary-output.js';

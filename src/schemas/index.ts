@@ -11,7 +11,7 @@ export {
   MISSING_RESULT_TEXT,
   SUMMARY_PREFIX,
   TOOL_SUMMARY_PREFIX,
-} from '../messages/ctxkit-messages.js';
+} from '../messages/wire-strings.js';
 export {
   branchSummaryEntrySchema,
   compactionEntrySchema,

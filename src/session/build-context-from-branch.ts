@@ -1,5 +1,5 @@
 import { SessionError } from '../errors.js';
-import { createSummaryMessage } from '../messages/ctxkit-messages.js';
+import { createSummaryMessage } from '../messages/create-summary-message.js';
 import { storedAnchors } from '../summarizing/anchors/carried-anchors.js';
 import type { CompactionEntry, Message, SessionEntry } from '../types.js';
 import { checkOptionsObject } from './check-entries.js';

@@ -1,4 +1,5 @@
-import { createBranchSummaryMessage, createSummaryMessage } from '../messages/ctxkit-messages.js';
+import { createSummaryMessage } from '../messages/create-summary-message.js';
+import { createBranchSummaryMessage } from '../messages/internal/summary-messages.js';
 import type { Message, SessionEntry, UserMessage } from '../types.js';
 
 const derived = new WeakMap<SessionEntry, UserMessage>();

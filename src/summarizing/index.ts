@@ -3,10 +3,8 @@
 // builders, anchored facts (extract, check, pin) and the tool-output parsers. The `Summarizer`
 // contract and `heuristicSummarizer` are in the root entry, which also exports `createSummarizer`
 // (the summarizer these prompts belong to).
-export {
-  createSummaryMessage,
-  summaryText,
-} from '../messages/ctxkit-messages.js';
+export { createSummaryMessage } from '../messages/create-summary-message.js';
+export { summaryText } from '../messages/summary-text.js';
 export {
   ANCHOR_CATEGORIES,
   type Anchor,

@@ -10,7 +10,7 @@ import type {
   Usage,
   UserMessage,
 } from '../index.js';
-import { createSummaryMessage } from '../messages/ctxkit-messages.js';
+import { createSummaryMessage } from '../messages/create-summary-message.js';
 
 /**
  * A user message with plain-text content.

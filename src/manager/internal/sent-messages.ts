@@ -1,5 +1,5 @@
 import { isAgentVisible } from '../../counting/is-agent-visible.js';
-import { ARCHIVED_RESULT_PLACEHOLDER, MISSING_RESULT_TEXT } from '../../messages/ctxkit-messages.js';
+import { ARCHIVED_RESULT_PLACEHOLDER, MISSING_RESULT_TEXT } from '../../messages/wire-strings.js';
 import type { AssistantMessage, TextContent, ToolResultMessage } from '../../types.js';
 
 /** The content of every archived result's placeholder: one frozen array, shared. @internal */

@@ -1,4 +1,5 @@
-import { archiveToolResult, createDigestMessage } from '../../messages/ctxkit-messages.js';
+import { createDigestMessage } from '../../messages/internal/summary-messages.js';
+import { archiveToolResult } from '../../messages/internal/tool-result-messages.js';
 import { commandOf } from '../../summarizing/anchors/tool-facts.js';
 import { describeCall, oneLine, outcome } from '../../summarizing/heuristic-checkpoint.js';
 import { contentText } from '../../summarizing/serialize-conversation.js';

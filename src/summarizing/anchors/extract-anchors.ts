@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ctxkitMessageKind, summaryText } from '../../messages/ctxkit-messages.js';
+import { ctxkitMessageKind } from '../../messages/ctxkit-message-kind.js';
+import { summaryText } from '../../messages/summary-text.js';
 import { assertMessages } from '../../pipeline/internal/assert-messages.js';
 import { pairToolResults } from '../../pipeline/internal/tool-pairing.js';
 import type { Message, ToolCall, ToolResultMessage } from '../../types.js';
