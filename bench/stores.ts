@@ -4,37 +4,69 @@
  * tool calls, tool results of varied size). `measureStores()` returns the numbers; run this file
  * directly to print them (`node --import tsx bench/stores.ts [entries]`).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
+import { buildContextFromBranch } from '../src/index.js';
 import { createJsonlStore } from '../src/node/index.js';
 import { createSqliteStore } from '../src/sqlite/index.js';
-import type { SessionEntryInput } from '../src/types.js';
+import type { SessionEntry, SessionEntryInput } from '../src/types.js';
 
-/** What {@link measureStores} measured, times in milliseconds (the median of `runs`). */
+/** Wall and CPU time (user + system) of one figure, in milliseconds: the medians of `runs`. */
+export interface Timing {
+  wallMs: number;
+  cpuMs: number;
+}
+
+/** What {@link measureStores} measured. */
 export interface StoreBenchResult {
-  /** Entries in the session (one linear branch). */
+  /** Entries in each session (one linear branch). */
   entries: number;
-  /** Bytes of the JSONL file. */
+  /** A compaction every this many entries in the compacted session. */
+  compactionEvery: number;
+  /** Entries of the compacted session's context branch (what a resume reads). */
+  contextEntries: number;
+  /** Messages in the context a resume builds. */
+  contextMessages: number;
+  /** Bytes of the JSONL file of the session without compactions. */
   jsonlBytes: number;
-  /** A new SQLite store on the database, then `getBranch` of the session. */
-  sqliteFreshBranchMs: number;
+  /** Compacted session, JSONL: a new store, `getBranch(…, { from: 'context' })`, `buildContextFromBranch`. */
+  jsonlResume: Timing;
+  /** Compacted session, SQLite: the same on a new store over the open database. */
+  sqliteResume: Timing;
+  /** Session without compactions, JSONL: a new store, then `getBranch` of all entries. */
+  jsonlFullBranch: Timing;
+  /** Session without compactions, SQLite: a new store, then `getBranch` of all entries. */
+  sqliteFullBranch: Timing;
   /** `getBranch` again on the same (now warm) SQLite store. */
-  sqliteWarmBranchMs: number;
-  /** A new JSONL store on the directory, then `getBranch` of the session (the reopen). */
-  jsonlReopenMs: number;
-  /** The same three as CPU time of this process (user + system), less sensitive to a busy machine. */
-  sqliteFreshBranchCpuMs: number;
-  sqliteWarmBranchCpuMs: number;
-  jsonlReopenCpuMs: number;
+  sqliteWarmBranch: Timing;
   /** How many times each figure was measured. */
   runs: number;
 }
 
-/** The i-th entry of a realistic mix: a user turn, a tool call, its result (varied size), an answer. */
-export function entryAt(index: number): SessionEntryInput {
+/**
+ * The i-th entry of a realistic mix (a user turn, a tool call, its result of varied size, an
+ * answer), with the id `e<i>`; with `compactionEvery`, every that many entries is a compaction
+ * keeping the last 200 entries before it, as a long session has.
+ */
+export function entryAt(index: number, compactionEvery = 0): SessionEntryInput {
+  if (compactionEvery > 0 && index % compactionEvery === compactionEvery - 1) {
+    const kept = index - 200 - ((index - 200) % 4);
+    return {
+      id: `e${index}`,
+      type: 'compaction',
+      summary: `## Goal\nFinish the migration.\n## Progress\nSteps up to ${Math.floor(kept / 4)} done.\n`.repeat(8),
+      firstKeptEntryId: `e${kept}`,
+      tokensBefore: 150_000,
+      details: { tokensAfter: 30_000, summarizedCount: compactionEvery },
+    };
+  }
+  return { id: `e${index}`, ...messageAt(index) };
+}
+
+function messageAt(index: number): SessionEntryInput {
   const step = Math.floor(index / 4);
   const id = `call_${step}`;
   switch (index % 4) {
@@ -89,72 +121,128 @@ function median(values: number[]): number {
 }
 
 /** Wall time and CPU time (user + system) of `task`, in milliseconds. */
-async function time(task: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
+async function time<T>(task: () => Promise<T>): Promise<{ wall: number; cpu: number; value: T }> {
   const cpu = process.cpuUsage();
   const start = performance.now();
-  await task();
+  const value = await task();
   const used = process.cpuUsage(cpu);
-  return { wall: performance.now() - start, cpu: (used.user + used.system) / 1000 };
+  return { wall: performance.now() - start, cpu: (used.user + used.system) / 1000, value };
+}
+
+function timing(samples: { wall: number; cpu: number }[]): Timing {
+  return { wallMs: median(samples.map((run) => run.wall)), cpuMs: median(samples.map((run) => run.cpu)) };
 }
 
 /**
- * Builds one session of `entries` entries in a SQLite database and a JSONL directory (both in a
- * temporary directory, removed afterwards) and measures the reads.
+ * Writes one session of `entries` entries to a SQLite database (through the store) and to a JSONL
+ * file (the same lines, written at once: appending 100k entries with an fsync each takes minutes).
+ */
+async function writeSession(
+  database: Database.Database,
+  jsonlDirectory: string,
+  sessionId: string,
+  entries: number,
+  compactionEvery: number,
+): Promise<number> {
+  const sqlite = createSqliteStore({ database });
+  const jsonl = createJsonlStore({ directory: jsonlDirectory });
+  await sqlite.createSession({ id: sessionId });
+  await jsonl.createSession({ id: sessionId });
+  database.exec('BEGIN');
+  for (let index = 0; index < entries; index++) await sqlite.appendEntry(sessionId, entryAt(index, compactionEvery));
+  database.exec('COMMIT');
+  const lines = (await sqlite.getEntries(sessionId)).map((entry) => JSON.stringify(entry));
+  const file = join(jsonlDirectory, `${sessionId}.jsonl`);
+  appendFileSync(file, `${lines.join('\n')}\n`);
+  return statSync(file).size;
+}
+
+/** What a host resumes from: the context built from the branch (checked against the whole path). */
+function resume(branch: SessionEntry[]) {
+  return buildContextFromBranch(branch);
+}
+
+/**
+ * Builds two sessions of `entries` entries, one with a compaction every `compactionEvery` entries
+ * and one without, in a SQLite database and a JSONL directory (in a temporary directory, removed
+ * afterwards), and measures a resume of the first and a full branch read of the second.
  *
- * @param options - `entries` (default 100,000) and `runs` per figure (default 5).
+ * @param options - `entries` (default 100,000), `compactionEvery` (default 4,000), `runs` (default 5).
  * @returns The median times.
  */
-export async function measureStores(options: { entries?: number; runs?: number } = {}): Promise<StoreBenchResult> {
+export async function measureStores(
+  options: { entries?: number; compactionEvery?: number; runs?: number } = {},
+): Promise<StoreBenchResult> {
   const entries = options.entries ?? 100_000;
+  const compactionEvery = options.compactionEvery ?? 4_000;
   const runs = options.runs ?? 5;
   const directory = mkdtempSync(join(tmpdir(), 'ctxkit-bench-stores-'));
   try {
     const database = new Database(join(directory, 'sessions.db'));
     database.pragma('journal_mode = WAL');
-    const sqlite = createSqliteStore({ database });
     const jsonlDirectory = join(directory, 'jsonl');
-    const jsonl = createJsonlStore({ directory: jsonlDirectory });
-    await sqlite.createSession({ id: 'long' });
-    await jsonl.createSession({ id: 'long' });
-    // Bulk-load through the stores' own append path, in one transaction for SQLite.
-    database.exec('BEGIN');
-    for (let index = 0; index < entries; index++) await sqlite.appendEntry('long', entryAt(index));
-    database.exec('COMMIT');
-    const lines: string[] = [];
-    let parentId: string | null = null;
-    const sqliteEntries = await sqlite.getEntries('long');
-    for (const entry of sqliteEntries) {
-      lines.push(JSON.stringify({ ...entry, parentId }));
-      parentId = entry.id;
-    }
-    // Appending 100k entries with an fsync each would take minutes: write the same lines at once.
-    const { appendFileSync, statSync } = await import('node:fs');
-    appendFileSync(join(jsonlDirectory, 'long.jsonl'), `${lines.join('\n')}\n`);
-    const jsonlBytes = statSync(join(jsonlDirectory, 'long.jsonl')).size;
+    const jsonlBytes = await writeSession(database, jsonlDirectory, 'plain', entries, 0);
+    await writeSession(database, jsonlDirectory, 'compacted', entries, compactionEvery);
 
-    const fresh: { wall: number; cpu: number }[] = [];
-    const warm: { wall: number; cpu: number }[] = [];
-    const reopen: { wall: number; cpu: number }[] = [];
+    // The reference: the context built from the whole path, by a store that reads everything.
+    const reference = buildContextFromBranch(await createSqliteStore({ database }).getBranch('compacted'));
+    const same = (label: string, context: ReturnType<typeof resume>) => {
+      if (
+        context.messages.length !== reference.messages.length ||
+        context.entryIds.join() !== reference.entryIds.join() ||
+        JSON.stringify(context.messages) !== JSON.stringify(reference.messages)
+      ) {
+        throw new Error(`${label}: the resumed context differs from the one built from the whole path`);
+      }
+    };
+    const samples = {
+      jsonlResume: [] as { wall: number; cpu: number }[],
+      sqliteResume: [] as { wall: number; cpu: number }[],
+      jsonlFull: [] as { wall: number; cpu: number }[],
+      sqliteFull: [] as { wall: number; cpu: number }[],
+      sqliteWarm: [] as { wall: number; cpu: number }[],
+    };
+    let contextEntries = 0;
     for (let run = 0; run < runs; run++) {
+      const jsonlResume = await time(async () => {
+        const store = createJsonlStore({ directory: jsonlDirectory });
+        const branch = await store.getBranch('compacted', undefined, { from: 'context' });
+        contextEntries = branch.length;
+        return resume(branch);
+      });
+      same('JSONL', jsonlResume.value);
+      samples.jsonlResume.push(jsonlResume);
+      const sqliteResume = await time(async () =>
+        resume(await createSqliteStore({ database }).getBranch('compacted', undefined, { from: 'context' })),
+      );
+      same('SQLite', sqliteResume.value);
+      samples.sqliteResume.push(sqliteResume);
+
+      const jsonlFull = await time(
+        async () => (await createJsonlStore({ directory: jsonlDirectory }).getBranch('plain')).length,
+      );
+      if (jsonlFull.value !== entries)
+        throw new Error(`the JSONL branch has ${jsonlFull.value} entries, expected ${entries}`);
+      samples.jsonlFull.push(jsonlFull);
       const store = createSqliteStore({ database });
-      let branch = 0;
-      fresh.push(await time(async () => (branch = (await store.getBranch('long')).length)));
-      if (branch !== entries) throw new Error(`the SQLite branch has ${branch} entries, expected ${entries}`);
-      warm.push(await time(() => store.getBranch('long')));
-      const reopened = createJsonlStore({ directory: jsonlDirectory });
-      reopen.push(await time(async () => (branch = (await reopened.getBranch('long')).length)));
-      if (branch !== entries) throw new Error(`the JSONL branch has ${branch} entries, expected ${entries}`);
+      const sqliteFull = await time(async () => (await store.getBranch('plain')).length);
+      if (sqliteFull.value !== entries)
+        throw new Error(`the SQLite branch has ${sqliteFull.value} entries, expected ${entries}`);
+      samples.sqliteFull.push(sqliteFull);
+      samples.sqliteWarm.push(await time(() => store.getBranch('plain')));
     }
     database.close();
     return {
       entries,
+      compactionEvery,
+      contextEntries,
+      contextMessages: reference.messages.length,
       jsonlBytes,
-      sqliteFreshBranchMs: median(fresh.map((run) => run.wall)),
-      sqliteWarmBranchMs: median(warm.map((run) => run.wall)),
-      jsonlReopenMs: median(reopen.map((run) => run.wall)),
-      sqliteFreshBranchCpuMs: median(fresh.map((run) => run.cpu)),
-      sqliteWarmBranchCpuMs: median(warm.map((run) => run.cpu)),
-      jsonlReopenCpuMs: median(reopen.map((run) => run.cpu)),
+      jsonlResume: timing(samples.jsonlResume),
+      sqliteResume: timing(samples.sqliteResume),
+      jsonlFullBranch: timing(samples.jsonlFull),
+      sqliteFullBranch: timing(samples.sqliteFull),
+      sqliteWarmBranch: timing(samples.sqliteWarm),
       runs,
     };
   } finally {

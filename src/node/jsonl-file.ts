@@ -7,7 +7,9 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { z } from 'zod';
 import { StoreError } from '../errors.js';
-import { deepFreeze, parseStoredEntry, type SessionIndex, sessionInfoSchema } from '../session/session-index.js';
+import { parseStoredEntry } from '../session/parse-stored-entry.js';
+import type { SessionIndex } from '../session/session-index.js';
+import { deepFreeze, sessionInfoSchema } from '../session/session-info.js';
 import type { SessionInfo } from '../session/session-store.js';
 
 /**
@@ -106,7 +108,7 @@ export function applyLine(index: SessionIndex, line: string): string | undefined
   }
   if (typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'leaf') {
     const leafId = (value as { leafId?: unknown }).leafId;
-    if (leafId !== null && (typeof leafId !== 'string' || !index.byId.has(leafId))) {
+    if (leafId !== null && (typeof leafId !== 'string' || !index.has(leafId))) {
       return `a leaf move to unknown entry ${JSON.stringify(leafId)}`;
     }
     index.leafId = leafId;
@@ -115,10 +117,10 @@ export function applyLine(index: SessionIndex, line: string): string | undefined
   const parsed = parseStoredEntry(value);
   if ('problem' in parsed) return `not a valid entry (${parsed.problem})`;
   const { entry } = parsed;
-  if (index.byId.has(entry.id)) return `a second entry with id "${entry.id}"`;
+  if (index.has(entry.id)) return `a second entry with id "${entry.id}"`;
   // Entries are appended after their parent, so a parent that is not an earlier entry is missing,
   // names the entry itself or closes a cycle: the line would break the tree.
-  if (entry.parentId !== null && !index.byId.has(entry.parentId)) {
+  if (entry.parentId !== null && !index.has(entry.parentId)) {
     const why = entry.parentId === entry.id ? 'itself' : `"${entry.parentId}", which is not an earlier entry`;
     return `entry "${entry.id}" names as parent ${why} (a missing parent or a cycle); it and its descendants are skipped`;
   }

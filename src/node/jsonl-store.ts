@@ -1,18 +1,17 @@
 import { constants } from 'node:fs';
-import { type FileHandle, mkdir, open, readdir, readFile, unlink } from 'node:fs/promises';
-import { hostname } from 'node:os';
+import { mkdir, open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError, LeafConflictError, SessionError, StoreError } from '../errors.js';
+import { checkExpectedLeaf } from '../session/check-expected-leaf.js';
 import { wantsContextBranch } from '../session/context-branch.js';
+import { SessionIndex, SourceMismatch } from '../session/session-index.js';
 import {
-  checkExpectedLeaf,
   createSessionInfo,
   isSessionId,
-  SessionIndex,
   sessionExists,
   sessionNotFound,
   sortSessions,
-} from '../session/session-index.js';
+} from '../session/session-info.js';
 import type {
   AppendEntryOptions,
   CreateSessionInit,
@@ -22,17 +21,9 @@ import type {
   TranscriptMessage,
 } from '../session/session-store.js';
 import type { SessionEntry, SessionEntryInput } from '../types.js';
-import {
-  appendDurably,
-  applyLine,
-  errorCode,
-  forEachLine,
-  JSONL_FORMAT_VERSION,
-  parseHeader,
-  readInfo,
-  storeFailed,
-  syncDirectory,
-} from './jsonl-file.js';
+import { appendDurably, errorCode, JSONL_FORMAT_VERSION, readInfo, storeFailed, syncDirectory } from './jsonl-file.js';
+import { lockSession } from './jsonl-lock.js';
+import { holdsTornHeader, type LoadedSession, readSessionFile } from './jsonl-read.js';
 
 export { JSONL_FORMAT_VERSION } from './jsonl-file.js';
 
@@ -82,8 +73,6 @@ export interface CreateJsonlStoreOptions {
 
 /** The default {@link CreateJsonlStoreOptions.maxSessionBytes}: 256 MiB. */
 const DEFAULT_MAX_SESSION_BYTES = 256 * 1024 * 1024;
-/** How long an append waits for another writer's lock before giving up. */
-const LOCK_WAIT_MS = 2000;
 
 /**
  * A {@link SessionStore} on JSONL files, with the reader's diagnostics.
@@ -99,36 +88,6 @@ export interface JsonlSessionStore extends SessionStore {
   close(): Promise<void>;
   /** Every line skipped while reading, since the store was created. */
   getDiagnostics(): JsonlStoreWarning[];
-}
-
-interface LoadedSession {
-  index: SessionIndex;
-  /** Whether the file ends with a newline; if not, the next write starts with one. */
-  endsWithNewline: boolean;
-  /** The file's size in bytes as this store last read or wrote it. */
-  size: number;
-}
-
-/** What a lock file holds: who is appending. */
-interface LockOwner {
-  pid: number;
-  host: string;
-  token: string;
-  since: number;
-}
-
-/** Whether a process with this id runs on this machine. */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return errorCode(error) === 'EPERM';
-  }
-}
-
-function sleep(milliseconds: number): Promise<void> {
-  return new Promise((done) => setTimeout(done, milliseconds));
 }
 
 /**
@@ -199,40 +158,34 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
     }
   }
 
-  async function read(sessionId: string): Promise<LoadedSession> {
+  /** Reads a session: lazily (only line heads), or in full after a line did not match its head. */
+  async function read(sessionId: string, full = false, reported?: Set<number>): Promise<LoadedSession> {
     const file = fileOf(sessionId);
-    let bytes: Buffer;
+    const session = await readSessionFile(file, sessionId, {
+      full,
+      ...(reported === undefined ? {} : { reported }),
+      warn: (line, torn, reason) => warn({ sessionId, file, line, torn, reason }),
+    });
+    if (session === undefined) throw sessionNotFound(sessionId);
+    return session;
+  }
+
+  /**
+   * Runs `work` on the session; when a lazily read line turns out not to be the entry its head
+   * said (an edited or damaged file), reads the session in full, as the reader always did, and
+   * runs it again.
+   */
+  async function withSession<T>(sessionId: string, work: (session: LoadedSession) => T | Promise<T>): Promise<T> {
+    const session = await load(sessionId);
     try {
-      bytes = await readFile(file);
+      return await work(session);
     } catch (error) {
-      if (errorCode(error) === 'ENOENT') throw sessionNotFound(sessionId);
-      throw storeFailed('read', file, error);
+      if (!(error instanceof SourceMismatch) || session.full) throw error;
+      const full = read(sessionId, true, session.reported);
+      loaded.set(sessionId, full);
+      full.catch(() => loaded.delete(sessionId));
+      return work(await full);
     }
-    const endsWithNewline = bytes.length > 0 && bytes[bytes.length - 1] === 0x0a;
-    const firstNewline = bytes.indexOf(0x0a);
-    const header = bytes.toString('utf8', 0, firstNewline === -1 ? bytes.length : firstNewline);
-    if (firstNewline === -1 && !isCompleteHeader(header)) {
-      // A crash while the session was created tore its header: the session never existed.
-      warn({
-        sessionId,
-        file,
-        line: 1,
-        torn: true,
-        reason: 'the header line was cut off; the session counts as never created',
-      });
-      throw sessionNotFound(sessionId);
-    }
-    const index = new SessionIndex(parseHeader(header, file, sessionId));
-    if (firstNewline !== -1) {
-      forEachLine(bytes, firstNewline + 1, (line, number, last) => {
-        if (line.trim().length === 0) return;
-        const problem = applyLine(index, line);
-        if (problem !== undefined) {
-          warn({ sessionId, file, line: number + 1, torn: last && !endsWithNewline, reason: problem });
-        }
-      });
-    }
-    return { index, endsWithNewline, size: bytes.length };
   }
 
   function load(sessionId: string): Promise<LoadedSession> {
@@ -258,53 +211,6 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
     return next;
   }
 
-  /** Takes the session's lock file, waiting for another writer's append to finish; returns its release. */
-  async function lock(sessionId: string): Promise<() => Promise<void>> {
-    const file = `${fileOf(sessionId)}.lock`;
-    const owner: LockOwner = { pid: process.pid, host: hostname(), token, since: now() };
-    const deadline = Date.now() + LOCK_WAIT_MS;
-    for (let attempt = 0; ; attempt++) {
-      let handle: FileHandle | undefined;
-      try {
-        handle = await open(file, 'wx', 0o600);
-        await handle.writeFile(JSON.stringify(owner));
-        await handle.close();
-        return () => unlink(file).catch(() => undefined);
-      } catch (error) {
-        await handle?.close().catch(() => undefined);
-        if (errorCode(error) !== 'EEXIST') throw storeFailed('lock', file, error);
-      }
-      let holder: LockOwner | undefined;
-      let text = '';
-      try {
-        text = await readFile(file, 'utf8');
-        holder = JSON.parse(text) as LockOwner;
-      } catch {
-        // Missing (released meanwhile) or half written: look again.
-      }
-      const stale =
-        holder !== undefined && holder.host === owner.host && typeof holder.pid === 'number' && !isRunning(holder.pid);
-      if (stale) {
-        // The writer died holding the lock: remove it, unless it changed since it was read.
-        if ((await readFile(file, 'utf8').catch(() => '')) === text) await unlink(file).catch(() => undefined);
-        continue;
-      }
-      if (Date.now() >= deadline) {
-        const who =
-          holder === undefined
-            ? 'another writer'
-            : `process ${holder.pid} on ${holder.host} (since ${new Date(holder.since).toISOString()})`;
-        throw new StoreError({
-          message:
-            `Session "${sessionId}" is being written by ${who}: its lock file ${file} was held for over ` +
-            `${LOCK_WAIT_MS} ms. One writer per session; if that process is gone, delete the lock file.`,
-          code: 'STORE_FAILED',
-        });
-      }
-      await sleep(Math.min(50, 2 + attempt * 2));
-    }
-  }
-
   async function write(sessionId: string, session: LoadedSession, record: unknown): Promise<void> {
     const file = fileOf(sessionId);
     const line = `${session.endsWithNewline ? '' : '\n'}${JSON.stringify(record)}\n`;
@@ -318,7 +224,7 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
         code: 'STORE_FAILED',
       });
     }
-    const release = await lock(sessionId);
+    const release = await lockSession(sessionId, file, token, now());
     try {
       const handle = await open(file, constants.O_WRONLY | constants.O_APPEND).catch((error: unknown) => {
         session.endsWithNewline = false;
@@ -396,7 +302,14 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
       }
       await syncDirectory(directory);
       const size = Buffer.byteLength(header);
-      loaded.set(info.id, Promise.resolve({ index: new SessionIndex(info), endsWithNewline: true, size }));
+      const session = {
+        index: new SessionIndex(info),
+        endsWithNewline: true,
+        size,
+        full: true,
+        reported: new Set<number>(),
+      };
+      loaded.set(info.id, Promise.resolve(session));
       return info;
     },
     async getSession(sessionId: string): Promise<SessionInfo | undefined> {
@@ -431,36 +344,39 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
     },
     appendEntry(sessionId: string, input: SessionEntryInput, options?: AppendEntryOptions): Promise<SessionEntry> {
       return enqueue(sessionId, async () => {
-        const session = await load(sessionId);
-        checkExpectedLeaf(sessionId, options, session.index.leafId);
-        const entry = session.index.prepare(input, now());
+        const { session, entry } = await withSession(sessionId, (session) => {
+          checkExpectedLeaf(sessionId, options, session.index.leafId);
+          return { session, entry: session.index.prepare(input, now()) };
+        });
         await write(sessionId, session, entry);
         session.index.add(entry);
         return entry;
       });
     },
     async getEntries(sessionId: string): Promise<SessionEntry[]> {
-      return [...(await load(sessionId)).index.entries];
+      return withSession(sessionId, (session) => session.index.entries());
     },
     async getBranch(sessionId: string, leafId?: string | null, options?: { from?: 'root' | 'context' }) {
       const context = wantsContextBranch('getBranch', options);
-      return (await load(sessionId)).index.branch(leafId, context);
+      return withSession(sessionId, (session) => session.index.branch(leafId, context));
     },
     async getLeaf(sessionId: string): Promise<string | null> {
       return (await load(sessionId)).index.leafId;
     },
     setLeaf(sessionId: string, entryId: string | null, options?: SetLeafOptions): Promise<void> {
       return enqueue(sessionId, async () => {
-        const session = await load(sessionId);
-        checkExpectedLeaf(sessionId, options, session.index.leafId);
-        session.index.checkEntry(entryId);
+        const session = await withSession(sessionId, (session) => {
+          checkExpectedLeaf(sessionId, options, session.index.leafId);
+          session.index.checkEntry(entryId);
+          return session;
+        });
         if (session.index.leafId === entryId) return;
         await write(sessionId, session, { type: 'leaf', leafId: entryId, timestamp: now() });
         session.index.leafId = entryId;
       });
     },
     async getMessages(sessionId: string): Promise<TranscriptMessage[]> {
-      return (await load(sessionId)).index.messages();
+      return withSession(sessionId, (session) => session.index.messages());
     },
     async close(): Promise<void> {
       await Promise.all([...queues.values()]);
@@ -469,24 +385,4 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
       return [...warnings];
     },
   };
-}
-
-/** Whether `text` (a file with no newline) is a whole header line that only lacks its newline. */
-function isCompleteHeader(text: string): boolean {
-  try {
-    parseHeader(text, '');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Whether a session file holds only a header cut off by a crash (no newline, not a whole header). */
-async function holdsTornHeader(file: string): Promise<boolean> {
-  try {
-    const text = await readFile(file, 'utf8');
-    return !text.includes('\n') && !isCompleteHeader(text);
-  } catch {
-    return false;
-  }
 }

@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import { ConfigError, firstIssue, SessionError, StoreError } from '../errors.js';
 import { createKeyedQueue } from '../memory/keyed-queue.js';
+import { checkExpectedLeaf } from '../session/check-expected-leaf.js';
 import { contextBranchOf, wantsContextBranch } from '../session/context-branch.js';
 import { entryToMessage } from '../session/entry-to-message.js';
 import {
-  checkExpectedLeaf,
   createSessionInfo,
   deepFreeze,
   sessionExists,
   sessionInfoSchema,
   sessionNotFound,
   sortSessions,
-} from '../session/session-index.js';
+} from '../session/session-info.js';
 import type {
   AppendEntryOptions,
   CreateSessionInit,

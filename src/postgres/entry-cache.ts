@@ -1,5 +1,5 @@
 import { StoreError } from '../errors.js';
-import { parseStoredEntry } from '../session/session-index.js';
+import { parseStoredEntry } from '../session/parse-stored-entry.js';
 import type { SessionEntry } from '../types.js';
 import type { Query } from './postgres-connection.js';
 

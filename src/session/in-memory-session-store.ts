@@ -1,14 +1,9 @@
 import type { SessionEntry, SessionEntryInput } from '../types.js';
 import { option, parseOptions } from '../validation/parse-options.js';
+import { checkExpectedLeaf } from './check-expected-leaf.js';
 import { wantsContextBranch } from './context-branch.js';
-import {
-  checkExpectedLeaf,
-  createSessionInfo,
-  SessionIndex,
-  sessionExists,
-  sessionNotFound,
-  sortSessions,
-} from './session-index.js';
+import { SessionIndex } from './session-index.js';
+import { createSessionInfo, sessionExists, sessionNotFound, sortSessions } from './session-info.js';
 import type {
   AppendEntryOptions,
   CreateSessionInit,
@@ -82,7 +77,7 @@ export function createInMemorySessionStore(options: CreateInMemorySessionStoreOp
       return entry;
     },
     async getEntries(sessionId: string): Promise<SessionEntry[]> {
-      return [...session(sessionId).entries];
+      return session(sessionId).entries();
     },
     async getBranch(sessionId: string, leafId?: string | null, options?: { from?: 'root' | 'context' }) {
       const context = wantsContextBranch('getBranch', options);

@@ -1,200 +1,44 @@
 /**
  * The in-memory index of one session that the memory and JSONL stores share (and the SQLite store
- * uses as its cache): validation and filling of appended entries, the leaf, branches, the flat
- * transcript.
+ * uses as its cache): validation and filling of appended entries, the leaf, branches and context
+ * branches, the flat transcript. Entries are held by position (append order); a store that reads
+ * lazily (JSONL) gives an {@link EntrySource} and only the entries a read needs are parsed.
  *
  * @internal
  */
-import { z } from 'zod';
-import { LeafConflictError, SessionError } from '../errors.js';
-import { sessionEntryInputSchema, sessionEntrySchema } from '../schemas/entries.js';
-import type { SessionEntry } from '../types.js';
+import { SessionError } from '../errors.js';
+import { sessionEntryInputSchema } from '../schemas/entries.js';
+import type { CompactionEntry, SessionEntry, SessionEntryType } from '../types.js';
 import { markValidEntry } from './check-entries.js';
-import { contextBranchOf } from './context-branch.js';
 import { entryToMessage } from './entry-to-message.js';
-import { isStoredEntry } from './is-stored-entry.js';
-import type { CreateSessionInit, SessionInfo, TranscriptMessage } from './session-store.js';
-import { walkBranch } from './walk-branch.js';
-
-const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+import { deepFreeze, describeIssues, toJson } from './session-info.js';
+import type { SessionInfo, TranscriptMessage } from './session-store.js';
 
 /**
- * Whether a string is a valid session id (safe as a file name).
+ * Where a lazily indexed session's entries come from (the JSONL store's file).
  *
  * @internal
  */
-export function isSessionId(value: string): boolean {
-  return SESSION_ID.test(value);
-}
-
-const sessionInitSchema = z.object({
-  id: z
-    .string()
-    .regex(SESSION_ID, 'use 1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit')
-    .optional(),
-  name: z.string().optional(),
-  parentSessionId: z.string().optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
-});
-
-/** @internal */
-export const sessionInfoSchema: z.ZodType<SessionInfo> = z.object({
-  id: z.string().regex(SESSION_ID),
-  createdAt: z.number().nonnegative(),
-  name: z.string().optional(),
-  parentSessionId: z.string().optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
-});
-
-function formatPath(root: string, path: readonly PropertyKey[]): string {
-  let text = root;
-  for (const key of path) text += typeof key === 'number' ? `[${key}]` : `.${String(key)}`;
-  return text;
+export interface EntrySource {
+  /** The entry at a position, parsed and validated (throws {@link SourceMismatch} when it is not an entry). */
+  load(position: number): SessionEntry;
+  /** The id of the entry at a position, without parsing the entry. */
+  idAt(position: number): string;
 }
 
 /**
- * The first few problems of a validation error, each naming its field.
+ * Thrown when a lazily indexed source turns out not to be what its index said (a damaged or
+ * edited line): the store reads the session again in full.
  *
  * @internal
  */
-export function describeIssues(error: z.ZodError, root: string): string {
-  return error.issues
-    .slice(0, 3)
-    .map((issue) => {
-      let detail = issue.message;
-      if (issue.code === 'invalid_union' && issue.errors.length > 0) {
-        detail = issue.errors.map((errors) => errors[0]?.message ?? 'invalid').join('; or ');
-      }
-      return `${formatPath(root, issue.path)}: ${detail}`;
-    })
-    .join('; ');
+export class SourceMismatch extends Error {
+  override readonly name = 'SourceMismatch';
 }
 
-/** @internal */
-export function sessionNotFound(sessionId: string): SessionError {
-  return new SessionError({
-    message: `There is no session "${sessionId}". Create it with createSession first.`,
-    code: 'SESSION_NOT_FOUND',
-  });
-}
-
-/**
- * Validates a `createSession` input and makes the session info.
- *
- * @internal
- */
-export function createSessionInfo(init: CreateSessionInit | undefined, now: number): SessionInfo {
-  const parsed = sessionInitSchema.safeParse(init ?? {});
-  if (!parsed.success) {
-    throw new SessionError({
-      message: `Invalid session: ${describeIssues(parsed.error, 'init')}.`,
-      code: 'INPUT_INVALID',
-    });
-  }
-  const { id, name, parentSessionId, metadata } = parsed.data;
-  return deepFreeze(
-    toJson({
-      id: id ?? crypto.randomUUID(),
-      createdAt: now,
-      ...(name === undefined ? {} : { name }),
-      ...(parentSessionId === undefined ? {} : { parentSessionId }),
-      ...(metadata === undefined ? {} : { metadata }),
-    }) as SessionInfo,
-  );
-}
-
-/**
- * Sessions oldest first, by `createdAt` then id.
- *
- * @internal
- */
-export function sortSessions(sessions: SessionInfo[]): SessionInfo[] {
-  return sessions.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-}
-
-/** @internal */
-export function sessionExists(sessionId: string): SessionError {
-  return new SessionError({
-    message: `A session "${sessionId}" already exists. Pick another id, or omit it to get a random one.`,
-    code: 'INPUT_INVALID',
-  });
-}
-
-function toJson(value: unknown): unknown {
-  try {
-    return JSON.parse(JSON.stringify(value));
-  } catch (error) {
-    throw new SessionError({
-      message: 'The value is not JSON (a cycle, a BigInt or similar); session data must be JSON.',
-      code: 'INPUT_INVALID',
-      cause: error,
-    });
-  }
-}
-
-/**
- * Freezes a JSON value all the way down, so that shared stored entries cannot be changed.
- *
- * @internal
- */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    if (Array.isArray(value)) {
-      for (const child of value) if (typeof child === 'object' && child !== null) deepFreeze(child);
-    } else {
-      for (const key in value) {
-        const child = (value as Record<string, unknown>)[key];
-        if (typeof child === 'object' && child !== null) deepFreeze(child);
-      }
-    }
-  }
-  return value;
-}
-
-/**
- * Validates a stored entry (a line of a file, a row); returns a description of what is wrong
- * instead of throwing.
- *
- * @internal
- */
-export function parseStoredEntry(value: unknown): { entry: SessionEntry } | { problem: string } {
-  // The fast check accepts exactly what the schema accepts; the schema only words the refusal.
-  if (isStoredEntry(value)) {
-    markValidEntry(value as object);
-    return { entry: deepFreeze(value as SessionEntry) };
-  }
-  const parsed = sessionEntrySchema.safeParse(value);
-  if (!parsed.success) return { problem: describeIssues(parsed.error, 'entry') };
-  markValidEntry(value as object);
-  return { entry: deepFreeze(value as SessionEntry) };
-}
-
-/**
- * Refuses a write whose `options.expectedLeafId` is not the session's current leaf, with a
- * {@link LeafConflictError}; a write without it is not checked.
- *
- * @internal
- */
-export function checkExpectedLeaf(sessionId: string, options: unknown, currentLeafId: string | null): void {
-  if (options === undefined || options === null) return;
-  const expected = typeof options === 'object' ? (options as { expectedLeafId?: unknown }).expectedLeafId : options;
-  if (expected === undefined) return;
-  if (typeof options !== 'object' || (expected !== null && typeof expected !== 'string')) {
-    throw new SessionError({
-      message: `options.expectedLeafId: expected an entry id or null (the leaf the write extends), got ${typeof expected}.`,
-      code: 'INPUT_INVALID',
-    });
-  }
-  if (expected !== currentLeafId) {
-    throw new LeafConflictError({
-      message: `Session "${sessionId}" moved on: its leaf is ${currentLeafId === null ? 'empty' : `"${currentLeafId}"`}, not ${expected === null ? 'empty' : `"${expected}"`} as the write expected; nothing was written. Read the branch again and retry from the current leaf, or append on an explicit branch with parentId.`,
-      sessionId,
-      expectedLeafId: expected,
-      currentLeafId,
-    });
-  }
-}
+/** A parent that is resolved by id on each walk (an entry added whole, whose parent may come later). */
+const BY_ID = -2;
+const ROOT = -1;
 
 /**
  * One session held in memory.
@@ -202,14 +46,144 @@ export function checkExpectedLeaf(sessionId: string, options: unknown, currentLe
  * @internal
  */
 export class SessionIndex {
-  readonly entries: SessionEntry[] = [];
-  readonly byId = new Map<string, SessionEntry>();
-  leafId: string | null = null;
-  /** The flat transcript, built on first use from `entries[0 .. transcriptLength)`. */
+  /** The leaf's id; `undefined` until read when {@link addIndexed} set the leaf by position. */
+  private leaf: string | null | undefined = null;
+  /** The leaf's position, when known (`-1` otherwise). */
+  private leafPosition = -1;
+  private readonly ids: (string | undefined)[] = [];
+  private readonly parentIds: (string | null | undefined)[] = [];
+  /** The parent's position, `ROOT`, or `BY_ID`. */
+  private readonly parents: number[] = [];
+  private readonly types: SessionEntryType[] = [];
+  private readonly cached: (SessionEntry | undefined)[] = [];
+  private positions: Map<string, number> | undefined = new Map();
+  /** The flat transcript, built on first use from positions `[0, transcriptLength)`. */
   private readonly transcript: TranscriptMessage[] = [];
   private transcriptLength = 0;
 
-  constructor(readonly info: SessionInfo) {}
+  constructor(
+    readonly info: SessionInfo,
+    private readonly source?: EntrySource,
+  ) {
+    if (source !== undefined) this.positions = undefined;
+  }
+
+  /** How many entries the session holds. */
+  get size(): number {
+    return this.types.length;
+  }
+
+  /** Whether an entry of this id is in the session. */
+  has(id: string): boolean {
+    return this.byPosition().has(id);
+  }
+
+  /** The entry of this id, if any. */
+  get(id: string): SessionEntry | undefined {
+    const position = this.byPosition().get(id);
+    return position === undefined ? undefined : this.entryAt(position);
+  }
+
+  /** Every entry, in append order. */
+  entries(): SessionEntry[] {
+    const all: SessionEntry[] = new Array(this.size);
+    for (let position = 0; position < this.size; position++) all[position] = this.entryAt(position);
+    return all;
+  }
+
+  /** Adds a whole entry and moves the leaf to it. */
+  add(entry: SessionEntry): void {
+    const position = this.types.length;
+    // Indexed, not pushed: after lazily indexed entries these arrays are sparse.
+    this.ids[position] = entry.id;
+    this.parentIds[position] = entry.parentId;
+    this.parents.push(entry.parentId === null ? ROOT : BY_ID);
+    this.types.push(entry.type);
+    this.cached[position] = entry;
+    this.positions?.set(entry.id, position);
+    this.leaf = entry.id;
+    this.leafPosition = position;
+  }
+
+  /**
+   * Adds an entry known by its position in the source, its parent's position (or `-1`), its type
+   * and, when it is not the entry before, its parent's id; moves the leaf to it. The id and the
+   * entry are read from the source when needed (the arrays of ids and entries stay sparse).
+   */
+  addIndexed(parent: number, type: SessionEntryType, parentId?: string): void {
+    const position = this.types.length;
+    if (parentId !== undefined) this.parentIds[position] = parentId;
+    this.parents.push(parent);
+    this.types.push(type);
+    if (this.positions !== undefined) this.addPosition(this.idOf(position), position);
+    this.leaf = undefined;
+    this.leafPosition = position;
+  }
+
+  /** The current leaf: where the next entry attaches. */
+  get leafId(): string | null {
+    if (this.leaf === undefined) this.leaf = this.idOf(this.leafPosition);
+    return this.leaf;
+  }
+
+  set leafId(leafId: string | null) {
+    this.leafPosition = -1;
+    this.leaf = leafId;
+  }
+
+  /** The position of an id (building the id map on first use), or `undefined`. */
+  positionOf(id: string): number | undefined {
+    return this.byPosition().get(id);
+  }
+
+  private byPosition(): Map<string, number> {
+    if (this.positions === undefined) {
+      const positions = new Map<string, number>();
+      this.positions = positions;
+      for (let position = 0; position < this.size; position++) this.addPosition(this.idOf(position), position);
+    }
+    return this.positions;
+  }
+
+  private addPosition(id: string, position: number): void {
+    if (this.positions!.has(id)) {
+      // Only a lazily indexed source can hold a repeated id (an edited file): it must be read in full.
+      this.positions = undefined;
+      throw new SourceMismatch(`entry id "${id}" appears twice`);
+    }
+    this.positions!.set(id, position);
+  }
+
+  private idOf(position: number): string {
+    let id = this.ids[position];
+    if (id === undefined) {
+      id = this.source!.idAt(position);
+      this.ids[position] = id;
+    }
+    return id;
+  }
+
+  private entryAt(position: number): SessionEntry {
+    let entry = this.cached[position];
+    if (entry === undefined) {
+      entry = this.source!.load(position);
+      // The entry must be the one its line's first fields were indexed as.
+      const parent = this.parents[position]!;
+      const parentId = parent === ROOT ? null : parent >= 0 ? this.idOf(parent) : this.parentIds[position];
+      if (entry.id !== this.idOf(position) || entry.type !== this.types[position] || entry.parentId !== parentId) {
+        throw new SourceMismatch(`entry "${entry.id}" is not what its line's first fields say`);
+      }
+      this.cached[position] = entry;
+    }
+    return entry;
+  }
+
+  /** The parent's position, `ROOT`, or `undefined` when the parent is not in the session. */
+  private parentOf(position: number): number | undefined {
+    const parent = this.parents[position]!;
+    if (parent !== BY_ID) return parent;
+    return this.byPosition().get(this.parentIds[position] as string);
+  }
 
   /** Validates an appended entry and fills it in, without changing the index. */
   prepare(input: unknown, now: number): SessionEntry {
@@ -222,22 +196,23 @@ export class SessionIndex {
         code: 'INPUT_INVALID',
       });
     }
-    const { id, parentId, timestamp, ...rest } = json as Record<string, unknown>;
+    const { id, parentId, timestamp, type, ...rest } = json as Record<string, unknown>;
     const entryId = (id as string | undefined) ?? crypto.randomUUID();
-    if (this.byId.has(entryId)) {
+    if (this.has(entryId)) {
       throw new SessionError({
         message: `Entry id "${entryId}" is already used in session "${this.info.id}"; entry ids are unique.`,
         code: 'INPUT_INVALID',
       });
     }
     const parent = parentId === undefined ? this.leafId : (parentId as string | null);
-    if (parent !== null && !this.byId.has(parent)) {
+    if (parent !== null && !this.has(parent)) {
       throw new SessionError({
         message: `entry.parentId: "${parent}" is not an entry of session "${this.info.id}". Omit parentId to continue from the leaf.`,
         code: 'PARENT_MISSING',
       });
     }
-    const entry = { id: entryId, parentId: parent, timestamp: timestamp ?? now, ...rest } as SessionEntry;
+    // The fields every line starts with, in this order, let a reader index a file without parsing it.
+    const entry = { id: entryId, parentId: parent, timestamp: timestamp ?? now, type, ...rest } as SessionEntry;
     this.checkReferences(entry);
     markValidEntry(entry);
     return deepFreeze(entry);
@@ -250,8 +225,10 @@ export class SessionIndex {
    */
   private checkReferences(entry: SessionEntry): void {
     if (entry.type === 'compaction') {
-      for (let id: string | null = entry.parentId; id !== null; id = this.byId.get(id)?.parentId ?? null) {
-        if (id === entry.firstKeptEntryId) return;
+      let position = entry.parentId === null ? undefined : this.positionOf(entry.parentId);
+      for (let steps = 0; position !== undefined && position >= 0 && steps <= this.size; steps++) {
+        if (this.idOf(position) === entry.firstKeptEntryId) return;
+        position = this.parentOf(position);
       }
       throw new SessionError({
         message: `entry.firstKeptEntryId: "${entry.firstKeptEntryId}" is not on the branch the compaction is appended to. Keep from an entry between the root and the compaction's parent.`,
@@ -259,7 +236,7 @@ export class SessionIndex {
       });
     }
     const target = entry.type === 'branch_summary' ? entry.fromId : entry.type === 'label' ? entry.targetId : undefined;
-    if (target !== undefined && !this.byId.has(target)) {
+    if (target !== undefined && !this.has(target)) {
       const field = entry.type === 'branch_summary' ? 'fromId' : 'targetId';
       throw new SessionError({
         message: `entry.${field}: "${target}" is not an entry of session "${this.info.id}".`,
@@ -268,16 +245,9 @@ export class SessionIndex {
     }
   }
 
-  /** Adds a stored entry and moves the leaf to it. */
-  add(entry: SessionEntry): void {
-    this.entries.push(entry);
-    this.byId.set(entry.id, entry);
-    this.leafId = entry.id;
-  }
-
   /** Throws unless `entryId` is `null` or an entry of the session. */
   checkEntry(entryId: string | null): void {
-    if (entryId !== null && !this.byId.has(entryId)) {
+    if (entryId !== null && !this.has(entryId)) {
       throw new SessionError({
         message: `Entry "${entryId}" is not in session "${this.info.id}".`,
         code: 'ENTRY_NOT_FOUND',
@@ -285,16 +255,92 @@ export class SessionIndex {
     }
   }
 
-  /** The path to a leaf (the current one when `undefined`), or its context branch. */
+  /** The positions from a leaf back to the root, leaf first; throws for a broken tree. */
+  private walk(leafId: string | undefined): number[] {
+    // The current leaf's position is known: a lazily read session need not map its ids.
+    const leaf = leafId === undefined ? this.leafPosition : this.positionOf(leafId);
+    if (leaf === undefined) {
+      throw new SessionError({
+        message: `Entry "${leafId}" is not in the session, so there is no branch to walk from it. Pass the id of an existing entry (or null for an empty branch).`,
+        code: 'ENTRY_NOT_FOUND',
+      });
+    }
+    const positions: number[] = [];
+    for (let position = leaf; ; ) {
+      // A path longer than the number of entries must have come back to one: a cycle.
+      if (positions.length >= this.size) {
+        throw new SessionError({
+          message: `The session tree has a cycle through entry "${this.idOf(position)}": following parentId from "${leafId ?? this.idOf(leaf)}" comes back to it. The stored tree is corrupt.`,
+          code: 'TREE_CYCLE',
+        });
+      }
+      positions.push(position);
+      const parent = this.parentOf(position);
+      if (parent === ROOT) return positions;
+      if (parent === undefined) {
+        throw new SessionError({
+          message: `Entry "${this.idOf(position)}" names parent "${this.parentIds[position]}", which is not in the session. The stored tree is incomplete; move the leaf to another branch with setLeaf.`,
+          code: 'PARENT_MISSING',
+        });
+      }
+      position = parent;
+    }
+  }
+
+  /**
+   * The path to a leaf (the current one when `undefined`), root first, or its context branch (see
+   * `SessionStore.getBranch`): then only the entries from the latest compaction's kept range on,
+   * and the latest model and thinking-level changes before it, are read.
+   */
   branch(leafId: string | null | undefined, context = false): SessionEntry[] {
-    const path = walkBranch(this.byId, { leafId: leafId === undefined ? this.leafId : leafId });
-    return context ? contextBranchOf(path) : path;
+    const leaf = leafId === undefined ? this.leafId : leafId;
+    if (leaf === null) return [];
+    const positions = this.walk(leafId === undefined && this.leafPosition >= 0 ? undefined : leaf);
+    const cut = context ? this.contextCut(positions) : -1;
+    if (cut < 0) return positions.reverse().map((position) => this.entryAt(position));
+    let model = -1;
+    let thinking = -1;
+    for (let index = cut + 1; index < positions.length && (model < 0 || thinking < 0); index++) {
+      const type = this.types[positions[index]!];
+      if (type === 'model_change' && model < 0) model = index;
+      else if (type === 'thinking_level_change' && thinking < 0) thinking = index;
+    }
+    // `positions` runs leaf first: a larger index is nearer the root, so it comes first.
+    const order = [model, thinking].filter((index) => index >= 0).sort((a, b) => b - a);
+    for (let index = cut; index >= 0; index--) order.push(index);
+    return order.map((index) => this.entryAt(positions[index]!));
+  }
+
+  /**
+   * Where the context branch starts, as an index into `positions` (leaf first), or `-1` for the
+   * whole path: no compaction, a kept entry that is not on the path, or a kept tool result whose
+   * call is not on it.
+   */
+  private contextCut(positions: readonly number[]): number {
+    const latest = positions.findIndex((position) => this.types[position] === 'compaction');
+    if (latest < 0) return -1;
+    const keepFrom = (this.entryAt(positions[latest]!) as CompactionEntry).firstKeptEntryId;
+    let cut = -1;
+    for (let index = latest + 1; index < positions.length && cut < 0; index++) {
+      if (this.idOf(positions[index]!) === keepFrom) cut = index;
+    }
+    if (cut < 0) return -1;
+    const kept = this.entryAt(positions[cut]!);
+    if (kept.type !== 'message' || kept.message.role !== 'toolResult') return cut;
+    const callId = kept.message.toolCallId;
+    for (let index = cut + 1; index < positions.length; index++) {
+      if (this.types[positions[index]!] !== 'message') continue;
+      const candidate = this.entryAt(positions[index]!);
+      if (candidate.type !== 'message' || candidate.message.role !== 'assistant') continue;
+      if (candidate.message.content.some((part) => part.type === 'toolCall' && part.id === callId)) return index;
+    }
+    return -1;
   }
 
   messages(): TranscriptMessage[] {
     // Built lazily: reopening a long session should not convert every entry to a message.
-    for (; this.transcriptLength < this.entries.length; this.transcriptLength++) {
-      const entry = this.entries[this.transcriptLength]!;
+    for (; this.transcriptLength < this.size; this.transcriptLength++) {
+      const entry = this.entryAt(this.transcriptLength);
       const message = entryToMessage(entry);
       if (message !== undefined) this.transcript.push({ entryId: entry.id, timestamp: entry.timestamp, message });
     }

@@ -1,15 +1,10 @@
 import { SessionError, StoreError } from '../errors.js';
+import { checkExpectedLeaf } from '../session/check-expected-leaf.js';
 import { wantsContextBranch } from '../session/context-branch.js';
 import { entryToMessage } from '../session/entry-to-message.js';
-import {
-  checkExpectedLeaf,
-  createSessionInfo,
-  parseStoredEntry,
-  SessionIndex,
-  sessionExists,
-  sessionNotFound,
-  sortSessions,
-} from '../session/session-index.js';
+import { parseStoredEntry } from '../session/parse-stored-entry.js';
+import { SessionIndex } from '../session/session-index.js';
+import { createSessionInfo, sessionExists, sessionNotFound, sortSessions } from '../session/session-info.js';
 import type {
   AppendEntryOptions,
   CreateSessionInit,
@@ -213,7 +208,7 @@ export function createSqliteStore(options: CreateSqliteStoreOptions): SessionSto
           const index = refresh(sessionId);
           checkExpectedLeaf(sessionId, options, index.leafId);
           const entry = index.prepare(input, now());
-          const rows = entryRows(sessionId, entry, index.byId);
+          const rows = entryRows(sessionId, entry, index);
           const { lastInsertRowid } = statements.insertEntry.run(...rows.entry);
           if (rows.message !== undefined) statements.insertMessage.run(...rows.message);
           statements.setLeaf.run(entry.id, new Date(now()).toISOString(), sessionId);
@@ -225,7 +220,7 @@ export function createSqliteStore(options: CreateSqliteStoreOptions): SessionSto
         cached.lastId = entry.id;
         return entry as SessionEntry;
       }),
-    getEntries: (sessionId: string) => read('read the entries', () => [...refresh(sessionId).entries]),
+    getEntries: (sessionId: string) => read('read the entries', () => refresh(sessionId).entries()),
     getBranch: (sessionId: string, leafId?: string | null, options?: { from?: 'root' | 'context' }) =>
       read('read the branch', () => refresh(sessionId).branch(leafId, wantsContextBranch('getBranch', options))),
     getLeaf: (sessionId: string) => read('read the leaf', () => refresh(sessionId).leafId),
@@ -245,7 +240,7 @@ export function createSqliteStore(options: CreateSqliteStoreOptions): SessionSto
         const index = refresh(sessionId);
         const transcript: TranscriptMessage[] = [];
         for (const { entry_id } of statements.messages.all(sessionId) as { entry_id: string }[]) {
-          const found = index.byId.get(entry_id);
+          const found = index.get(entry_id);
           const message = found === undefined ? undefined : entryToMessage(found);
           if (found !== undefined && message !== undefined) {
             transcript.push({ entryId: found.id, timestamp: found.timestamp, message });

@@ -53,6 +53,11 @@ export const MESSAGE_COLUMNS = [
 
 type Value = string | number | null;
 
+/** Entries by id (a `Map` or the store's session index). @internal */
+export interface EntryLookup {
+  get(id: string): SessionEntry | undefined;
+}
+
 /** Flattened text of a message, for queries and simple transcripts. */
 function messageText(message: Message): string {
   if (message.role !== 'assistant') return contentText(message.content);
@@ -79,7 +84,7 @@ function senderOf(entry: SessionEntry, message: Message): string {
 }
 
 /** The JSON arguments of the call a tool result answers, found up its branch. */
-function callArguments(entry: SessionEntry, byId: ReadonlyMap<string, SessionEntry>): string | null {
+function callArguments(entry: SessionEntry, byId: EntryLookup): string | null {
   if (entry.type !== 'message' || entry.message.role !== 'toolResult') return null;
   const callId = entry.message.toolCallId;
   let current = entry.parentId === null ? undefined : byId.get(entry.parentId);
@@ -103,7 +108,7 @@ function callArguments(entry: SessionEntry, byId: ReadonlyMap<string, SessionEnt
 export function entryRows(
   sessionId: string,
   entry: SessionEntry,
-  byId: ReadonlyMap<string, SessionEntry>,
+  byId: EntryLookup,
 ): { entry: Value[]; message: Value[] | undefined } {
   const message = entryToMessage(entry);
   const createdAt = new Date(entry.timestamp).toISOString();

@@ -241,6 +241,69 @@ describe('JSONL store files', () => {
     expect((refused as { code?: string }).code).toBe('PARENT_MISSING');
   });
 
+  /** A session whose lines are edited by `edit` after writing, read back by a fresh store. */
+  async function editedSession(edit: (lines: string[], ids: string[]) => void) {
+    const store = createJsonlStore({ directory });
+    const { id } = await store.createSession({ id: 'edited' });
+    const ids: string[] = [];
+    for (const text of ['a', 'b', 'c', 'd']) ids.push((await store.appendEntry(id, say(text))).id);
+    ids.push(
+      (await store.appendEntry(id, { type: 'compaction', summary: 's', firstKeptEntryId: ids[2]!, tokensBefore: 9 }))
+        .id,
+    );
+    ids.push((await store.appendEntry(id, say('e'))).id);
+    const file = join(directory, 'edited.jsonl');
+    const lines = (await readFile(file, 'utf8')).split('\n');
+    edit(lines, ids);
+    await writeFile(file, lines.join('\n'));
+    return { id, ids, reopened: createJsonlStore({ directory }) };
+  }
+
+  it('reopens by indexing lines, and reads a damaged indexed line like the full reader', async () => {
+    // Line 5 (entry d, in the kept range) keeps its first fields but loses its message: the resume
+    // reads it, finds it damaged, and reads the file in full: d and its descendants are skipped.
+    const { id, ids, reopened } = await editedSession((lines) => {
+      lines[4] = lines[4]!.replace(/"message":\{.*\}\}$/, '"message":{"role":"nobody"}}');
+    });
+    const part = await reopened.getBranch(id, undefined, { from: 'context' });
+    expect(part.map((entry) => entry.id)).toEqual(ids.slice(0, 3));
+    expect(await reopened.getLeaf(id)).toBe(ids[2]);
+    expect(reopened.getDiagnostics().map((warning) => warning.line)).toEqual([5, 6, 7]);
+    expect(reopened.getDiagnostics()[0]!.reason).toContain('entry.message');
+    const full = createJsonlStore({ directory });
+    expect(await full.getEntries(id)).toEqual(await reopened.getEntries(id));
+    expect(full.getDiagnostics()).toEqual(reopened.getDiagnostics());
+  });
+
+  it('reads only the context branch on reopen, and the same context as a full read', async () => {
+    const { id, ids, reopened } = await editedSession((lines) => {
+      // Entry a's line is damaged past its first fields, before the kept range: a resume never reads it.
+      lines[1] = lines[1]!.replace('"content":"a"', '"content":7');
+    });
+    const part = await reopened.getBranch(id, undefined, { from: 'context' });
+    expect(part.map((entry) => entry.id)).toEqual(ids.slice(2));
+    expect(reopened.getDiagnostics()).toEqual([]);
+    // A full read parses every line, finds the damaged one, and reads the file as the full reader does.
+    expect(await reopened.getEntries(id)).toEqual([]);
+    expect(reopened.getDiagnostics().map((warning) => warning.line)).toEqual([2, 3, 4, 5, 6, 7]);
+  });
+
+  it('reads a hand-written line whose fields come in another order, and a repeated id, in full', async () => {
+    const { id, ids, reopened } = await editedSession((lines, written) => {
+      const entry = JSON.parse(lines[4]!) as Record<string, unknown>;
+      const { id: entryId, ...rest } = entry;
+      lines[4] = JSON.stringify({ ...rest, id: entryId });
+      lines.splice(7, 0, JSON.stringify({ ...JSON.parse(lines[6]!), parentId: written[5] }));
+    });
+    expect((await reopened.getBranch(id)).map((entry) => entry.id)).toEqual(ids);
+    // Appending needs every id: the repeated one is found, and the file is read in full.
+    const next = await reopened.appendEntry(id, say('f'));
+    expect(next.parentId).toBe(ids[5]);
+    expect(reopened.getDiagnostics()).toEqual([
+      expect.objectContaining({ line: 8, reason: expect.stringContaining('second entry') }),
+    ]);
+  });
+
   it('refuses an append that would pass maxSessionBytes, before the file grows', async () => {
     const store = createJsonlStore({ directory, maxSessionBytes: 600 });
     const { id } = await store.createSession({ id: 'capped' });

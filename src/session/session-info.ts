@@ -1,0 +1,145 @@
+/**
+ * Session ids and infos, and the helpers every store shares to validate and report them.
+ *
+ * @internal
+ */
+import { z } from 'zod';
+import { SessionError } from '../errors.js';
+import type { CreateSessionInit, SessionInfo } from './session-store.js';
+
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/**
+ * Whether a string is a valid session id (safe as a file name).
+ *
+ * @internal
+ */
+export function isSessionId(value: string): boolean {
+  return SESSION_ID.test(value);
+}
+
+const sessionInitSchema = z.object({
+  id: z
+    .string()
+    .regex(SESSION_ID, 'use 1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit')
+    .optional(),
+  name: z.string().optional(),
+  parentSessionId: z.string().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** @internal */
+export const sessionInfoSchema: z.ZodType<SessionInfo> = z.object({
+  id: z.string().regex(SESSION_ID),
+  createdAt: z.number().nonnegative(),
+  name: z.string().optional(),
+  parentSessionId: z.string().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+
+function formatPath(root: string, path: readonly PropertyKey[]): string {
+  let text = root;
+  for (const key of path) text += typeof key === 'number' ? `[${key}]` : `.${String(key)}`;
+  return text;
+}
+
+/**
+ * The first few problems of a validation error, each naming its field.
+ *
+ * @internal
+ */
+export function describeIssues(error: z.ZodError, root: string): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => {
+      let detail = issue.message;
+      if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+        detail = issue.errors.map((errors) => errors[0]?.message ?? 'invalid').join('; or ');
+      }
+      return `${formatPath(root, issue.path)}: ${detail}`;
+    })
+    .join('; ');
+}
+
+/** @internal */
+export function sessionNotFound(sessionId: string): SessionError {
+  return new SessionError({
+    message: `There is no session "${sessionId}". Create it with createSession first.`,
+    code: 'SESSION_NOT_FOUND',
+  });
+}
+
+/**
+ * Validates a `createSession` input and makes the session info.
+ *
+ * @internal
+ */
+export function createSessionInfo(init: CreateSessionInit | undefined, now: number): SessionInfo {
+  const parsed = sessionInitSchema.safeParse(init ?? {});
+  if (!parsed.success) {
+    throw new SessionError({
+      message: `Invalid session: ${describeIssues(parsed.error, 'init')}.`,
+      code: 'INPUT_INVALID',
+    });
+  }
+  const { id, name, parentSessionId, metadata } = parsed.data;
+  return deepFreeze(
+    toJson({
+      id: id ?? crypto.randomUUID(),
+      createdAt: now,
+      ...(name === undefined ? {} : { name }),
+      ...(parentSessionId === undefined ? {} : { parentSessionId }),
+      ...(metadata === undefined ? {} : { metadata }),
+    }) as SessionInfo,
+  );
+}
+
+/**
+ * Sessions oldest first, by `createdAt` then id.
+ *
+ * @internal
+ */
+export function sortSessions(sessions: SessionInfo[]): SessionInfo[] {
+  return sessions.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** @internal */
+export function sessionExists(sessionId: string): SessionError {
+  return new SessionError({
+    message: `A session "${sessionId}" already exists. Pick another id, or omit it to get a random one.`,
+    code: 'INPUT_INVALID',
+  });
+}
+
+/** The JSON form of a value (what a store keeps), or a `SessionError` for a value that is not JSON. @internal */
+export function toJson(value: unknown): unknown {
+  try {
+    return JSON.parse(JSON.stringify(value));
+  } catch (error) {
+    throw new SessionError({
+      message: 'The value is not JSON (a cycle, a BigInt or similar); session data must be JSON.',
+      code: 'INPUT_INVALID',
+      cause: error,
+    });
+  }
+}
+
+/**
+ * Freezes a JSON value all the way down, so that shared stored entries cannot be changed.
+ *
+ * @internal
+ */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    if (Array.isArray(value)) {
+      for (const child of value) if (typeof child === 'object' && child !== null) deepFreeze(child);
+    } else {
+      for (const key in value) {
+        const child = (value as Record<string, unknown>)[key];
+        if (typeof child === 'object' && child !== null) deepFreeze(child);
+      }
+    }
+  }
+  return value;
+}
