@@ -1,7 +1,9 @@
 import type { AssistantMessage, StopReason, Usage } from '../types.js';
-import { expectObject, expectString, invalid } from './blocks.js';
-import { readAssistantBlock } from './read-blocks.js';
-import type { AnthropicResponse, AnthropicUsage, ConversionWarning } from './types.js';
+import { fromAnthropicStopReason } from './from-anthropic-stop-reason.js';
+import { fromAnthropicUsage } from './from-anthropic-usage.js';
+import { readAssistantBlock } from './internal/read-blocks.js';
+import { expectObject, expectString, invalid } from './internal/wire-object.js';
+import type { AnthropicResponse, ConversionWarning } from './types.js';
 
 /**
  * What {@link fromAnthropicMessage} returns: the assistant message to append to the history, and its
@@ -34,70 +36,6 @@ export interface AnthropicResponseResult {
 export interface FromAnthropicMessageOptions {
   /** The provider name set on the message. @default 'anthropic' */
   provider?: string;
-}
-
-/**
- * Anthropic's usage as ctxkit's {@link Usage}. Anthropic reports `input_tokens` without the cache,
- * so nothing is subtracted: `input = input_tokens`, `cacheRead = cache_read_input_tokens`,
- * `cacheWrite = cache_creation_input_tokens`, `output = output_tokens`, and the prompt the request
- * took is `input + cacheRead + cacheWrite` (`total` adds the output).
- *
- * @param usage - The response's `usage`.
- * @returns The usage with cache reads and writes split out, each token counted once.
- *
- * @example
- * ```ts
- * fromAnthropicUsage({ input_tokens: 12, output_tokens: 80, cache_read_input_tokens: 30_000, cache_creation_input_tokens: 500 });
- * // { input: 12, output: 80, cacheRead: 30000, cacheWrite: 500, total: 30592 }
- * ```
- */
-export function fromAnthropicUsage(usage: AnthropicUsage): Usage {
-  const count = (value: unknown, field: string): number => {
-    if (value === undefined || value === null) return 0;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-      invalid('fromAnthropicUsage', `usage.${field}`, 'must be a non-negative number');
-    }
-    return value;
-  };
-  const input = count(usage.input_tokens, 'input_tokens');
-  const output = count(usage.output_tokens, 'output_tokens');
-  const cacheRead = count(usage.cache_read_input_tokens, 'cache_read_input_tokens');
-  const cacheWrite = count(usage.cache_creation_input_tokens, 'cache_creation_input_tokens');
-  return {
-    input,
-    output,
-    ...(usage.cache_read_input_tokens == null ? {} : { cacheRead }),
-    ...(usage.cache_creation_input_tokens == null ? {} : { cacheWrite }),
-    total: input + cacheRead + cacheWrite + output,
-  };
-}
-
-/**
- * Anthropic's `stop_reason` as ctxkit's {@link StopReason}: `end_turn`, `stop_sequence` and
- * `pause_turn` (a server-tool loop to continue by sending the turn back) → `stop`; `max_tokens` and
- * `model_context_window_exceeded` → `length`; `tool_use` → `toolUse`; `refusal` → `error` (the turn
- * is not sent back to the model). The raw value stays in the message's `providerData.anthropic`.
- *
- * @param reason - The response's `stop_reason`.
- * @returns The ctxkit stop reason, `stop` for an unknown or missing one.
- *
- * @example
- * ```ts
- * fromAnthropicStopReason('max_tokens'); // 'length'
- * ```
- */
-export function fromAnthropicStopReason(reason: string | null | undefined): StopReason {
-  switch (reason) {
-    case 'max_tokens':
-    case 'model_context_window_exceeded':
-      return 'length';
-    case 'tool_use':
-      return 'toolUse';
-    case 'refusal':
-      return 'error';
-    default:
-      return 'stop';
-  }
 }
 
 const KNOWN_STOP_REASONS = new Set([

@@ -6,8 +6,9 @@ import type {
   TextContent,
   ToolResultMessage,
 } from '../types.js';
-import { expectObject, expectString, invalid, unmodeledFields, type WireObject } from './blocks.js';
-import { readAssistantBlock, readUserBlock } from './read-blocks.js';
+import { unmodeledFields } from './internal/provider-data.js';
+import { readAssistantBlock, readUserBlock } from './internal/read-blocks.js';
+import { expectObject, expectString, invalid, type WireObject } from './internal/wire-object.js';
 import type { AnthropicMessageInput, AnthropicTextBlockParam, ConversionWarning } from './types.js';
 
 /**

@@ -13,9 +13,9 @@ export {
   type AnthropicResponseResult,
   type FromAnthropicMessageOptions,
   fromAnthropicMessage,
-  fromAnthropicStopReason,
-  fromAnthropicUsage,
 } from './from-anthropic-message.js';
+export { fromAnthropicStopReason } from './from-anthropic-stop-reason.js';
+export { fromAnthropicUsage } from './from-anthropic-usage.js';
 export { type ToAnthropicInput, type ToAnthropicResult, toAnthropic } from './to-anthropic.js';
 export type {
   AnthropicCacheControl,

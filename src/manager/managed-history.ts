@@ -2,13 +2,14 @@ import type { ContextConfig } from '../config/index.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { archiveToolResult } from '../messages/internal/tool-result-messages.js';
 import { assertMessage } from '../pipeline/internal/assert-messages.js';
-import { newestPairsThatFit, withTheirCalls } from '../pipeline/internal/tool-summary-input.js';
+import { newestPairsThatFit } from '../pipeline/internal/tool-summary-input.js';
 import { summarizeArchivedResults, TOOL_SUMMARY_INPUT_CHARS } from '../pipeline/summarize-tool-results.js';
 import type { Summarizer } from '../summarizing/summarizer-types.js';
 import type { Message, ToolResultMessage } from '../types.js';
 import type { CallOptions } from './context-manager-types.js';
 import type { ContextEvent } from './events.js';
 import { continues, stillContinues } from './internal/host-input.js';
+import { pairsIn } from './internal/pairs-in.js';
 import { VisibleResults } from './internal/visible-results.js';
 import { SentProjection } from './sent-projection.js';
 import type { ToolOutputGuard } from './tool-output-guard.js';
@@ -244,27 +245,6 @@ export class ManagedHistory {
   private rebuildProjection(): void {
     this.projection = SentProjection.of(this.history, this.options.count);
     this.options.onRebuild();
-  }
-}
-
-/**
- * The results with their calls, found in the stretch of history that holds them: calls sit just
- * before their results, and a call found there is the one the whole history pairs it with (a
- * result answers the nearest earlier unanswered call of its id). The stretch widens when a call is
- * not found in it.
- */
-function pairsIn(
-  history: readonly Message[],
-  indexes: readonly number[],
-  originals: readonly ToolResultMessage[],
-): Message[] {
-  const end = indexes[indexes.length - 1]! + 1;
-  let span = Math.max(64, end - indexes[0]!);
-  for (;;) {
-    const start = Math.max(0, indexes[0]! - span);
-    const pairs = withTheirCalls(history.slice(start, end), originals);
-    if (start === 0 || pairs.length === originals.length * 2) return pairs;
-    span *= 4;
   }
 }
 

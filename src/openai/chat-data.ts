@@ -1,10 +1,11 @@
-// What the Chat Completions converters keep in `providerData.openai.chat` (internal).
+// The conversation the Chat Completions converters take and return, and what they keep in
+// `providerData.openai.chat` (internal).
 
 import type { Message, ProviderData } from '../types.js';
 import type { OpenAIChatMessage } from './chat-types.js';
-import type { WireObject } from './shared.js';
+import type { WireObject } from './internal/wire-object.js';
 
-/** On a message. */
+/** On a message. @internal */
 export interface ChatMessageData {
   /** Wire fields ctxkit does not model (`name`, `audio`, `refusal: null`, future fields), verbatim. */
   fields?: WireObject;
@@ -14,7 +15,7 @@ export interface ChatMessageData {
   content?: 'parts' | 'null' | 'absent';
 }
 
-/** On a content part or tool call. */
+/** On a content part or tool call. @internal */
 export interface ChatPartData {
   /** Wire fields of the part ctxkit does not model, verbatim. */
   fields?: WireObject;
@@ -58,7 +59,7 @@ export interface OpenAIChatConversation {
   providerData?: ProviderData;
 }
 
-/** The system messages kept verbatim on a conversation. */
+/** The system messages kept verbatim on a conversation. @internal */
 export interface ChatConversationData {
   system?: OpenAIChatMessage[];
 }

@@ -3,8 +3,8 @@ import { getModelLimits, type ModelLimits } from '../models/model-limits.js';
 import { type CompletionInput, type CompletionOutput, createSummarizer } from '../summarizing/create-summarizer.js';
 import type { Summarizer } from '../summarizing/summarizer-types.js';
 import type { OpenAIChatCompletion, OpenAIChatMessage } from './chat-types.js';
+import { isObject } from './internal/wire-object.js';
 import type { OpenAIResponse } from './responses-types.js';
-import { isObject } from './shared.js';
 
 /**
  * The part of an `openai` client that {@link createOpenAISummarizer} calls: `chat.completions.create`

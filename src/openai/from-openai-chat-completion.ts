@@ -2,7 +2,7 @@ import type { AssistantMessage, StopReason, Usage } from '../types.js';
 import type { OpenAIChatCompletion } from './chat-types.js';
 import { fromOpenAIChat } from './from-openai-chat.js';
 import { fromOpenAIUsage } from './from-openai-usage.js';
-import { describe, expectArray, expectObject, invalid, isObject, type WireObject } from './shared.js';
+import { describe, expectArray, expectObject, invalid, isObject, type WireObject } from './internal/wire-object.js';
 
 const WHERE = 'fromOpenAIChatCompletion';
 

@@ -1,20 +1,11 @@
 import type { AssistantMessage, ImageContent, Message, TextContent, UserMessage } from '../types.js';
+import { imageFromUrl } from './internal/image-url.js';
+import { instructionText } from './internal/instruction-text.js';
+import { otherFields, placeholderPart, withData } from './internal/provider-data.js';
+import { parseArguments } from './internal/tool-arguments.js';
+import { describe, expectArray, expectObject, expectString, invalid, type WireObject } from './internal/wire-object.js';
 import type { OpenAIResponsesConversation, ResponsesMessageData, ResponsesPartData } from './responses-data.js';
 import type { OpenAIResponsesItemInput } from './responses-types.js';
-import {
-  describe,
-  expectArray,
-  expectObject,
-  expectString,
-  imageFromUrl,
-  instructionText,
-  invalid,
-  otherFields,
-  parseArguments,
-  placeholderPart,
-  type WireObject,
-  withData,
-} from './shared.js';
 
 const WHERE = 'fromOpenAIResponses';
 const ROLES = ['user', 'assistant', 'system', 'developer'];

@@ -1,5 +1,5 @@
 import type { Usage } from '../types.js';
-import { invalid, isObject } from './shared.js';
+import { invalid, isObject } from './internal/wire-object.js';
 
 /**
  * Token usage as either OpenAI API reports it: Chat Completions (`prompt_tokens`,

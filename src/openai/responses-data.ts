@@ -1,9 +1,10 @@
-// What the Responses converters keep in `providerData.openai.responses` (internal).
+// The conversation the Responses converters take and return, and what they keep in
+// `providerData.openai.responses` (internal).
 
 import type { Message, ProviderData } from '../types.js';
-import type { WireObject } from './shared.js';
+import type { WireObject } from './internal/wire-object.js';
 
-/** On a message. */
+/** On a message. @internal */
 export interface ResponsesMessageData {
   /** Item fields ctxkit does not model (`type`, `id`, `status`, future fields), verbatim. */
   fields?: WireObject;
@@ -13,7 +14,7 @@ export interface ResponsesMessageData {
   content?: 'parts';
 }
 
-/** On a content part of a message, or on the part an assistant-side item became. */
+/** On a content part of a message, or on the part an assistant-side item became. @internal */
 export interface ResponsesPartData {
   /** Fields of the part ctxkit does not model (`type`, `annotations`, `detail`…), verbatim. */
   fields?: WireObject;
@@ -58,7 +59,7 @@ export interface OpenAIResponsesConversation {
   providerData?: ProviderData;
 }
 
-/** The system messages kept verbatim on a conversation. */
+/** The system messages kept verbatim on a conversation. @internal */
 export interface ResponsesConversationData {
   system?: WireObject[];
 }

@@ -1,5 +1,10 @@
 import { assertMessages } from '../pipeline/internal/assert-messages.js';
 import type { AssistantMessage, ImageContent, TextContent, ToolResultMessage, UserMessage } from '../types.js';
+import { imageUrl } from './internal/image-url.js';
+import { instructionText } from './internal/instruction-text.js';
+import { readData } from './internal/provider-data.js';
+import { printArguments } from './internal/tool-arguments.js';
+import { expectObject, type WireObject } from './internal/wire-object.js';
 import type {
   OpenAIResponsesConversation,
   ResponsesConversationData,
@@ -7,7 +12,6 @@ import type {
   ResponsesPartData,
 } from './responses-data.js';
 import type { OpenAIResponsesInputPart, OpenAIResponsesItem } from './responses-types.js';
-import { expectObject, imageUrl, instructionText, printArguments, readData, type WireObject } from './shared.js';
 
 const WHERE = 'toOpenAIResponses';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { IMAGE_TOKENS, type TokenCounter } from '../counting/token-counter.js';
 import { ConfigError } from '../errors.js';
 import { option, parseOptions } from '../validation/parse-options.js';
-import { canLoadSync, getEncoder, loadRanks, type TokenizerEncoding } from './load-encoding.js';
+import { canLoadSync, getEncoder, type TokenizerEncoding } from './load-encoding.js';
 
 /**
  * Options of {@link createTokenizerCounter} and {@link loadTokenizerCounter}.
@@ -41,7 +41,8 @@ const optionsSchema = z.strictObject({
 /** Special-token text such as `<|endoftext|>` is counted as the plain text it is, never thrown on. */
 const plainText = Object.freeze({ disallowedSpecial: new Set<string>() });
 
-function parseCounterOptions(
+/** The options with their defaults, or a `ConfigError` naming `caller` and the field. @internal */
+export function parseCounterOptions(
   options: CreateTokenizerCounterOptions,
   caller: string,
 ): Required<CreateTokenizerCounterOptions> {
@@ -53,7 +54,12 @@ function parseCounterOptions(
   return { encoding, imageTokens, messageOverhead };
 }
 
-function counterFor({ encoding, imageTokens, messageOverhead }: Required<CreateTokenizerCounterOptions>): TokenCounter {
+/** The counter for parsed options; its encoder is built on the first count. @internal */
+export function counterFor({
+  encoding,
+  imageTokens,
+  messageOverhead,
+}: Required<CreateTokenizerCounterOptions>): TokenCounter {
   return Object.freeze({
     name: encoding,
     exact: true,
@@ -100,29 +106,5 @@ export function createTokenizerCounter(options: CreateTokenizerCounterOptions = 
       field: 'encoding',
     });
   }
-  return counterFor(parsed);
-}
-
-/**
- * Like {@link createTokenizerCounter}, but loads the encoding's rank table with a dynamic
- * `import()` and builds its encoder before it resolves, so it works on every runtime and bundler
- * (which can put each table in its own chunk), and the first count is as fast as the others.
- *
- * @param options - The encoding, the image cost and the per-message overhead.
- * @returns A promise of a synchronous {@link TokenCounter} with `exact: true`, named after its encoding.
- * @throws `ConfigError` (from `ctxkit`) naming the field when an option is unknown, negative or not finite.
- *
- * @example
- * ```ts
- * import { loadTokenizerCounter } from 'ctxkit/tokenizer';
- *
- * const counter = await loadTokenizerCounter({ encoding: 'cl100k_base' });
- * counter.count('hello world'); // 2
- * ```
- */
-export async function loadTokenizerCounter(options: CreateTokenizerCounterOptions = {}): Promise<TokenCounter> {
-  const parsed = parseCounterOptions(options, 'loadTokenizerCounter');
-  await loadRanks(parsed.encoding);
-  getEncoder(parsed.encoding);
   return counterFor(parsed);
 }

@@ -1,4 +1,6 @@
 /** How the manager tells that the host's array continues what it saw before. */
+import { ContextError } from '../../errors.js';
+import { assertMessage } from '../../pipeline/internal/assert-messages.js';
 import type { Message } from '../../types.js';
 
 /** Messages at the end of the previous input compared one by one on a sampled check. */
@@ -45,4 +47,20 @@ export function stillContinues(input: readonly Message[], previous: readonly Mes
     if (input[index] !== previous[index]) return false;
   }
   return input[0] === previous[0];
+}
+
+/**
+ * Checks a list the host passed, without keeping a record of its messages.
+ *
+ * @throws {@link ContextError} with code `INPUT_INVALID`.
+ * @internal
+ */
+export function checkList(input: unknown, where: string): asserts input is readonly Message[] {
+  if (!Array.isArray(input)) {
+    throw new ContextError({
+      message: `${where}: messages must be an array of messages, received ${input === null ? 'null' : typeof input}.`,
+      code: 'INPUT_INVALID',
+    });
+  }
+  for (let index = 0; index < input.length; index++) assertMessage(input[index], where, index);
 }

@@ -1,13 +1,7 @@
-import type { ImageContent, TextContent, ThinkingContent, ToolCall } from '../types.js';
-import {
-  expectObject,
-  expectString,
-  invalid,
-  passthroughPart,
-  unmodeledFields,
-  type WireObject,
-  withProviderData,
-} from './blocks.js';
+import type { ImageContent, TextContent, ThinkingContent, ToolCall } from '../../types.js';
+import { passthroughPart } from './passthrough.js';
+import { unmodeledFields, withProviderData } from './provider-data.js';
+import { expectObject, expectString, invalid, type WireObject } from './wire-object.js';
 
 // Wire blocks to ctxkit parts (the `from` direction). Every field ctxkit does not model stays in the
 // part's `providerData.anthropic`, so `toAnthropic` rebuilds the block exactly.

@@ -1,0 +1,59 @@
+/** The manager's options: checked, and resolved to a config and the model's limits. */
+import { z } from 'zod';
+import { type ContextConfig, resolveConfig } from '../../config/index.js';
+import { ConfigError } from '../../errors.js';
+import { getModelLimits, type ModelLimits } from '../../models/model-limits.js';
+import { option, parseOptions } from '../../validation/parse-options.js';
+import type { ContextManagerOptions } from '../context-manager-types.js';
+import type { ContextEvent } from '../events.js';
+
+const optionsSchema = z.object({
+  summarizer: option.summarizer(),
+  counter: option.counter().optional(),
+  model: z.string({ error: 'must be a model id such as "gpt-4o"' }).optional(),
+  contextWindow: option.positive().optional(),
+  sessionId: z.string({ error: 'must be the id of a session in the store' }).optional(),
+});
+
+/**
+ * Checks `createContextManager`'s options and resolves its config (the window from the options,
+ * the config or the model) and the model's limits.
+ *
+ * @throws {@link ConfigError} naming the field.
+ * @internal
+ */
+export function resolveManagerOptions(options: ContextManagerOptions): {
+  config: ContextConfig;
+  limits: ModelLimits | undefined;
+} {
+  parseOptions('createContextManager', optionsSchema, options ?? {});
+  if (options.store !== undefined && options.sessionId === undefined) {
+    throw new ConfigError({
+      message:
+        'createContextManager: options.sessionId must be set when options.store is (got undefined): pass the id of the session to record compactions in',
+      field: 'sessionId',
+    });
+  }
+  const limits = options.model ? getModelLimits(options.model, { overrides: options.modelLimits }) : undefined;
+  if (options.model && limits === undefined && options.contextWindow === undefined && !options.config?.contextWindow) {
+    throw new ConfigError({
+      message: `createContextManager: options.model "${options.model}" is unknown: pass contextWindow, or add the model with the modelLimits option`,
+      field: 'model',
+    });
+  }
+  const contextWindow = options.contextWindow ?? options.config?.contextWindow ?? limits?.contextWindow;
+  return { config: resolveConfig({ ...options.config, ...(contextWindow ? { contextWindow } : {}) }), limits };
+}
+
+/**
+ * Calls the host's event listener; a listener's failure must not break the host's loop.
+ *
+ * @internal
+ */
+export function callListener(onEvent: ((event: ContextEvent) => void) | undefined, event: ContextEvent): void {
+  try {
+    onEvent?.(event);
+  } catch {
+    // Ignored: see above.
+  }
+}
