@@ -1,6 +1,5 @@
 import type { ContextConfig } from '../config/index.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
-import { archiveToolResult } from '../messages/internal/tool-result-messages.js';
 import { assertMessage } from '../pipeline/internal/assert-messages.js';
 import { newestPairsThatFit } from '../pipeline/internal/tool-summary-input.js';
 import { summarizeArchivedResults, TOOL_SUMMARY_INPUT_CHARS } from '../pipeline/summarize-tool-results.js';
@@ -10,6 +9,7 @@ import type { CallOptions } from './context-manager-types.js';
 import type { ContextEvent } from './events.js';
 import { continues, stillContinues } from './internal/host-input.js';
 import { pairsIn } from './internal/pairs-in.js';
+import { archivedCopy } from './internal/sent-messages.js';
 import { VisibleResults } from './internal/visible-results.js';
 import { SentProjection } from './sent-projection.js';
 import type { ToolOutputGuard } from './tool-output-guard.js';
@@ -210,7 +210,7 @@ export class ManagedHistory {
     });
     this.visible.drop(indexes.length);
     for (const index of indexes) {
-      const hidden = archiveToolResult(this.history[index] as ToolResultMessage);
+      const hidden = archivedCopy(this.history[index] as ToolResultMessage);
       this.history[index] = hidden;
       this.projection.replaceResult(index, hidden);
     }

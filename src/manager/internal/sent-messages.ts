@@ -12,6 +12,23 @@ export const MISSING_CONTENT: readonly TextContent[] = Object.freeze([
 ]);
 const PLACEHOLDER_META = Object.freeze({ agentVisible: true, kind: 'tool_result_archived' });
 const MISSING_META = Object.freeze({ kind: 'tool_result', userVisible: false });
+const ARCHIVED_META = Object.freeze({ agentVisible: false, kind: 'tool_result_archived' });
+
+/**
+ * An archived copy of a tool result, equal to `archiveToolResult`'s: hidden from the model, kind
+ * `tool_result_archived`, every other field kept. Built without an object spread followed by a new
+ * key, which makes V8 give each copy a dictionary (about 320 bytes instead of 70), and with one
+ * shared frozen `meta` when the result has none: the manager keeps one per archived result.
+ *
+ * @internal
+ */
+export function archivedCopy(result: ToolResultMessage): ToolResultMessage {
+  const meta =
+    result.meta === undefined
+      ? ARCHIVED_META
+      : Object.assign({}, result.meta, { agentVisible: false, kind: 'tool_result_archived' });
+  return Object.assign({}, result, { meta });
+}
 
 /** What is sent for a result: itself when visible, else its placeholder; under the call's sent id. @internal */
 export function sendable(result: ToolResultMessage, id: string): ToolResultMessage {

@@ -24,7 +24,8 @@ export function withTheirCalls(messages: readonly Message[], results: readonly T
   for (const result of results) {
     const call = callOf.get(result);
     if (call) pairs.push({ role: 'assistant', content: [call] } satisfies AssistantMessage);
-    pairs.push({ ...result, meta: { ...result.meta, agentVisible: true } });
+    // Object.assign, not a spread and a new key: V8 would make each copy a dictionary.
+    pairs.push(Object.assign({}, result, { meta: Object.assign({}, result.meta, { agentVisible: true }) }));
   }
   return pairs;
 }
