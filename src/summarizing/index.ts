@@ -28,8 +28,8 @@ export type {
   ToolOutputFormat,
   ToolOutputProblem,
 } from './tool-output/parsed-tool-output.js';
+export { renderToolOutput } from './tool-output/render-tool-output.js';
 export {
-  renderToolOutput,
   type SummarizeToolOutputOptions,
   summarizeToolOutput,
 } from './tool-output/summarize-tool-output.js';
