@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConfigError, firstIssue, SessionError, StoreError } from '../errors.js';
 import { createKeyedQueue } from '../memory/keyed-queue.js';
+import { markStoreEntries } from '../session/check-entries.js';
 import { checkExpectedLeaf } from '../session/check-expected-leaf.js';
 import { contextBranchOf, wantsContextBranch } from '../session/context-branch.js';
 import { entryToMessage } from '../session/entry-to-message.js';
@@ -203,7 +204,7 @@ export function createPostgresStore(options: CreatePostgresStoreOptions): Postgr
       const path = await read('read the branch', (query) =>
         readPostgresBranch({ query, sql, cache, sessionId }, leafId),
       );
-      return context ? contextBranchOf(path) : path;
+      return context ? markStoreEntries(contextBranchOf(path)) : path;
     },
     getLeaf: (sessionId: string) =>
       read('read the leaf', async (query) => {

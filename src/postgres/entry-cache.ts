@@ -1,4 +1,5 @@
 import { StoreError } from '../errors.js';
+import { markStoreEntries } from '../session/check-entries.js';
 import { parseStoredEntry } from '../session/parse-stored-entry.js';
 import type { SessionEntry } from '../types.js';
 import type { Query } from './postgres-connection.js';
@@ -79,7 +80,7 @@ export class EntryCache {
     }
     const entries = seqs.map((seq) => session.bySeq.get(seq)!);
     this.evict(sessionId);
-    return entries;
+    return markStoreEntries(entries);
   }
 
   clear(): void {

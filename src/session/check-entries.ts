@@ -17,6 +17,24 @@ export function markValidEntry(entry: object): void {
   known.add(entry);
 }
 
+/** Arrays of entries a store returned: every entry in them is valid, so walks need not check them. */
+const storeArrays = new WeakSet<readonly unknown[]>();
+
+/**
+ * Records an array a store returns as holding only valid entries. One mark per read, not one per
+ * entry: a 100,000-entry read adds one object to the weak set, not 100,000 (which the garbage
+ * collector pays for on every major collection).
+ */
+export function markStoreEntries<T extends readonly unknown[]>(entries: T): T {
+  storeArrays.add(entries);
+  return entries;
+}
+
+/** Whether an array came from a store as it is (then its entries are known valid). */
+export function isStoreArray(entries: unknown): boolean {
+  return Array.isArray(entries) && storeArrays.has(entries);
+}
+
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';

@@ -1,6 +1,5 @@
 import { sessionEntrySchema } from '../schemas/entries.js';
 import type { SessionEntry } from '../types.js';
-import { markValidEntry } from './check-entries.js';
 import { isStoredEntry } from './is-stored-entry.js';
 import { deepFreeze, describeIssues } from './session-info.js';
 
@@ -12,12 +11,9 @@ import { deepFreeze, describeIssues } from './session-info.js';
  */
 export function parseStoredEntry(value: unknown): { entry: SessionEntry } | { problem: string } {
   // The fast check accepts exactly what the schema accepts; the schema only words the refusal.
-  if (isStoredEntry(value)) {
-    markValidEntry(value as object);
-    return { entry: deepFreeze(value as SessionEntry) };
-  }
+  // Valid entries are not marked one by one: the store marks the arrays it returns.
+  if (isStoredEntry(value)) return { entry: deepFreeze(value as SessionEntry) };
   const parsed = sessionEntrySchema.safeParse(value);
   if (!parsed.success) return { problem: describeIssues(parsed.error, 'entry') };
-  markValidEntry(value as object);
   return { entry: deepFreeze(value as SessionEntry) };
 }

@@ -8,6 +8,7 @@
  */
 import { SessionError } from '../errors.js';
 import type { SessionEntry, SessionEntryType } from '../types.js';
+import { markStoreEntries } from './check-entries.js';
 import { contextCut } from './context-cut.js';
 import { type EntrySource, SourceMismatch } from './entry-source.js';
 import { entryToMessage } from './entry-to-message.js';
@@ -70,7 +71,7 @@ export class SessionIndex {
   entries(): SessionEntry[] {
     const all: SessionEntry[] = new Array(this.size);
     for (let position = 0; position < this.size; position++) all[position] = this.entryAt(position);
-    return all;
+    return markStoreEntries(all);
   }
 
   /** Adds a whole entry and moves the leaf to it. */
@@ -221,7 +222,7 @@ export class SessionIndex {
     if (leaf === null) return [];
     const positions = this.walk(leafId === undefined && this.leafPosition >= 0 ? undefined : leaf);
     const cut = context ? contextCut(this, positions) : -1;
-    if (cut < 0) return positions.reverse().map((position) => this.entryAt(position));
+    if (cut < 0) return markStoreEntries(positions.reverse().map((position) => this.entryAt(position)));
     let model = -1;
     let thinking = -1;
     for (let index = cut + 1; index < positions.length && (model < 0 || thinking < 0); index++) {
@@ -232,7 +233,7 @@ export class SessionIndex {
     // `positions` runs leaf first: a larger index is nearer the root, so it comes first.
     const order = [model, thinking].filter((index) => index >= 0).sort((a, b) => b - a);
     for (let index = cut; index >= 0; index--) order.push(index);
-    return order.map((index) => this.entryAt(positions[index]!));
+    return markStoreEntries(order.map((index) => this.entryAt(positions[index]!)));
   }
 
   messages(): TranscriptMessage[] {

@@ -1,6 +1,6 @@
 import { SessionError } from '../errors.js';
 import type { SessionEntry } from '../types.js';
-import { checkEntry, checkEntryCollection, checkOptionsObject } from './check-entries.js';
+import { checkEntry, checkEntryCollection, checkOptionsObject, isStoreArray } from './check-entries.js';
 import { contextBranchHead } from './context-branch.js';
 
 /**
@@ -116,7 +116,9 @@ export function walkCheckedBranch(
   }
   const list = Array.isArray(entries) ? (entries as readonly unknown[]) : undefined;
   const last = list === undefined ? undefined : list[list.length - 1];
-  if (list !== undefined && list.length > 0) checkEntry(functionName, last);
+  // Entries of an array a store returned are valid; anything else is checked on the walk.
+  const trusted = isStoreArray(entries);
+  if (list !== undefined && list.length > 0 && !trusted) checkEntry(functionName, last);
   const leafId = leafOption === undefined ? newestEntryId(entries) : leafOption;
   if (leafId === null) return [];
   const byId = indexEntries(entries);
@@ -139,14 +141,14 @@ export function walkCheckedBranch(
         code: 'TREE_CYCLE',
       });
     }
-    checkEntry(functionName, entry);
+    if (!trusted) checkEntry(functionName, entry);
     path.push(entry);
     if (entry.parentId === null) break;
     const parent = byId.get(entry.parentId);
     if (parent === undefined && acceptContextBranch && list !== undefined) {
       const head = contextBranchHead(list as readonly SessionEntry[], path);
       if (head !== undefined) {
-        for (const metadata of head) checkEntry(functionName, metadata);
+        if (!trusted) for (const metadata of head) checkEntry(functionName, metadata);
         return [...head, ...path.reverse()];
       }
     }

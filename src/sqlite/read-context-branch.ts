@@ -7,6 +7,7 @@
  * @internal
  */
 import { StoreError } from '../errors.js';
+import { markStoreEntries } from '../session/check-entries.js';
 import { parseStoredEntry } from '../session/parse-stored-entry.js';
 import type { SessionEntry } from '../types.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-schema.js';
@@ -89,5 +90,5 @@ export function readContextBranch(
   head.sort((a, b) => a.seq - b.seq);
   const branch = head.map((row) => entryOf(row.seq, row.data_json));
   for (let index = rows.length - 1; index >= 0; index--) branch.push(entryOf(rows[index]!.seq, rows[index]!.data_json));
-  return branch;
+  return markStoreEntries(branch);
 }
