@@ -112,8 +112,8 @@ export type {
   ToolOutputFormat,
   ToolOutputProblem,
 } from './summarizing/tool-output/parsed-tool-output.js';
+export { renderToolOutput } from './summarizing/tool-output/render-tool-output.js';
 export {
-  renderToolOutput,
   type SummarizeToolOutputOptions,
   summarizeToolOutput,
 } from './summarizing/tool-output/summarize-tool-output.js';

@@ -1,7 +1,7 @@
 import type { AssistantMessage, StopReason } from '../types.js';
 import type { FromOpenAIResponseOptions, OpenAIResponseResult } from './from-openai-chat-completion.js';
-import { assistantParts } from './from-openai-responses.js';
 import { fromOpenAIUsage } from './from-openai-usage.js';
+import { assistantParts } from './internal/read-responses-items.js';
 import { expectArray, expectObject, isObject, type WireObject } from './internal/wire-object.js';
 import type { OpenAIResponse } from './responses-types.js';
 

@@ -1,7 +1,7 @@
 import { createDigestMessage } from '../../messages/internal/summary-messages.js';
 import { archiveToolResult } from '../../messages/internal/tool-result-messages.js';
 import { commandOf } from '../../summarizing/anchors/tool-facts.js';
-import { describeCall, oneLine, outcome } from '../../summarizing/heuristic-checkpoint.js';
+import { describeCall, oneLine, outcome } from '../../summarizing/heuristic/describe-call.js';
 import { contentText } from '../../summarizing/serialize-conversation.js';
 import { summarizeToolOutput } from '../../summarizing/tool-output/summarize-tool-output.js';
 import type { Message, ToolCall, ToolResultMessage } from '../../types.js';

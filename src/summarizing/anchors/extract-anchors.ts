@@ -3,14 +3,13 @@ import { ctxkitMessageKind } from '../../messages/ctxkit-message-kind.js';
 import { summaryText } from '../../messages/summary-text.js';
 import { assertMessages } from '../../pipeline/internal/assert-messages.js';
 import { pairToolResults } from '../../pipeline/internal/tool-pairing.js';
-import type { Message, ToolCall, ToolResultMessage } from '../../types.js';
+import type { Message, ToolCall } from '../../types.js';
 import { parseOptions } from '../../validation/parse-options.js';
 import { contentText } from '../serialize-conversation.js';
-import { parseToolOutput } from '../tool-output/parse-tool-output.js';
-import type { ToolOutputFormat } from '../tool-output/parsed-tool-output.js';
-import { type Anchor, anchorIdentity, anchorSchema } from './anchor.js';
+import { type Anchor, anchorSchema } from './anchor.js';
+import { AnchorList } from './anchor-list.js';
 import { parsePinnedAnchors } from './pinned-section.js';
-import { commandOf, isModifying, outcomeOf, pathsOf } from './tool-facts.js';
+import { toolResultAnchors } from './tool-result-anchors.js';
 import {
   clipWords,
   identifiersIn,
@@ -36,56 +35,7 @@ export interface ExtractAnchorsOptions {
   previous?: readonly Anchor[];
 }
 
-/** Outputs whose diagnostics are facts even when the command exited 0 (a linter's warnings are not). */
-const DIAGNOSTIC_FORMATS = new Set<ToolOutputFormat>([
-  'tsc',
-  'eslint',
-  'biome',
-  'node-test',
-  'vitest',
-  'jest',
-  'pytest',
-  'go-test',
-  'cargo',
-  'npm',
-  'pip',
-]);
-const LINTERS = new Set<ToolOutputFormat>(['eslint', 'biome', 'cargo']);
 const STILL_FAILING = 'still failing: ';
-const ERRORS_PER_RESULT = 40;
-
-/** Collects anchors once each, in first-mention order; a later mention of a file or command updates it. */
-class AnchorList {
-  private readonly byIdentity = new Map<string, Anchor>();
-  add(anchor: Anchor): void {
-    const identity = anchorIdentity(anchor);
-    const known = this.byIdentity.get(identity);
-    if (!known) this.byIdentity.set(identity, anchor);
-    else if (anchor.required) known.required = true;
-  }
-  replace(anchor: Anchor): void {
-    this.byIdentity.set(anchorIdentity(anchor), anchor);
-  }
-  has(anchor: Anchor): boolean {
-    return this.byIdentity.has(anchorIdentity(anchor));
-  }
-  delete(anchor: Anchor): void {
-    this.byIdentity.delete(anchorIdentity(anchor));
-  }
-  values(): Anchor[] {
-    return [...this.byIdentity.values()];
-  }
-}
-
-function leafName(test: string): string {
-  const parts = test.split(/ > | › |::/);
-  const leaf = parts[parts.length - 1]!.trim();
-  return leaf.length >= 6 ? leaf : test;
-}
-
-function bare(path: string): string {
-  return path.replace(/^\.\//, '');
-}
 
 /** Anchors an earlier checkpoint carries: on its message (`meta.anchors`), else its pinned lines. */
 function carriedAnchors(message: Message, text: string): Anchor[] {
@@ -128,34 +78,6 @@ function assistantAnchors(text: string, list: AnchorList): void {
   for (const sentence of sentencesOf(text)) {
     const category = isDecision(sentence) ? 'decision' : isOpenItem(sentence) ? 'open-item' : undefined;
     if (category) list.add({ category, text: clipWords(sentence, TEXT_CHARS), keys: [clipWords(sentence, KEY_CHARS)] });
-  }
-}
-
-/** The errors and failing tests of one tool result. */
-function resultAnchors(output: string, command: string | undefined, failed: boolean, list: AnchorList): void {
-  const parsed = parseToolOutput(output, command === undefined ? {} : { command });
-  if (!failed && !DIAGNOSTIC_FORMATS.has(parsed.format)) return;
-  let added = 0;
-  for (const problem of parsed.problems) {
-    if (added >= ERRORS_PER_RESULT) break;
-    if (problem.severity === 'failure') {
-      const test = problem.test ?? problem.message;
-      if (!test) continue;
-      const where = problem.location ? ` (${problem.location})` : '';
-      const why = problem.message ? ` — ${clipWords(problem.message, 100)}` : '';
-      list.add({ category: 'failing-test', text: `✗ ${test}${where}${why}`, keys: [leafName(test)] });
-      added++;
-      continue;
-    }
-    // Warnings count where they are the tool's verdict (a linter's), not beside errors of a failed build.
-    if (problem.severity === 'warning' && (failed || !LINTERS.has(parsed.format))) continue;
-    const keys = [problem.code, problem.location].filter((key): key is string => Boolean(key));
-    if (keys.length === 0 && problem.message) keys.push(clipWords(problem.message, 100));
-    if (keys.length === 0) continue;
-    const head = [problem.location, problem.code].filter(Boolean).join(' ');
-    const message = problem.message ? clipWords(problem.message, 120) : '';
-    list.add({ category: 'error', text: head && message ? `${head}: ${message}` : head || message, keys });
-    added++;
   }
 }
 
@@ -242,24 +164,4 @@ export function extractAnchors(messages: readonly Message[], options: ExtractAnc
     else list.add(open);
   }
   return list.values();
-}
-
-function toolResultAnchors(
-  message: ToolResultMessage,
-  call: ToolCall | undefined,
-  state: { list: AnchorList; files: Map<string, boolean>; commands: Map<string, { text: string; ok: boolean }> },
-): void {
-  const output = contentText(message.content);
-  const outcome = outcomeOf(message, output);
-  const command = call ? commandOf(call) : undefined;
-  if (call) {
-    const changed = isModifying(call) && outcome.ok;
-    for (const path of pathsOf(call).map(bare)) state.files.set(path, changed || state.files.get(path) === true);
-  }
-  if (command !== undefined) {
-    const key = clipWords(oneLine(command), KEY_CHARS);
-    state.commands.delete(key);
-    state.commands.set(key, { text: `\`${clipWords(oneLine(command), 160)}\` → ${outcome.label}`, ok: outcome.ok });
-  }
-  resultAnchors(output, command, !outcome.ok, state.list);
 }

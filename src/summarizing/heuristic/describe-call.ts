@@ -1,0 +1,36 @@
+// How the heuristic summarizer names a tool call and its outcome (bash `npm test` → failed (exit code 1));
+// the compaction's tool digest writes them the same way. Internal.
+import { clipText } from '../../pipeline/internal/clip-text.js';
+import type { ToolCall, ToolResultMessage } from '../../types.js';
+import { argumentsText } from '../serialize-conversation.js';
+
+const ARGUMENT_KEYS = ['command', 'cmd', 'path', 'file_path', 'filePath', 'file', 'pattern', 'query', 'url', 'name'];
+
+/** Text on one line, spaces collapsed. @internal */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** A tool call in a few words: the tool and its main argument (`bash npm test`). @internal */
+export function describeCall(call: ToolCall): string {
+  const args = typeof call.arguments === 'object' && call.arguments !== null ? call.arguments : {};
+  for (const key of ARGUMENT_KEYS) {
+    const value = (args as Record<string, unknown>)[key];
+    if (typeof value === 'string' && value.trim()) return `${call.name} \`${clipText(oneLine(value), 160, 'head')}\``;
+  }
+  const json = argumentsText(call);
+  return json === '{}' ? String(call.name) : `${call.name} ${clipText(oneLine(json), 160, 'head')}`;
+}
+
+/** The exit code a tool output reports, if any. @internal */
+export function exitCode(text: string): string | undefined {
+  return /\bexit(?:ed)?(?:\s+with)?(?:\s+(?:code|status))?\s*[:=]?\s*(-?\d+)\b/i.exec(text)?.[1];
+}
+
+/** `ok`, `error` or `failed (exit code N)` for one tool result. @internal */
+export function outcome(result: ToolResultMessage | undefined, text: string): string {
+  if (result === undefined) return 'no result';
+  const code = exitCode(text);
+  const status = result.isError ? 'error' : code !== undefined && code !== '0' ? 'failed' : 'ok';
+  return code === undefined ? status : `${status} (exit code ${code})`;
+}

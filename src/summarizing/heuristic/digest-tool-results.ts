@@ -1,0 +1,142 @@
+// The tool-results digests of the heuristic summarizer, from the most detailed to the briefest. Internal.
+import { clipText, codePoints } from '../../pipeline/internal/clip-text.js';
+import { shareBudget } from '../tool-output/share-budget.js';
+import { summarizeToolOutput } from '../tool-output/summarize-tool-output.js';
+import { type HighlightLimits, highlightOutput } from '../tool-output-highlights.js';
+import { oneLine } from './describe-call.js';
+import type { Detail } from './render-checkpoint.js';
+import type { ResultEntry } from './result-entries.js';
+
+/** The earlier summary on one line, clipped to `chars`; nothing when there is none. */
+function earlierLine(previous: string | undefined, chars: number): string[] {
+  return previous?.trim() ? [`- Earlier: ${clipText(oneLine(previous), chars, 'head')}`] : [];
+}
+
+/**
+ * One item per tool result: what ran, how it ended, and the lines of its output that matter.
+ *
+ * @internal
+ */
+export function digestToolResults(
+  entries: readonly ResultEntry[],
+  previous: string | undefined,
+  level: { detail: Detail; highlight: HighlightLimits },
+) {
+  const lines = earlierLine(previous, level.detail.itemChars * 2);
+  for (const entry of entries) {
+    const { excerpt, lineCount } = highlightOutput(entry.output, level.highlight);
+    lines.push(`- ${entry.what}: ${entry.outcome}, ${lineCount} line${lineCount === 1 ? '' : 's'}`);
+    for (const line of excerpt) lines.push(`  ${line}`);
+  }
+  return lines.length > 0 ? lines.join('\n') : 'No tool results to summarize.';
+}
+
+/** Code points of a call's description in the brief digests, from most to fewest. */
+const BRIEF_WIDTHS = [60, 40, 28, 20, 14];
+
+/** At most `width` code points on one line: the head and the tail around `…`. */
+function squeeze(text: string, width: number): string {
+  const points = codePoints(oneLine(text));
+  if (points.length <= width) return points.join('');
+  const head = Math.ceil((width - 1) / 2);
+  return `${points.slice(0, head).join('')}…${points.slice(points.length - (width - 1 - head)).join('')}`;
+}
+
+/** One short line: the call, how it ended, and for a failure its most telling line. */
+function briefLine(entry: ResultEntry, width: number): string {
+  const error = entry.error === undefined ? '' : ` — ${squeeze(entry.error, width)}`;
+  return `- ${squeeze(entry.what, width)}: ${entry.outcome}${error}`;
+}
+
+/**
+ * The briefest digests, for when even the least detailed one is over budget: one short line per
+ * result, then runs of results of the same tool with the same outcome folded into one line (first
+ * and last call shown). Every result stays represented; `undefined` when nothing fits.
+ *
+ * @internal
+ */
+export function briefDigest(
+  entries: readonly ResultEntry[],
+  previous: string | undefined,
+  budget: number,
+): string | undefined {
+  const runs: ResultEntry[][] = [];
+  for (const entry of entries) {
+    const last = runs[runs.length - 1];
+    const first = last?.[0];
+    if (first && first.tool === entry.tool && first.outcome === entry.outcome && first.error === entry.error)
+      last.push(entry);
+    else runs.push([entry]);
+  }
+  const argument = (entry: ResultEntry, width: number) =>
+    squeeze(entry.what.startsWith(`${entry.tool} `) ? entry.what.slice(entry.tool.length + 1) : entry.what, width);
+  const attempts: { fold: boolean; width: number }[] = [
+    ...BRIEF_WIDTHS.slice(0, 3).map((width) => ({ fold: false, width })),
+    ...BRIEF_WIDTHS.map((width) => ({ fold: true, width })),
+  ];
+  for (const { fold, width } of attempts) {
+    const lines = earlierLine(previous, width * 2);
+    for (const run of fold ? runs : entries.map((entry) => [entry])) {
+      const first = run[0]!;
+      const last = run[run.length - 1]!;
+      lines.push(
+        run.length === 1
+          ? briefLine(first, width)
+          : `- ${first.tool} ×${run.length}, all ${first.outcome}: ${argument(first, width)} … ${argument(last, width)}`,
+      );
+    }
+    const text = lines.join('\n');
+    if (text.length <= budget || codePoints(text).length <= budget) return text;
+  }
+  return undefined;
+}
+
+/** Code points a result's share must hold for its parsed digest to be worth writing. */
+const MIN_SHARE = 80;
+
+/** Code points of `text`. */
+function size(text: string): number {
+  return codePoints(text).length;
+}
+
+/** One result: its call and outcome, then its parsed output within `maxChars`, indented. */
+function digestEntry(entry: ResultEntry, maxChars: number): string {
+  const head = `- ${squeeze(entry.what, 160)}: ${entry.outcome}`;
+  let room = maxChars - size(head) - 1;
+  for (let attempt = 0; attempt < 3 && room > 0; attempt++) {
+    const body = summarizeToolOutput(entry.output, {
+      maxChars: room,
+      ...(entry.command === undefined ? {} : { command: entry.command }),
+    });
+    const text = `${head}\n${body
+      .split('\n')
+      .map((line) => `  ${line}`)
+      .join('\n')}`;
+    if (size(text) <= maxChars) return text;
+    room -= size(text) - maxChars;
+  }
+  return clipText(head, maxChars, 'head');
+}
+
+/**
+ * The digest of a batch of tool results through the tool-output parsers, each result within its fair
+ * share of the budget (what a short result leaves goes to the longer ones), so every result keeps its
+ * counts, codes, locations and failing tests as far as its share allows. `undefined` when the shares
+ * are too small for that (the brief digests take over).
+ *
+ * @internal
+ */
+export function digestWithShares(
+  entries: readonly ResultEntry[],
+  previous: string | undefined,
+  budget: number,
+): string | undefined {
+  if (entries.length === 0) return undefined;
+  const earlier = earlierLine(previous, Math.min(300, Math.floor(budget / 5)));
+  const room = budget - (earlier.length > 0 ? size(earlier[0]!) + 1 : 0) - (entries.length - 1);
+  const needs = entries.map((entry) => size(digestEntry(entry, 4_000)));
+  const shares = shareBudget(needs, room);
+  if (shares.some((share, index) => share < Math.min(MIN_SHARE, needs[index]!))) return undefined;
+  const text = [...earlier, ...entries.map((entry, index) => digestEntry(entry, shares[index]!))].join('\n');
+  return size(text) <= budget ? text : undefined;
+}

@@ -1,0 +1,155 @@
+import { z } from 'zod';
+import { clipText, codePoints } from '../../pipeline/internal/clip-text.js';
+import { option, parseOptions } from '../../validation/parse-options.js';
+import type { ParsedToolOutput, ToolOutputProblem } from './parsed-tool-output.js';
+
+/** What {@link renderToolOutput} reads of a parse: enough to refuse what is not one. */
+const parsedSchema = z.looseObject(
+  {
+    format: z.string(),
+    lineCount: z.number(),
+    counts: z.array(z.string()),
+    problems: z.array(z.looseObject({})),
+    notes: z.array(z.string()),
+  },
+  { error: 'must be what parseToolOutput returns' },
+);
+
+/**
+ * Renderings tried, from the most to the least detail: problems grouped by code and message, then by
+ * code alone (one message per code), each message shortened to `width` (0 keeps codes and places only).
+ */
+const ATTEMPTS: readonly { byCode: boolean; width: number }[] = [
+  { byCode: false, width: 300 },
+  { byCode: false, width: 160 },
+  { byCode: false, width: 100 },
+  { byCode: true, width: 100 },
+  { byCode: true, width: 60 },
+  { byCode: false, width: 60 },
+  { byCode: true, width: 32 },
+  { byCode: false, width: 32 },
+  { byCode: true, width: 0 },
+];
+
+function length(text: string): number {
+  return codePoints(text).length;
+}
+
+/** Problems of one code and message together, so sixteen errors of six codes read as six lines. */
+interface Group {
+  problem: ToolOutputProblem;
+  locations: string[];
+}
+
+function groupProblems(problems: readonly ToolOutputProblem[], byCode: boolean): Group[] {
+  const groups = new Map<string, Group>();
+  const ordered = [
+    ...problems.filter((problem) => problem.severity !== 'warning'),
+    ...problems.filter((problem) => problem.severity === 'warning'),
+  ];
+  for (const problem of ordered) {
+    // Failing tests stay one per test: their names are what a reader looks for.
+    const key =
+      problem.severity === 'failure'
+        ? `failure\u0000${problem.test ?? ''}\u0000${problem.location ?? ''}`
+        : byCode && problem.code
+          ? `${problem.severity}\u0000${problem.code}`
+          : `${problem.severity}\u0000${problem.code ?? ''}\u0000${problem.message}`;
+    const group = groups.get(key);
+    if (group) {
+      if (problem.location && !group.locations.includes(problem.location)) group.locations.push(problem.location);
+    } else groups.set(key, { problem, locations: problem.location ? [problem.location] : [] });
+  }
+  return [...groups.values()];
+}
+
+function renderGroup(group: Group, width: number): string {
+  const { problem, locations } = group;
+  const message = width === 0 || !problem.message ? '' : clipText(problem.message, width, 'head');
+  if (problem.severity === 'failure') {
+    const name = clipText(problem.test ?? '(unnamed test)', Math.max(width, 120), 'head');
+    const where = locations.length ? ` (${locations.join(', ')})` : '';
+    const code = problem.code && width > 0 ? ` [${problem.code}]` : '';
+    return `✗ ${name}${where}${code}${message ? ` — ${message}` : ''}`;
+  }
+  const label = problem.severity === 'warning' ? 'warning ' : '';
+  const code = problem.code ? `${problem.code}` : '';
+  const head = `${label}${code}`.trim();
+  if (locations.length <= 1) {
+    const parts = [locations[0], head ? `${head}:` : '', message].filter((part) => part);
+    const line = parts.join(' ').replace(/:$/, '');
+    return line || clipText(problem.message, Math.max(width, 60), 'head');
+  }
+  const what = [head, message].filter((part) => part).join(': ');
+  return `${what || 'at'}${locations.length > 1 ? ` ×${locations.length}` : ''} @ ${locations.join(', ')}`;
+}
+
+/** Counts that say nothing: `# todo 0`, `ℹ cancelled 0`, durations. */
+const IDLE_COUNT = /^(# )?(suites|cancelled|skipped|todo) 0$|^(# )?duration_ms\b/;
+
+function header(parsed: ParsedToolOutput): string {
+  const name = parsed.format === 'unknown' ? 'output' : parsed.format;
+  const counts = parsed.counts.filter((count) => !IDLE_COUNT.test(count));
+  const shown = counts.length > 0 ? counts.join('; ') : `${parsed.lineCount} line${parsed.lineCount === 1 ? '' : 's'}`;
+  return `${name}: ${shown}`;
+}
+
+/** The distinct codes with how often each came up: what survives when nothing else fits. */
+function codeLine(problems: readonly ToolOutputProblem[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const problem of problems) if (problem.code) counts.set(problem.code, (counts.get(problem.code) ?? 0) + 1);
+  if (counts.size === 0) return undefined;
+  return `codes: ${[...counts].map(([code, count]) => (count > 1 ? `${code} ×${count}` : code)).join(', ')}`;
+}
+
+/**
+ * Writes a parsed output as a digest of at most `maxChars` code points: a first line with the tool
+ * and its counts, one line per error (same code and message grouped, every location kept), per
+ * failing test and per note. Messages are shortened first, then codes and locations are all that is
+ * left of each item, then items are left out from the end with a count of how many.
+ *
+ * @param parsed - What {@link parseToolOutput} returned.
+ * @param maxChars - Code points the digest may take.
+ * @returns The digest.
+ *
+ * @example
+ * ```ts
+ * const digest = renderToolOutput(parseToolOutput(output), 400);
+ * ```
+ */
+export function renderToolOutput(parsed: ParsedToolOutput, maxChars: number): string {
+  parseOptions('renderToolOutput', parsedSchema, parsed, 'parsed');
+  const budget = Math.floor(parseOptions('renderToolOutput', option.tokens(), maxChars, 'maxChars'));
+  const first = header(parsed);
+  const hasCodes = parsed.problems.some((problem) => problem.code !== undefined && problem.severity !== 'failure');
+  for (const { byCode, width } of ATTEMPTS) {
+    if (byCode && !hasCodes) continue;
+    const lines = [first, ...groupProblems(parsed.problems, byCode).map((group) => renderGroup(group, width))];
+    for (const note of parsed.notes)
+      lines.push(width === 0 ? clipText(note, 80, 'head') : clipText(note, Math.max(width, 80), 'head'));
+    const text = lines.join('\n');
+    if (length(text) <= budget) return text;
+  }
+  // Even codes and places do not all fit: keep the counts, the codes, and as many items as fit.
+  const lines = [first];
+  const codes = codeLine(parsed.problems);
+  if (codes) lines.push(codes);
+  const groups = groupProblems(parsed.problems, true);
+  const items = [
+    ...groups.map((group) => renderGroup(group, 0)),
+    ...parsed.notes.map((note) => clipText(note, 80, 'head')),
+  ];
+  let used = length(lines.join('\n'));
+  let kept = 0;
+  for (const item of items) {
+    const remaining = items.length - kept - 1;
+    const more = remaining > 0 ? `\n… ${remaining} more` : '';
+    const cost = length(item) + 1;
+    if (used + cost + length(more) > budget) break;
+    lines.push(item);
+    used += cost;
+    kept++;
+  }
+  if (kept < items.length) lines.push(`… ${items.length - kept} more`);
+  return clipText(lines.join('\n'), budget, 'head');
+}
