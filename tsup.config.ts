@@ -3,6 +3,8 @@ import { defineConfig } from 'tsup';
 /** One build entry per public subpath; `scripts/lint-package.mjs` checks they match `exports`. */
 export const entries = {
   index: 'src/index.ts',
+  'session/index': 'src/session/index.ts',
+  'summarizing/index': 'src/summarizing/index.ts',
   'tokenizer/index': 'src/tokenizer/index.ts',
   'node/index': 'src/node/index.ts',
   'sqlite/index': 'src/sqlite/index.ts',

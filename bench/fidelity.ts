@@ -9,18 +9,14 @@
  * any tool digest). Results go to docs/benchmarks.md, between the fidelity markers only.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { compact, heuristicSummarizer, type Message, type Summarizer, type SummaryRequest } from '../src/index.js';
+import { normalizeForCheck } from '../src/summarizing/anchors/normalize.js';
 import {
   ANCHOR_CATEGORIES,
   type AnchorCategory,
-  compact,
-  heuristicSummarizer,
-  type Message,
   parseToolOutput,
-  type Summarizer,
-  type SummaryRequest,
   summarizeToolOutput,
-} from '../src/index.js';
-import { normalizeForCheck } from '../src/summarizing/anchors/normalize.js';
+} from '../src/summarizing/index.js';
 
 import { type DeclaredFact, fidelitySessions, toolOutput } from '../test/fixtures/fidelity-sessions.js';
 

@@ -11,9 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   approximateCounter,
-  branchSession,
   buildContextFromBranch,
-  compactSession,
   heuristicSummarizer,
   type Message,
   prepareModelMessages,
@@ -21,6 +19,7 @@ import {
   sumMessageTokens,
 } from 'ctxkit';
 import { createJsonlStore } from 'ctxkit/node';
+import { branchSession, compactSession } from 'ctxkit/session';
 import { createCodingSession } from './fixtures/coding-session.js';
 
 const counter = approximateCounter;

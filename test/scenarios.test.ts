@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import {
   CompactionError,
   type ContextEvent,
-  compactSession,
   createContextManager,
   createInMemorySessionStore,
   type Message,
@@ -14,8 +13,9 @@ import {
   referenceCounter,
   type Summarizer,
   type SummaryOutput,
-  summaryText,
 } from '../src/index.js';
+import { compactSession } from '../src/session/index.js';
+import { summaryText } from '../src/summarizing/index.js';
 import {
   assistantMessage,
   createScriptedSummarizer,

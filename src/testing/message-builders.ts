@@ -1,16 +1,16 @@
-import {
-  type AssistantMessage,
-  createSummaryMessage,
-  type ImageContent,
-  type Message,
-  type MessageMeta,
-  type StopReason,
-  type TextContent,
-  type ToolCall,
-  type ToolResultMessage,
-  type Usage,
-  type UserMessage,
+import type {
+  AssistantMessage,
+  ImageContent,
+  Message,
+  MessageMeta,
+  StopReason,
+  TextContent,
+  ToolCall,
+  ToolResultMessage,
+  Usage,
+  UserMessage,
 } from '../index.js';
+import { createSummaryMessage } from '../messages/create-summary-message.js';
 
 /**
  * A user message with plain-text content.

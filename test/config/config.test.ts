@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { effectiveKeepRecentTokens } from '../../src/config/index.js';
 import {
   CompactionError,
   ConfigError,
   ContextError,
   DEFAULT_CONFIG,
-  effectiveKeepRecentTokens,
   effectiveTokenLimit,
   resolveConfig,
   SessionError,

@@ -4,11 +4,11 @@ import {
   type AssistantMessage,
   ContextError,
   contextUsage,
-  createSummaryMessage,
   estimateContextTokens,
   shouldCompact,
   type Usage,
 } from '../../src/index.js';
+import { createSummaryMessage } from '../../src/summarizing/index.js';
 import { assistantMessage, userMessage } from '../../src/testing/index.js';
 
 const user = (text: string) => userMessage(text);

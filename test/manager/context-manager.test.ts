@@ -8,7 +8,6 @@ import {
   type ContextEvent,
   createContextManager,
   createInMemorySessionStore,
-  createSummaryMessage,
   estimateContextTokens,
   formatContextStats,
   formatStatusLine,
@@ -16,9 +15,9 @@ import {
   prepareModelMessages,
   referenceCounter,
   type Summarizer,
-  summaryText,
   type ToolResultMessage,
 } from '../../src/index.js';
+import { createSummaryMessage, summaryText } from '../../src/summarizing/index.js';
 
 import { answer, call, manager, overflowError, result, scripted, user } from './fixtures.js';
 

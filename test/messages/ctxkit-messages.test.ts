@@ -2,9 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   clearToolUses,
   compact,
-  createSummaryMessage,
   ctxkitMessageKind,
-  entryToMessage,
   heuristicSummarizer,
   prepareModelMessages,
   summarizeToolResults,
@@ -16,6 +14,8 @@ import {
   MISSING_RESULT_TEXT,
   TOOL_SUMMARY_PREFIX,
 } from '../../src/schemas/index.js';
+import { entryToMessage } from '../../src/session/index.js';
+import { createSummaryMessage } from '../../src/summarizing/index.js';
 import {
   assistantMessage,
   conversation,

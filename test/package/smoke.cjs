@@ -2,6 +2,8 @@
 const assert = require('node:assert/strict');
 const { compact, heuristicSummarizer, resolveConfig, ConfigError, ContextError } = require('ctxkit');
 const { createTokenizerCounter } = require('ctxkit/tokenizer');
+const { walkBranch } = require('ctxkit/session');
+const { parseToolOutput, SUMMARY_PROMPTS } = require('ctxkit/summarizing');
 const { createJsonlStore } = require('ctxkit/node');
 const { createSqliteStore } = require('ctxkit/sqlite');
 const { createPostgresStore, migratePostgres } = require('ctxkit/postgres');
@@ -20,6 +22,17 @@ async function main() {
   assert.throws(
     () => resolveConfig({ reserveTokens: -1 }),
     (error) => ConfigError.isInstance(error) && ContextError.isInstance(error),
+  );
+  const parsed = parseToolOutput('src/a.ts(3,1): error TS2339: no x.', { command: 'tsc' });
+  assert.equal(parsed.problems[0].code, 'TS2339');
+  assert.equal(typeof SUMMARY_PROMPTS.compaction, 'function');
+  const entries = [
+    { type: 'message', id: 'a', parentId: null, timestamp: 1, message: { role: 'user', content: 'hi' } },
+    { type: 'message', id: 'b', parentId: 'a', timestamp: 2, message: { role: 'user', content: 'again' } },
+  ];
+  assert.deepEqual(
+    walkBranch(entries).map((entry) => entry.id),
+    ['a', 'b'],
   );
   assert.equal(createTokenizerCounter({ encoding: 'cl100k_base' }).count('hello world'), 2);
   assert.equal(contextConfigSchema.safeParse({ reserveTokens: -1 }).success, false);

@@ -22,7 +22,9 @@ import { createInMemoryMemoryStore, createMemoryTool } from 'ctxkit/memory';
 import { createFileMemoryStore, createFileSpillStore, createJsonlStore } from 'ctxkit/node';
 import { createPostgresStore, POSTGRES_SCHEMA_VERSION } from 'ctxkit/postgres';
 import { messageSchema, SUMMARY_PREFIX } from 'ctxkit/schemas';
+import { entryToMessage, walkBranch } from 'ctxkit/session';
 import { createSqliteStore } from 'ctxkit/sqlite';
+import { checkAnchors, extractAnchors, pinAnchors, summarizeToolOutput } from 'ctxkit/summarizing';
 import { arbitraryConversation, checkToolPairing, createScriptedSummarizer } from 'ctxkit/testing';
 import { createTokenizerCounter } from 'ctxkit/tokenizer';
 import fc from 'fast-check';
@@ -48,6 +50,11 @@ assert.equal(prepareModelMessages(compacted.messages)[0].meta.kind, 'compaction_
 assert.equal(ctxkitMessageKind(compacted.messages[0]), 'compaction_summary');
 assert.ok(String(compacted.messages[0].content).startsWith(SUMMARY_PREFIX));
 assert.ok(messageSchema.safeParse(compacted.messages[0]).success);
+const anchors = extractAnchors(messages.slice(0, 6));
+assert.ok(anchors.length > 0);
+assert.equal(checkAnchors('', anchors).kept.length, 0);
+assert.ok(pinAnchors('', anchors, { maxChars: 2_000 }).text.includes('## Pinned Facts'));
+assert.match(summarizeToolOutput('src/a.ts(3,1): error TS2339: no x.', { command: 'tsc' }), /TS2339/);
 
 const wire = [
   { role: 'user', content: 'hi' },
@@ -84,7 +91,10 @@ try {
   ]) {
     const session = await store.createSession();
     for (const message of messages.slice(0, 6)) await store.appendEntry(session.id, { type: 'message', message });
-    assert.equal((await store.getBranch(session.id)).length, 6);
+    const branch = await store.getBranch(session.id);
+    assert.equal(branch.length, 6);
+    assert.deepEqual(walkBranch(branch), branch);
+    assert.deepEqual(branch.map(entryToMessage), messages.slice(0, 6));
     await store.close?.();
   }
   for (const store of [

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { checkAnchors, compact, extractAnchors, heuristicSummarizer, type Message, type Summarizer } from 'ctxkit';
+import { compact, heuristicSummarizer, type Message, type Summarizer } from 'ctxkit';
+import { checkAnchors, extractAnchors } from 'ctxkit/summarizing';
 import { describe, expect, it } from 'vitest';
 
 const tsc = readFileSync(new URL('../fixtures/tool-outputs/tsc.txt', import.meta.url), 'utf8');

@@ -4,7 +4,6 @@ import {
   CompactionError,
   ConfigError,
   compact,
-  createSummaryMessage,
   heuristicSummarizer,
   type Message,
   planCompaction,
@@ -14,10 +13,10 @@ import {
   type SummaryOutput,
   shouldCompact,
   sumMessageTokens,
-  summaryText,
   type ToolResultMessage,
 } from '../../src/index.js';
 import { DIGEST_PREFIX, SUMMARY_PREFIX } from '../../src/schemas/index.js';
+import { createSummaryMessage, summaryText } from '../../src/summarizing/index.js';
 import { createScriptedSummarizer, toolCallMessage, toolResultMessage, userMessage } from '../../src/testing/index.js';
 
 // Under the reference counter, 4 characters cost 1 token.

@@ -2,8 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SessionEntry, type SessionEntryInput, StoreError } from '../../src/index.js';
+import { type SessionEntry, StoreError } from '../../src/index.js';
 import { createPostgresStore, type PostgresSessionStore } from '../../src/postgres/index.js';
+import type { SessionEntryInput } from '../../src/session/index.js';
 import { createTestPool, createTestSchema, dropTestSchema, postgresUrl, requireServerInCi } from './server.js';
 
 const worker = fileURLToPath(new URL('./worker.ts', import.meta.url));

@@ -1,12 +1,13 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, LeafConflictError, type SessionEntryInput, SessionError, StoreError } from '../../src/index.js';
+import { ConfigError, LeafConflictError, SessionError, StoreError } from '../../src/index.js';
 import {
   type CreatePostgresStoreOptions,
   createPostgresStore,
   migratePostgres,
   POSTGRES_SCHEMA_VERSION,
 } from '../../src/postgres/index.js';
+import type { SessionEntryInput } from '../../src/session/index.js';
 import { runSessionStoreConformance } from '../stores/conformance.js';
 import { createTestPool, createTestSchema, dropTestSchema, postgresUrl, requireServerInCi } from './server.js';
 

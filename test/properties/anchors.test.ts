@@ -1,5 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
-import { type Anchor, checkAnchors, extractAnchors, heuristicSummarizer, type Message, pinAnchors } from 'ctxkit';
+import { heuristicSummarizer, type Message } from 'ctxkit';
+import { type Anchor, checkAnchors, extractAnchors, pinAnchors } from 'ctxkit/summarizing';
 import { describe, expect, it } from 'vitest';
 import { normalizeForCheck } from '../../src/summarizing/anchors/normalize.js';
 import { type DeclaredFact, fidelitySessions } from '../fixtures/fidelity-sessions.js';

@@ -1,13 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { expect } from 'vitest';
-import {
-  buildContextFromBranch,
-  entryToMessage,
-  type Message,
-  prepareModelMessages,
-  type SessionEntry,
-  walkBranch,
-} from '../../src/index.js';
+import { buildContextFromBranch, type Message, prepareModelMessages, type SessionEntry } from '../../src/index.js';
+import { entryToMessage, walkBranch } from '../../src/session/index.js';
 import { checkToolPairing, deepFreeze } from '../../src/testing/index.js';
 import { sessionTreeArbitrary } from '../session/fixtures.js';
 

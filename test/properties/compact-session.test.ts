@@ -2,13 +2,13 @@ import { fc, test } from '@fast-check/vitest';
 import { expect } from 'vitest';
 import {
   CompactionError,
-  compactSession,
   createInMemorySessionStore,
   isAgentVisible,
   type Message,
   prepareModelMessages,
   referenceCounter,
 } from '../../src/index.js';
+import { compactSession } from '../../src/session/index.js';
 import { arbitraryConversation, checkToolPairing, createScriptedSummarizer } from '../../src/testing/index.js';
 
 /** Conversations appended in rounds, with a compaction attempted after each round. */

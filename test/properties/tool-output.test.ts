@@ -1,5 +1,5 @@
 import { fc, test } from '@fast-check/vitest';
-import { parseToolOutput, summarizeToolOutput, type ToolOutputFormat } from 'ctxkit';
+import { parseToolOutput, summarizeToolOutput, type ToolOutputFormat } from 'ctxkit/summarizing';
 import { expect } from 'vitest';
 
 const formats: ToolOutputFormat[] = [

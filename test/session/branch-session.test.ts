@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  branchSession,
   buildContextFromBranch,
   CompactionError,
   createInMemorySessionStore,
@@ -10,6 +9,7 @@ import {
   type SessionStore,
   type Summarizer,
 } from '../../src/index.js';
+import { branchSession } from '../../src/session/index.js';
 import { assistant, call, recordingSummarizer, result, user } from './fixtures.js';
 
 async function setup(): Promise<{ store: SessionStore; id: string; ids: string[] }> {

@@ -1,13 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import {
-  buildContextFromBranch,
-  entryToMessage,
-  type Message,
-  type SessionEntry,
-  SessionError,
-  walkBranch,
-} from '../../src/index.js';
+import { buildContextFromBranch, type Message, type SessionEntry, SessionError } from '../../src/index.js';
+import { entryToMessage, walkBranch } from '../../src/session/index.js';
 import {
   assistant,
   call,

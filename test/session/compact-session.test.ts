@@ -4,20 +4,22 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   buildContextFromBranch,
-  type CompactionEntry,
   CompactionError,
-  compactSession,
   createInMemorySessionStore,
   type Message,
-  planSessionCompaction,
   type SessionEntry,
-  type SessionEntryInput,
   SessionError,
   type SessionStore,
   type Summarizer,
   sumMessageTokens,
 } from '../../src/index.js';
 import { createJsonlStore } from '../../src/node/index.js';
+import {
+  type CompactionEntry,
+  compactSession,
+  planSessionCompaction,
+  type SessionEntryInput,
+} from '../../src/session/index.js';
 import { assistant, call, pairingProblems, recordingSummarizer, result, user } from './fixtures.js';
 
 const config = { keepRecentTokens: 60 };

@@ -10,11 +10,11 @@ import {
   LeafConflictError,
   type Message,
   type SessionEntry,
-  type SessionEntryInput,
   SessionError,
   type SessionStore,
   StoreError,
 } from '../../src/index.js';
+import type { SessionEntryInput } from '../../src/session/index.js';
 import { toolCallMessage, toolResultMessage, userMessage } from '../../src/testing/index.js';
 import { sessionTreeArbitrary } from '../session/fixtures.js';
 

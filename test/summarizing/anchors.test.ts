@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { type Anchor, checkAnchors, extractAnchors, type Message, PINNED_HEADING, pinAnchors } from 'ctxkit';
+import type { Message } from 'ctxkit';
+import { type Anchor, checkAnchors, extractAnchors, PINNED_HEADING, pinAnchors } from 'ctxkit/summarizing';
 import { toolCallMessage, toolResultMessage } from 'ctxkit/testing';
 import { describe, expect, it } from 'vitest';
 

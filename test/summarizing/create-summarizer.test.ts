@@ -6,12 +6,14 @@ import {
   ConfigError,
   createSummarizer,
   type Message,
+  type SummaryRequest,
+} from '../../src/index.js';
+import {
   SUMMARY_PROMPTS,
   SUMMARY_SECTIONS,
   SUMMARY_SYSTEM_PROMPT,
-  type SummaryRequest,
   serializeConversation,
-} from '../../src/index.js';
+} from '../../src/summarizing/index.js';
 import { toolCallMessage, toolResultMessage, userMessage } from '../../src/testing/index.js';
 
 const messages: Message[] = [

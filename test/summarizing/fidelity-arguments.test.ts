@@ -1,12 +1,12 @@
+import { ConfigError } from 'ctxkit';
 import {
-  ConfigError,
   checkAnchors,
   extractAnchors,
   parseToolOutput,
   pinAnchors,
   renderToolOutput,
   summarizeToolOutput,
-} from 'ctxkit';
+} from 'ctxkit/summarizing';
 import { describe, expect, it } from 'vitest';
 
 const refused = (run: () => unknown, message: RegExp) => {

@@ -1,6 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { type Message, serializeConversation, type ToolResultMessage } from '../../src/index.js';
+import type { Message, ToolResultMessage } from '../../src/index.js';
+import { serializeConversation } from '../../src/summarizing/index.js';
 import { toolResultMessage } from '../../src/testing/index.js';
 
 const toolResult = (text: string, extra: Partial<ToolResultMessage> = {}): ToolResultMessage => ({

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parseToolOutput, summarizeToolOutput } from 'ctxkit';
+import { parseToolOutput, summarizeToolOutput } from 'ctxkit/summarizing';
 import { describe, expect, it } from 'vitest';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/tool-outputs/${name}`, import.meta.url), 'utf8');

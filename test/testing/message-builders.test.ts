@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { prepareModelMessages, summaryText } from '../../src/index.js';
+import { prepareModelMessages } from '../../src/index.js';
 import { messageSchema, SUMMARY_PREFIX } from '../../src/schemas/index.js';
+import { summaryText } from '../../src/summarizing/index.js';
 import {
   assistantMessage,
   checkToolPairing,

@@ -16,11 +16,13 @@ import {
   isContextOverflow,
   splitByTokenBudget,
   truncateToolContent,
-  walkBranch,
 } from '../../src/index.js';
 import * as memory from '../../src/memory/index.js';
 import { resolveMemoryPath } from '../../src/memory/index.js';
 import * as node from '../../src/node/index.js';
+import * as session from '../../src/session/index.js';
+import { walkBranch } from '../../src/session/index.js';
+import * as summarizing from '../../src/summarizing/index.js';
 import { assistantMessage, userMessage } from '../../src/testing/index.js';
 
 /** The error a call throws (sync or async), or undefined. */
@@ -131,8 +133,8 @@ const TRUSTED = new Set([
   'root.isAgentVisible',
   'root.isUserVisible',
   'root.ctxkitMessageKind',
-  'root.summaryText',
-  'root.entryToMessage',
+  'summarizing.summaryText',
+  'session.entryToMessage',
   'memory.parentMemoryPath',
   'memory.isWithinMemoryPath',
 ]);
@@ -140,7 +142,7 @@ const TRUSTED = new Set([
 describe('a sweep of hostile arguments over every function export', () => {
   const hostile: unknown[] = [undefined, null, 0, -1, Number.NaN, 'x', {}, [], [null], [{ role: 'user' }]];
   const second: unknown[] = [undefined, null, -1, 'x', { counter: null }];
-  const modules = { root, memory, node } as Record<string, Record<string, unknown>>;
+  const modules = { root, session, summarizing, memory, node } as Record<string, Record<string, unknown>>;
   const functions = Object.entries(modules).flatMap(([module, exports]) =>
     Object.entries(exports)
       .filter(([name, value]) => typeof value === 'function' && /^[a-z]/.test(name))
