@@ -20,7 +20,7 @@ import type {
   SetLeafOptions,
   TranscriptMessage,
 } from '../session/session-store.js';
-import type { SessionEntry, SessionEntryInput } from '../types.js';
+import type { SessionEntry, SessionEntryInput } from '../session-entry.js';
 import { appendDurably, errorCode, JSONL_FORMAT_VERSION, readInfo, storeFailed, syncDirectory } from './jsonl-file.js';
 import { lockSession } from './jsonl-lock.js';
 import { holdsTornHeader, type LoadedSession, readSessionFile } from './jsonl-read.js';

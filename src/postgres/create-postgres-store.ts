@@ -20,7 +20,7 @@ import type {
   SetLeafOptions,
   TranscriptMessage,
 } from '../session/session-store.js';
-import type { SessionEntry, SessionEntryInput } from '../types.js';
+import type { SessionEntry, SessionEntryInput } from '../session-entry.js';
 import {
   completeEntry,
   insertStatement,

@@ -8,7 +8,7 @@
  */
 import { SessionError } from '../errors.js';
 import { sessionEntryInputSchema } from '../schemas/entries.js';
-import type { CompactionEntry, SessionEntry, SessionEntryType } from '../types.js';
+import type { CompactionEntry, SessionEntry, SessionEntryType } from '../session-entry.js';
 import { markValidEntry } from './check-entries.js';
 import { entryToMessage } from './entry-to-message.js';
 import { deepFreeze, describeIssues, toJson } from './session-info.js';

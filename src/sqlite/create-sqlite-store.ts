@@ -13,7 +13,7 @@ import type {
   SetLeafOptions,
   TranscriptMessage,
 } from '../session/session-store.js';
-import type { SessionEntry, SessionEntryInput } from '../types.js';
+import type { SessionEntry, SessionEntryInput } from '../session-entry.js';
 import { ENTRY_COLUMNS, entryRows, MESSAGE_COLUMNS } from './entry-row.js';
 import { ensureSchema, inTransaction, type SqliteDatabase, type SqliteStatement } from './sqlite-schema.js';
 
