@@ -9,8 +9,10 @@
  *
  * @internal
  */
+
+import { type EntrySource, SourceMismatch } from '../session/entry-source.js';
 import { parseStoredEntry } from '../session/parse-stored-entry.js';
-import { type EntrySource, SessionIndex, SourceMismatch } from '../session/session-index.js';
+import { SessionIndex } from '../session/session-index.js';
 import type { SessionInfo } from '../session/session-store.js';
 import type { SessionEntry, SessionEntryType } from '../session-entry.js';
 import { applyLine } from './jsonl-file.js';

@@ -5,8 +5,20 @@
  * @internal
  */
 import { readFile } from 'node:fs/promises';
-import { SessionIndex, SourceMismatch } from '../session/session-index.js';
-import { applyLine, errorCode, forEachLine, parseHeader, storeFailed } from './jsonl-file.js';
+import { SourceMismatch } from '../session/entry-source.js';
+import { SessionIndex } from '../session/session-index.js';
+import { sessionExists } from '../session/session-info.js';
+import type { SessionInfo } from '../session/session-store.js';
+import {
+  appendDurably,
+  applyLine,
+  errorCode,
+  forEachLine,
+  JSONL_FORMAT_VERSION,
+  parseHeader,
+  storeFailed,
+  syncDirectory,
+} from './jsonl-file.js';
 import { indexSessionLines } from './jsonl-line-index.js';
 
 /** One session as a JSONL store holds it. @internal */
@@ -107,4 +119,26 @@ export async function holdsTornHeader(file: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * Creates a session file holding its header line, durably (a file whose header a crash tore is
+ * replaced); returns its size in bytes.
+ *
+ * @throws `SessionError` when the session exists; `StoreError` when the file cannot be written.
+ * @internal
+ */
+export async function createSessionFile(directory: string, file: string, info: SessionInfo): Promise<number> {
+  const header = `${JSON.stringify({ type: 'session', version: JSONL_FORMAT_VERSION, ...info })}\n`;
+  try {
+    await appendDurably(file, header, 'create');
+  } catch (error) {
+    if (errorCode(error) !== 'EEXIST') throw storeFailed('create', file, error);
+    if (!(await holdsTornHeader(file))) throw sessionExists(info.id);
+    await appendDurably(file, header, 'replace').catch((cause: unknown) => {
+      throw storeFailed('create', file, cause);
+    });
+  }
+  await syncDirectory(directory);
+  return Buffer.byteLength(header);
 }

@@ -1,17 +1,12 @@
-import { constants } from 'node:fs';
-import { mkdir, open, readdir } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ConfigError, LeafConflictError, SessionError, StoreError } from '../errors.js';
+import { SessionError, StoreError } from '../errors.js';
 import { checkExpectedLeaf } from '../session/check-expected-leaf.js';
 import { wantsContextBranch } from '../session/context-branch.js';
-import { SessionIndex, SourceMismatch } from '../session/session-index.js';
-import {
-  createSessionInfo,
-  isSessionId,
-  sessionExists,
-  sessionNotFound,
-  sortSessions,
-} from '../session/session-info.js';
+import { SourceMismatch } from '../session/entry-source.js';
+import { prepareEntry } from '../session/prepare-entry.js';
+import { SessionIndex } from '../session/session-index.js';
+import { createSessionInfo, isSessionId, sessionNotFound, sortSessions } from '../session/session-info.js';
 import type {
   AppendEntryOptions,
   CreateSessionInit,
@@ -21,74 +16,16 @@ import type {
   TranscriptMessage,
 } from '../session/session-store.js';
 import type { SessionEntry, SessionEntryInput } from '../session-entry.js';
-import { appendDurably, errorCode, JSONL_FORMAT_VERSION, readInfo, storeFailed, syncDirectory } from './jsonl-file.js';
+import { appendRecord } from './jsonl-append.js';
+import { errorCode, readInfo, storeFailed } from './jsonl-file.js';
 import { lockSession } from './jsonl-lock.js';
-import { holdsTornHeader, type LoadedSession, readSessionFile } from './jsonl-read.js';
-
-export { JSONL_FORMAT_VERSION } from './jsonl-file.js';
-
-/**
- * A problem the JSONL reader skipped over instead of failing: a line torn by a crash mid-write,
- * or a line that is not a valid entry.
- *
- * @example
- * ```ts
- * const warning: JsonlStoreWarning = { sessionId: 's1', file: '/data/s1.jsonl', line: 42, torn: true, reason: 'Unexpected end of JSON input' };
- * ```
- */
-export interface JsonlStoreWarning {
-  sessionId: string;
-  file: string;
-  /** The 1-based line number. */
-  line: number;
-  /** True for an unterminated last line: an append that a crash cut short. */
-  torn: boolean;
-  /** What was wrong with the line. */
-  reason: string;
-}
-
-/**
- * Options of {@link createJsonlStore}.
- *
- * @example
- * ```ts
- * const options: CreateJsonlStoreOptions = { directory: '.sessions', onWarning: (warning) => console.warn(warning) };
- * ```
- */
-export interface CreateJsonlStoreOptions {
-  /** Where the session files live; created when missing. */
-  directory: string;
-  /** Called for every line the reader skipped (see also `getDiagnostics`). */
-  onWarning?: (warning: JsonlStoreWarning) => void;
-  /** The clock used for timestamps. @default Date.now */
-  now?: () => number;
-  /**
-   * The most bytes a session file may grow to: an append that would pass it is refused with a
-   * `StoreError` (`STORE_FAILED`) and nothing is written, so a session never grows past what can be
-   * read back. Start a new session (or branch one) to go on, or raise the cap.
-   * @default 268435456 (256 MiB)
-   */
-  maxSessionBytes?: number;
-}
-
-/** The default {@link CreateJsonlStoreOptions.maxSessionBytes}: 256 MiB. */
-const DEFAULT_MAX_SESSION_BYTES = 256 * 1024 * 1024;
-
-/**
- * A {@link SessionStore} on JSONL files, with the reader's diagnostics.
- *
- * @example
- * ```ts
- * const store: JsonlSessionStore = createJsonlStore({ directory: '.sessions' });
- * console.log(store.getDiagnostics());
- * ```
- */
-export interface JsonlSessionStore extends SessionStore {
-  /** Waits for pending appends and leaf moves. The store stays usable. */
-  close(): Promise<void>;
-  /** Every line skipped while reading, since the store was created. */
-  getDiagnostics(): JsonlStoreWarning[];
-}
+import { createSessionFile, type LoadedSession, readSessionFile } from './jsonl-read.js';
+import {
+  type CreateJsonlStoreOptions,
+  type JsonlSessionStore,
+  type JsonlStoreWarning,
+  resolveJsonlOptions,
+} from './jsonl-store-options.js';
 
 /**
  * A {@link SessionStore} that keeps one append-only JSONL file per session in `directory`
@@ -125,21 +62,7 @@ export interface JsonlSessionStore extends SessionStore {
  * ```
  */
 export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSessionStore {
-  if (typeof options?.directory !== 'string' || options.directory.length === 0) {
-    throw new StoreError({
-      message: 'createJsonlStore needs a directory: createJsonlStore({ directory: ".sessions" }).',
-      code: 'INPUT_INVALID',
-    });
-  }
-  const { directory } = options;
-  const now = options.now ?? Date.now;
-  const maxSessionBytes = options.maxSessionBytes ?? DEFAULT_MAX_SESSION_BYTES;
-  if (!Number.isSafeInteger(maxSessionBytes) || maxSessionBytes <= 0) {
-    throw new ConfigError({
-      message: `maxSessionBytes must be a positive integer number of bytes (got ${String(maxSessionBytes)}); the default is ${DEFAULT_MAX_SESSION_BYTES}.`,
-      field: 'maxSessionBytes',
-    });
-  }
+  const { directory, now, maxSessionBytes } = resolveJsonlOptions(options);
   /** Tells this store's lock files from another store object's in the same process. */
   const token = crypto.randomUUID();
   const loaded = new Map<string, Promise<LoadedSession>>();
@@ -211,67 +134,20 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
     return next;
   }
 
-  async function write(sessionId: string, session: LoadedSession, record: unknown): Promise<void> {
-    const file = fileOf(sessionId);
-    const line = `${session.endsWithNewline ? '' : '\n'}${JSON.stringify(record)}\n`;
-    const bytes = Buffer.byteLength(line);
-    if (session.size + bytes > maxSessionBytes) {
-      throw new StoreError({
-        message:
-          `Session "${sessionId}" would grow to ${session.size + bytes} bytes, over maxSessionBytes ` +
-          `(${maxSessionBytes}); nothing was appended. Start a new session (or branch this one) to go on, ` +
-          'or raise maxSessionBytes.',
-        code: 'STORE_FAILED',
-      });
-    }
-    const release = await lockSession(sessionId, file, token, now());
-    try {
-      const handle = await open(file, constants.O_WRONLY | constants.O_APPEND).catch((error: unknown) => {
-        session.endsWithNewline = false;
-        if (errorCode(error) === 'ENOENT') {
-          loaded.delete(sessionId);
-          throw new StoreError({
-            message: `${file} was removed while the session was open; nothing was appended.`,
-            code: 'STORE_FAILED',
-            cause: error,
-          });
-        }
-        throw storeFailed('append to', file, error);
-      });
-      try {
-        const { size } = await handle.stat();
-        if (size !== session.size) {
-          // Another process (or another store object) appended: appending from this store's view
-          // would fork the tree silently. Read the session again, so a retry continues after it.
-          loaded.delete(sessionId);
-          const message =
-            `Session "${sessionId}" was changed by another writer (${file} is ${size} bytes, this store last ` +
-            `saw ${session.size}); nothing was appended. The session was read again: retry to append after ` +
-            "the other writer's entries. Keep one writer per session.";
-          const fresh = await load(sessionId).catch(() => undefined);
-          if (fresh === undefined) throw new StoreError({ message, code: 'STORE_FAILED' });
-          throw new LeafConflictError({
-            message,
-            sessionId,
-            expectedLeafId: session.index.leafId,
-            currentLeafId: fresh.index.leafId,
-          });
-        }
-        await handle.write(line);
-        await handle.sync();
-        session.endsWithNewline = true;
-        session.size += bytes;
-      } catch (error) {
-        if (StoreError.isInstance(error)) throw error;
-        // A failed write may have left part of the line: read the session again next time.
-        loaded.delete(sessionId);
-        throw storeFailed('append to', file, error);
-      } finally {
-        await handle.close();
-      }
-    } finally {
-      await release();
-    }
+  /** Appends one record line to the session's file, as {@link appendRecord} does. */
+  function write(sessionId: string, session: LoadedSession, record: unknown): Promise<void> {
+    return appendRecord(
+      {
+        sessionId,
+        file: fileOf(sessionId),
+        maxSessionBytes,
+        lock: () => lockSession(sessionId, fileOf(sessionId), token, now()),
+        forget: () => loaded.delete(sessionId),
+        reload: () => load(sessionId),
+      },
+      session,
+      record,
+    );
   }
 
   async function ensureDirectory(): Promise<void> {
@@ -289,27 +165,12 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
     async createSession(init?: CreateSessionInit): Promise<SessionInfo> {
       const info = createSessionInfo(init, now());
       await ensureDirectory();
-      const file = fileOf(info.id);
-      const header = `${JSON.stringify({ type: 'session', version: JSONL_FORMAT_VERSION, ...info })}\n`;
-      try {
-        await appendDurably(file, header, 'create');
-      } catch (error) {
-        if (errorCode(error) !== 'EEXIST') throw storeFailed('create', file, error);
-        if (!(await holdsTornHeader(file))) throw sessionExists(info.id);
-        await appendDurably(file, header, 'replace').catch((cause: unknown) => {
-          throw storeFailed('create', file, cause);
-        });
-      }
-      await syncDirectory(directory);
-      const size = Buffer.byteLength(header);
-      const session = {
-        index: new SessionIndex(info),
-        endsWithNewline: true,
-        size,
-        full: true,
-        reported: new Set<number>(),
-      };
-      loaded.set(info.id, Promise.resolve(session));
+      const size = await createSessionFile(directory, fileOf(info.id), info);
+      const index = new SessionIndex(info);
+      loaded.set(
+        info.id,
+        Promise.resolve({ index, endsWithNewline: true, size, full: true, reported: new Set<number>() }),
+      );
       return info;
     },
     async getSession(sessionId: string): Promise<SessionInfo | undefined> {
@@ -346,7 +207,7 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
       return enqueue(sessionId, async () => {
         const { session, entry } = await withSession(sessionId, (session) => {
           checkExpectedLeaf(sessionId, options, session.index.leafId);
-          return { session, entry: session.index.prepare(input, now()) };
+          return { session, entry: prepareEntry(session.index, input, now()) };
         });
         await write(sessionId, session, entry);
         session.index.add(entry);

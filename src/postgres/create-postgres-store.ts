@@ -20,15 +20,10 @@ import type {
   SetLeafOptions,
   TranscriptMessage,
 } from '../session/session-store.js';
-import type { SessionEntry, SessionEntryInput } from '../session-entry.js';
-import {
-  completeEntry,
-  insertStatement,
-  onBranchQuery,
-  toolArgumentsQuery,
-  validateInput,
-} from './append-entry-rows.js';
-import { type EntryCache as Cache, EntryCache, type EntryList } from './entry-cache.js';
+import type { SessionEntryInput } from '../session-entry.js';
+import { appendPostgresEntry, lockSessionRow } from './append-postgres-entry.js';
+import { EntryCache, type EntryList } from './entry-cache.js';
+import { checkSchemaVersion, type MigratePostgresResult, migratePostgres } from './migrate-postgres.js';
 import {
   connectionOf,
   type PostgresConnectionOptions,
@@ -37,13 +32,8 @@ import {
   runTransaction,
 } from './postgres-connection.js';
 import { readQueries } from './postgres-queries.js';
-import {
-  checkSchemaVersion,
-  type MigratePostgresResult,
-  migratePostgres,
-  type PostgresTableOptions,
-  resolveTables,
-} from './postgres-schema.js';
+import { type PostgresTableOptions, resolveTables } from './postgres-tables.js';
+import { readPostgresBranch } from './read-postgres-branch.js';
 
 /**
  * Options of {@link createPostgresStore}.
@@ -86,43 +76,12 @@ const settingsSchema = z.object({
   maxCachedEntries: z.number().int('must be a whole number').nonnegative().optional(),
 });
 
-interface BranchRow extends EntryList {
-  leaf_id: string | null;
-  linked: boolean | null;
-}
-
-interface WalkRow extends EntryList {
-  leaf_id: string;
-  entry_count: number;
-  steps: number;
-  missing_parent: string | null;
-}
-
 function infoOf(value: unknown, table: string): SessionInfo {
   const parsed = sessionInfoSchema.safeParse(value);
   if (!parsed.success) {
     throw new StoreError({ message: `A row of ${table} does not hold valid session info.`, code: 'STORE_CORRUPT' });
   }
   return deepFreeze(value as SessionInfo);
-}
-
-/**
- * The branch from the entry-by-entry walk, checking that it reached the root without a cycle.
- */
-async function walkedBranch(sessionId: string, walk: WalkRow, cache: Cache, query: Query): Promise<SessionEntry[]> {
-  if (walk.steps > walk.entry_count) {
-    throw new SessionError({
-      message: `The session tree has a cycle: following parentId from "${walk.leaf_id}" does not reach a root. The stored tree is corrupt.`,
-      code: 'TREE_CYCLE',
-    });
-  }
-  if (walk.missing_parent !== null) {
-    throw new SessionError({
-      message: `An entry of session "${sessionId}" names parent "${walk.missing_parent}", which is not in the session. The stored tree is incomplete; move the leaf to another branch with setLeaf.`,
-      code: 'PARENT_MISSING',
-    });
-  }
-  return cache.resolve(sessionId, walk, query);
 }
 
 /**
@@ -193,101 +152,11 @@ export function createPostgresStore(options: CreatePostgresStoreOptions): Postgr
         return work(query);
       }),
     );
-  /** Locks the session's row for the rest of the transaction; returns its leaf and entry count. */
-  async function lock(query: Query, sessionId: string): Promise<{ leaf: string | null; count: number }> {
-    const { rows } = await query(sql.lockSession, [sessionId]);
-    if (rows.length === 0) throw sessionNotFound(sessionId);
-    return { leaf: rows[0].leaf_id, count: rows[0].entry_count };
-  }
   const entriesOf = async (query: Query, sessionId: string, text: string) => {
     const { rows } = await query(text, [sessionId, cache.watermark(sessionId)]);
     if (rows.length === 0) throw sessionNotFound(sessionId);
     return cache.resolve(sessionId, rows[0] as EntryList, query);
   };
-
-  async function append(query: Query, sessionId: string, input: SessionEntryInput, options?: AppendEntryOptions) {
-    const validated = validateInput(input, sessionId);
-    const { leaf, count } = await lock(query, sessionId);
-    checkExpectedLeaf(sessionId, options, leaf);
-    const parent = validated.parentId === undefined ? leaf : validated.parentId;
-    const entry = completeEntry(validated, parent, now());
-    const target = entry.type === 'branch_summary' ? entry.fromId : entry.type === 'label' ? entry.targetId : null;
-    const taken = () =>
-      new SessionError({
-        message: `Entry id "${entry.id}" is already used in session "${sessionId}"; entry ids are unique.`,
-        code: 'INPUT_INVALID',
-      });
-    // The leaf is an entry of the session: only a given parent or a target needs looking up (and
-    // then the id too, to report it first); otherwise the unique index reports a taken id.
-    const lookup = [parent === leaf ? null : parent, target].filter((id) => id !== null);
-    const found = new Set<string>();
-    if (lookup.length > 0) {
-      const { rows } = await query(sql.existing, [sessionId, [entry.id, ...lookup]]);
-      for (const row of rows as { id: string }[]) found.add(row.id);
-      if (found.has(entry.id)) throw taken();
-      if (parent !== null && parent === leaf) found.add(parent);
-    } else if (parent !== null) {
-      found.add(parent);
-    }
-    if (parent !== null && !found.has(parent)) {
-      throw new SessionError({
-        message: `entry.parentId: "${parent}" is not an entry of session "${sessionId}". Omit parentId to continue from the leaf.`,
-        code: 'PARENT_MISSING',
-      });
-    }
-    if (target !== null && !found.has(target)) {
-      const field = entry.type === 'branch_summary' ? 'fromId' : 'targetId';
-      throw new SessionError({
-        message: `entry.${field}: "${target}" is not an entry of session "${sessionId}".`,
-        code: 'INPUT_INVALID',
-      });
-    }
-    if (entry.type === 'compaction') {
-      const onBranch =
-        parent !== null &&
-        (await query(onBranchQuery(tables), [sessionId, parent, entry.firstKeptEntryId, count])).rows[0].found;
-      if (!onBranch) {
-        throw new SessionError({
-          message: `entry.firstKeptEntryId: "${entry.firstKeptEntryId}" is not on the branch the compaction is appended to. Keep from an entry between the root and the compaction's parent.`,
-          code: 'INPUT_INVALID',
-        });
-      }
-    }
-    let toolArguments: string | null = null;
-    if (entry.type === 'message' && entry.message.role === 'toolResult' && parent !== null) {
-      const { rows: calls } = await query(toolArgumentsQuery(tables), [sessionId, parent, entry.message.toolCallId]);
-      toolArguments = calls[0]?.arguments ?? null;
-    }
-    const statement = insertStatement(tables, sessionId, entry, toolArguments, now());
-    const inserted = await query(statement.text, statement.values).catch((error: { code?: string }) => {
-      throw error?.code === '23505' ? taken() : error;
-    });
-    return { entry, seq: Number(inserted.rows[0].seq) };
-  }
-
-  /** The whole path to a leaf, in one query (two for a table whose runs do not line up). */
-  const readBranch = (sessionId: string, leafId: string | null | undefined) =>
-    read('read the branch', async (query) => {
-      if (leafId === null) {
-        if ((await query(sql.leaf, [sessionId])).rows.length === 0) throw sessionNotFound(sessionId);
-        return [];
-      }
-      const given = leafId !== undefined;
-      const values = [sessionId, given, given ? leafId : null, cache.watermark(sessionId)];
-      const { rows } = (await query(sql.branch, values)) as { rows: BranchRow[] };
-      const head = rows[0];
-      if (head === undefined) throw sessionNotFound(sessionId);
-      if (head.list === null) {
-        if (head.leaf_id === null) return [];
-        throw new SessionError({
-          message: `Entry "${head.leaf_id}" is not in session "${sessionId}".`,
-          code: 'ENTRY_NOT_FOUND',
-        });
-      }
-      if (head.linked === true) return cache.resolve(sessionId, head, query);
-      // The runs do not line up (rows written by hand?): walk entry by entry, and report what is wrong.
-      return walkedBranch(sessionId, (await query(sql.walk, values)).rows[0] as WalkRow, cache, query);
-    });
 
   return {
     migrate: () =>
@@ -323,7 +192,7 @@ export function createPostgresStore(options: CreatePostgresStoreOptions): Postgr
       ),
     appendEntry: async (sessionId: string, input: SessionEntryInput, options?: AppendEntryOptions) => {
       const { entry, seq } = await write(sessionId, 'append the entry', (query) =>
-        append(query, sessionId, input, options),
+        appendPostgresEntry({ query, tables, sessionId, now: now() }, input, options),
       );
       cache.add(sessionId, seq, entry);
       return entry;
@@ -331,7 +200,9 @@ export function createPostgresStore(options: CreatePostgresStoreOptions): Postgr
     getEntries: (sessionId: string) => read('read the entries', (query) => entriesOf(query, sessionId, sql.entries)),
     getBranch: async (sessionId: string, leafId?: string | null, options?: { from?: 'root' | 'context' }) => {
       const context = wantsContextBranch('getBranch', options);
-      const path = await readBranch(sessionId, leafId);
+      const path = await read('read the branch', (query) =>
+        readPostgresBranch({ query, sql, cache, sessionId }, leafId),
+      );
       return context ? contextBranchOf(path) : path;
     },
     getLeaf: (sessionId: string) =>
@@ -342,7 +213,7 @@ export function createPostgresStore(options: CreatePostgresStoreOptions): Postgr
       }),
     setLeaf: (sessionId: string, entryId: string | null, options?: SetLeafOptions) =>
       write(sessionId, 'move the leaf', async (query) => {
-        const { leaf } = await lock(query, sessionId);
+        const { leaf } = await lockSessionRow(query, tables, sessionId);
         checkExpectedLeaf(sessionId, options, leaf);
         if (entryId !== null && (await query(sql.existing, [sessionId, [entryId]])).rows.length === 0) {
           throw new SessionError({

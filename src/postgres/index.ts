@@ -6,6 +6,12 @@ export {
   createPostgresStore,
   type PostgresSessionStore,
 } from './create-postgres-store.js';
+export {
+  type MigratePostgresOptions,
+  type MigratePostgresResult,
+  migratePostgres,
+  POSTGRES_SCHEMA_VERSION,
+} from './migrate-postgres.js';
 export type {
   PostgresClient,
   PostgresConnectionOptions,
@@ -13,10 +19,4 @@ export type {
   PostgresPoolClient,
   PostgresQueryResult,
 } from './postgres-connection.js';
-export {
-  type MigratePostgresOptions,
-  type MigratePostgresResult,
-  migratePostgres,
-  POSTGRES_SCHEMA_VERSION,
-  type PostgresTableOptions,
-} from './postgres-schema.js';
+export type { PostgresTableOptions } from './postgres-tables.js';

@@ -1,5 +1,5 @@
 import { runsOfBranch } from './append-entry-rows.js';
-import type { PostgresTables } from './postgres-schema.js';
+import type { PostgresTables } from './postgres-tables.js';
 
 /**
  * The read statements of the PostgreSQL store. Each takes the session id as `$1` and the cache's
@@ -77,7 +77,6 @@ export function readQueries(tables: PostgresTables) {
     leaf: `SELECT leaf_id FROM ${sessions} WHERE id = $1`,
     session: `SELECT info FROM ${sessions} WHERE id = $1`,
     sessions: `SELECT info FROM ${sessions}`,
-    lockSession: `SELECT leaf_id, entry_count FROM ${sessions} WHERE id = $1 FOR UPDATE`,
     existing: `SELECT id FROM ${entries} WHERE session_id = $1 AND id = ANY($2::text[])`,
     setLeaf: `UPDATE ${sessions} SET leaf_id = $2, updated_at = to_timestamp($3::float8 / 1000) WHERE id = $1`,
     insertSession: `

@@ -2,6 +2,7 @@ import type { SessionEntry, SessionEntryInput } from '../session-entry.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { checkExpectedLeaf } from './check-expected-leaf.js';
 import { wantsContextBranch } from './context-branch.js';
+import { prepareEntry } from './prepare-entry.js';
 import { SessionIndex } from './session-index.js';
 import { createSessionInfo, sessionExists, sessionNotFound, sortSessions } from './session-info.js';
 import type {
@@ -72,7 +73,7 @@ export function createInMemorySessionStore(options: CreateInMemorySessionStoreOp
     ): Promise<SessionEntry> {
       const index = session(sessionId);
       checkExpectedLeaf(sessionId, options, index.leafId);
-      const entry = index.prepare(input, now());
+      const entry = prepareEntry(index, input, now());
       index.add(entry);
       return entry;
     },

@@ -7,34 +7,11 @@
  * @internal
  */
 import { SessionError } from '../errors.js';
-import { sessionEntryInputSchema } from '../schemas/entries.js';
-import type { CompactionEntry, SessionEntry, SessionEntryType } from '../session-entry.js';
-import { markValidEntry } from './check-entries.js';
+import type { SessionEntry, SessionEntryType } from '../session-entry.js';
+import { contextCut } from './context-cut.js';
+import { type EntrySource, SourceMismatch } from './entry-source.js';
 import { entryToMessage } from './entry-to-message.js';
-import { deepFreeze, describeIssues, toJson } from './session-info.js';
 import type { SessionInfo, TranscriptMessage } from './session-store.js';
-
-/**
- * Where a lazily indexed session's entries come from (the JSONL store's file).
- *
- * @internal
- */
-export interface EntrySource {
-  /** The entry at a position, parsed and validated (throws {@link SourceMismatch} when it is not an entry). */
-  load(position: number): SessionEntry;
-  /** The id of the entry at a position, without parsing the entry. */
-  idAt(position: number): string;
-}
-
-/**
- * Thrown when a lazily indexed source turns out not to be what its index said (a damaged or
- * edited line): the store reads the session again in full.
- *
- * @internal
- */
-export class SourceMismatch extends Error {
-  override readonly name = 'SourceMismatch';
-}
 
 /** A parent that is resolved by id on each walk (an entry added whole, whose parent may come later). */
 const BY_ID = -2;
@@ -66,6 +43,11 @@ export class SessionIndex {
     private readonly source?: EntrySource,
   ) {
     if (source !== undefined) this.positions = undefined;
+  }
+
+  /** The type of the entry at a position. */
+  typeAt(position: number): SessionEntryType {
+    return this.types[position]!;
   }
 
   /** How many entries the session holds. */
@@ -154,7 +136,8 @@ export class SessionIndex {
     this.positions!.set(id, position);
   }
 
-  private idOf(position: number): string {
+  /** The id of the entry at a position. */
+  idOf(position: number): string {
     let id = this.ids[position];
     if (id === undefined) {
       id = this.source!.idAt(position);
@@ -163,7 +146,8 @@ export class SessionIndex {
     return id;
   }
 
-  private entryAt(position: number): SessionEntry {
+  /** The entry at a position, read from the source the first time. */
+  entryAt(position: number): SessionEntry {
     let entry = this.cached[position];
     if (entry === undefined) {
       entry = this.source!.load(position);
@@ -178,71 +162,11 @@ export class SessionIndex {
     return entry;
   }
 
-  /** The parent's position, `ROOT`, or `undefined` when the parent is not in the session. */
-  private parentOf(position: number): number | undefined {
+  /** The parent's position, `-1` for a root, or `undefined` when the parent is not in the session. */
+  parentOf(position: number): number | undefined {
     const parent = this.parents[position]!;
     if (parent !== BY_ID) return parent;
     return this.byPosition().get(this.parentIds[position] as string);
-  }
-
-  /** Validates an appended entry and fills it in, without changing the index. */
-  prepare(input: unknown, now: number): SessionEntry {
-    // Validate what will be stored: the JSON form (a `toJSON` method or an `undefined` field changes it).
-    const json = toJson(input);
-    const parsed = sessionEntryInputSchema.safeParse(json);
-    if (!parsed.success) {
-      throw new SessionError({
-        message: `Invalid entry for session "${this.info.id}": ${describeIssues(parsed.error, 'entry')}.`,
-        code: 'INPUT_INVALID',
-      });
-    }
-    const { id, parentId, timestamp, type, ...rest } = json as Record<string, unknown>;
-    const entryId = (id as string | undefined) ?? crypto.randomUUID();
-    if (this.has(entryId)) {
-      throw new SessionError({
-        message: `Entry id "${entryId}" is already used in session "${this.info.id}"; entry ids are unique.`,
-        code: 'INPUT_INVALID',
-      });
-    }
-    const parent = parentId === undefined ? this.leafId : (parentId as string | null);
-    if (parent !== null && !this.has(parent)) {
-      throw new SessionError({
-        message: `entry.parentId: "${parent}" is not an entry of session "${this.info.id}". Omit parentId to continue from the leaf.`,
-        code: 'PARENT_MISSING',
-      });
-    }
-    // The fields every line starts with, in this order, let a reader index a file without parsing it.
-    const entry = { id: entryId, parentId: parent, timestamp: timestamp ?? now, type, ...rest } as SessionEntry;
-    this.checkReferences(entry);
-    markValidEntry(entry);
-    return deepFreeze(entry);
-  }
-
-  /**
-   * An entry that points at another must point at one that can serve: a compaction keeps from an
-   * entry on its own branch (or every later context of the branch fails to build), and a branch
-   * summary or a label names an entry of the session.
-   */
-  private checkReferences(entry: SessionEntry): void {
-    if (entry.type === 'compaction') {
-      let position = entry.parentId === null ? undefined : this.positionOf(entry.parentId);
-      for (let steps = 0; position !== undefined && position >= 0 && steps <= this.size; steps++) {
-        if (this.idOf(position) === entry.firstKeptEntryId) return;
-        position = this.parentOf(position);
-      }
-      throw new SessionError({
-        message: `entry.firstKeptEntryId: "${entry.firstKeptEntryId}" is not on the branch the compaction is appended to. Keep from an entry between the root and the compaction's parent.`,
-        code: 'INPUT_INVALID',
-      });
-    }
-    const target = entry.type === 'branch_summary' ? entry.fromId : entry.type === 'label' ? entry.targetId : undefined;
-    if (target !== undefined && !this.has(target)) {
-      const field = entry.type === 'branch_summary' ? 'fromId' : 'targetId';
-      throw new SessionError({
-        message: `entry.${field}: "${target}" is not an entry of session "${this.info.id}".`,
-        code: 'INPUT_INVALID',
-      });
-    }
   }
 
   /** Throws unless `entryId` is `null` or an entry of the session. */
@@ -296,7 +220,7 @@ export class SessionIndex {
     const leaf = leafId === undefined ? this.leafId : leafId;
     if (leaf === null) return [];
     const positions = this.walk(leafId === undefined && this.leafPosition >= 0 ? undefined : leaf);
-    const cut = context ? this.contextCut(positions) : -1;
+    const cut = context ? contextCut(this, positions) : -1;
     if (cut < 0) return positions.reverse().map((position) => this.entryAt(position));
     let model = -1;
     let thinking = -1;
@@ -309,32 +233,6 @@ export class SessionIndex {
     const order = [model, thinking].filter((index) => index >= 0).sort((a, b) => b - a);
     for (let index = cut; index >= 0; index--) order.push(index);
     return order.map((index) => this.entryAt(positions[index]!));
-  }
-
-  /**
-   * Where the context branch starts, as an index into `positions` (leaf first), or `-1` for the
-   * whole path: no compaction, a kept entry that is not on the path, or a kept tool result whose
-   * call is not on it.
-   */
-  private contextCut(positions: readonly number[]): number {
-    const latest = positions.findIndex((position) => this.types[position] === 'compaction');
-    if (latest < 0) return -1;
-    const keepFrom = (this.entryAt(positions[latest]!) as CompactionEntry).firstKeptEntryId;
-    let cut = -1;
-    for (let index = latest + 1; index < positions.length && cut < 0; index++) {
-      if (this.idOf(positions[index]!) === keepFrom) cut = index;
-    }
-    if (cut < 0) return -1;
-    const kept = this.entryAt(positions[cut]!);
-    if (kept.type !== 'message' || kept.message.role !== 'toolResult') return cut;
-    const callId = kept.message.toolCallId;
-    for (let index = cut + 1; index < positions.length; index++) {
-      if (this.types[positions[index]!] !== 'message') continue;
-      const candidate = this.entryAt(positions[index]!);
-      if (candidate.type !== 'message' || candidate.message.role !== 'assistant') continue;
-      if (candidate.message.content.some((part) => part.type === 'toolCall' && part.id === callId)) return index;
-    }
-    return -1;
   }
 
   messages(): TranscriptMessage[] {

@@ -3,6 +3,7 @@ import { checkExpectedLeaf } from '../session/check-expected-leaf.js';
 import { wantsContextBranch } from '../session/context-branch.js';
 import { entryToMessage } from '../session/entry-to-message.js';
 import { parseStoredEntry } from '../session/parse-stored-entry.js';
+import { prepareEntry } from '../session/prepare-entry.js';
 import { SessionIndex } from '../session/session-index.js';
 import { createSessionInfo, sessionExists, sessionNotFound, sortSessions } from '../session/session-info.js';
 import type {
@@ -14,8 +15,10 @@ import type {
   TranscriptMessage,
 } from '../session/session-store.js';
 import type { SessionEntry, SessionEntryInput } from '../session-entry.js';
-import { ENTRY_COLUMNS, entryRows, MESSAGE_COLUMNS } from './entry-row.js';
-import { ensureSchema, inTransaction, type SqliteDatabase, type SqliteStatement } from './sqlite-schema.js';
+import { entryRows } from './entry-row.js';
+import { contextStatements, readContextBranch } from './read-context-branch.js';
+import { ensureSchema, inTransaction, type SqliteDatabase } from './sqlite-schema.js';
+import { prepareStatements } from './sqlite-statements.js';
 
 /**
  * Options of {@link createSqliteStore}.
@@ -38,13 +41,6 @@ interface CachedSession {
   lastSeq: number;
   /** The id of the entry at `lastSeq`: a host's rollback removes it (or reuses its seq). */
   lastId: string | null;
-}
-
-const placeholders = (count: number) => new Array<string>(count).fill('?').join(', ');
-
-/** The statement returning rows as arrays where the driver can (a long read then makes no row objects). */
-function rawRows(statement: SqliteStatement): SqliteStatement {
-  return typeof statement.raw === 'function' ? statement.raw(true) : statement;
 }
 
 function isDatabase(value: unknown): value is SqliteDatabase {
@@ -104,25 +100,8 @@ export function createSqliteStore(options: CreateSqliteStoreOptions): SessionSto
   const now = options.now ?? Date.now;
   ensureSchema(database);
   const cache = new Map<string, CachedSession>();
-  const statements = {
-    insertSession: database.prepare(
-      'INSERT INTO sessions (id, cwd, name, parent_session, created_at, updated_at, leaf_id, data_json) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)',
-    ),
-    session: database.prepare('SELECT data_json, leaf_id FROM sessions WHERE id = ?'),
-    sessions: database.prepare('SELECT data_json FROM sessions'),
-    entryAt: database.prepare('SELECT id FROM session_entries WHERE seq = ? AND session_id = ?'),
-    entriesAfter: rawRows(
-      database.prepare('SELECT seq, data_json FROM session_entries WHERE session_id = ? AND seq > ? ORDER BY seq'),
-    ),
-    insertEntry: database.prepare(
-      `INSERT INTO session_entries (${ENTRY_COLUMNS.join(', ')}) VALUES (${placeholders(ENTRY_COLUMNS.length)})`,
-    ),
-    insertMessage: database.prepare(
-      `INSERT INTO session_messages (${MESSAGE_COLUMNS.join(', ')}) VALUES (${placeholders(MESSAGE_COLUMNS.length)})`,
-    ),
-    setLeaf: database.prepare('UPDATE sessions SET leaf_id = ?, updated_at = ? WHERE id = ?'),
-    messages: database.prepare('SELECT entry_id FROM session_messages WHERE session_id = ? ORDER BY seq'),
-  };
+  const statements = prepareStatements(database);
+  const contextRead = contextStatements(database);
 
   /** The session's cached index, brought up to date with the database. */
   function refresh(sessionId: string): SessionIndex {
@@ -207,7 +186,7 @@ export function createSqliteStore(options: CreateSqliteStoreOptions): SessionSto
         const { index, entry, seq } = inTransaction(database, () => {
           const index = refresh(sessionId);
           checkExpectedLeaf(sessionId, options, index.leafId);
-          const entry = index.prepare(input, now());
+          const entry = prepareEntry(index, input, now());
           const rows = entryRows(sessionId, entry, index);
           const { lastInsertRowid } = statements.insertEntry.run(...rows.entry);
           if (rows.message !== undefined) statements.insertMessage.run(...rows.message);
@@ -222,7 +201,18 @@ export function createSqliteStore(options: CreateSqliteStoreOptions): SessionSto
       }),
     getEntries: (sessionId: string) => read('read the entries', () => refresh(sessionId).entries()),
     getBranch: (sessionId: string, leafId?: string | null, options?: { from?: 'root' | 'context' }) =>
-      read('read the branch', () => refresh(sessionId).branch(leafId, wantsContextBranch('getBranch', options))),
+      read('read the branch', () => {
+        const context = wantsContextBranch('getBranch', options);
+        if (context && leafId !== null) {
+          // A resume reads the context branch alone; the cases it cannot serve read the whole path.
+          const row = statements.session.get(sessionId) as { leaf_id: string | null } | undefined;
+          if (row === undefined) throw sessionNotFound(sessionId);
+          const leaf = leafId ?? row.leaf_id;
+          const branch = leaf === null ? [] : readContextBranch(contextRead, sessionId, leaf);
+          if (branch !== undefined) return branch;
+        }
+        return refresh(sessionId).branch(leafId, context);
+      }),
     getLeaf: (sessionId: string) => read('read the leaf', () => refresh(sessionId).leafId),
     setLeaf: (sessionId: string, entryId: string | null, options?: SetLeafOptions) =>
       read('move the leaf', () => {

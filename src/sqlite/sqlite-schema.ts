@@ -40,7 +40,7 @@ export interface SqliteDatabase {
 }
 
 /** The schema version this release writes and reads. */
-export const SQLITE_SCHEMA_VERSION = 1;
+export const SQLITE_SCHEMA_VERSION = 2;
 
 /** Each migration takes the schema from version `index` to `index + 1`. */
 const MIGRATIONS: readonly string[] = [
@@ -94,6 +94,10 @@ const MIGRATIONS: readonly string[] = [
      UNIQUE (session_id, entry_id)
    );
    CREATE INDEX IF NOT EXISTS session_messages_by_session ON session_messages (session_id, seq);`,
+  // 2: what a resume reads without scanning the session: entries of a type (the latest compaction,
+  // model and thinking-level changes) and children by parent (whether the tree is one chain).
+  `CREATE INDEX IF NOT EXISTS session_entries_by_type ON session_entries (session_id, entry_type, seq);
+   CREATE INDEX IF NOT EXISTS session_entries_by_parent ON session_entries (session_id, parent_id);`,
 ];
 
 /**

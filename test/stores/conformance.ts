@@ -439,6 +439,46 @@ export function runSessionStoreConformance(name: string, factory: () => StoreHar
       await expectSessionError(store.getBranch('nobody', undefined, { from: 'context' }), 'SESSION_NOT_FOUND');
     });
 
+    it('reads the context branch of a long single-branch session compacted twice (and after reopening)', async () => {
+      const harness = await open();
+      const { store } = harness;
+      const { id } = await store.createSession({ id: 'linear' });
+      await store.appendEntry(id, { type: 'model_change', provider: 'openai', modelId: 'gpt-4o' });
+      const written: SessionEntry[] = [];
+      for (let index = 0; index < 60; index++) {
+        if (index === 20) await store.appendEntry(id, { type: 'thinking_level_change', thinkingLevel: 'medium' });
+        written.push(await store.appendEntry(id, say(`m${index}`)));
+        if (index === 30 || index === 50) {
+          const keep = written[index - 5]!.id;
+          await store.appendEntry(id, {
+            type: 'compaction',
+            summary: `to ${index}`,
+            firstKeptEntryId: keep,
+            tokensBefore: 9,
+          });
+        }
+      }
+      const expected = resumable(await store.getBranch(id));
+      const check = async (reader: SessionStore) => {
+        const part = await reader.getBranch(id, undefined, { from: 'context' });
+        expect(part.map((entry) => entry.type).slice(0, 3)).toEqual([
+          'model_change',
+          'thinking_level_change',
+          'message',
+        ]);
+        expect(part[2]!.id).toBe(written[45]!.id);
+        expect(part).toHaveLength(2 + 15 + 1);
+        expect(resumable(part)).toEqual(expected);
+        expect(resumable(part)).toMatchObject({ model: 'gpt-4o', thinkingLevel: 'medium' });
+      };
+      await check(store);
+      if (harness.reopen !== undefined) {
+        const reopened = await harness.reopen();
+        harnesses.push({ store: reopened });
+        await check(reopened);
+      }
+    });
+
     it('gives the same context from the context branch as from the whole path, on any tree (and after reopening)', async () => {
       const harness = await open();
       const { store } = harness;

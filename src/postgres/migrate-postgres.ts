@@ -1,84 +1,14 @@
-import { z } from 'zod';
-import { ConfigError, firstIssue, StoreError } from '../errors.js';
+import { StoreError } from '../errors.js';
 import {
   type Connection,
   connectionOf,
   type PostgresConnectionOptions,
   runTransaction,
 } from './postgres-connection.js';
+import { type PostgresTableOptions, type PostgresTables, resolveTables } from './postgres-tables.js';
 
 /** The schema version this release writes and reads: the number of migrations it knows. */
 export const POSTGRES_SCHEMA_VERSION = 1;
-
-/**
- * Where the store's tables live: a schema and a prefix for the table names.
- *
- * @example
- * ```ts
- * const tables: PostgresTableOptions = { schema: 'agents', tablePrefix: 'ctx_' };
- * ```
- */
-export interface PostgresTableOptions {
-  /** The schema of the tables (created by `migrate` when missing). @default the connection's `search_path` (usually `public`) */
-  schema?: string;
-  /** Prepended to every table name: `<prefix>sessions`, `<prefix>session_entries`, `<prefix>session_messages`, `<prefix>migrations`. @default 'ctxkit_' */
-  tablePrefix?: string;
-}
-
-/** Quoted, qualified table names. @internal */
-export interface PostgresTables {
-  sessions: string;
-  entries: string;
-  messages: string;
-  migrations: string;
-  /** The key of the advisory lock that serializes migrations of these tables. */
-  lockKey: string;
-  schema: string | undefined;
-  prefix: string;
-}
-
-const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
-const tableOptionsSchema = z.object({
-  schema: z
-    .string()
-    .max(63)
-    .regex(IDENTIFIER, 'use lowercase letters, digits and "_", starting with a letter or "_"')
-    .optional(),
-  tablePrefix: z
-    .string()
-    .max(40)
-    .regex(/^([a-z_][a-z0-9_]*)?$/, 'use lowercase letters, digits and "_", starting with a letter or "_" (or "")')
-    .optional(),
-});
-
-/**
- * The table names for the options, validated.
- *
- * @internal
- */
-export function resolveTables(options: PostgresTableOptions, caller: string): PostgresTables {
-  const parsed = tableOptionsSchema.safeParse({ schema: options.schema, tablePrefix: options.tablePrefix });
-  if (!parsed.success) {
-    const { field, detail } = firstIssue(parsed.error, '(options)');
-    throw new ConfigError({
-      message: `Invalid ${caller} options: ${field} ${detail}. Table names are built from them, so only plain identifiers are accepted.`,
-      field,
-      cause: parsed.error,
-    });
-  }
-  const schema = parsed.data.schema;
-  const prefix = parsed.data.tablePrefix ?? 'ctxkit_';
-  const name = (table: string) => (schema === undefined ? `"${prefix}${table}"` : `"${schema}"."${prefix}${table}"`);
-  return {
-    sessions: name('sessions'),
-    entries: name('session_entries'),
-    messages: name('session_messages'),
-    migrations: name('migrations'),
-    lockKey: `ctxkit:${schema ?? ''}:${prefix}`,
-    schema,
-    prefix,
-  };
-}
 
 /** Each migration takes the schema from version `index` to `index + 1`. Migrations only add. */
 const MIGRATIONS: readonly { name: string; sql: (tables: PostgresTables) => string }[] = [

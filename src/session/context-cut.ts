@@ -1,0 +1,36 @@
+import type { CompactionEntry, SessionEntry, SessionEntryType } from '../session-entry.js';
+
+/** The entries of a session by position, as the session index holds them. @internal */
+export interface EntriesByPosition {
+  typeAt(position: number): SessionEntryType;
+  idOf(position: number): string;
+  entryAt(position: number): SessionEntry;
+}
+
+/**
+ * Where the context branch of a path starts, as an index into `positions` (the path's positions,
+ * leaf first), or `-1` for the whole path: no compaction, a kept entry that is not on the path, or
+ * a kept tool result whose call is not on it.
+ *
+ * @internal
+ */
+export function contextCut(index: EntriesByPosition, positions: readonly number[]): number {
+  const latest = positions.findIndex((position) => index.typeAt(position) === 'compaction');
+  if (latest < 0) return -1;
+  const keepFrom = (index.entryAt(positions[latest]!) as CompactionEntry).firstKeptEntryId;
+  let cut = -1;
+  for (let at = latest + 1; at < positions.length && cut < 0; at++) {
+    if (index.idOf(positions[at]!) === keepFrom) cut = at;
+  }
+  if (cut < 0) return -1;
+  const kept = index.entryAt(positions[cut]!);
+  if (kept.type !== 'message' || kept.message.role !== 'toolResult') return cut;
+  const callId = kept.message.toolCallId;
+  for (let at = cut + 1; at < positions.length; at++) {
+    if (index.typeAt(positions[at]!) !== 'message') continue;
+    const candidate = index.entryAt(positions[at]!);
+    if (candidate.type !== 'message' || candidate.message.role !== 'assistant') continue;
+    if (candidate.message.content.some((part) => part.type === 'toolCall' && part.id === callId)) return at;
+  }
+  return -1;
+}
