@@ -85,7 +85,7 @@ export { isUserVisible } from './counting/is-user-visible.js';
 export { sumMessageTokens } from './counting/sum-message-tokens.js';
 
 // ── Session tree: the rest (entry types, walkBranch, compactSession…) is in `ctxkit/session` ───
-export type { SessionEntry } from './types.js';
+export type { SessionEntry } from './session-entry.js';
 export { buildContextFromBranch } from './session/build-context-from-branch.js';
 export { createInMemorySessionStore } from './session/in-memory-session-store.js';
 
@@ -97,15 +97,17 @@ export { type GetModelLimitsOptions, getModelLimits, MODEL_LIMITS, type ModelLim
 export { type IsContextOverflowOptions, isContextOverflow } from './models/is-context-overflow.js';
 
 // ── Errors ──────────────────────────────────────────────────────────────────────────────────
+export type {
+  ConfigErrorOptions,
+  ContextErrorOptions,
+  ErrorCode,
+  LeafConflictErrorOptions,
+} from './error-options.js';
 export {
   CompactionError,
   ConfigError,
-  type ConfigErrorOptions,
   ContextError,
-  type ContextErrorOptions,
-  type ErrorCode,
   LeafConflictError,
-  type LeafConflictErrorOptions,
   SessionError,
   StoreError,
 } from './errors.js';

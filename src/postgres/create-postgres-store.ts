@@ -20,7 +20,7 @@ import type {
   SetLeafOptions,
   TranscriptMessage,
 } from '../session/session-store.js';
-import type { SessionEntryInput } from '../types.js';
+import type { SessionEntryInput } from '../session-entry.js';
 import { appendPostgresEntry, lockSessionRow } from './append-postgres-entry.js';
 import { EntryCache, type EntryList } from './entry-cache.js';
 import { checkSchemaVersion, type MigratePostgresResult, migratePostgres } from './migrate-postgres.js';

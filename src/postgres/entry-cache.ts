@@ -1,6 +1,6 @@
 import { StoreError } from '../errors.js';
 import { parseStoredEntry } from '../session/parse-stored-entry.js';
-import type { SessionEntry } from '../types.js';
+import type { SessionEntry } from '../session-entry.js';
 import type { Query } from './postgres-connection.js';
 
 /**
