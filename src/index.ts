@@ -6,7 +6,7 @@
 // `ctxkit/openai`, `ctxkit/anthropic` and `ctxkit/ai-sdk`. (biome keeps this file's order: see biome.json.)
 
 // ── Manager: one object that keeps an agent's context inside the window ──────────────────────
-// One event is `Extract<ContextEvent, { type: 'compaction-end' }>`.
+// Name one event's type through the union: `Extract<ContextEvent, { type: 'compaction-end' }>`.
 export { createContextManager } from './manager/context-manager.js';
 export type {
   CallOptions,
@@ -117,7 +117,6 @@ export type {
   AssistantMessage,
   ImageContent,
   Message,
-  MessageKind,
   MessageMeta,
   ProviderData,
   StopReason,

@@ -81,7 +81,8 @@ export interface Usage {
 export type StopReason = 'stop' | 'length' | 'toolUse' | 'error' | 'aborted';
 
 /**
- * The kinds of message ctxkit itself creates or recognises. Hosts may use other strings.
+ * The kinds of message ctxkit itself creates or recognises, as `meta.kind` carries them (public
+ * through {@link MessageMeta}; `ctxkitMessageKind` says which of ctxkit's messages one is):
  *
  * - `tool_result` — normal tool output
  * - `tool_result_archived` — tool output hidden from the model after summarization
@@ -114,6 +115,11 @@ export interface MessageMeta {
   agentVisible?: boolean;
   /** `false` hides the message from a transcript UI. @default true */
   userVisible?: boolean;
+  /**
+   * What the message is: `tool_result`, `tool_result_archived` (hidden after summarization),
+   * `tool_summary`, `compaction_summary`, `branch_summary` or `custom` (host content); hosts may use
+   * other strings. Recognise ctxkit's own messages with `ctxkitMessageKind`.
+   */
   kind?: MessageKind | (string & {});
   /**
    * On a compaction summary: how many of the messages right after it were kept from before the
