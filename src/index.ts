@@ -42,7 +42,7 @@ export {
   splitByTokenBudget,
 } from './pipeline/split-by-token-budget.js';
 export { truncateToolContent } from './pipeline/truncate-tool-content.js';
-export type { TruncateResult } from './pipeline/internal/truncate-with-notice.js';
+export type { TruncateResult } from './pipeline/truncate-result.js';
 export {
   type ProcessedToolOutput,
   type ProcessToolOutputOptions,
