@@ -22,6 +22,7 @@ import {
   measurePerCall,
   type PerCallRow,
   SIZES,
+  warmUp,
 } from './per-call.js';
 import { measurePureFunctions, PURE_SIZES } from './pure-functions.js';
 import { table, writeReport } from './report.js';
@@ -36,6 +37,8 @@ const log = (text: string) =>
 const TOO_SLOW_MS = 400;
 const sizes = quick ? SIZES.filter((size) => size <= 14_000) : [...SIZES];
 
+log('warming up');
+await warmUp();
 const perCall: PerCallRow[] = [];
 for (const mix of ['realistic', 'uniform'] as const) {
   for (const ids of ['unique', 'reused'] as IdMode[]) {
@@ -161,7 +164,10 @@ function render(): string {
     '  once (the bench measures ctxkit, not a model).',
     '- **First call**: a new manager prepares the whole history (message objects it never saw);',
     '  beside it, counting every message once with the same counter (`sumMessageTokens` on fresh',
-    '  objects).',
+    '  objects). Both are timed in CPU time of the process (collector threads included), as wall',
+    '  time on a shared machine swings with the other work; a garbage collection runs before each',
+    '  timed run; median of 5 runs up to 14k, 3 above, after a warm-up call on a small history (so',
+    "  the first rows do not pay for compiling ctxkit's code).",
     '- **Per call**: the host keeps its own array, pushes one new user message (or one tool step: a',
     '  call and its result) and calls `prepare` with it. Median over the calls (mean in brackets: it',
     '  includes the calls that archive a batch).',

@@ -12,8 +12,8 @@ import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { buildContextFromBranch } from '../src/index.js';
 import { createJsonlStore } from '../src/node/index.js';
+import type { SessionEntry, SessionEntryInput } from '../src/session-entry.js';
 import { createSqliteStore } from '../src/sqlite/index.js';
-import type { SessionEntry, SessionEntryInput } from '../src/types.js';
 
 /** Wall and CPU time (user + system) of one figure, in milliseconds: the medians of `runs`. */
 export interface Timing {

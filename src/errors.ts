@@ -1,64 +1,10 @@
-import type { z } from 'zod';
+import type { ConfigErrorOptions, ContextErrorOptions, ErrorCode, LeafConflictErrorOptions } from './error-options.js';
 
 /**
  * The few error classes ctxkit throws. Each takes one options object (`message`, `code`, `cause`),
  * carries a stable `name`, and has a static `isInstance` that checks the class's own `Symbol.for`
  * marker, so it works across two copies of the package.
  */
-
-/** Machine-readable error codes. */
-export type ErrorCode =
-  | 'CONFIG_INVALID'
-  | 'INPUT_INVALID'
-  | 'SUMMARIZER_FAILED'
-  | 'SUMMARY_EMPTY'
-  | 'SUMMARY_TRUNCATED'
-  | 'NOTHING_TO_COMPACT'
-  | 'NOT_SMALLER'
-  | 'OVERFLOW_UNRECOVERED'
-  | 'ABORTED'
-  | 'SESSION_NOT_FOUND'
-  | 'ENTRY_NOT_FOUND'
-  | 'TREE_CYCLE'
-  | 'PARENT_MISSING'
-  | 'STORE_FAILED'
-  | 'STORE_CORRUPT'
-  | 'LEAF_CONFLICT'
-  | 'DEPENDENCY_MISSING';
-
-/**
- * What every ctxkit error is built from.
- *
- * @example
- * ```ts
- * throw new StoreError({ message: 'cannot write sessions.db: disk full', code: 'STORE_FAILED', cause });
- * ```
- */
-export interface ContextErrorOptions {
-  /** What went wrong and what to do about it. */
-  message: string;
-  /** A stable machine-readable code. */
-  code: ErrorCode;
-  /** The underlying error, if any. */
-  cause?: unknown;
-}
-
-/**
- * What a {@link ConfigError} is built from: its code is always `CONFIG_INVALID`.
- *
- * @example
- * ```ts
- * throw new ConfigError({ message: 'compact: options.summarizer must have a summarize() method', field: 'summarizer' });
- * ```
- */
-export interface ConfigErrorOptions {
-  /** What is wrong and how to fix it: the function, the field and the fix. */
-  message: string;
-  /** The dotted path of the offending field. */
-  field: string;
-  /** The underlying validation error, if any. */
-  cause?: unknown;
-}
 
 // One `Symbol.for` marker per class, so `isInstance` works across two copies of the package (two
 // bundles, a CommonJS and an ESM copy) where `instanceof` does not.
@@ -213,25 +159,6 @@ export class StoreError extends ContextError {
 }
 
 /**
- * What a {@link LeafConflictError} is built from: its code is always `LEAF_CONFLICT`.
- *
- * @example
- * ```ts
- * throw new LeafConflictError({ message: 'session moved on', sessionId: 's1', expectedLeafId: 'e1', currentLeafId: 'e2' });
- * ```
- */
-export interface LeafConflictErrorOptions {
-  /** What happened and what to do about it. */
-  message: string;
-  /** The session written to. */
-  sessionId: string;
-  /** The leaf the writer said it extends. */
-  expectedLeafId: string | null;
-  /** The session's leaf when the write was refused. */
-  currentLeafId: string | null;
-}
-
-/**
  * A write refused because it stated the leaf it extends (`expectedLeafId`) and another writer had
  * moved the session's leaf since. Nothing was written. A `StoreError` with code `LEAF_CONFLICT`:
  * read the branch again and retry from `currentLeafId`, or append on an explicit branch
@@ -271,17 +198,4 @@ export class LeafConflictError extends StoreError {
   static override isInstance(value: unknown): value is LeafConflictError {
     return isMarked(value, LEAF_CONFLICT_ERROR);
   }
-}
-
-/**
- * The first problem in a zod error, as the dotted field it concerns (or `fallback`) and a phrase
- * that completes "`<field>` …". Shared by every option validator so their errors read alike.
- *
- * @internal
- */
-export function firstIssue(error: z.ZodError, fallback: string): { field: string; detail: string } {
-  const issue = error.issues[0];
-  const field = issue?.path.map(String).join('.') || fallback;
-  if (issue?.code === 'unrecognized_keys') return { field, detail: `has unknown key(s) ${issue.keys.join(', ')}` };
-  return { field, detail: issue?.message ?? 'is invalid' };
 }

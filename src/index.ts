@@ -6,7 +6,7 @@
 // `ctxkit/openai`, `ctxkit/anthropic` and `ctxkit/ai-sdk`. (biome keeps this file's order: see biome.json.)
 
 // ── Manager: one object that keeps an agent's context inside the window ──────────────────────
-// One event is `Extract<ContextEvent, { type: 'compaction-end' }>`.
+// Name one event's type through the union: `Extract<ContextEvent, { type: 'compaction-end' }>`.
 export { createContextManager } from './manager/context-manager.js';
 export type {
   CallOptions,
@@ -42,7 +42,7 @@ export {
   splitByTokenBudget,
 } from './pipeline/split-by-token-budget.js';
 export { truncateToolContent } from './pipeline/truncate-tool-content.js';
-export type { TruncateResult } from './pipeline/internal/truncate-with-notice.js';
+export type { TruncateResult } from './pipeline/truncate-result.js';
 export {
   type ProcessedToolOutput,
   type ProcessToolOutputOptions,
@@ -85,7 +85,7 @@ export { isUserVisible } from './counting/is-user-visible.js';
 export { sumMessageTokens } from './counting/sum-message-tokens.js';
 
 // ── Session tree: the rest (entry types, walkBranch, compactSession…) is in `ctxkit/session` ───
-export type { SessionEntry } from './types.js';
+export type { SessionEntry } from './session-entry.js';
 export { buildContextFromBranch } from './session/build-context-from-branch.js';
 export { createInMemorySessionStore } from './session/in-memory-session-store.js';
 
@@ -97,15 +97,17 @@ export { type GetModelLimitsOptions, getModelLimits, MODEL_LIMITS, type ModelLim
 export { type IsContextOverflowOptions, isContextOverflow } from './models/is-context-overflow.js';
 
 // ── Errors ──────────────────────────────────────────────────────────────────────────────────
+export type {
+  ConfigErrorOptions,
+  ContextErrorOptions,
+  ErrorCode,
+  LeafConflictErrorOptions,
+} from './error-options.js';
 export {
   CompactionError,
   ConfigError,
-  type ConfigErrorOptions,
   ContextError,
-  type ContextErrorOptions,
-  type ErrorCode,
   LeafConflictError,
-  type LeafConflictErrorOptions,
   SessionError,
   StoreError,
 } from './errors.js';
@@ -115,7 +117,6 @@ export type {
   AssistantMessage,
   ImageContent,
   Message,
-  MessageKind,
   MessageMeta,
   ProviderData,
   StopReason,

@@ -1,6 +1,7 @@
-import { ContextError, firstIssue } from '../errors.js';
+import { ContextError } from '../errors.js';
 import { messageSchema } from '../schemas/index.js';
 import type { Message, ProviderData } from '../types.js';
+import { firstIssue } from '../validation/first-issue.js';
 import { addMessage, type Turn } from './internal/write-turns.js';
 import type {
   AnthropicMessageParam,

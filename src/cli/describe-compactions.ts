@@ -1,7 +1,8 @@
 import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { ctxkitMessageKind } from '../messages/ctxkit-message-kind.js';
 import { buildContextFromBranch } from '../session/build-context-from-branch.js';
-import type { CompactionEntry, Message, SessionEntry } from '../types.js';
+import type { CompactionEntry, SessionEntry } from '../session-entry.js';
+import type { Message } from '../types.js';
 import type { createOfflineManager } from './context-settings.js';
 import { describeMessage } from './describe-message.js';
 import type { CompactionFate, InspectedCompaction, TimelinePoint } from './inspection-types.js';

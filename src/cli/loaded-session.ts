@@ -1,5 +1,5 @@
 import type { SessionInfo } from '../session/session-store.js';
-import type { SessionEntry } from '../types.js';
+import type { SessionEntry } from '../session-entry.js';
 
 /** A line of a session file that the reader skipped, such as an append torn by a crash. */
 export interface SessionWarning {

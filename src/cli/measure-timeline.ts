@@ -1,7 +1,8 @@
 import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { buildContextFromBranch } from '../session/build-context-from-branch.js';
 import { entryToMessage } from '../session/entry-to-message.js';
-import type { Message, SessionEntry } from '../types.js';
+import type { SessionEntry } from '../session-entry.js';
+import type { Message } from '../types.js';
 import { type ContextSettings, createOfflineManager } from './context-settings.js';
 import type { TimelinePoint } from './inspection-types.js';
 

@@ -1,4 +1,4 @@
-import type { SessionEntry } from '../types.js';
+import type { SessionEntry } from '../session-entry.js';
 import { messageText, preview } from './message-text.js';
 
 /** One branch of the session tree: the path from the root to a leaf. */

@@ -1,8 +1,9 @@
 import { StoreError } from '../errors.js';
 import type { CompactionResult } from '../pipeline/compact.js';
 import type { SessionStore } from '../session/session-store.js';
+import type { SessionEntry } from '../session-entry.js';
 import { anchorsOf } from '../summarizing/anchors/carried-anchors.js';
-import type { Message, SessionEntry } from '../types.js';
+import type { Message } from '../types.js';
 import type { CompactionReason } from './events.js';
 
 /**

@@ -14,7 +14,7 @@ import { type EntrySource, SourceMismatch } from '../session/entry-source.js';
 import { parseStoredEntry } from '../session/parse-stored-entry.js';
 import { SessionIndex } from '../session/session-index.js';
 import type { SessionInfo } from '../session/session-store.js';
-import type { SessionEntry, SessionEntryType } from '../types.js';
+import type { SessionEntry, SessionEntryType } from '../session-entry.js';
 import { applyLine } from './jsonl-file.js';
 
 const bytesOf = (text: string) => Uint8Array.from(text, (character) => character.charCodeAt(0));

@@ -15,7 +15,7 @@ import type {
   SetLeafOptions,
   TranscriptMessage,
 } from '../session/session-store.js';
-import type { SessionEntry, SessionEntryInput } from '../types.js';
+import type { SessionEntry, SessionEntryInput } from '../session-entry.js';
 import { appendRecord } from './jsonl-append.js';
 import { errorCode, readInfo, storeFailed } from './jsonl-file.js';
 import { lockSession } from './jsonl-lock.js';

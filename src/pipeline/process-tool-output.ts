@@ -1,8 +1,9 @@
 import type { ToolOutputLimits } from '../config/index.js';
 import { ContextError } from '../errors.js';
 import { option, parseOptions } from '../validation/parse-options.js';
-import { type TruncationStats, truncateWithNotice } from './internal/truncate-with-notice.js';
+import { truncateWithNotice } from './internal/truncate-with-notice.js';
 import type { SpilledOutput, SpillInfo, SpillStore } from './spill-store.js';
+import type { TruncationStats } from './truncate-result.js';
 
 /**
  * Options of {@link processToolOutput}.

@@ -1,6 +1,7 @@
 import type { ToolOutputLimits } from '../config/index.js';
 import { ContextError } from '../errors.js';
-import { type TruncateResult, truncateWithNotice } from './internal/truncate-with-notice.js';
+import { truncateWithNotice } from './internal/truncate-with-notice.js';
+import type { TruncateResult } from './truncate-result.js';
 
 /**
  * Cuts one tool output to the tool-output limits, the reference way: lines first (keeping the first

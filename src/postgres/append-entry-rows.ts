@@ -1,8 +1,8 @@
 import { SessionError } from '../errors.js';
 import { sessionEntryInputSchema } from '../schemas/entries.js';
 import { deepFreeze, describeIssues } from '../session/session-info.js';
+import type { SessionEntry, SessionEntryInput } from '../session-entry.js';
 import { ENTRY_COLUMNS, entryRows, MESSAGE_COLUMNS } from '../sqlite/entry-row.js';
-import type { SessionEntry, SessionEntryInput } from '../types.js';
 import type { PostgresTables } from './postgres-tables.js';
 
 /** An appended entry, validated, before the transaction fills its parent. @internal */

@@ -2,7 +2,7 @@ import { SessionError } from '../errors.js';
 import { checkExpectedLeaf } from '../session/check-expected-leaf.js';
 import { sessionNotFound } from '../session/session-info.js';
 import type { AppendEntryOptions } from '../session/session-store.js';
-import type { SessionEntry, SessionEntryInput } from '../types.js';
+import type { SessionEntry, SessionEntryInput } from '../session-entry.js';
 import {
   completeEntry,
   insertStatement,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, firstIssue, SessionError, StoreError } from '../errors.js';
+import { ConfigError, SessionError, StoreError } from '../errors.js';
 import { createKeyedQueue } from '../memory/keyed-queue.js';
 import { markStoreEntries } from '../session/check-entries.js';
 import { checkExpectedLeaf } from '../session/check-expected-leaf.js';
@@ -21,7 +21,8 @@ import type {
   SetLeafOptions,
   TranscriptMessage,
 } from '../session/session-store.js';
-import type { SessionEntryInput } from '../types.js';
+import type { SessionEntryInput } from '../session-entry.js';
+import { firstIssue } from '../validation/first-issue.js';
 import { appendPostgresEntry, lockSessionRow } from './append-postgres-entry.js';
 import { EntryCache, type EntryList } from './entry-cache.js';
 import { checkSchemaVersion, type MigratePostgresResult, migratePostgres } from './migrate-postgres.js';

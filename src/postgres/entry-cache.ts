@@ -1,7 +1,7 @@
 import { StoreError } from '../errors.js';
 import { markStoreEntries } from '../session/check-entries.js';
 import { parseStoredEntry } from '../session/parse-stored-entry.js';
-import type { SessionEntry } from '../types.js';
+import type { SessionEntry } from '../session-entry.js';
 import type { Query } from './postgres-connection.js';
 
 /**

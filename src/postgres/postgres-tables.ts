@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ConfigError, firstIssue } from '../errors.js';
+import { ConfigError } from '../errors.js';
+import { firstIssue } from '../validation/first-issue.js';
 
 /**
  * Where the store's tables live: a schema and a prefix for the table names.

@@ -1,6 +1,6 @@
 import { SessionError } from '../errors.js';
 import { sessionNotFound } from '../session/session-info.js';
-import type { SessionEntry } from '../types.js';
+import type { SessionEntry } from '../session-entry.js';
 import type { EntryCache, EntryList } from './entry-cache.js';
 import type { Query } from './postgres-connection.js';
 import type { readQueries } from './postgres-queries.js';

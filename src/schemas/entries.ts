@@ -12,7 +12,7 @@ import type {
   SessionEntryInput,
   SessionInfoEntry,
   ThinkingLevelChangeEntry,
-} from '../types.js';
+} from '../session-entry.js';
 import { messageSchema, tokenCount, userContent } from './messages.js';
 
 const base = {

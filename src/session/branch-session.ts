@@ -1,10 +1,11 @@
 import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { CompactionError } from '../errors.js';
 import { COMPACTION_TOOL_RESULT_CHARS } from '../pipeline/plan-compaction.js';
+import type { BranchSummaryEntry, SessionEntry } from '../session-entry.js';
 import { serializeConversation } from '../summarizing/serialize-conversation.js';
 import type { Summarizer } from '../summarizing/summarizer-types.js';
 import { callSummarizer } from '../summarizing/summary-output.js';
-import type { BranchSummaryEntry, Message, SessionEntry } from '../types.js';
+import type { Message } from '../types.js';
 import { checkSessionOptions } from './check-entries.js';
 import { entryToMessage } from './entry-to-message.js';
 import type { SessionStore } from './session-store.js';

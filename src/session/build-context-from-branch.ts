@@ -1,7 +1,8 @@
 import { SessionError } from '../errors.js';
 import { createSummaryMessage } from '../messages/create-summary-message.js';
+import type { CompactionEntry, SessionEntry } from '../session-entry.js';
 import { storedAnchors } from '../summarizing/anchors/carried-anchors.js';
-import type { CompactionEntry, Message, SessionEntry } from '../types.js';
+import type { Message } from '../types.js';
 import { checkOptionsObject } from './check-entries.js';
 import { backToCall } from './context-branch.js';
 import { entryToMessage } from './entry-to-message.js';

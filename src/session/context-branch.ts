@@ -6,7 +6,7 @@
  * @internal
  */
 import { SessionError } from '../errors.js';
-import type { CompactionEntry, SessionEntry } from '../types.js';
+import type { CompactionEntry, SessionEntry } from '../session-entry.js';
 
 /**
  * Where the latest compaction's kept range starts: the index of its `firstKeptEntryId` in `path`,

@@ -1,4 +1,4 @@
-import type { CompactionEntry, SessionEntry, SessionEntryType } from '../types.js';
+import type { CompactionEntry, SessionEntry, SessionEntryType } from '../session-entry.js';
 
 /** The entries of a session by position, as the session index holds them. @internal */
 export interface EntriesByPosition {

@@ -1,4 +1,4 @@
-import type { SessionEntry } from '../types.js';
+import type { SessionEntry } from '../session-entry.js';
 
 /**
  * Where a lazily indexed session's entries come from (the JSONL store's file).

@@ -1,6 +1,7 @@
 import { createSummaryMessage } from '../messages/create-summary-message.js';
 import { createBranchSummaryMessage } from '../messages/internal/summary-messages.js';
-import type { Message, SessionEntry, UserMessage } from '../types.js';
+import type { SessionEntry } from '../session-entry.js';
+import type { Message, UserMessage } from '../types.js';
 
 const derived = new WeakMap<SessionEntry, UserMessage>();
 

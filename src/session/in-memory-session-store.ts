@@ -1,4 +1,4 @@
-import type { SessionEntry, SessionEntryInput } from '../types.js';
+import type { SessionEntry, SessionEntryInput } from '../session-entry.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { checkExpectedLeaf } from './check-expected-leaf.js';
 import { wantsContextBranch } from './context-branch.js';

@@ -14,7 +14,7 @@ export type {
   SessionEntryInput,
   SessionInfoEntry,
   ThinkingLevelChangeEntry,
-} from '../types.js';
+} from '../session-entry.js';
 export { type BranchSessionOptions, type BranchSessionResult, branchSession } from './branch-session.js';
 export {
   type BuildContextFromBranchOptions,

@@ -1,5 +1,5 @@
 import { sessionEntrySchema } from '../schemas/entries.js';
-import type { SessionEntry } from '../types.js';
+import type { SessionEntry } from '../session-entry.js';
 import { isStoredEntry } from './is-stored-entry.js';
 import { deepFreeze, describeIssues } from './session-info.js';
 

@@ -1,6 +1,6 @@
 import { SessionError } from '../errors.js';
 import { sessionEntryInputSchema } from '../schemas/entries.js';
-import type { SessionEntry } from '../types.js';
+import type { SessionEntry } from '../session-entry.js';
 import { markValidEntry } from './check-entries.js';
 import type { SessionIndex } from './session-index.js';
 import { deepFreeze, describeIssues, toJson } from './session-info.js';

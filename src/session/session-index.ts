@@ -7,7 +7,7 @@
  * @internal
  */
 import { SessionError } from '../errors.js';
-import type { SessionEntry, SessionEntryType } from '../types.js';
+import type { SessionEntry, SessionEntryType } from '../session-entry.js';
 import { markStoreEntries } from './check-entries.js';
 import { contextCut } from './context-cut.js';
 import { type EntrySource, SourceMismatch } from './entry-source.js';

@@ -1,4 +1,5 @@
-import type { Message, SessionEntry, SessionEntryInput } from '../types.js';
+import type { SessionEntry, SessionEntryInput } from '../session-entry.js';
+import type { Message } from '../types.js';
 
 /**
  * What a store knows about one session, apart from its entries.

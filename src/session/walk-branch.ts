@@ -1,5 +1,5 @@
 import { SessionError } from '../errors.js';
-import type { SessionEntry } from '../types.js';
+import type { SessionEntry } from '../session-entry.js';
 import { checkEntry, checkEntryCollection, checkOptionsObject, isStoreArray } from './check-entries.js';
 import { contextBranchHead } from './context-branch.js';
 

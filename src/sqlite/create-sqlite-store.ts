@@ -14,7 +14,7 @@ import type {
   SetLeafOptions,
   TranscriptMessage,
 } from '../session/session-store.js';
-import type { SessionEntry, SessionEntryInput } from '../types.js';
+import type { SessionEntry, SessionEntryInput } from '../session-entry.js';
 import { entryRows } from './entry-row.js';
 import { contextStatements, readContextBranch } from './read-context-branch.js';
 import { ensureSchema, inTransaction, type SqliteDatabase } from './sqlite-schema.js';

@@ -3,8 +3,9 @@ import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { isUserVisible } from '../counting/is-user-visible.js';
 import { referenceCounter } from '../counting/token-counter.js';
 import { entryToMessage } from '../session/entry-to-message.js';
+import type { SessionEntry } from '../session-entry.js';
 import { contentText } from '../summarizing/serialize-conversation.js';
-import type { Message, SessionEntry } from '../types.js';
+import type { Message } from '../types.js';
 
 /** How far up the branch a tool result's call is looked for. */
 const CALL_SEARCH_DEPTH = 256;

@@ -95,6 +95,9 @@ export function parseOptions<Schema extends z.ZodType>(
   throw optionsError(functionName, parsed.error, input, name);
 }
 
+/** The schema of {@link option.bag}: built once, as functions check their options on every call. */
+const optionsBag = z.looseObject({}, { error: 'must be an object (or left out)' }).optional();
+
 /**
  * Field schemas with messages in the shape `parseOptions` prints (`must be …`), shared so every
  * function words the same rule the same way.
@@ -140,7 +143,7 @@ export const option = {
    * function's own schema). Use it where a function reads its options before validating them, so
    * `null` or a string fails naming `options` instead of as a `TypeError`.
    */
-  bag: () => z.looseObject({}, { error: 'must be an object (or left out)' }).optional(),
+  bag: () => optionsBag,
   /** An AbortSignal. */
   signal: () =>
     z.custom<AbortSignal>((value) => {

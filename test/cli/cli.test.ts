@@ -42,7 +42,8 @@ beforeAll(async () => {
   const directory = mkdtempSync(join(tmpdir(), 'ctxkit-cli-'));
   sessions = await recordSessions(directory);
   before = snapshot(directory);
-});
+  // Recording the sessions runs managers over many turns: give a busy machine room.
+}, 60_000);
 
 afterAll(() => {
   // Nothing the commands did (inspect, replay, JSON) wrote to the sessions.

@@ -1,6 +1,7 @@
-import { ContextError, firstIssue } from '../../errors.js';
+import { ContextError } from '../../errors.js';
 import { messageSchema } from '../../schemas/index.js';
 import type { Message } from '../../types.js';
+import { firstIssue } from '../../validation/first-issue.js';
 import type { ConversionWarning } from '../message-types.js';
 import { dataOf } from './provider-data.js';
 import type { WireObject } from './wire-object.js';

@@ -2,44 +2,8 @@
 // output was saved): the engine of truncateToolContent and processToolOutput. @internal
 import { DEFAULT_TOOL_OUTPUT_LIMITS, type ToolOutputLimits, toolOutputSchema } from '../../config/index.js';
 import { parseOptions } from '../../validation/parse-options.js';
+import type { TruncateResult, TruncationStats } from '../truncate-result.js';
 import { cutBy, cutLines, formatCount, measureText, type TextSize, trimNewlines } from './text-cuts.js';
-
-/**
- * What {@link truncateToolContent} did.
- *
- * @example
- * ```ts
- * const { stats } = truncateToolContent(output);
- * if (stats.limitedBy.length > 0) console.log(`cut by ${stats.limitedBy.join(', ')}`);
- * ```
- */
-export interface TruncationStats {
-  /** The size of the input. */
-  original: TextSize;
-  /** The size of the returned text, notice included. */
-  result: TextSize;
-  /** The limits the input exceeded, in the order they were applied. */
-  limitedBy: Array<'lines' | 'chars' | 'bytes'>;
-}
-
-/**
- * The result of {@link truncateToolContent}.
- *
- * @example
- * ```ts
- * const result: TruncateResult = truncateToolContent(output, { maxLines: 100 });
- * ```
- */
-export interface TruncateResult {
-  /** The text to store: the input when it fit, else the kept part followed by a notice. */
-  text: string;
-  /** Whether anything was cut. */
-  truncated: boolean;
-  /** The input is over `largeOutputThreshold`: save it in full with a `SpillStore` before dropping it. */
-  needsSpill: boolean;
-  /** Sizes before and after. */
-  stats: TruncationStats;
-}
 
 /**
  * What {@link processToolOutput} adds to the notice: where the full output was saved, or why it

@@ -19,6 +19,9 @@ const parsedSchema = z.looseObject(
  * Renderings tried, from the most to the least detail: problems grouped by code and message, then by
  * code alone (one message per code), each message shortened to `width` (0 keeps codes and places only).
  */
+/** `maxChars` of {@link renderToolOutput}, built once. */
+const maxCharsSchema = option.tokens();
+
 const ATTEMPTS: readonly { byCode: boolean; width: number }[] = [
   { byCode: false, width: 300 },
   { byCode: false, width: 160 },
@@ -119,7 +122,7 @@ function codeLine(problems: readonly ToolOutputProblem[]): string | undefined {
  */
 export function renderToolOutput(parsed: ParsedToolOutput, maxChars: number): string {
   parseOptions('renderToolOutput', parsedSchema, parsed, 'parsed');
-  const budget = Math.floor(parseOptions('renderToolOutput', option.tokens(), maxChars, 'maxChars'));
+  const budget = Math.floor(parseOptions('renderToolOutput', maxCharsSchema, maxChars, 'maxChars'));
   const first = header(parsed);
   const hasCodes = parsed.problems.some((problem) => problem.code !== undefined && problem.severity !== 'failure');
   for (const { byCode, width } of ATTEMPTS) {

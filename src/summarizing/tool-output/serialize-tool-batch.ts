@@ -1,5 +1,5 @@
 /** The text of a batch of archived tool results for a summarizer, each result given its share. Internal. */
-import { codePoints } from '../../pipeline/internal/clip-text.js';
+import { codePointLength } from '../../counting/token-counter.js';
 import type { Message } from '../../types.js';
 import { serializeConversation } from '../serialize-conversation.js';
 import { shareBudget } from './share-budget.js';
@@ -7,8 +7,9 @@ import { shareBudget } from './share-budget.js';
 /** Code points of a result's text kept at least, whatever its share. */
 const MIN_RESULT_CHARS = 200;
 
+/** Code points of `text`, counted without building them. */
 function size(text: string): number {
-  return codePoints(text).length;
+  return codePointLength(text);
 }
 
 /**
