@@ -1,14 +1,14 @@
 import type { ContextConfig } from '../config/index.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { assertMessage } from '../pipeline/internal/assert-messages.js';
-import { newestPairsThatFit } from '../pipeline/internal/tool-summary-input.js';
-import { summarizeArchivedResults, TOOL_SUMMARY_INPUT_CHARS } from '../pipeline/summarize-tool-results.js';
+import { summarizeArchivedResults } from '../pipeline/summarize-tool-results.js';
 import type { Summarizer } from '../summarizing/summarizer-types.js';
 import type { Message, ToolResultMessage } from '../types.js';
 import type { CallOptions } from './context-manager-types.js';
 import type { ContextEvent } from './events.js';
-import { continues } from './internal/host-input.js';
-import { pairsIn } from './internal/pairs-in.js';
+import { EarlyArchive } from './internal/early-archive.js';
+import { continues, isHostTurn } from './internal/host-input.js';
+import { summaryPairs } from './internal/pairs-in.js';
 import { archivedCopy } from './internal/sent-messages.js';
 import { VisibleResults } from './internal/visible-results.js';
 import { SentProjection } from './sent-projection.js';
@@ -52,6 +52,7 @@ export class ManagedHistory {
   private handedHistory = 0;
   private handedSent = 0;
   private readonly visible = new VisibleResults();
+  private readonly early = new EarlyArchive();
 
   constructor(private readonly options: ManagedHistoryOptions) {
     this.projection = new SentProjection(options.count);
@@ -142,17 +143,20 @@ export class ManagedHistory {
 
   /** Takes in checked messages; synchronous until a tool output needs cutting or a batch is due. */
   private ingest(input: readonly Message[], start: number, callOptions: CallOptions): boolean | Promise<boolean> {
+    this.early.plan(input, start, this.visible.size, this.options.config);
     let startsTurn = false;
     for (let index = start; index < input.length; index++) {
       const message = input[index]!;
       if (message.role === 'toolResult' && !this.options.guard.fits(message)) {
-        return this.ingestCutting(input, index, startsTurn, callOptions);
+        return this.orRestore(this.ingestCutting(input, index, startsTurn, callOptions));
       }
       if (isHostTurn(message)) startsTurn = true;
       this.known.push(message);
       this.push(message);
     }
-    return this.archiveDue() ? this.archive(callOptions).then(() => startsTurn) : startsTurn;
+    if (this.archiveDue()) return this.orRestore(this.archive(callOptions)).then(() => startsTurn);
+    this.early.restore(this.projection, this.history);
+    return startsTurn;
   }
 
   /** {@link ingest} from a message on, cutting (and spilling) tool output where needed. */
@@ -173,13 +177,22 @@ export class ManagedHistory {
       this.push(kept);
     }
     if (this.archiveDue()) await this.archive(callOptions);
+    else this.early.restore(this.projection, this.history);
     return startsTurn;
+  }
+
+  /** An intake that fails (a spill, the summarizer aborted) leaves the results archived early sent as themselves. */
+  private orRestore<T>(work: Promise<T>): Promise<T> {
+    return work.catch((error: unknown) => {
+      this.early.restore(this.projection, this.history);
+      throw error;
+    });
   }
 
   private push(message: Message): void {
     const index = this.history.push(message) - 1;
     this.mirror.push(message);
-    if (!this.projection.append(message)) this.rebuildProjection();
+    if (!this.projection.append(message, this.early.take(message, index))) this.rebuildProjection();
     if (message.role === 'toolResult' && isAgentVisible(message)) this.visible.add(index);
   }
 
@@ -196,22 +209,20 @@ export class ManagedHistory {
   private async archive(callOptions: CallOptions): Promise<void> {
     const strategy = this.options.config.toolSummaryStrategy as 'llm' | 'heuristic';
     const indexes = this.visible.oldest(this.visible.size - this.options.config.toolCallCutoff);
-    const originals = indexes.map((index) => this.history[index] as ToolResultMessage);
-    const pairs = newestPairsThatFit(indexes.length, TOOL_SUMMARY_INPUT_CHARS, (newest) =>
-      pairsIn(this.history, indexes.slice(-newest), originals.slice(-newest)),
-    );
-    const outcome = await summarizeArchivedResults(pairs, {
+    const outcome = await summarizeArchivedResults(summaryPairs(this.history, indexes), {
       strategy,
       summarizer: this.options.summarizer,
       signal: callOptions.signal,
     });
     this.visible.drop(indexes.length);
     for (const index of indexes) {
-      const hidden = archivedCopy(this.history[index] as ToolResultMessage);
+      const early = this.early.copyOf(index); // sent as its placeholder already
+      const hidden = early ?? archivedCopy(this.history[index] as ToolResultMessage);
       this.history[index] = hidden;
       this.mirror[index] = hidden;
-      this.projection.replaceResult(index, hidden);
+      if (early === undefined) this.projection.replaceResult(index, hidden);
     }
+    this.early.clear();
     this.push(outcome.message);
     this.options.emit({
       type: 'tool-results-summarized',
@@ -242,12 +253,7 @@ export class ManagedHistory {
 
   private rebuildProjection(): void {
     this.projection = SentProjection.of(this.history, this.options.count);
+    this.early.reapply(this.projection);
     this.options.onRebuild();
   }
-}
-
-/** A user message the host wrote (not a summary ctxkit made): it starts a turn. */
-function isHostTurn(message: Message): boolean {
-  const kind = message.meta?.kind;
-  return message.role === 'user' && kind !== 'tool_summary' && kind !== 'compaction_summary';
 }

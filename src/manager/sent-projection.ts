@@ -113,8 +113,10 @@ export class SentProjection {
   /**
    * Takes in the next message of the history. Returns false when the projection must be rebuilt
    * from scratch (a new raw id equals a fresh id made earlier); it is then left incomplete.
+   * `archivedAs`, for a tool result, is its archived copy: the result is sent as that copy's
+   * placeholder at once (never counted itself), as {@link replaceResult} would leave it.
    */
-  append(message: Message): boolean {
+  append(message: Message, archivedAs?: ToolResultMessage): boolean {
     const index = this.length++;
     if (index >= this.positions.length) this.positions = growInts(this.positions, index + 1);
     this.positions[index] = -1;
@@ -125,7 +127,7 @@ export class SentProjection {
         return true;
       }
       case 'toolResult':
-        return this.appendResult(message, index);
+        return this.appendResult(message, index, archivedAs);
       case 'assistant':
         return this.appendAssistant(message, index);
     }
@@ -143,7 +145,7 @@ export class SentProjection {
     if (!this.ids.has(id)) this.ids.set(id, SEEN);
   }
 
-  private appendResult(result: ToolResultMessage, index: number): boolean {
+  private appendResult(result: ToolResultMessage, index: number, archivedAs: ToolResultMessage | undefined): boolean {
     const id = result.toolCallId;
     if (this.fresh.has(id)) return false;
     this.noteId(id);
@@ -151,7 +153,7 @@ export class SentProjection {
     if (call === undefined) return true; // an orphan or a second result: dropped
     if (call.sent < 0) return true; // its call is not sent (hidden, aborted or failed turn)
     this.positions[index] = call.sent;
-    this.set(call.sent, sendable(result, call.id));
+    this.set(call.sent, sendable(archivedAs ?? result, call.id));
     return true;
   }
 

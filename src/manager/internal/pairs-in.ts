@@ -1,5 +1,19 @@
-import { withTheirCalls } from '../../pipeline/internal/tool-summary-input.js';
+import { newestPairsThatFit, withTheirCalls } from '../../pipeline/internal/tool-summary-input.js';
+import { TOOL_SUMMARY_INPUT_CHARS } from '../../pipeline/summarize-tool-results.js';
 import type { Message, ToolResultMessage } from '../../types.js';
+
+/**
+ * The summarizer's input for archiving the results at `indexes` of `history` (ascending): the
+ * newest of them with their calls, as many as fit the tool summary's input cap.
+ *
+ * @internal
+ */
+export function summaryPairs(history: readonly Message[], indexes: readonly number[]): Message[] {
+  const originals = indexes.map((index) => history[index] as ToolResultMessage);
+  return newestPairsThatFit(originals, TOOL_SUMMARY_INPUT_CHARS, (newest) =>
+    pairsIn(history, indexes.slice(-newest), originals.slice(-newest)),
+  );
+}
 
 /**
  * The results with their calls, found in the stretch of history that holds them: calls sit just
@@ -15,7 +29,8 @@ export function pairsIn(
   originals: readonly ToolResultMessage[],
 ): Message[] {
   const end = indexes[indexes.length - 1]! + 1;
-  let span = Math.max(64, end - indexes[0]!);
+  // Calls sit just before their results: 64 messages before the first result at first.
+  let span = 64;
   for (;;) {
     const start = Math.max(0, indexes[0]! - span);
     const pairs = withTheirCalls(history.slice(start, end), originals);
