@@ -3,6 +3,7 @@ import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { summaryText } from '../messages/summary-text.js';
 import { withoutEmptyAssistantParts, withoutEmptyUserParts } from '../pipeline/internal/empty-content.js';
 import type { AssistantMessage, Message, ToolResultMessage } from '../types.js';
+import { CallIds } from './internal/call-ids.js';
 import { growFloats, growInts } from './internal/grow-arrays.js';
 import { type OpenCall, OpenCalls } from './internal/open-calls.js';
 import {
@@ -12,10 +13,6 @@ import {
   sendable,
   withCallIds,
 } from './internal/sent-messages.js';
-
-/** What {@link SentProjection} knows of an id: seen in the history, or also sent as a call's id. */
-const SEEN = 0;
-const SENT = 1;
 
 /**
  * The projection of a history as `prepareModelMessages` defines it, built one message at a time,
@@ -48,11 +45,8 @@ export class SentProjection {
   private positions: Int32Array = new Int32Array(64);
   private length = 0;
   private readonly open = new OpenCalls();
-  /** Every id in the history (calls and results), so a fresh id clashes with none: `SENT` once a call was sent under it. */
-  private readonly ids = new Map<string, number>();
-  /** Fresh ids this projection made (all sent), and the next suffix to try per id. */
-  private readonly fresh = new Set<string>();
-  private readonly nextSuffix = new Map<string, number>();
+  /** The ids met so far: which raw ids were sent as a call's, which fresh ids were made. */
+  private readonly ids = new CallIds(this.sent);
   /** Sent index up to which usage is stale (a compaction summary and the messages it kept). */
   private staleUntil = -1;
   /** Usage of the anchor minus the estimate of `sent[0…anchor]`; undefined without an anchor. */
@@ -104,9 +98,9 @@ export class SentProjection {
    */
   seedIds(history: readonly Message[]): void {
     for (const message of history) {
-      if (message.role === 'toolResult') this.noteId(message.toolCallId);
+      if (message.role === 'toolResult') this.ids.note(message.toolCallId);
       else if (message.role === 'assistant')
-        for (const part of message.content) if (part.type === 'toolCall') this.noteId(part.id);
+        for (const part of message.content) if (part.type === 'toolCall') this.ids.note(part.id);
     }
   }
 
@@ -139,14 +133,10 @@ export class SentProjection {
     this.set(position, sendable(result, current.toolCallId));
   }
 
-  private noteId(id: string): void {
-    if (!this.ids.has(id)) this.ids.set(id, SEEN);
-  }
-
   private appendResult(result: ToolResultMessage, index: number): boolean {
     const id = result.toolCallId;
-    if (this.fresh.has(id)) return false;
-    this.noteId(id);
+    if (this.ids.isFresh(id)) return false;
+    this.ids.note(id);
     const call = this.open.take(id);
     if (call === undefined) return true; // an orphan or a second result: dropped
     if (call.sent < 0) return true; // its call is not sent (hidden, aborted or failed turn)
@@ -159,26 +149,28 @@ export class SentProjection {
     const calls: OpenCall[] = [];
     for (const part of message.content) {
       if (part.type !== 'toolCall') continue;
-      if (this.fresh.has(part.id)) return false;
-      this.noteId(part.id);
-      const call: OpenCall = { message: index, sent: -1, id: part.id };
+      if (this.ids.isFresh(part.id)) return false;
+      this.ids.note(part.id);
+      const call: OpenCall = { message: index, sent: -1, id: part.id, raw: part.id };
       calls.push(call);
       this.open.add(call);
     }
     if (!isAgentVisible(message) || message.stopReason === 'aborted' || message.stopReason === 'error') return true;
     const sendable = withoutEmptyAssistantParts(message);
     if (sendable === undefined) return true;
+    // A raw id already sent, or sent by an earlier call of this message, is renamed.
     let renamed = false;
-    for (const call of calls) {
-      if (this.ids.get(call.id) === SENT) {
-        call.id = this.freshId(call.id);
+    for (let rank = 0; rank < calls.length; rank++) {
+      const call = calls[rank]!;
+      if (this.ids.wasSent(call.id) || sharesRawId(calls, rank)) {
+        call.id = this.ids.freshId(call.id);
         renamed = true;
-      } else {
-        this.ids.set(call.id, SENT);
       }
     }
     const sentMessage = renamed ? withCallIds(sendable, calls) : sendable;
-    this.positions[index] = this.push(sentMessage);
+    const position = this.push(sentMessage);
+    this.positions[index] = position;
+    for (const call of calls) if (call.id === call.raw) this.ids.addSent(call.id, position);
     this.noteUsage(sentMessage);
     let rank = 0;
     for (const part of message.content) {
@@ -187,16 +179,6 @@ export class SentProjection {
       call.sent = this.push(missingResult(call.id, part.name));
     }
     return true;
-  }
-
-  /** `id#k` with the smallest `k` ≥ 2 that is neither a raw id nor sent; `nextSuffix` is a lower bound of it. */
-  private freshId(id: string): string {
-    let suffix = this.nextSuffix.get(id) ?? 2;
-    let candidate = `${id}#${suffix}`;
-    while (this.ids.has(candidate) || this.fresh.has(candidate)) candidate = `${id}#${++suffix}`;
-    this.nextSuffix.set(id, suffix + 1);
-    this.fresh.add(candidate);
-    return candidate;
   }
 
   private push(message: Message): number {
@@ -244,4 +226,10 @@ export class SentProjection {
     this.offset = usageTotal(message.usage!) - this.sum;
     this.anchorAt = position;
   }
+}
+
+/** Whether a call before `rank` in `calls` has the same raw id as the call at `rank`. */
+function sharesRawId(calls: readonly OpenCall[], rank: number): boolean {
+  for (let earlier = 0; earlier < rank; earlier++) if (calls[earlier]!.raw === calls[rank]!.raw) return true;
+  return false;
 }
