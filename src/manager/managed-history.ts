@@ -182,8 +182,9 @@ export class ManagedHistory {
 
   private push(message: Message): void {
     const index = this.history.push(message) - 1;
-    if (!this.projection.append(message)) this.rebuildProjection();
-    if (message.role === 'toolResult' && isAgentVisible(message)) this.visible.add(index);
+    if (!this.projection.append(message)) this.rebuild();
+    else if (message.role === 'toolResult' && isAgentVisible(message))
+      this.visible.add(index, this.projection.lastPosition);
   }
 
   /** Whether more than `toolCallCutoff + toolSummaryBatch` tool results are visible (and a strategy archives them). */
@@ -199,6 +200,7 @@ export class ManagedHistory {
   private async archive(callOptions: CallOptions): Promise<void> {
     const strategy = this.options.config.toolSummaryStrategy as 'llm' | 'heuristic';
     const indexes = this.visible.oldest(this.visible.size - this.options.config.toolCallCutoff);
+    const positions = this.visible.oldestPositions(indexes.length);
     const originals = indexes.map((index) => this.history[index] as ToolResultMessage);
     const pairs = newestPairsThatFit(indexes.length, TOOL_SUMMARY_INPUT_CHARS, (newest) =>
       pairsIn(this.history, indexes.slice(-newest), originals.slice(-newest)),
@@ -209,11 +211,11 @@ export class ManagedHistory {
       signal: callOptions.signal,
     });
     this.visible.drop(indexes.length);
-    for (const index of indexes) {
+    indexes.forEach((index, rank) => {
       const hidden = archivedCopy(this.history[index] as ToolResultMessage);
       this.history[index] = hidden;
-      this.projection.replaceResult(index, hidden);
-    }
+      this.projection.replaceResult(positions[rank]!, hidden);
+    });
     this.push(outcome.message);
     this.options.emit({
       type: 'tool-results-summarized',
@@ -230,20 +232,20 @@ export class ManagedHistory {
       this.history = this.history.slice(0, this.handedHistory);
       this.rebuild();
     } else if (this.projection.sent.length !== this.handedSent) {
-      this.rebuildProjection();
+      this.rebuild();
     }
   }
 
+  /** Projects the history from scratch, noting its visible tool results and where they are sent. */
   private rebuild(): void {
     this.visible.clear();
+    const projection = new SentProjection(this.options.count);
+    projection.seedIds(this.history);
     this.history.forEach((message, index) => {
-      if (message.role === 'toolResult' && isAgentVisible(message)) this.visible.add(index);
+      projection.append(message);
+      if (message.role === 'toolResult' && isAgentVisible(message)) this.visible.add(index, projection.lastPosition);
     });
-    this.rebuildProjection();
-  }
-
-  private rebuildProjection(): void {
-    this.projection = SentProjection.of(this.history, this.options.count);
+    this.projection = projection;
     this.options.onRebuild();
   }
 }

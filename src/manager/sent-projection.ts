@@ -4,7 +4,6 @@ import { summaryText } from '../messages/summary-text.js';
 import { withoutEmptyAssistantParts, withoutEmptyUserParts } from '../pipeline/internal/empty-content.js';
 import type { AssistantMessage, Message, ToolResultMessage } from '../types.js';
 import { CallIds } from './internal/call-ids.js';
-import { growFloats, growInts } from './internal/grow-arrays.js';
 import { type OpenCall, OpenCalls } from './internal/open-calls.js';
 import {
   MISSING_CONTENT,
@@ -13,6 +12,7 @@ import {
   sendable,
   withCallIds,
 } from './internal/sent-messages.js';
+import { TokenCounts } from './internal/token-counts.js';
 
 /**
  * The projection of a history as `prepareModelMessages` defines it, built one message at a time,
@@ -38,12 +38,12 @@ export class SentProjection {
   /** The messages to send. */
   readonly sent: Message[] = [];
   /** Tokens of each sent message. */
-  private counts: Float64Array = new Float64Array(64);
+  private readonly counts = new TokenCounts();
   /** Sum of {@link counts}. */
   private sum = 0;
-  /** For each history index, where the message (or the result it is) sits in `sent`, or -1. */
-  private positions: Int32Array = new Int32Array(64);
   private length = 0;
+  /** Where the message appended last (or the result it is) sits in `sent`, or -1. */
+  private last = -1;
   private readonly open = new OpenCalls();
   /** The ids met so far: which raw ids were sent as a call's, which fresh ids were made. */
   private readonly ids = new CallIds(this.sent);
@@ -62,6 +62,15 @@ export class SentProjection {
   /** Messages of the history taken in so far. */
   get historyLength(): number {
     return this.length;
+  }
+
+  /**
+   * Where the message appended last sits in `sent` (a result: where its call's result is sent), or
+   * -1 when it is not sent. The manager keeps it for the results it may archive (see
+   * {@link replaceResult}), instead of the projection keeping one per message.
+   */
+  get lastPosition(): number {
+    return this.last;
   }
 
   /** Estimated tokens of the sent messages. */
@@ -89,7 +98,7 @@ export class SentProjection {
 
   /** Tokens of one sent message. */
   tokensAt(sentIndex: number): number {
-    return this.counts[sentIndex]!;
+    return this.counts.at(sentIndex);
   }
 
   /**
@@ -110,37 +119,38 @@ export class SentProjection {
    */
   append(message: Message): boolean {
     const index = this.length++;
-    if (index >= this.positions.length) this.positions = growInts(this.positions, index + 1);
-    this.positions[index] = -1;
+    this.last = -1;
     switch (message.role) {
       case 'user': {
         const sendable = isAgentVisible(message) ? withoutEmptyUserParts(message) : undefined;
-        if (sendable !== undefined) this.positions[index] = this.push(sendable);
+        if (sendable !== undefined) this.last = this.push(sendable);
         return true;
       }
       case 'toolResult':
-        return this.appendResult(message, index);
+        return this.appendResult(message);
       case 'assistant':
         return this.appendAssistant(message, index);
     }
   }
 
-  /** Replaces the tool result at `historyIndex` (archived: hidden, sent as a placeholder). */
-  replaceResult(historyIndex: number, result: ToolResultMessage): void {
-    const position = this.positions[historyIndex]!;
+  /**
+   * Replaces the tool result sent at `position` (its {@link lastPosition} when it was appended; -1
+   * does nothing) by `result`, the same result archived: hidden, sent as a placeholder.
+   */
+  replaceResult(position: number, result: ToolResultMessage): void {
     if (position < 0) return;
     const current = this.sent[position] as ToolResultMessage;
     this.set(position, sendable(result, current.toolCallId));
   }
 
-  private appendResult(result: ToolResultMessage, index: number): boolean {
+  private appendResult(result: ToolResultMessage): boolean {
     const id = result.toolCallId;
     if (this.ids.isFresh(id)) return false;
     this.ids.note(id);
     const call = this.open.take(id);
     if (call === undefined) return true; // an orphan or a second result: dropped
     if (call.sent < 0) return true; // its call is not sent (hidden, aborted or failed turn)
-    this.positions[index] = call.sent;
+    this.last = call.sent;
     this.set(call.sent, sendable(result, call.id));
     return true;
   }
@@ -169,7 +179,7 @@ export class SentProjection {
     }
     const sentMessage = renamed ? withCallIds(sendable, calls) : sendable;
     const position = this.push(sentMessage);
-    this.positions[index] = position;
+    this.last = position;
     for (const call of calls) if (call.id === call.raw) this.ids.addSent(call.id, position);
     this.noteUsage(sentMessage);
     let rank = 0;
@@ -183,9 +193,8 @@ export class SentProjection {
 
   private push(message: Message): number {
     const position = this.sent.push(message) - 1;
-    if (position >= this.counts.length) this.counts = growFloats(this.counts, position + 1);
     const tokens = this.tokensOf(message);
-    this.counts[position] = tokens;
+    this.counts.set(position, tokens);
     this.sum += tokens;
     if (message.role === 'user') this.noteSummary(message, position);
     return position;
@@ -206,8 +215,8 @@ export class SentProjection {
 
   private set(position: number, message: Message): void {
     const tokens = this.tokensOf(message);
-    this.sum += tokens - this.counts[position]!;
-    this.counts[position] = tokens;
+    this.sum += tokens - this.counts.at(position);
+    this.counts.set(position, tokens);
     this.sent[position] = message;
   }
 

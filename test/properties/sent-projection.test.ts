@@ -27,6 +27,16 @@ function project(messages: readonly Message[]): SentProjection {
   return projection;
 }
 
+/** Where each message of `messages` is sent (its `lastPosition` once appended), by history index. */
+function positionsIn(messages: readonly Message[]): number[] {
+  const projection = new SentProjection(count);
+  projection.seedIds(messages);
+  return messages.map((message) => {
+    expect(projection.append(message)).toBe(true);
+    return projection.lastPosition;
+  });
+}
+
 test.prop([arbitraryConversation({ maxLength: 40 })], { numRuns: 150 })(
   'built one message at a time, the projection equals prepareModelMessages at every length, with the same token sum',
   (conversation) => {
@@ -46,6 +56,7 @@ test.prop([arbitraryConversation({ maxLength: 40 }), fc.array(fc.nat(), { maxLen
   (conversation, picks) => {
     const history = [...conversation];
     const projection = project(history);
+    const positions = positionsIn(history);
     const results = history.flatMap((message, index) => (message.role === 'toolResult' ? [index] : []));
     for (const pick of picks) {
       if (results.length === 0) break;
@@ -55,7 +66,7 @@ test.prop([arbitraryConversation({ maxLength: 40 }), fc.array(fc.nat(), { maxLen
         meta: { ...history[index]!.meta, agentVisible: false, kind: 'tool_result_archived' },
       };
       history[index] = archived;
-      projection.replaceResult(index, archived);
+      projection.replaceResult(positions[index]!, archived);
       const expected = prepareModelMessages(history);
       expect(projection.sent).toEqual(expected);
       expect(projection.estimate).toBe(sumMessageTokens(expected, referenceCounter));
