@@ -9,8 +9,9 @@
  * any tool digest). Results go to docs/benchmarks.md, between the fidelity markers only.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { compact, heuristicSummarizer, type Message, type Summarizer, type SummaryRequest } from '../src/index.js';
+import { compact, heuristicSummarizer, type Message, type Summarizer } from '../src/index.js';
 import { normalizeForCheck } from '../src/summarizing/anchors/normalize.js';
+import type { SummaryRequest } from '../src/summarizing/index.js';
 import {
   ANCHOR_CATEGORIES,
   type AnchorCategory,

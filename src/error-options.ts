@@ -39,7 +39,7 @@ export interface ContextErrorOptions {
 }
 
 /**
- * What a {@link ConfigError} is built from: its code is always `CONFIG_INVALID`.
+ * What a `ConfigError` (root entry) is built from: its code is always `CONFIG_INVALID`.
  *
  * @example
  * ```ts
@@ -56,7 +56,7 @@ export interface ConfigErrorOptions {
 }
 
 /**
- * What a {@link LeafConflictError} is built from: its code is always `LEAF_CONFLICT`.
+ * What a `LeafConflictError` (root entry) is built from: its code is always `LEAF_CONFLICT`.
  *
  * @example
  * ```ts

@@ -25,7 +25,6 @@ export {
   type ContextConfig,
   type ContextConfigInput,
   DEFAULT_CONFIG,
-  DEFAULT_TOOL_OUTPUT_LIMITS,
   effectiveTokenLimit,
   resolveConfig,
   type ToolOutputLimits,
@@ -59,12 +58,11 @@ export { prepareModelMessages } from './pipeline/prepare-model-messages.js';
 export { type ClearToolUsesOptions, type ClearToolUsesResult, clearToolUses } from './pipeline/clear-tool-uses.js';
 
 // ── Contracts: what a host plugs in, and the ready ones ─────────────────────────────────────
+// (a contract's parts, e.g. the `SummaryRequest` a summarizer receives, are in its layer's entry)
 export type { TokenCounter } from './counting/token-counter.js';
-export type { Summarizer, SummaryOutput, SummaryRequest } from './summarizing/summarizer-types.js';
+export type { Summarizer } from './summarizing/summarizer-types.js';
 export {
   type CompletionFunction,
-  type CompletionInput,
-  type CompletionOutput,
   type CreateSummarizerOptions,
   createSummarizer,
 } from './summarizing/create-summarizer.js';
@@ -92,17 +90,9 @@ export { createInMemorySessionStore } from './session/in-memory-session-store.js
 // ── ctxkit's own messages: which kind a message is (summary, digest, placeholder…) ───────────
 export { type CtxkitMessageKind, ctxkitMessageKind } from './messages/ctxkit-message-kind.js';
 
-// ── Models ──────────────────────────────────────────────────────────────────────────────────
-export { type GetModelLimitsOptions, getModelLimits, MODEL_LIMITS, type ModelLimits } from './models/model-limits.js';
-export { type IsContextOverflowOptions, isContextOverflow } from './models/is-context-overflow.js';
-
 // ── Errors ──────────────────────────────────────────────────────────────────────────────────
-export type {
-  ConfigErrorOptions,
-  ContextErrorOptions,
-  ErrorCode,
-  LeafConflictErrorOptions,
-} from './error-options.js';
+// (their constructors' options types are in `ctxkit/session`, for hosts that write a store)
+export type { ErrorCode } from './error-options.js';
 export {
   CompactionError,
   ConfigError,
@@ -111,6 +101,10 @@ export {
   SessionError,
   StoreError,
 } from './errors.js';
+
+// ── Models ──────────────────────────────────────────────────────────────────────────────────
+export { type GetModelLimitsOptions, getModelLimits, MODEL_LIMITS, type ModelLimits } from './models/model-limits.js';
+export { type IsContextOverflowOptions, isContextOverflow } from './models/is-context-overflow.js';
 
 // ── The message model ───────────────────────────────────────────────────────────────────────
 export type {

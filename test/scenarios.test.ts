@@ -12,10 +12,9 @@ import {
   prepareModelMessages,
   referenceCounter,
   type Summarizer,
-  type SummaryOutput,
 } from '../src/index.js';
 import { compactSession } from '../src/session/index.js';
-import { summaryText } from '../src/summarizing/index.js';
+import { type SummaryOutput, summaryText } from '../src/summarizing/index.js';
 import {
   assistantMessage,
   createScriptedSummarizer,

@@ -25,7 +25,7 @@ export type TruncateMode = 'head' | 'head_tail';
  *
  * @example
  * ```ts
- * const limits: ToolOutputLimits = { ...DEFAULT_TOOL_OUTPUT_LIMITS, maxLines: 500 };
+ * const limits: ToolOutputLimits = { ...DEFAULT_CONFIG.toolOutput, maxLines: 500 };
  * ```
  */
 export interface ToolOutputLimits {
@@ -113,12 +113,9 @@ export type ContextConfigInput = Partial<Omit<ContextConfig, 'toolOutput'>> & {
 };
 
 /**
- * The reference limits for one tool output.
+ * The reference limits for one tool output; public as `DEFAULT_CONFIG.toolOutput`.
  *
- * @example
- * ```ts
- * truncateToolContent(output, { ...DEFAULT_TOOL_OUTPUT_LIMITS, maxLines: 500 });
- * ```
+ * @internal
  */
 export const DEFAULT_TOOL_OUTPUT_LIMITS: Readonly<ToolOutputLimits> = Object.freeze({
   maxLines: 2000,

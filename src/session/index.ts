@@ -1,7 +1,9 @@
-// `ctxkit/session`: the whole session tree. The `SessionStore` contract with its option types (for
-// hosts that write a store), the entry types, the functions over a tree of entries and the in-memory
-// store. The root entry re-exports the few names a host that uses the manager needs
+// `ctxkit/session`: the whole session tree. The `SessionStore` contract with its option types and the
+// options of the errors a store throws (for hosts that write a store), the entry types, the
+// functions over a tree of entries and the in-memory store. The root entry re-exports the few names a host that uses the manager needs
 // (`SessionStore`, `SessionEntry`, `createInMemorySessionStore`, `buildContextFromBranch`).
+
+export type { ConfigErrorOptions, ContextErrorOptions, LeafConflictErrorOptions } from '../error-options.js';
 export type {
   BranchSummaryEntry,
   CompactionEntry,

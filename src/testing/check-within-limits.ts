@@ -1,4 +1,4 @@
-import { DEFAULT_TOOL_OUTPUT_LIMITS, type ToolOutputLimits } from '../index.js';
+import { DEFAULT_CONFIG, type ToolOutputLimits } from '../index.js';
 
 const encoder = new TextEncoder();
 
@@ -20,7 +20,7 @@ const encoder = new TextEncoder();
  */
 export function checkWithinLimits(text: string, limits: Partial<ToolOutputLimits> = {}): string[] {
   const given = Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined));
-  const { maxLines, maxChars, maxBytes } = { ...DEFAULT_TOOL_OUTPUT_LIMITS, ...given };
+  const { maxLines, maxChars, maxBytes } = { ...DEFAULT_CONFIG.toolOutput, ...given };
   let newlines = 0;
   for (let index = 0; index < text.length; index++) if (text.charCodeAt(index) === 10) newlines++;
   const lines = text.length === 0 ? 0 : newlines + (text.endsWith('\n') ? 0 : 1);

@@ -1,5 +1,5 @@
-import type { Summarizer, SummaryOutput, SummaryRequest } from '../index.js';
 import { abortReason, raceAbort } from '../pipeline/internal/race-abort.js';
+import type { Summarizer, SummaryOutput, SummaryRequest } from '../summarizing/index.js';
 
 /**
  * One scripted answer of a {@link createScriptedSummarizer} summarizer:

@@ -10,13 +10,12 @@ import {
   referenceCounter,
   resolveConfig,
   type Summarizer,
-  type SummaryOutput,
   shouldCompact,
   sumMessageTokens,
   type ToolResultMessage,
 } from '../../src/index.js';
 import { DIGEST_PREFIX, SUMMARY_PREFIX } from '../../src/schemas/index.js';
-import { createSummaryMessage, summaryText } from '../../src/summarizing/index.js';
+import { createSummaryMessage, type SummaryOutput, summaryText } from '../../src/summarizing/index.js';
 import { createScriptedSummarizer, toolCallMessage, toolResultMessage, userMessage } from '../../src/testing/index.js';
 
 // Under the reference counter, 4 characters cost 1 token.

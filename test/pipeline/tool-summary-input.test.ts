@@ -1,4 +1,5 @@
-import { type Message, type SummaryRequest, summarizeToolResults } from 'ctxkit';
+import { type Message, summarizeToolResults } from 'ctxkit';
+import type { SummaryRequest } from 'ctxkit/summarizing';
 import { describe, expect, it } from 'vitest';
 
 function results(count: number, size: number): Message[] {

@@ -1,11 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import {
-  ConfigError,
-  DEFAULT_TOOL_OUTPUT_LIMITS,
-  type ToolOutputLimits,
-  truncateToolContent,
-} from '../../src/index.js';
+import { ConfigError, DEFAULT_CONFIG, type ToolOutputLimits, truncateToolContent } from '../../src/index.js';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const encoder = new TextEncoder();
@@ -15,7 +10,7 @@ const lines = (text: string) => (text === '' ? 0 : text.split('\n').length - (te
 const numbered = (count: number) => Array.from({ length: count }, (_, index) => `line ${index + 1}`).join('\n');
 
 function expectWithin(text: string, limits: Partial<ToolOutputLimits>) {
-  const full = { ...DEFAULT_TOOL_OUTPUT_LIMITS, ...limits };
+  const full = { ...DEFAULT_CONFIG.toolOutput, ...limits };
   expect(lines(text)).toBeLessThanOrEqual(full.maxLines);
   expect(chars(text)).toBeLessThanOrEqual(full.maxChars);
   expect(bytes(text)).toBeLessThanOrEqual(full.maxBytes);

@@ -1,17 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { CompactionError, ConfigError, createSummarizer, type Message } from '../../src/index.js';
 import {
-  CompactionError,
   type CompletionInput,
   type CompletionOutput,
-  ConfigError,
-  createSummarizer,
-  type Message,
-  type SummaryRequest,
-} from '../../src/index.js';
-import {
   SUMMARY_PROMPTS,
   SUMMARY_SECTIONS,
   SUMMARY_SYSTEM_PROMPT,
+  type SummaryRequest,
   serializeConversation,
 } from '../../src/summarizing/index.js';
 import { toolCallMessage, toolResultMessage, userMessage } from '../../src/testing/index.js';

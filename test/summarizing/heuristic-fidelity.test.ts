@@ -1,4 +1,5 @@
-import { heuristicSummarizer, type Message, type SummaryRequest } from 'ctxkit';
+import { heuristicSummarizer, type Message } from 'ctxkit';
+import type { SummaryRequest } from 'ctxkit/summarizing';
 import { describe, expect, it } from 'vitest';
 
 async function checkpoint(messages: Message[], previousSummary?: string, maxOutputTokens = 2_000): Promise<string> {

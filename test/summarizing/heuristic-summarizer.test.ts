@@ -1,8 +1,8 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { heuristicSummarizer, type Message, type SummaryRequest } from '../../src/index.js';
+import { heuristicSummarizer, type Message } from '../../src/index.js';
 import { summarizeHeuristically } from '../../src/summarizing/heuristic-summarizer.js';
-import { SUMMARY_SECTIONS } from '../../src/summarizing/index.js';
+import { SUMMARY_SECTIONS, type SummaryRequest } from '../../src/summarizing/index.js';
 import { toolCallMessage, toolResultMessage } from '../../src/testing/index.js';
 
 const call = (id: string, command: string) => toolCallMessage([{ id, name: 'bash', arguments: { command } }]);

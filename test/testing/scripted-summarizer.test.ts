@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CompactionError, compact, type SummaryRequest } from '../../src/index.js';
+import { CompactionError, compact } from '../../src/index.js';
+import type { SummaryRequest } from '../../src/summarizing/index.js';
 import {
   assistantMessage,
   createScriptedSummarizer,
