@@ -118,8 +118,10 @@ export interface ContextManager {
   /**
    * Truncates oversized tool output, summarizes old tool results past the cutoff, compacts when
    * the threshold is reached, and returns the projection to send and the history to keep. The
-   * array passed last, passed again, is checked by its length, its end and samples: change it only
-   * at its end (push, pop, truncate, its last 32 messages), or pass a new array.
+   * array is compared with what the manager saw last, message by message (by reference, without
+   * allocating): it may have changed anywhere since (messages replaced, removed or reordered), and
+   * what continues the previous input is taken in as new. Replace a message by a new object to
+   * change it; never edit a message object in place.
    */
   prepare(history: readonly Message[], options?: CallOptions): Promise<PrepareResult>;
   /**

@@ -8,7 +8,7 @@ import type { Summarizer } from '../summarizing/summarizer-types.js';
 import type { Message, ToolResultMessage } from '../types.js';
 import type { CallOptions } from './context-manager-types.js';
 import type { ContextEvent } from './events.js';
-import { continues, stillContinues } from './internal/host-input.js';
+import { continues } from './internal/host-input.js';
 import { pairsIn } from './internal/pairs-in.js';
 import { VisibleResults } from './internal/visible-results.js';
 import { SentProjection } from './sent-projection.js';
@@ -30,8 +30,8 @@ export interface ManagedHistoryOptions {
  *
  * A host hands in its whole array each call (`take`), or only what is new (`append`). For a whole
  * array, the manager finds what is new by comparing it with a private copy of the previous input
- * (or with its own history, when the host keeps that one): the very array passed last by its length,
- * its tail and samples (see {@link stillContinues}), a new array object by object. New messages are
+ * (or with its own history, when the host keeps that one), object by object (see `continues`: the
+ * host may change its array anywhere between calls). New messages are
  * checked, their tool output cut to the limits, and appended to the history and the projection;
  * old tool results are archived in batches (see `toolSummaryBatch`), in place. Nothing else is
  * copied per call: `history` and `projection.sent` are the arrays the host receives, kept up to
@@ -43,12 +43,11 @@ export interface ManagedHistoryOptions {
 export class ManagedHistory {
   /** ctxkit's history: what the host receives as `history`. */
   history: Message[] = [];
+  /** A private copy of `history`, which the host may change once it holds it. */
+  private mirror: Message[] = [];
   projection: SentProjection;
   /** A private copy of the host's latest input, which the next input is compared with. */
   private known: Message[] = [];
-  /** The array the host passed last, when `known` copies it (it may have grown since). */
-  private knownArray: readonly Message[] | undefined;
-  private rounds = 0;
   /** Lengths of `history` and `projection.sent` when the host last received them. */
   private handedHistory = 0;
   private handedSent = 0;
@@ -68,21 +67,19 @@ export class ManagedHistory {
     let start: number;
     if (input === this.history) {
       // The host pushed into the history it received: from now on that array is the host's.
-      start = Math.min(this.handedHistory, input.length);
-      if (start < this.handedHistory) return this.restart(input, where, callOptions);
+      // The host may have changed it anywhere: it is compared with the manager's own copy.
+      if (!continues(input, this.mirror)) return this.restart(input, where, callOptions);
+      start = this.mirror.length;
       this.history = input.slice(0, start);
       this.known = input.slice(0, start);
-    } else if (
-      input === this.knownArray ? stillContinues(input, this.known, this.rounds++) : continues(input, this.known)
-    ) {
+    } else if (continues(input, this.known)) {
       start = this.known.length;
-    } else if (continues(input, this.history)) {
-      start = this.history.length;
-      this.known = this.history.slice();
+    } else if (continues(input, this.mirror)) {
+      start = this.mirror.length;
+      this.known = this.mirror.slice();
     } else {
       return this.restart(input, where, callOptions);
     }
-    this.knownArray = input;
     // Every new message is checked before any is taken in, so a bad one leaves the state as it was.
     for (let index = start; index < input.length; index++) assertMessage(input[index], where, index);
     return this.ingest(input, start, callOptions);
@@ -105,25 +102,24 @@ export class ManagedHistory {
   /** Adopts a compacted history; `known` becomes the host's reference when given. */
   replace(history: readonly Message[], known?: readonly Message[]): void {
     this.history = [...history];
+    this.mirror = [...history];
     if (known !== undefined) {
       this.known = [...known];
-      this.knownArray = undefined;
     }
     this.rebuild();
   }
 
   /** Whether `input` is exactly what the manager holds (the host's last input or the history). */
   holds(input: readonly Message[]): boolean {
-    if (input === this.history) return input.length === this.handedHistory;
     return (
       (input.length === this.known.length && continues(input, this.known)) ||
-      (input.length === this.history.length && continues(input, this.history))
+      (input.length === this.mirror.length && continues(input, this.mirror))
     );
   }
 
   /** Whether `input` continues the host's last input or the history (possibly with new messages). */
   continues(input: readonly Message[]): boolean {
-    return continues(input, this.known) || continues(input, this.history);
+    return continues(input, this.known) || continues(input, this.mirror);
   }
 
   /** The history `input` stands for: the manager's history plus what `input` adds, or `input` itself. */
@@ -131,15 +127,15 @@ export class ManagedHistory {
     if (input !== this.history && continues(input, this.known)) {
       return this.history.concat(input.slice(this.known.length));
     }
-    if (continues(input, this.history)) return this.history.concat(input.slice(this.history.length));
+    if (continues(input, this.mirror)) return this.mirror.concat(input.slice(this.mirror.length));
     return input.slice();
   }
 
   private restart(input: readonly Message[], where: string, callOptions: CallOptions): boolean | Promise<boolean> {
     for (let index = 0; index < input.length; index++) assertMessage(input[index], where, index);
     this.history = [];
+    this.mirror = [];
     this.known = [];
-    this.knownArray = input;
     this.rebuild();
     return this.ingest(input, 0, callOptions);
   }
@@ -182,6 +178,7 @@ export class ManagedHistory {
 
   private push(message: Message): void {
     const index = this.history.push(message) - 1;
+    this.mirror.push(message);
     if (!this.projection.append(message)) this.rebuildProjection();
     if (message.role === 'toolResult' && isAgentVisible(message)) this.visible.add(index);
   }
@@ -212,6 +209,7 @@ export class ManagedHistory {
     for (const index of indexes) {
       const hidden = archivedCopy(this.history[index] as ToolResultMessage);
       this.history[index] = hidden;
+      this.mirror[index] = hidden;
       this.projection.replaceResult(index, hidden);
     }
     this.push(outcome.message);
@@ -227,7 +225,7 @@ export class ManagedHistory {
   /** The host changed an array it received: the projection or the history is rebuilt from what the manager knows. */
   private checkHandedOut(input: readonly Message[] | undefined): void {
     if (this.history.length !== this.handedHistory && input !== this.history) {
-      this.history = this.history.slice(0, this.handedHistory);
+      this.history = this.mirror.slice();
       this.rebuild();
     } else if (this.projection.sent.length !== this.handedSent) {
       this.rebuildProjection();

@@ -16,6 +16,7 @@ import { SessionIndex } from '../session/session-index.js';
 import type { SessionInfo } from '../session/session-store.js';
 import type { SessionEntry, SessionEntryType } from '../session-entry.js';
 import { applyLine } from './jsonl-file.js';
+import { IdSet } from './jsonl-id-set.js';
 
 const bytesOf = (text: string) => Uint8Array.from(text, (character) => character.charCodeAt(0));
 const ID = bytesOf('{"id":"');
@@ -133,6 +134,7 @@ export function indexSessionLines(
   for (let at = bytes.indexOf(NEWLINE, start); at !== -1; at = bytes.indexOf(NEWLINE, at + 1)) lines++;
   const source = new FileSource(bytes, lines);
   const index = new SessionIndex(info, source);
+  const ids = new IdSet(bytes, lines);
   /** The previous indexed entry's id bytes, or its id when it was added whole. */
   let previousStart = -1;
   let previousEnd = -1;
@@ -221,6 +223,8 @@ export function indexSessionLines(
       }
       parent = found;
     }
+    // A repeated id (a copied line) is read as the full reader reads it: the second one is skipped.
+    if (!ids.add(idStart, idEnd)) throw new SourceMismatch(`entry id on line ${number} appears twice`);
     source.record(index.size, lineStart, lineEnd, idStart, idEnd);
     index.addIndexed(parent, type!, parentId);
     previousStart = idStart;

@@ -143,7 +143,12 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
         maxSessionBytes,
         lock: () => lockSession(sessionId, fileOf(sessionId), token, now()),
         forget: () => loaded.delete(sessionId),
-        reload: () => load(sessionId),
+        // Read again, in full when its leaf's line is damaged: the conflict names the current leaf.
+        reload: () =>
+          withSession(sessionId, (fresh) => {
+            fresh.index.leafId;
+            return fresh;
+          }),
       },
       session,
       record,
@@ -222,7 +227,7 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
       return withSession(sessionId, (session) => session.index.branch(leafId, context));
     },
     async getLeaf(sessionId: string): Promise<string | null> {
-      return (await load(sessionId)).index.leafId;
+      return withSession(sessionId, (session) => session.index.leafId);
     },
     setLeaf(sessionId: string, entryId: string | null, options?: SetLeafOptions): Promise<void> {
       return enqueue(sessionId, async () => {

@@ -103,9 +103,12 @@ export class SessionIndex {
     this.leafPosition = position;
   }
 
-  /** The current leaf: where the next entry attaches. */
+  /**
+   * The current leaf: where the next entry attaches. A lazily indexed leaf is read (and checked)
+   * first, so a damaged last line is never named as the leaf (it throws {@link SourceMismatch}).
+   */
   get leafId(): string | null {
-    if (this.leaf === undefined) this.leaf = this.idOf(this.leafPosition);
+    if (this.leaf === undefined) this.leaf = this.entryAt(this.leafPosition).id;
     return this.leaf;
   }
 

@@ -16,6 +16,11 @@ const operation = fc.oneof(
   fc.record({ kind: fc.constant('truncate' as const), keep: fc.double({ min: 0, max: 1, noNaN: true }) }),
   fc.record({ kind: fc.constant('editTail' as const), back: fc.integer({ min: 0, max: 31 }) }),
   fc.record({ kind: fc.constant('newArrayEdit' as const), at: fc.double({ min: 0, max: 1, noNaN: true }) }),
+  // Positions as any natural number modulo the length: fast-check's doubles lean to 0 and 1, the ends.
+  fc.record({ kind: fc.constant('editInPlace' as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant('swapInPlace' as const), a: fc.nat(), b: fc.nat() }),
+  // The host goes on with the history the manager returned (its own array from then on).
+  fc.record({ kind: fc.constant('adoptHistory' as const), edit: fc.option(fc.nat()), count: fc.nat({ max: 3 }) }),
 );
 
 let serial = 0;
@@ -35,7 +40,7 @@ function step(): Message[] {
 }
 
 test.prop([fc.integer({ min: 100, max: 400 }), fc.array(operation, { minLength: 1, maxLength: 30 })], { numRuns: 60 })(
-  'a host that keeps one array and pushes, pops, truncates or edits it gets what a fresh projection of it sends',
+  'a host that keeps one array and pushes, pops, truncates, edits or reorders it anywhere (its own or the returned history) gets what a fresh projection of it sends',
   async (length, operations) => {
     let host: Message[] = [];
     while (host.length < length) host.push(...step());
@@ -45,7 +50,7 @@ test.prop([fc.integer({ min: 100, max: 400 }), fc.array(operation, { minLength: 
       counter: referenceCounter,
       config: { toolSummaryStrategy: 'off', autoCompact: false },
     });
-    await context.prepare(host);
+    let prepared = await context.prepare(host);
     for (const item of operations) {
       if (item.kind === 'push') for (let n = 0; n < item.count; n++) host.push(...step());
       else if (item.kind === 'pop') host.length = Math.max(0, host.length - item.count);
@@ -55,11 +60,21 @@ test.prop([fc.integer({ min: 100, max: 400 }), fc.array(operation, { minLength: 
       } else if (item.kind === 'editTail') {
         const at = host.length - 1 - item.back;
         if (at >= 0) host[at] = userMessage(`edited ${serial++}`);
+      } else if (item.kind === 'editInPlace') {
+        // Anywhere in the array, the same array passed again: not only its last messages.
+        if (host.length > 0) host[item.at % host.length] = userMessage(`edited ${serial++}`);
+      } else if (item.kind === 'swapInPlace') {
+        const [a, b] = [item.a % Math.max(1, host.length), item.b % Math.max(1, host.length)];
+        if (host.length > 1) [host[a], host[b]] = [host[b]!, host[a]!];
+      } else if (item.kind === 'adoptHistory') {
+        host = prepared.history;
+        if (item.edit !== null && host.length > 0) host[item.edit % host.length] = userMessage(`edited ${serial++}`);
+        for (let n = 0; n < item.count; n++) host.push(...step());
       } else {
         host = [...host];
         if (host.length > 0) host[Math.floor(item.at * (host.length - 1))] = userMessage(`edited ${serial++}`);
       }
-      const prepared = await context.prepare(host);
+      prepared = await context.prepare(host);
       const expected = prepareModelMessages(host);
       expect(prepared.messages).toEqual(expected);
       expect(prepared.usage.tokens).toBe(estimateContextTokens(expected, { counter: referenceCounter }));

@@ -304,6 +304,35 @@ describe('JSONL store files', () => {
     ]);
   });
 
+  it('reads a copied line (a repeated id among indexed lines) as the full reader does', async () => {
+    // A copy of c (changed text, same id) follows e, and f follows the copy by the id they share:
+    // the full reader skips the copy and hangs f under the first c, never under the copy.
+    const { id, ids, reopened } = await editedSession((lines, written) => {
+      const copy = { ...JSON.parse(lines[3]!), parentId: written[5], message: { role: 'user', content: 'c2' } };
+      const f = { ...JSON.parse(lines[6]!), id: 'f', parentId: written[2], message: { role: 'user', content: 'f' } };
+      lines.splice(7, 0, JSON.stringify(copy), JSON.stringify(f));
+    });
+    const texts = (entries: { type: string; message?: { content: unknown } }[]) =>
+      entries.map((entry) => entry.message?.content ?? entry.type);
+    expect(texts(await reopened.getBranch(id))).toEqual(['a', 'b', 'c', 'f']);
+    expect(await reopened.getLeaf(id)).toBe('f');
+    expect(reopened.getDiagnostics()).toEqual([
+      expect.objectContaining({ line: 8, reason: expect.stringContaining(`second entry with id "${ids[2]}"`) }),
+    ]);
+    const context = createJsonlStore({ directory });
+    expect(texts(await context.getBranch(id, undefined, { from: 'context' }))).toEqual(['a', 'b', 'c', 'f']);
+  });
+
+  it('never names a damaged last line as the leaf, nor appends under it', async () => {
+    const { id, ids, reopened } = await editedSession((lines) => {
+      lines[6] = lines[6]!.replace('"content":"e"', '"content":{"e":1}');
+    });
+    expect(await reopened.getLeaf(id)).toBe(ids[4]);
+    expect(reopened.getDiagnostics()).toEqual([expect.objectContaining({ line: 7 })]);
+    const appending = createJsonlStore({ directory });
+    expect((await appending.appendEntry(id, say('f'))).parentId).toBe(ids[4]);
+  });
+
   it('refuses an append that would pass maxSessionBytes, before the file grows', async () => {
     const store = createJsonlStore({ directory, maxSessionBytes: 600 });
     const { id } = await store.createSession({ id: 'capped' });
