@@ -1,5 +1,6 @@
 import type { ContextConfig } from '../config/index.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
+import { archivedCopy } from '../messages/internal/kept-tool-results.js';
 import { assertMessage } from '../pipeline/internal/assert-messages.js';
 import { newestPairsThatFit } from '../pipeline/internal/tool-summary-input.js';
 import { summarizeArchivedResults, TOOL_SUMMARY_INPUT_CHARS } from '../pipeline/summarize-tool-results.js';
@@ -9,7 +10,6 @@ import type { CallOptions } from './context-manager-types.js';
 import type { ContextEvent } from './events.js';
 import { continues } from './internal/host-input.js';
 import { pairsIn } from './internal/pairs-in.js';
-import { archivedCopy } from './internal/sent-messages.js';
 import { VisibleResults } from './internal/visible-results.js';
 import { SentProjection } from './sent-projection.js';
 import type { ToolOutputGuard } from './tool-output-guard.js';

@@ -1,17 +1,12 @@
 import { isValidUsage, usageTotal } from '../counting/estimate-context-tokens.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
+import { MISSING_CONTENT, missingResult, PLACEHOLDER_CONTENT } from '../messages/internal/kept-tool-results.js';
 import { summaryText } from '../messages/summary-text.js';
 import { withoutEmptyAssistantParts, withoutEmptyUserParts } from '../pipeline/internal/empty-content.js';
 import type { AssistantMessage, Message, ToolResultMessage } from '../types.js';
 import { growFloats, growInts } from './internal/grow-arrays.js';
 import { type OpenCall, OpenCalls } from './internal/open-calls.js';
-import {
-  MISSING_CONTENT,
-  missingResult,
-  PLACEHOLDER_CONTENT,
-  sendable,
-  withCallIds,
-} from './internal/sent-messages.js';
+import { sendable, withCallIds } from './internal/sent-messages.js';
 
 /** What {@link SentProjection} knows of an id: seen in the history, or also sent as a call's id. */
 const SEEN = 0;

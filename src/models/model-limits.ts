@@ -187,6 +187,19 @@ const modelLimitsSchema = z.strictObject({
   maxOutputTokens: option.positive(),
 });
 
+const optionsSchema = z
+  .strictObject(
+    {
+      overrides: z
+        .record(z.string(), z.unknown(), {
+          error: 'must be an object of model id → { contextWindow, maxOutputTokens }',
+        })
+        .optional(),
+    },
+    { error: 'must be an object (or left out)' },
+  )
+  .optional();
+
 function validated(overrides: Readonly<Record<string, ModelLimits>>): Array<[string, ModelLimits]> {
   return Object.entries(overrides).map(([key, value]) => {
     return [key, parseOptions('getModelLimits', modelLimitsSchema, value, `options.overrides.${key}`)];
@@ -219,7 +232,7 @@ function validated(overrides: Readonly<Record<string, ModelLimits>>): Array<[str
  * ```
  */
 export function getModelLimits(modelId: string, options: GetModelLimitsOptions = {}): ModelLimits | undefined {
-  parseOptions('getModelLimits', option.bag(), options);
+  parseOptions('getModelLimits', optionsSchema, options);
   if (typeof modelId !== 'string') {
     throw new ConfigError({
       message: `getModelLimits: modelId must be a model id string such as "gpt-4o" (got ${modelId === null ? 'null' : typeof modelId})`,

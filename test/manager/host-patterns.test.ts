@@ -14,7 +14,6 @@ import {
   heuristicSummarizer,
   type Message,
   referenceCounter,
-  type Summarizer,
   sumMessageTokens,
   type ToolResultMessage,
 } from '../../src/index.js';
@@ -23,16 +22,7 @@ import { createScriptedSummarizer } from '../../src/testing/index.js';
 import { answer, call, manager, result, user } from './fixtures.js';
 
 const overflow = () => Object.assign(new Error('prompt is too long: 210000 tokens > 200000 maximum'), { status: 400 });
-const failing = (): Summarizer & { calls: number } => {
-  const summarizer = {
-    calls: 0,
-    async summarize(): Promise<string> {
-      summarizer.calls++;
-      throw new Error('model unavailable');
-    },
-  };
-  return summarizer;
-};
+const failing = () => createScriptedSummarizer([], { afterScript: new Error('model unavailable') });
 const textOf = (message: Message) =>
   typeof message.content === 'string'
     ? message.content
@@ -131,8 +121,8 @@ describe('compaction that cannot help', () => {
       history = [...(await context.prepare(history)).history, answer('ok'), user(450, 'c')];
     }
     // 12 turns of 450 tokens: the back-off doubles its step after each failure.
-    expect(summarizer.calls).toBeGreaterThan(0);
-    expect(summarizer.calls).toBeLessThanOrEqual(4);
+    expect(summarizer.requests.length).toBeGreaterThan(0);
+    expect(summarizer.requests.length).toBeLessThanOrEqual(4);
   });
 
   it('is not retried every turn when the summarizer keeps failing (message limit)', async () => {
@@ -145,8 +135,8 @@ describe('compaction that cannot help', () => {
     for (let turn = 0; turn < 12; turn++) {
       history = [...(await context.prepare(history)).history, answer('ok')];
     }
-    expect(summarizer.calls).toBeGreaterThan(0);
-    expect(summarizer.calls).toBeLessThanOrEqual(4);
+    expect(summarizer.requests.length).toBeGreaterThan(0);
+    expect(summarizer.requests.length).toBeLessThanOrEqual(4);
   });
 
   it('is not repeated every turn when the system prompt alone is over the limit, and warns once', async () => {
