@@ -1,11 +1,11 @@
 import type { ContextConfig } from '../config/index.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { archivedCopy } from '../messages/internal/kept-tool-results.js';
-import { assertMessage } from '../pipeline/internal/assert-messages.js';
 import { newestPairsThatFit } from '../pipeline/internal/tool-summary-input.js';
 import { summarizeArchivedResults, TOOL_SUMMARY_INPUT_CHARS } from '../pipeline/summarize-tool-results.js';
 import type { Summarizer } from '../summarizing/summarizer-types.js';
 import type { Message, ToolResultMessage } from '../types.js';
+import { assertMessage } from '../validation/assert-messages.js';
 import type { CallOptions } from './context-manager-types.js';
 import type { ContextEvent } from './events.js';
 import { continues } from './internal/host-input.js';
