@@ -48,6 +48,8 @@ export class ManagedHistory {
   projection: SentProjection;
   /** A private copy of the host's latest input, which the next input is compared with. */
   private known: Message[] = [];
+  /** Since a compaction: its history and the messages appended since, as a host that took it holds them. */
+  private compacted: Message[] | undefined;
   /** Lengths of `history` and `projection.sent` when the host last received them. */
   private handedHistory = 0;
   private handedSent = 0;
@@ -66,14 +68,16 @@ export class ManagedHistory {
     this.checkHandedOut(input);
     let start: number;
     if (input === this.history) {
-      // The host pushed into the history it received: from now on that array is the host's.
-      // The host may have changed it anywhere: it is compared with the manager's own copy.
+      // The history it received, now the host's: changed anywhere? Compared with the manager's copy.
       if (!continues(input, this.mirror)) return this.restart(input, where, callOptions);
       start = this.mirror.length;
       this.history = input.slice(0, start);
       this.known = input.slice(0, start);
     } else if (continues(input, this.known)) {
       start = this.known.length;
+    } else if (this.compacted !== undefined && continues(input, this.compacted)) {
+      start = this.compacted.length;
+      this.known = this.compacted;
     } else if (continues(input, this.mirror)) {
       start = this.mirror.length;
       this.known = this.mirror.slice();
@@ -82,14 +86,16 @@ export class ManagedHistory {
     }
     // Every new message is checked before any is taken in, so a bad one leaves the state as it was.
     for (let index = start; index < input.length; index++) assertMessage(input[index], where, index);
+    this.compacted = undefined;
     return this.ingest(input, start, callOptions);
   }
 
   /** Takes only what is new: `messages` follow the previous input. */
   append(messages: readonly Message[], where: string, callOptions: CallOptions): boolean | Promise<boolean> {
     this.checkHandedOut(undefined);
-    const start = this.known.length;
-    for (let index = 0; index < messages.length; index++) assertMessage(messages[index], where, start + index);
+    // Named by their place in the array the host appended, not in the history.
+    for (let index = 0; index < messages.length; index++) assertMessage(messages[index], where, index);
+    this.compacted?.push(...messages);
     return this.ingest(messages, 0, callOptions);
   }
 
@@ -99,13 +105,12 @@ export class ManagedHistory {
     this.handedSent = this.projection.sent.length;
   }
 
-  /** Adopts a compacted history; `known` becomes the host's reference when given. */
+  /** Adopts a compacted history; the host goes on from `known` if given, else its previous input or this history. */
   replace(history: readonly Message[], known?: readonly Message[]): void {
     this.history = [...history];
     this.mirror = [...history];
-    if (known !== undefined) {
-      this.known = [...known];
-    }
+    if (known !== undefined) this.known = [...known];
+    this.compacted = known === undefined ? [...history] : undefined;
     this.rebuild();
   }
 
@@ -136,6 +141,7 @@ export class ManagedHistory {
     this.history = [];
     this.mirror = [];
     this.known = [];
+    this.compacted = undefined;
     this.rebuild();
     return this.ingest(input, 0, callOptions);
   }
@@ -179,8 +185,9 @@ export class ManagedHistory {
   private push(message: Message): void {
     const index = this.history.push(message) - 1;
     this.mirror.push(message);
-    if (!this.projection.append(message)) this.rebuildProjection();
-    if (message.role === 'toolResult' && isAgentVisible(message)) this.visible.add(index);
+    if (!this.projection.append(message)) this.rebuild();
+    else if (message.role === 'toolResult' && isAgentVisible(message))
+      this.visible.add(index, this.projection.lastPosition);
   }
 
   /** Whether more than `toolCallCutoff + toolSummaryBatch` tool results are visible (and a strategy archives them). */
@@ -196,6 +203,7 @@ export class ManagedHistory {
   private async archive(callOptions: CallOptions): Promise<void> {
     const strategy = this.options.config.toolSummaryStrategy as 'llm' | 'heuristic';
     const indexes = this.visible.oldest(this.visible.size - this.options.config.toolCallCutoff);
+    const positions = this.visible.oldestPositions(indexes.length);
     const originals = indexes.map((index) => this.history[index] as ToolResultMessage);
     const pairs = newestPairsThatFit(indexes.length, TOOL_SUMMARY_INPUT_CHARS, (newest) =>
       pairsIn(this.history, indexes.slice(-newest), originals.slice(-newest)),
@@ -206,12 +214,12 @@ export class ManagedHistory {
       signal: callOptions.signal,
     });
     this.visible.drop(indexes.length);
-    for (const index of indexes) {
+    indexes.forEach((index, rank) => {
       const hidden = archivedCopy(this.history[index] as ToolResultMessage);
       this.history[index] = hidden;
       this.mirror[index] = hidden;
-      this.projection.replaceResult(index, hidden);
-    }
+      this.projection.replaceResult(positions[rank]!, hidden);
+    });
     this.push(outcome.message);
     this.options.emit({
       type: 'tool-results-summarized',
@@ -228,20 +236,20 @@ export class ManagedHistory {
       this.history = this.mirror.slice();
       this.rebuild();
     } else if (this.projection.sent.length !== this.handedSent) {
-      this.rebuildProjection();
+      this.rebuild();
     }
   }
 
+  /** Projects the history from scratch, noting its visible tool results and where they are sent. */
   private rebuild(): void {
     this.visible.clear();
+    const projection = new SentProjection(this.options.count);
+    projection.seedIds(this.history);
     this.history.forEach((message, index) => {
-      if (message.role === 'toolResult' && isAgentVisible(message)) this.visible.add(index);
+      projection.append(message);
+      if (message.role === 'toolResult' && isAgentVisible(message)) this.visible.add(index, projection.lastPosition);
     });
-    this.rebuildProjection();
-  }
-
-  private rebuildProjection(): void {
-    this.projection = SentProjection.of(this.history, this.options.count);
+    this.projection = projection;
     this.options.onRebuild();
   }
 }

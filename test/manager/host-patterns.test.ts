@@ -49,6 +49,22 @@ describe('a host that pushes into one array', () => {
   });
 });
 
+describe('a host that appends what is new', () => {
+  it('names the bad message by its place in the array it appended, and takes in none of them', async () => {
+    const context = manager(heuristicSummarizer, [], { contextWindow: 200_000 });
+    await context.prepare([user(10, 'q'), answer('a')]);
+    const refused = await context
+      .append([user(1, 'ok'), { role: 'user', content: 5 } as never])
+      .catch((error: unknown) => error);
+    expect(refused).toMatchObject({
+      code: 'INPUT_INVALID',
+      message: expect.stringMatching(/^append: messages\[1\]\.content /),
+    });
+    const prepared = await context.append([answer('b')]);
+    expect(prepared.history.map(textOf)).toEqual([textOf(user(10, 'q')), 'a', 'b']);
+  });
+});
+
 describe('afterTurn', () => {
   it('truncates tool output that reaches the manager first through it', async () => {
     const context = manager(heuristicSummarizer, [], {
