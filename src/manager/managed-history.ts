@@ -1,15 +1,13 @@
 import type { ContextConfig } from '../config/index.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { archivedCopy } from '../messages/internal/kept-tool-results.js';
-import { assertMessage } from '../pipeline/internal/assert-messages.js';
-import { newestPairsThatFit } from '../pipeline/internal/tool-summary-input.js';
-import { summarizeArchivedResults, TOOL_SUMMARY_INPUT_CHARS } from '../pipeline/summarize-tool-results.js';
 import type { Summarizer } from '../summarizing/summarizer-types.js';
 import type { Message, ToolResultMessage } from '../types.js';
+import { assertMessage } from '../validation/assert-messages.js';
 import type { CallOptions } from './context-manager-types.js';
 import type { ContextEvent } from './events.js';
-import { continues } from './internal/host-input.js';
-import { pairsIn } from './internal/pairs-in.js';
+import { continues, isHostTurn } from './internal/host-input.js';
+import { summarizeBatch } from './internal/summarize-batch.js';
 import { VisibleResults } from './internal/visible-results.js';
 import { SentProjection } from './sent-projection.js';
 import type { ToolOutputGuard } from './tool-output-guard.js';
@@ -201,18 +199,7 @@ export class ManagedHistory {
    * summary is made first: when the summarizer is aborted nothing changes.
    */
   private async archive(callOptions: CallOptions): Promise<void> {
-    const strategy = this.options.config.toolSummaryStrategy as 'llm' | 'heuristic';
-    const indexes = this.visible.oldest(this.visible.size - this.options.config.toolCallCutoff);
-    const positions = this.visible.oldestPositions(indexes.length);
-    const originals = indexes.map((index) => this.history[index] as ToolResultMessage);
-    const pairs = newestPairsThatFit(indexes.length, TOOL_SUMMARY_INPUT_CHARS, (newest) =>
-      pairsIn(this.history, indexes.slice(-newest), originals.slice(-newest)),
-    );
-    const outcome = await summarizeArchivedResults(pairs, {
-      strategy,
-      summarizer: this.options.summarizer,
-      signal: callOptions.signal,
-    });
+    const { indexes, positions, outcome } = await summarizeBatch(this.history, this.visible, this.options, callOptions);
     this.visible.drop(indexes.length);
     indexes.forEach((index, rank) => {
       const hidden = archivedCopy(this.history[index] as ToolResultMessage);
@@ -249,10 +236,4 @@ export class ManagedHistory {
     this.projection = projection;
     this.options.onRebuild();
   }
-}
-
-/** A user message the host wrote (not a summary ctxkit made): it starts a turn. */
-function isHostTurn(message: Message): boolean {
-  const kind = message.meta?.kind;
-  return message.role === 'user' && kind !== 'tool_summary' && kind !== 'compaction_summary';
 }
