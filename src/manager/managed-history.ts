@@ -2,14 +2,12 @@ import type { ContextConfig } from '../config/index.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { archivedCopy } from '../messages/internal/kept-tool-results.js';
 import { assertMessage } from '../pipeline/internal/assert-messages.js';
-import { newestPairsThatFit } from '../pipeline/internal/tool-summary-input.js';
-import { summarizeArchivedResults, TOOL_SUMMARY_INPUT_CHARS } from '../pipeline/summarize-tool-results.js';
 import type { Summarizer } from '../summarizing/summarizer-types.js';
 import type { Message, ToolResultMessage } from '../types.js';
 import type { CallOptions } from './context-manager-types.js';
 import type { ContextEvent } from './events.js';
-import { continues } from './internal/host-input.js';
-import { pairsIn } from './internal/pairs-in.js';
+import { continues, isHostTurn } from './internal/host-input.js';
+import { summarizeBatch, summarizedEvent } from './internal/summarize-batch.js';
 import { VisibleResults } from './internal/visible-results.js';
 import { SentProjection } from './sent-projection.js';
 import type { ToolOutputGuard } from './tool-output-guard.js';
@@ -31,8 +29,8 @@ export interface ManagedHistoryOptions {
  * A host hands in its whole array each call (`take`), or only what is new (`append`). For a whole
  * array, the manager finds what is new by comparing it with a private copy of the previous input
  * (or with its own history, when the host keeps that one), object by object (see `continues`: the
- * host may change its array anywhere between calls). New messages are
- * checked, their tool output cut to the limits, and appended to the history and the projection;
+ * host may change its array anywhere between calls). New messages are checked, their tool output
+ * cut to the limits, and appended to the history and the projection;
  * old tool results are archived in batches (see `toolSummaryBatch`), in place. Nothing else is
  * copied per call: `history` and `projection.sent` are the arrays the host receives, kept up to
  * date by later calls. Taking in what needs no cutting, spilling or summary is synchronous: only
@@ -95,7 +93,6 @@ export class ManagedHistory {
     this.checkHandedOut(undefined);
     // Named by their place in the array the host appended, not in the history.
     for (let index = 0; index < messages.length; index++) assertMessage(messages[index], where, index);
-    this.compacted?.push(...messages);
     return this.ingest(messages, 0, callOptions);
   }
 
@@ -146,19 +143,40 @@ export class ManagedHistory {
     return this.ingest(input, 0, callOptions);
   }
 
-  /** Takes in checked messages; synchronous until a tool output needs cutting or a batch is due. */
+  /**
+   * Takes in checked messages; synchronous until a tool output needs cutting or a batch is due.
+   * A step that fails (an abort) leaves the state as it was before these messages.
+   */
   private ingest(input: readonly Message[], start: number, callOptions: CallOptions): boolean | Promise<boolean> {
+    const before = [this.known.length, this.history.length, this.compacted?.length ?? 0] as const;
     let startsTurn = false;
     for (let index = start; index < input.length; index++) {
       const message = input[index]!;
       if (message.role === 'toolResult' && !this.options.guard.fits(message)) {
-        return this.ingestCutting(input, index, startsTurn, callOptions);
+        return this.undoOnFailure(this.ingestCutting(input, index, startsTurn, callOptions), before);
       }
       if (isHostTurn(message)) startsTurn = true;
       this.known.push(message);
+      this.compacted?.push(message);
       this.push(message);
     }
-    return this.archiveDue() ? this.archive(callOptions).then(() => startsTurn) : startsTurn;
+    return this.archiveDue()
+      ? this.undoOnFailure(
+          this.archive(callOptions).then(() => startsTurn),
+          before,
+        )
+      : startsTurn;
+  }
+
+  private undoOnFailure(step: Promise<boolean>, [known, history, compacted]: readonly number[]): Promise<boolean> {
+    return step.catch((error: unknown) => {
+      this.known.length = known!;
+      if (this.compacted !== undefined) this.compacted.length = compacted!;
+      this.history.length = history!;
+      this.mirror.length = history!;
+      this.rebuild();
+      throw error;
+    });
   }
 
   /** {@link ingest} from a message on, cutting (and spilling) tool output where needed. */
@@ -176,6 +194,7 @@ export class ManagedHistory {
           ? await this.options.guard.processOne(message, this.options.emit)
           : message;
       this.known.push(message);
+      this.compacted?.push(message);
       this.push(kept);
     }
     if (this.archiveDue()) await this.archive(callOptions);
@@ -195,37 +214,19 @@ export class ManagedHistory {
     return strategy !== 'off' && this.visible.size > cutoff + batch;
   }
 
-  /**
-   * Archives the oldest visible tool results down to `toolCallCutoff`, under one summary. The
-   * summary is made first: when the summarizer is aborted nothing changes.
-   */
+  /** Archives the oldest visible tool results down to `toolCallCutoff`, under one summary made first. */
   private async archive(callOptions: CallOptions): Promise<void> {
-    const strategy = this.options.config.toolSummaryStrategy as 'llm' | 'heuristic';
-    const indexes = this.visible.oldest(this.visible.size - this.options.config.toolCallCutoff);
-    const originals = indexes.map((index) => this.history[index] as ToolResultMessage);
-    const pairs = newestPairsThatFit(indexes.length, TOOL_SUMMARY_INPUT_CHARS, (newest) =>
-      pairsIn(this.history, indexes.slice(-newest), originals.slice(-newest)),
-    );
-    const outcome = await summarizeArchivedResults(pairs, {
-      strategy,
-      summarizer: this.options.summarizer,
-      signal: callOptions.signal,
-    });
-    this.visible.drop(indexes.length);
-    for (const index of indexes) {
+    const { summarizer, config } = this.options;
+    const batch = await summarizeBatch(this.history, this.visible, { config, summarizer, signal: callOptions.signal });
+    this.visible.drop(batch.indexes.length);
+    for (const index of batch.indexes) {
       const hidden = archivedCopy(this.history[index] as ToolResultMessage);
       this.history[index] = hidden;
       this.mirror[index] = hidden;
       this.projection.replaceResult(index, hidden);
     }
-    this.push(outcome.message);
-    this.options.emit({
-      type: 'tool-results-summarized',
-      archived: indexes.length,
-      fallback: outcome.fallback,
-      summary: outcome.summary,
-      ...(outcome.error === undefined ? {} : { error: outcome.error }),
-    });
+    this.push(batch.outcome.message);
+    this.options.emit(summarizedEvent(batch));
   }
 
   /** The host changed an array it received: the projection or the history is rebuilt from what the manager knows. */
@@ -250,10 +251,4 @@ export class ManagedHistory {
     this.projection = SentProjection.of(this.history, this.options.count);
     this.options.onRebuild();
   }
-}
-
-/** A user message the host wrote (not a summary ctxkit made): it starts a turn. */
-function isHostTurn(message: Message): boolean {
-  const kind = message.meta?.kind;
-  return message.role === 'user' && kind !== 'tool_summary' && kind !== 'compaction_summary';
 }

@@ -34,3 +34,13 @@ export function checkList(input: unknown, where: string): asserts input is reado
   }
   for (let index = 0; index < input.length; index++) assertMessage(input[index], where, index);
 }
+
+/**
+ * A user message the host wrote (not a summary ctxkit made): it starts a turn.
+ *
+ * @internal
+ */
+export function isHostTurn(message: Message): boolean {
+  const kind = message.meta?.kind;
+  return message.role === 'user' && kind !== 'tool_summary' && kind !== 'compaction_summary';
+}
