@@ -204,8 +204,9 @@ export class ManagedHistory {
   private push(message: Message): void {
     const index = this.history.push(message) - 1;
     this.mirror.push(message);
-    if (!this.projection.append(message)) this.rebuildProjection();
-    if (message.role === 'toolResult' && isAgentVisible(message)) this.visible.add(index);
+    if (!this.projection.append(message)) this.rebuild();
+    else if (message.role === 'toolResult' && isAgentVisible(message))
+      this.visible.add(index, this.projection.lastPosition);
   }
 
   /** Whether more than `toolCallCutoff + toolSummaryBatch` tool results are visible (and a strategy archives them). */
@@ -217,14 +218,15 @@ export class ManagedHistory {
   /** Archives the oldest visible tool results down to `toolCallCutoff`, under one summary made first. */
   private async archive(callOptions: CallOptions): Promise<void> {
     const { summarizer, config } = this.options;
+    const positions = this.visible.oldestPositions(this.visible.size - config.toolCallCutoff);
     const batch = await summarizeBatch(this.history, this.visible, { config, summarizer, signal: callOptions.signal });
     this.visible.drop(batch.indexes.length);
-    for (const index of batch.indexes) {
+    batch.indexes.forEach((index, rank) => {
       const hidden = archivedCopy(this.history[index] as ToolResultMessage);
       this.history[index] = hidden;
       this.mirror[index] = hidden;
-      this.projection.replaceResult(index, hidden);
-    }
+      this.projection.replaceResult(positions[rank]!, hidden);
+    });
     this.push(batch.outcome.message);
     this.options.emit(summarizedEvent(batch));
   }
@@ -235,20 +237,20 @@ export class ManagedHistory {
       this.history = this.mirror.slice();
       this.rebuild();
     } else if (this.projection.sent.length !== this.handedSent) {
-      this.rebuildProjection();
+      this.rebuild();
     }
   }
 
+  /** Projects the history from scratch, noting its visible tool results and where they are sent. */
   private rebuild(): void {
     this.visible.clear();
+    const projection = new SentProjection(this.options.count);
+    projection.seedIds(this.history);
     this.history.forEach((message, index) => {
-      if (message.role === 'toolResult' && isAgentVisible(message)) this.visible.add(index);
+      projection.append(message);
+      if (message.role === 'toolResult' && isAgentVisible(message)) this.visible.add(index, projection.lastPosition);
     });
-    this.rebuildProjection();
-  }
-
-  private rebuildProjection(): void {
-    this.projection = SentProjection.of(this.history, this.options.count);
+    this.projection = projection;
     this.options.onRebuild();
   }
 }

@@ -16,7 +16,17 @@ const variants = (result: ToolResultMessage): ToolResultMessage[] => [
   { ...result, meta: { userVisible: false, kind: 'tool_result' } },
   { ...result, meta: { agentVisible: false, kind: 'tool_result_archived' } },
   { ...result, isError: true },
+  { ...result, isError: undefined },
+  { ...result, providerData: { openai: { status: 'completed' } } },
+  { meta: { id: 'm1' }, ...result },
 ];
+
+/** Same keys in the same order: a stored or serialized copy is byte for byte the reference's. */
+function expectSameJson(actual: ToolResultMessage, expected: ToolResultMessage): void {
+  expect(actual).toEqual(expected);
+  expect(Object.keys(actual)).toEqual(Object.keys(expected));
+  expect(JSON.stringify(actual)).toBe(JSON.stringify(expected));
+}
 
 test.prop([arbitraryConversation({ maxLength: 20 })])(
   'an archived copy, a placeholder and a missing result equal the pure builders’',
@@ -28,8 +38,8 @@ test.prop([arbitraryConversation({ maxLength: 20 })])(
       }
       if (message.role !== 'toolResult') continue;
       for (const result of variants(message)) {
-        expect(archivedCopy(result)).toEqual(archiveToolResult(result));
-        expect(sharedPlaceholder(result, result.toolCallId)).toEqual(createArchivedPlaceholder(result));
+        expectSameJson(archivedCopy(result), archiveToolResult(result));
+        expectSameJson(sharedPlaceholder(result, result.toolCallId), createArchivedPlaceholder(result));
         expect(sharedPlaceholder(result, 'renamed').toolCallId).toBe('renamed');
       }
     }

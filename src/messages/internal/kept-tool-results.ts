@@ -18,9 +18,31 @@ const PLACEHOLDER_META = Object.freeze({ agentVisible: true, kind: 'tool_result_
 const MISSING_META = Object.freeze({ kind: 'tool_result', userVisible: false });
 const ARCHIVED_META = Object.freeze({ agentVisible: false, kind: 'tool_result_archived' });
 
+/** The keys of a tool result that {@link archivedCopy} copies into a literal of their own shape, in order. */
+const PLAIN_KEYS = ['role', 'toolCallId', 'toolName', 'content', 'isError', 'meta'] as const;
+
+/**
+ * Whether `result`'s own keys are a subsequence of {@link PLAIN_KEYS} starting with the four
+ * required ones: then an object literal copies it key for key, in the same order.
+ */
+function hasPlainKeys(result: ToolResultMessage): boolean {
+  let next = 0;
+  for (const key in result) {
+    while (next < PLAIN_KEYS.length && PLAIN_KEYS[next] !== key) {
+      if (next < 4) return false;
+      next++;
+    }
+    if (next === PLAIN_KEYS.length) return false;
+    next++;
+  }
+  return next >= 4;
+}
+
 /**
  * An archived copy of a tool result, equal to `archiveToolResult`'s: hidden from the model, kind
- * `tool_result_archived`, every other field kept.
+ * `tool_result_archived`, every other field kept, in the same key order. A result of the usual
+ * keys is copied into an object literal of exactly its shape (64 bytes with five keys;
+ * `Object.assign({}, …)` of more than four keys also allocates a property array).
  *
  * @internal
  */
@@ -29,7 +51,11 @@ export function archivedCopy(result: ToolResultMessage): ToolResultMessage {
     result.meta === undefined
       ? ARCHIVED_META
       : Object.assign({}, result.meta, { agentVisible: false, kind: 'tool_result_archived' });
-  return Object.assign({}, result, { meta });
+  if (!hasPlainKeys(result)) return Object.assign({}, result, { meta });
+  const { role, toolCallId, toolName, content } = result;
+  return 'isError' in result
+    ? { role, toolCallId, toolName, content, isError: result.isError, meta }
+    : { role, toolCallId, toolName, content, meta };
 }
 
 /**
@@ -39,14 +65,12 @@ export function archivedCopy(result: ToolResultMessage): ToolResultMessage {
  * @internal
  */
 export function sharedPlaceholder(result: ToolResultMessage, id: string): ToolResultMessage {
-  return {
-    role: 'toolResult',
-    toolCallId: id,
-    toolName: result.toolName,
-    content: PLACEHOLDER_CONTENT as TextContent[],
-    ...(result.isError === undefined ? {} : { isError: result.isError }),
-    meta: placeholderMeta(result),
-  };
+  const content = PLACEHOLDER_CONTENT as TextContent[];
+  const meta = placeholderMeta(result);
+  // Two literals rather than a conditional spread: each gets exactly its shape (no property array).
+  return result.isError === undefined
+    ? { role: 'toolResult', toolCallId: id, toolName: result.toolName, content, meta }
+    : { role: 'toolResult', toolCallId: id, toolName: result.toolName, content, isError: result.isError, meta };
 }
 
 function placeholderMeta(result: ToolResultMessage): ToolResultMessage['meta'] {
