@@ -233,12 +233,9 @@ export class ManagedHistory {
 
   /** The host changed an array it received: the projection or the history is rebuilt from what the manager knows. */
   private checkHandedOut(input: readonly Message[] | undefined): void {
-    if (this.history.length !== this.handedHistory && input !== this.history) {
-      this.history = this.mirror.slice();
-      this.rebuild();
-    } else if (this.projection.sent.length !== this.handedSent) {
-      this.rebuild();
-    }
+    const historyChanged = this.history.length !== this.handedHistory && input !== this.history;
+    if (historyChanged) this.history = this.mirror.slice();
+    if (historyChanged || this.projection.sent.length !== this.handedSent) this.rebuild();
   }
 
   /** Projects the history from scratch, noting its visible tool results and where they are sent. */
