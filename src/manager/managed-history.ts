@@ -1,13 +1,13 @@
 import type { ContextConfig } from '../config/index.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { archivedCopy } from '../messages/internal/kept-tool-results.js';
-import { assertMessage } from '../pipeline/internal/assert-messages.js';
 import type { Summarizer } from '../summarizing/summarizer-types.js';
 import type { Message, ToolResultMessage } from '../types.js';
+import { assertMessage } from '../validation/assert-messages.js';
 import type { CallOptions } from './context-manager-types.js';
 import type { ContextEvent } from './events.js';
 import { continues, isHostTurn } from './internal/host-input.js';
-import { summarizeBatch, summarizedEvent } from './internal/summarize-batch.js';
+import { summarizeBatch } from './internal/summarize-batch.js';
 import { VisibleResults } from './internal/visible-results.js';
 import { SentProjection } from './sent-projection.js';
 import type { ToolOutputGuard } from './tool-output-guard.js';
@@ -29,8 +29,8 @@ export interface ManagedHistoryOptions {
  * A host hands in its whole array each call (`take`), or only what is new (`append`). For a whole
  * array, the manager finds what is new by comparing it with a private copy of the previous input
  * (or with its own history, when the host keeps that one), object by object (see `continues`: the
- * host may change its array anywhere between calls). New messages are checked, their tool output
- * cut to the limits, and appended to the history and the projection;
+ * host may change its array anywhere between calls). New messages are
+ * checked, their tool output cut to the limits, and appended to the history and the projection;
  * old tool results are archived in batches (see `toolSummaryBatch`), in place. Nothing else is
  * copied per call: `history` and `projection.sent` are the arrays the host receives, kept up to
  * date by later calls. Taking in what needs no cutting, spilling or summary is synchronous: only
@@ -160,12 +160,11 @@ export class ManagedHistory {
       this.compacted?.push(message);
       this.push(message);
     }
-    return this.archiveDue()
-      ? this.undoOnFailure(
-          this.archive(callOptions).then(() => startsTurn),
-          before,
-        )
-      : startsTurn;
+    if (!this.archiveDue()) return startsTurn;
+    return this.undoOnFailure(
+      this.archive(callOptions).then(() => startsTurn),
+      before,
+    );
   }
 
   private undoOnFailure(step: Promise<boolean>, [known, history, compacted]: readonly number[]): Promise<boolean> {
@@ -215,20 +214,27 @@ export class ManagedHistory {
     return strategy !== 'off' && this.visible.size > cutoff + batch;
   }
 
-  /** Archives the oldest visible tool results down to `toolCallCutoff`, under one summary made first. */
+  /**
+   * Archives the oldest visible tool results down to `toolCallCutoff`, under one summary. The
+   * summary is made first: when the summarizer is aborted nothing changes.
+   */
   private async archive(callOptions: CallOptions): Promise<void> {
-    const { summarizer, config } = this.options;
-    const positions = this.visible.oldestPositions(this.visible.size - config.toolCallCutoff);
-    const batch = await summarizeBatch(this.history, this.visible, { config, summarizer, signal: callOptions.signal });
-    this.visible.drop(batch.indexes.length);
-    batch.indexes.forEach((index, rank) => {
+    const { indexes, positions, outcome } = await summarizeBatch(this.history, this.visible, this.options, callOptions);
+    this.visible.drop(indexes.length);
+    indexes.forEach((index, rank) => {
       const hidden = archivedCopy(this.history[index] as ToolResultMessage);
       this.history[index] = hidden;
       this.mirror[index] = hidden;
       this.projection.replaceResult(positions[rank]!, hidden);
     });
-    this.push(batch.outcome.message);
-    this.options.emit(summarizedEvent(batch));
+    this.push(outcome.message);
+    this.options.emit({
+      type: 'tool-results-summarized',
+      archived: indexes.length,
+      fallback: outcome.fallback,
+      summary: outcome.summary,
+      ...(outcome.error === undefined ? {} : { error: outcome.error }),
+    });
   }
 
   /** The host changed an array it received: the projection or the history is rebuilt from what the manager knows. */

@@ -1,7 +1,7 @@
 /** How the manager tells that the host's array continues what it saw before. */
 import { ContextError } from '../../errors.js';
-import { assertMessage } from '../../pipeline/internal/assert-messages.js';
 import type { Message } from '../../types.js';
+import { assertMessage } from '../../validation/assert-messages.js';
 
 /**
  * Whether `input` starts with every message of `previous`, object for object: a walk without
@@ -35,11 +35,7 @@ export function checkList(input: unknown, where: string): asserts input is reado
   for (let index = 0; index < input.length; index++) assertMessage(input[index], where, index);
 }
 
-/**
- * A user message the host wrote (not a summary ctxkit made): it starts a turn.
- *
- * @internal
- */
+/** A user message the host wrote (not a summary ctxkit made): it starts a turn. @internal */
 export function isHostTurn(message: Message): boolean {
   const kind = message.meta?.kind;
   return message.role === 'user' && kind !== 'tool_summary' && kind !== 'compaction_summary';

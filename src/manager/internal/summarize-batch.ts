@@ -1,50 +1,45 @@
-/** The summary half of archiving a batch of old tool results. */
+// The first half of archiving a batch of tool results: which results, and their summary. The
+// manager's history applies it (hides the results, appends the summary) only once it is made, so an
+// aborted summarizer changes nothing.
 import type { ContextConfig } from '../../config/index.js';
 import { newestPairsThatFit } from '../../pipeline/internal/tool-summary-input.js';
 import { summarizeArchivedResults, TOOL_SUMMARY_INPUT_CHARS } from '../../pipeline/summarize-tool-results.js';
 import type { Summarizer } from '../../summarizing/summarizer-types.js';
 import type { Message, ToolResultMessage } from '../../types.js';
-import type { ContextEvent } from '../events.js';
+import type { CallOptions } from '../context-manager-types.js';
 import { pairsIn } from './pairs-in.js';
 import type { VisibleResults } from './visible-results.js';
 
-/** A batch's summary, and the history indexes of the results it stands for. @internal */
+/** A batch ready to archive: the history indexes of its results, where each is sent, and the summary. @internal */
 export interface SummarizedBatch {
   indexes: number[];
+  positions: number[];
   outcome: Awaited<ReturnType<typeof summarizeArchivedResults>>;
 }
 
 /**
- * Summarizes the oldest visible tool results down to `toolCallCutoff` (the newest of them that fit
- * the summarizer's input), changing nothing: an abort rejects before the batch is archived.
+ * Summarizes the oldest visible tool results down to `toolCallCutoff`, with the newest calls and
+ * results that fit the summarizer's input.
  *
  * @internal
  */
 export async function summarizeBatch(
   history: readonly Message[],
   visible: VisibleResults,
-  options: { config: ContextConfig; summarizer: Summarizer; signal: AbortSignal | undefined },
+  options: { config: ContextConfig; summarizer: Summarizer },
+  callOptions: CallOptions,
 ): Promise<SummarizedBatch> {
+  const strategy = options.config.toolSummaryStrategy as 'llm' | 'heuristic';
   const indexes = visible.oldest(visible.size - options.config.toolCallCutoff);
+  const positions = visible.oldestPositions(indexes.length);
   const originals = indexes.map((index) => history[index] as ToolResultMessage);
   const pairs = newestPairsThatFit(indexes.length, TOOL_SUMMARY_INPUT_CHARS, (newest) =>
     pairsIn(history, indexes.slice(-newest), originals.slice(-newest)),
   );
   const outcome = await summarizeArchivedResults(pairs, {
-    strategy: options.config.toolSummaryStrategy as 'llm' | 'heuristic',
+    strategy,
     summarizer: options.summarizer,
-    signal: options.signal,
+    signal: callOptions.signal,
   });
-  return { indexes, outcome };
-}
-
-/** The event of an archived batch. @internal */
-export function summarizedEvent({ indexes, outcome }: SummarizedBatch): ContextEvent {
-  return {
-    type: 'tool-results-summarized',
-    archived: indexes.length,
-    fallback: outcome.fallback,
-    summary: outcome.summary,
-    ...(outcome.error === undefined ? {} : { error: outcome.error }),
-  };
+  return { indexes, positions, outcome };
 }
