@@ -1,6 +1,6 @@
 import { type ContextConfig, type ContextConfigInput, effectiveTokenLimit, toConfig } from '../config/index.js';
-import { assertMessages } from '../pipeline/internal/assert-messages.js';
 import type { Message } from '../types.js';
+import { assertMessages } from '../validation/assert-messages.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { describeCheckedContextTokens, type EstimateContextTokensOptions } from './estimate-context-tokens.js';
 import { isAgentVisible } from './is-agent-visible.js';

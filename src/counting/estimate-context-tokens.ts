@@ -1,6 +1,6 @@
 import { summaryText } from '../messages/summary-text.js';
-import { assertMessages } from '../pipeline/internal/assert-messages.js';
 import type { AssistantMessage, Message, Usage } from '../types.js';
+import { assertMessages } from '../validation/assert-messages.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { estimateMessageTokens } from './estimate-message-tokens.js';
 import { countTextCached, countToolsTokens } from './internal/count-text-cached.js';

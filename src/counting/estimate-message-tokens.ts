@@ -1,6 +1,6 @@
 import { ConfigError } from '../errors.js';
-import { assertMessages } from '../pipeline/internal/assert-messages.js';
 import type { Message } from '../types.js';
+import { assertMessages } from '../validation/assert-messages.js';
 import { countMessageTokens } from './internal/count-message-tokens.js';
 import { referenceCounter, type TokenCounter } from './token-counter.js';
 

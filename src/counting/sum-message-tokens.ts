@@ -1,5 +1,5 @@
-import { assertMessages } from '../pipeline/internal/assert-messages.js';
 import type { Message } from '../types.js';
+import { assertMessages } from '../validation/assert-messages.js';
 import { estimateMessageTokens } from './estimate-message-tokens.js';
 import { isAgentVisible } from './is-agent-visible.js';
 import { referenceCounter, type TokenCounter } from './token-counter.js';

@@ -1,29 +1,15 @@
-import type { ContextConfig } from '../config/index.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
-import { assertMessage } from '../pipeline/internal/assert-messages.js';
-import { summarizeArchivedResults } from '../pipeline/summarize-tool-results.js';
-import type { Summarizer } from '../summarizing/summarizer-types.js';
+import { archivedCopy } from '../messages/internal/kept-tool-results.js';
 import type { Message, ToolResultMessage } from '../types.js';
+import { assertMessage } from '../validation/assert-messages.js';
 import type { CallOptions } from './context-manager-types.js';
-import type { ContextEvent } from './events.js';
 import { EarlyArchive } from './internal/early-archive.js';
 import { continues, isHostTurn } from './internal/host-input.js';
-import { summaryPairs } from './internal/pairs-in.js';
-import { archivedCopy } from './internal/sent-messages.js';
+import type { ManagedHistoryOptions } from './internal/managed-history-options.js';
+import { projectHistory } from './internal/project-history.js';
+import { summarizeBatch } from './internal/summarize-batch.js';
 import { VisibleResults } from './internal/visible-results.js';
 import { SentProjection } from './sent-projection.js';
-import type { ToolOutputGuard } from './tool-output-guard.js';
-
-/** What {@link ManagedHistory} needs from the manager. @internal */
-export interface ManagedHistoryOptions {
-  config: ContextConfig;
-  count: (message: Message) => number;
-  guard: ToolOutputGuard;
-  summarizer: Summarizer;
-  emit: (event: ContextEvent) => void;
-  /** Called when the projection is rebuilt from scratch (usage recorded before it no longer applies). */
-  onRebuild: () => void;
-}
 
 /**
  * The manager's history and its projection, kept up to date one new message at a time.
@@ -48,6 +34,8 @@ export class ManagedHistory {
   projection: SentProjection;
   /** A private copy of the host's latest input, which the next input is compared with. */
   private known: Message[] = [];
+  /** Since a compaction: its history and the messages appended since, as a host that took it holds them. */
+  private compacted: Message[] | undefined;
   /** Lengths of `history` and `projection.sent` when the host last received them. */
   private handedHistory = 0;
   private handedSent = 0;
@@ -67,14 +55,16 @@ export class ManagedHistory {
     this.checkHandedOut(input);
     let start: number;
     if (input === this.history) {
-      // The host pushed into the history it received: from now on that array is the host's.
-      // The host may have changed it anywhere: it is compared with the manager's own copy.
+      // The history it received, now the host's: changed anywhere? Compared with the manager's copy.
       if (!continues(input, this.mirror)) return this.restart(input, where, callOptions);
       start = this.mirror.length;
       this.history = input.slice(0, start);
       this.known = input.slice(0, start);
     } else if (continues(input, this.known)) {
       start = this.known.length;
+    } else if (this.compacted !== undefined && continues(input, this.compacted)) {
+      start = this.compacted.length;
+      this.known = this.compacted;
     } else if (continues(input, this.mirror)) {
       start = this.mirror.length;
       this.known = this.mirror.slice();
@@ -83,14 +73,15 @@ export class ManagedHistory {
     }
     // Every new message is checked before any is taken in, so a bad one leaves the state as it was.
     for (let index = start; index < input.length; index++) assertMessage(input[index], where, index);
+    this.compacted = undefined;
     return this.ingest(input, start, callOptions);
   }
 
   /** Takes only what is new: `messages` follow the previous input. */
   append(messages: readonly Message[], where: string, callOptions: CallOptions): boolean | Promise<boolean> {
     this.checkHandedOut(undefined);
-    const start = this.known.length;
-    for (let index = 0; index < messages.length; index++) assertMessage(messages[index], where, start + index);
+    // Named by their place in the array the host appended, not in the history.
+    for (let index = 0; index < messages.length; index++) assertMessage(messages[index], where, index);
     return this.ingest(messages, 0, callOptions);
   }
 
@@ -100,13 +91,12 @@ export class ManagedHistory {
     this.handedSent = this.projection.sent.length;
   }
 
-  /** Adopts a compacted history; `known` becomes the host's reference when given. */
+  /** Adopts a compacted history; the host goes on from `known` if given, else its previous input or this history. */
   replace(history: readonly Message[], known?: readonly Message[]): void {
     this.history = [...history];
     this.mirror = [...history];
-    if (known !== undefined) {
-      this.known = [...known];
-    }
+    if (known !== undefined) this.known = [...known];
+    this.compacted = known === undefined ? [...history] : undefined;
     this.rebuild();
   }
 
@@ -137,26 +127,49 @@ export class ManagedHistory {
     this.history = [];
     this.mirror = [];
     this.known = [];
+    this.compacted = undefined;
     this.rebuild();
     return this.ingest(input, 0, callOptions);
   }
 
-  /** Takes in checked messages; synchronous until a tool output needs cutting or a batch is due. */
+  /**
+   * Takes in checked messages; synchronous until a tool output needs cutting or a batch is due.
+   * A step that fails (an abort) leaves the state as it was before these messages.
+   */
   private ingest(input: readonly Message[], start: number, callOptions: CallOptions): boolean | Promise<boolean> {
+    const before = [this.known.length, this.history.length, this.compacted?.length ?? 0] as const;
     this.early.plan(input, start, this.visible.size, this.options.config);
     let startsTurn = false;
     for (let index = start; index < input.length; index++) {
       const message = input[index]!;
       if (message.role === 'toolResult' && !this.options.guard.fits(message)) {
-        return this.orRestore(this.ingestCutting(input, index, startsTurn, callOptions));
+        return this.undoOnFailure(this.ingestCutting(input, index, startsTurn, callOptions), before);
       }
       if (isHostTurn(message)) startsTurn = true;
       this.known.push(message);
+      this.compacted?.push(message);
       this.push(message);
     }
-    if (this.archiveDue()) return this.orRestore(this.archive(callOptions)).then(() => startsTurn);
-    this.early.restore(this.projection, this.history);
-    return startsTurn;
+    if (!this.archiveDue()) {
+      this.early.restore(this.projection, this.history);
+      return startsTurn;
+    }
+    return this.undoOnFailure(
+      this.archive(callOptions).then(() => startsTurn),
+      before,
+    );
+  }
+
+  private undoOnFailure(step: Promise<boolean>, [known, history, compacted]: readonly number[]): Promise<boolean> {
+    return step.catch((error: unknown) => {
+      this.known.length = known!;
+      if (this.compacted !== undefined) this.compacted.length = compacted!;
+      this.history.length = history!;
+      this.mirror.length = history!;
+      this.early.clear();
+      this.rebuild();
+      throw error;
+    });
   }
 
   /** {@link ingest} from a message on, cutting (and spilling) tool output where needed. */
@@ -174,6 +187,7 @@ export class ManagedHistory {
           ? await this.options.guard.processOne(message, this.options.emit)
           : message;
       this.known.push(message);
+      this.compacted?.push(message);
       this.push(kept);
     }
     if (this.archiveDue()) await this.archive(callOptions);
@@ -181,19 +195,15 @@ export class ManagedHistory {
     return startsTurn;
   }
 
-  /** An intake that fails (a spill, the summarizer aborted) leaves the results archived early sent as themselves. */
-  private orRestore<T>(work: Promise<T>): Promise<T> {
-    return work.catch((error: unknown) => {
-      this.early.restore(this.projection, this.history);
-      throw error;
-    });
-  }
-
   private push(message: Message): void {
     const index = this.history.push(message) - 1;
     this.mirror.push(message);
-    if (!this.projection.append(message, this.early.take(message, index))) this.rebuildProjection();
-    if (message.role === 'toolResult' && isAgentVisible(message)) this.visible.add(index);
+    const early = this.early.take(message, index);
+    if (!this.projection.append(message, early)) this.rebuild();
+    else if (message.role === 'toolResult' && isAgentVisible(message)) {
+      this.early.sentAt(early, this.projection.lastPosition);
+      this.visible.add(index, this.projection.lastPosition);
+    }
   }
 
   /** Whether more than `toolCallCutoff + toolSummaryBatch` tool results are visible (and a strategy archives them). */
@@ -207,21 +217,15 @@ export class ManagedHistory {
    * summary is made first: when the summarizer is aborted nothing changes.
    */
   private async archive(callOptions: CallOptions): Promise<void> {
-    const strategy = this.options.config.toolSummaryStrategy as 'llm' | 'heuristic';
-    const indexes = this.visible.oldest(this.visible.size - this.options.config.toolCallCutoff);
-    const outcome = await summarizeArchivedResults(summaryPairs(this.history, indexes), {
-      strategy,
-      summarizer: this.options.summarizer,
-      signal: callOptions.signal,
-    });
+    const { indexes, positions, outcome } = await summarizeBatch(this.history, this.visible, this.options, callOptions);
     this.visible.drop(indexes.length);
-    for (const index of indexes) {
+    indexes.forEach((index, rank) => {
       const early = this.early.copyOf(index); // sent as its placeholder already
       const hidden = early ?? archivedCopy(this.history[index] as ToolResultMessage);
       this.history[index] = hidden;
       this.mirror[index] = hidden;
-      if (early === undefined) this.projection.replaceResult(index, hidden);
-    }
+      if (early === undefined) this.projection.replaceResult(positions[rank]!, hidden);
+    });
     this.early.clear();
     this.push(outcome.message);
     this.options.emit({
@@ -235,25 +239,14 @@ export class ManagedHistory {
 
   /** The host changed an array it received: the projection or the history is rebuilt from what the manager knows. */
   private checkHandedOut(input: readonly Message[] | undefined): void {
-    if (this.history.length !== this.handedHistory && input !== this.history) {
-      this.history = this.mirror.slice();
-      this.rebuild();
-    } else if (this.projection.sent.length !== this.handedSent) {
-      this.rebuildProjection();
-    }
+    const historyChanged = this.history.length !== this.handedHistory && input !== this.history;
+    if (historyChanged) this.history = this.mirror.slice();
+    if (historyChanged || this.projection.sent.length !== this.handedSent) this.rebuild();
   }
 
+  /** Projects the history from scratch, noting its visible tool results and where they are sent. */
   private rebuild(): void {
-    this.visible.clear();
-    this.history.forEach((message, index) => {
-      if (message.role === 'toolResult' && isAgentVisible(message)) this.visible.add(index);
-    });
-    this.rebuildProjection();
-  }
-
-  private rebuildProjection(): void {
-    this.projection = SentProjection.of(this.history, this.options.count);
-    this.early.reapply(this.projection);
+    this.projection = projectHistory(this.history, this.options.count, this.visible, this.early);
     this.options.onRebuild();
   }
 }

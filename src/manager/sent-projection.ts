@@ -1,21 +1,13 @@
 import { isValidUsage, usageTotal } from '../counting/estimate-context-tokens.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
+import { MISSING_CONTENT, missingResult, PLACEHOLDER_CONTENT } from '../messages/internal/kept-tool-results.js';
 import { summaryText } from '../messages/summary-text.js';
 import { withoutEmptyAssistantParts, withoutEmptyUserParts } from '../pipeline/internal/empty-content.js';
 import type { AssistantMessage, Message, ToolResultMessage } from '../types.js';
-import { growFloats, growInts } from './internal/grow-arrays.js';
+import { CallIds } from './internal/call-ids.js';
 import { type OpenCall, OpenCalls } from './internal/open-calls.js';
-import {
-  MISSING_CONTENT,
-  missingResult,
-  PLACEHOLDER_CONTENT,
-  sendable,
-  withCallIds,
-} from './internal/sent-messages.js';
-
-/** What {@link SentProjection} knows of an id: seen in the history, or also sent as a call's id. */
-const SEEN = 0;
-const SENT = 1;
+import { sendable, withCallIds } from './internal/sent-messages.js';
+import { TokenCounts } from './internal/token-counts.js';
 
 /**
  * The projection of a history as `prepareModelMessages` defines it, built one message at a time,
@@ -41,18 +33,15 @@ export class SentProjection {
   /** The messages to send. */
   readonly sent: Message[] = [];
   /** Tokens of each sent message. */
-  private counts: Float64Array = new Float64Array(64);
+  private readonly counts = new TokenCounts();
   /** Sum of {@link counts}. */
   private sum = 0;
-  /** For each history index, where the message (or the result it is) sits in `sent`, or -1. */
-  private positions: Int32Array = new Int32Array(64);
   private length = 0;
+  /** Where the message appended last (or the result it is) sits in `sent`, or -1. */
+  private last = -1;
   private readonly open = new OpenCalls();
-  /** Every id in the history (calls and results), so a fresh id clashes with none: `SENT` once a call was sent under it. */
-  private readonly ids = new Map<string, number>();
-  /** Fresh ids this projection made (all sent), and the next suffix to try per id. */
-  private readonly fresh = new Set<string>();
-  private readonly nextSuffix = new Map<string, number>();
+  /** The ids met so far: which raw ids were sent as a call's, which fresh ids were made. */
+  private readonly ids = new CallIds(this.sent);
   /** Sent index up to which usage is stale (a compaction summary and the messages it kept). */
   private staleUntil = -1;
   /** Usage of the anchor minus the estimate of `sent[0…anchor]`; undefined without an anchor. */
@@ -68,6 +57,15 @@ export class SentProjection {
   /** Messages of the history taken in so far. */
   get historyLength(): number {
     return this.length;
+  }
+
+  /**
+   * Where the message appended last sits in `sent` (a result: where its call's result is sent), or
+   * -1 when it is not sent. The manager keeps it for the results it may archive (see
+   * {@link replaceResult}), instead of the projection keeping one per message.
+   */
+  get lastPosition(): number {
+    return this.last;
   }
 
   /** Estimated tokens of the sent messages. */
@@ -95,7 +93,7 @@ export class SentProjection {
 
   /** Tokens of one sent message. */
   tokensAt(sentIndex: number): number {
-    return this.counts[sentIndex]!;
+    return this.counts.at(sentIndex);
   }
 
   /**
@@ -104,9 +102,9 @@ export class SentProjection {
    */
   seedIds(history: readonly Message[]): void {
     for (const message of history) {
-      if (message.role === 'toolResult') this.noteId(message.toolCallId);
+      if (message.role === 'toolResult') this.ids.note(message.toolCallId);
       else if (message.role === 'assistant')
-        for (const part of message.content) if (part.type === 'toolCall') this.noteId(part.id);
+        for (const part of message.content) if (part.type === 'toolCall') this.ids.note(part.id);
     }
   }
 
@@ -118,41 +116,38 @@ export class SentProjection {
    */
   append(message: Message, archivedAs?: ToolResultMessage): boolean {
     const index = this.length++;
-    if (index >= this.positions.length) this.positions = growInts(this.positions, index + 1);
-    this.positions[index] = -1;
+    this.last = -1;
     switch (message.role) {
       case 'user': {
         const sendable = isAgentVisible(message) ? withoutEmptyUserParts(message) : undefined;
-        if (sendable !== undefined) this.positions[index] = this.push(sendable);
+        if (sendable !== undefined) this.last = this.push(sendable);
         return true;
       }
       case 'toolResult':
-        return this.appendResult(message, index, archivedAs);
+        return this.appendResult(message, archivedAs);
       case 'assistant':
         return this.appendAssistant(message, index);
     }
   }
 
-  /** Replaces the tool result at `historyIndex` (archived: hidden, sent as a placeholder). */
-  replaceResult(historyIndex: number, result: ToolResultMessage): void {
-    const position = this.positions[historyIndex]!;
+  /**
+   * Replaces the tool result sent at `position` (its {@link lastPosition} when it was appended; -1
+   * does nothing) by `result`, the same result archived: hidden, sent as a placeholder.
+   */
+  replaceResult(position: number, result: ToolResultMessage): void {
     if (position < 0) return;
     const current = this.sent[position] as ToolResultMessage;
     this.set(position, sendable(result, current.toolCallId));
   }
 
-  private noteId(id: string): void {
-    if (!this.ids.has(id)) this.ids.set(id, SEEN);
-  }
-
-  private appendResult(result: ToolResultMessage, index: number, archivedAs: ToolResultMessage | undefined): boolean {
+  private appendResult(result: ToolResultMessage, archivedAs: ToolResultMessage | undefined): boolean {
     const id = result.toolCallId;
-    if (this.fresh.has(id)) return false;
-    this.noteId(id);
+    if (this.ids.isFresh(id)) return false;
+    this.ids.note(id);
     const call = this.open.take(id);
     if (call === undefined) return true; // an orphan or a second result: dropped
     if (call.sent < 0) return true; // its call is not sent (hidden, aborted or failed turn)
-    this.positions[index] = call.sent;
+    this.last = call.sent;
     this.set(call.sent, sendable(archivedAs ?? result, call.id));
     return true;
   }
@@ -161,26 +156,28 @@ export class SentProjection {
     const calls: OpenCall[] = [];
     for (const part of message.content) {
       if (part.type !== 'toolCall') continue;
-      if (this.fresh.has(part.id)) return false;
-      this.noteId(part.id);
-      const call: OpenCall = { message: index, sent: -1, id: part.id };
+      if (this.ids.isFresh(part.id)) return false;
+      this.ids.note(part.id);
+      const call: OpenCall = { message: index, sent: -1, id: part.id, raw: part.id };
       calls.push(call);
       this.open.add(call);
     }
     if (!isAgentVisible(message) || message.stopReason === 'aborted' || message.stopReason === 'error') return true;
     const sendable = withoutEmptyAssistantParts(message);
     if (sendable === undefined) return true;
+    // A raw id already sent, or sent by an earlier call of this message, is renamed.
     let renamed = false;
-    for (const call of calls) {
-      if (this.ids.get(call.id) === SENT) {
-        call.id = this.freshId(call.id);
+    for (let rank = 0; rank < calls.length; rank++) {
+      const call = calls[rank]!;
+      if (this.ids.wasSent(call.id) || sharesRawId(calls, rank)) {
+        call.id = this.ids.freshId(call.id);
         renamed = true;
-      } else {
-        this.ids.set(call.id, SENT);
       }
     }
     const sentMessage = renamed ? withCallIds(sendable, calls) : sendable;
-    this.positions[index] = this.push(sentMessage);
+    const position = this.push(sentMessage);
+    this.last = position;
+    for (const call of calls) if (call.id === call.raw) this.ids.addSent(call.id, position);
     this.noteUsage(sentMessage);
     let rank = 0;
     for (const part of message.content) {
@@ -191,21 +188,10 @@ export class SentProjection {
     return true;
   }
 
-  /** `id#k` with the smallest `k` ≥ 2 that is neither a raw id nor sent; `nextSuffix` is a lower bound of it. */
-  private freshId(id: string): string {
-    let suffix = this.nextSuffix.get(id) ?? 2;
-    let candidate = `${id}#${suffix}`;
-    while (this.ids.has(candidate) || this.fresh.has(candidate)) candidate = `${id}#${++suffix}`;
-    this.nextSuffix.set(id, suffix + 1);
-    this.fresh.add(candidate);
-    return candidate;
-  }
-
   private push(message: Message): number {
     const position = this.sent.push(message) - 1;
-    if (position >= this.counts.length) this.counts = growFloats(this.counts, position + 1);
     const tokens = this.tokensOf(message);
-    this.counts[position] = tokens;
+    this.counts.set(position, tokens);
     this.sum += tokens;
     if (message.role === 'user') this.noteSummary(message, position);
     return position;
@@ -226,8 +212,8 @@ export class SentProjection {
 
   private set(position: number, message: Message): void {
     const tokens = this.tokensOf(message);
-    this.sum += tokens - this.counts[position]!;
-    this.counts[position] = tokens;
+    this.sum += tokens - this.counts.at(position);
+    this.counts.set(position, tokens);
     this.sent[position] = message;
   }
 
@@ -246,4 +232,10 @@ export class SentProjection {
     this.offset = usageTotal(message.usage!) - this.sum;
     this.anchorAt = position;
   }
+}
+
+/** Whether a call before `rank` in `calls` has the same raw id as the call at `rank`. */
+function sharesRawId(calls: readonly OpenCall[], rank: number): boolean {
+  for (let earlier = 0; earlier < rank; earlier++) if (calls[earlier]!.raw === calls[rank]!.raw) return true;
+  return false;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { option, parseOptions } from '../validation/parse-options.js';
+import { matchesModelKey, normalizeModelId } from './internal/model-id.js';
 
 /**
  * How much a model reads and writes.
@@ -137,55 +138,29 @@ export const MODEL_LIMITS: Readonly<Record<string, ModelLimits>> = Object.freeze
   'kimi-k2': limits(131_072, 16_384),
 });
 
-/** Bedrock: an optional region (`us.`, `apac.`, `global.`, `us-gov.` …) and a vendor. */
-const BEDROCK_PREFIX =
-  /^(?:(?:[a-z]{2}|apac|global|us-gov)\.)?(?:anthropic|meta|mistral|amazon|cohere|deepseek|openai|qwen|google|xai|ai21|writer)\./;
-/** Bedrock version suffixes: `-v1:0`, `-v1:0:200k`, `-v1`, `-1:0`. */
-const BEDROCK_SUFFIX = /-v?\d+:\d+(?::\d+k)?$|-v\d+$/;
-/** `llama3.1`, `llama-v3p1`, `llama3-1` (Bedrock), `meta-llama-3.1` → `llama-3.1`; `llama3-8b` → `llama-3-8b`. */
-const LLAMA = /^(?:meta-)?llama-?v?(\d+)(?:[.p](\d+)|-(\d)(?=-|$))?/;
-
-/**
- * One spelling for the many a model id comes in: lower case; no host path (`openrouter/`,
- * `accounts/fireworks/models/`); no Bedrock region, vendor or version; Ollama and OpenRouter tags
- * (`:8b`, `:free`) as a suffix; and family spellings unified (`claude-3.5` → `claude-3-5`,
- * `llama3.1` → `llama-3.1`, `gemma3` → `gemma-3`, `qwen-2.5` → `qwen2.5`, Azure's `gpt-35`).
- */
-function normalize(modelId: string): string {
-  let id = modelId.trim().toLowerCase();
-  id = id.slice(id.lastIndexOf('/') + 1);
-  if (BEDROCK_PREFIX.test(id)) id = id.replace(BEDROCK_PREFIX, '').replace(BEDROCK_SUFFIX, '');
-  id = id.replaceAll(':', '-').replace(/^open-(?=mi[sx]tral|codestral)/, '');
-  if (id.startsWith('claude-')) id = id.replace(/(\d)\.(\d)/g, '$1-$2');
-  return id
-    .replace(LLAMA, (_, major: string, minor?: string, bedrockMinor?: string) => {
-      const version = minor ?? bedrockMinor;
-      return `llama-${major}${version === undefined ? '' : `.${version}`}`;
-    })
-    .replace(/^gemma-?(\d)/, 'gemma-$1')
-    .replace(/^qwen-(\d)/, 'qwen$1')
-    .replace(/^gpt-35-/, 'gpt-3.5-');
-}
-
-/** A key matches an id it equals or starts, at a separator that does not continue a version. */
-function matches(id: string, key: string): boolean {
-  if (key === '' || !id.startsWith(key)) return false;
-  const next = id.charAt(key.length);
-  return (
-    next === '' ||
-    next === '-' ||
-    next === '@' ||
-    next === '_' ||
-    (next === '.' && !/\d/.test(id.charAt(key.length + 1)))
-  );
-}
-
-const TABLE = Object.entries(MODEL_LIMITS).map(([key, value]) => ({ key: normalize(key), value, override: false }));
+const TABLE = Object.entries(MODEL_LIMITS).map(([key, value]) => ({
+  key: normalizeModelId(key),
+  value,
+  override: false,
+}));
 
 const modelLimitsSchema = z.strictObject({
   contextWindow: option.positive(),
   maxOutputTokens: option.positive(),
 });
+
+const optionsSchema = z
+  .strictObject(
+    {
+      overrides: z
+        .record(z.string(), z.unknown(), {
+          error: 'must be an object of model id → { contextWindow, maxOutputTokens }',
+        })
+        .optional(),
+    },
+    { error: 'must be an object (or left out)' },
+  )
+  .optional();
 
 function validated(overrides: Readonly<Record<string, ModelLimits>>): Array<[string, ModelLimits]> {
   return Object.entries(overrides).map(([key, value]) => {
@@ -219,7 +194,7 @@ function validated(overrides: Readonly<Record<string, ModelLimits>>): Array<[str
  * ```
  */
 export function getModelLimits(modelId: string, options: GetModelLimitsOptions = {}): ModelLimits | undefined {
-  parseOptions('getModelLimits', option.bag(), options);
+  parseOptions('getModelLimits', optionsSchema, options);
   if (typeof modelId !== 'string') {
     throw new ConfigError({
       message: `getModelLimits: modelId must be a model id string such as "gpt-4o" (got ${modelId === null ? 'null' : typeof modelId})`,
@@ -230,11 +205,14 @@ export function getModelLimits(modelId: string, options: GetModelLimitsOptions =
   const exactId = modelId.trim().toLowerCase();
   const exact = overrides.find(([key]) => key.trim().toLowerCase() === exactId);
   if (exact) return { ...exact[1] };
-  const id = normalize(modelId);
-  const candidates = [...overrides.map(([key, value]) => ({ key: normalize(key), value, override: true })), ...TABLE];
+  const id = normalizeModelId(modelId);
+  const candidates = [
+    ...overrides.map(([key, value]) => ({ key: normalizeModelId(key), value, override: true })),
+    ...TABLE,
+  ];
   let best: (typeof candidates)[number] | undefined;
   for (const candidate of candidates) {
-    if (!matches(id, candidate.key)) continue;
+    if (!matchesModelKey(id, candidate.key)) continue;
     if (best === undefined || candidate.key.length > best.key.length) best = candidate;
   }
   return best ? { ...best.value } : undefined;

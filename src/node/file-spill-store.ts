@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { z } from 'zod';
 import type { SpilledOutput, SpillInfo, SpillStore } from '../pipeline/spill-store.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { defaultSpillDirectory } from './default-spill-directory.js';
@@ -41,8 +42,12 @@ function safeName(value: string | undefined): string {
  * console.log(output.spilled?.path);
  * ```
  */
+const optionsSchema = z
+  .strictObject({ directory: option.directory().optional() }, { error: 'must be an object (or left out)' })
+  .optional();
+
 export function createFileSpillStore(options: CreateFileSpillStoreOptions = {}): SpillStore {
-  parseOptions('createFileSpillStore', option.bag(), options);
+  parseOptions('createFileSpillStore', optionsSchema, options);
   const directory = options.directory ?? defaultSpillDirectory();
   return {
     async save(content: string, info: SpillInfo): Promise<SpilledOutput> {

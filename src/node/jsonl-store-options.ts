@@ -1,5 +1,6 @@
-import { ConfigError, StoreError } from '../errors.js';
+import { z } from 'zod';
 import type { SessionStore } from '../session/session-store.js';
+import { option, parseOptions } from '../validation/parse-options.js';
 
 /**
  * A problem the JSONL reader skipped over instead of failing: a line torn by a crash mid-write,
@@ -64,6 +65,30 @@ export interface JsonlSessionStore extends SessionStore {
   getDiagnostics(): JsonlStoreWarning[];
 }
 
+const optionsSchema = z.strictObject(
+  {
+    directory: z
+      .string({
+        error: 'must be the directory of the session files, e.g. createJsonlStore({ directory: ".sessions" })',
+      })
+      .min(1, 'must be the directory of the session files, e.g. createJsonlStore({ directory: ".sessions" })'),
+    onWarning: z
+      .custom<(warning: JsonlStoreWarning) => void>(
+        (value) => typeof value === 'function',
+        'must be a function that receives each skipped line',
+      )
+      .optional(),
+    now: option.clock().optional(),
+    maxSessionBytes: z
+      .number({ error: `must be a whole number of bytes ≥ 1 (default ${DEFAULT_MAX_SESSION_BYTES})` })
+      .int(`must be a whole number of bytes ≥ 1 (default ${DEFAULT_MAX_SESSION_BYTES})`)
+      .min(1, `must be a whole number of bytes ≥ 1 (default ${DEFAULT_MAX_SESSION_BYTES})`)
+      .max(Number.MAX_SAFE_INTEGER, `must be a whole number of bytes ≥ 1 (default ${DEFAULT_MAX_SESSION_BYTES})`)
+      .optional(),
+  },
+  { error: 'must be an object: createJsonlStore({ directory: ".sessions" })' },
+);
+
 /**
  * The checked options of `createJsonlStore`, with their defaults.
  *
@@ -74,18 +99,10 @@ export function resolveJsonlOptions(options: CreateJsonlStoreOptions): {
   now: () => number;
   maxSessionBytes: number;
 } {
-  if (typeof options?.directory !== 'string' || options.directory.length === 0) {
-    throw new StoreError({
-      message: 'createJsonlStore needs a directory: createJsonlStore({ directory: ".sessions" }).',
-      code: 'INPUT_INVALID',
-    });
-  }
-  const maxSessionBytes = options.maxSessionBytes ?? DEFAULT_MAX_SESSION_BYTES;
-  if (!Number.isSafeInteger(maxSessionBytes) || maxSessionBytes <= 0) {
-    throw new ConfigError({
-      message: `maxSessionBytes must be a positive integer number of bytes (got ${String(maxSessionBytes)}); the default is ${DEFAULT_MAX_SESSION_BYTES}.`,
-      field: 'maxSessionBytes',
-    });
-  }
-  return { directory: options.directory, now: options.now ?? Date.now, maxSessionBytes };
+  const parsed = parseOptions('createJsonlStore', optionsSchema, options);
+  return {
+    directory: parsed.directory,
+    now: parsed.now ?? Date.now,
+    maxSessionBytes: parsed.maxSessionBytes ?? DEFAULT_MAX_SESSION_BYTES,
+  };
 }

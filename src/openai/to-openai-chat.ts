@@ -1,4 +1,4 @@
-import { assertMessages } from '../pipeline/internal/assert-messages.js';
+import { assertMessages } from '../validation/assert-messages.js';
 import type { ChatConversationData, OpenAIChatConversation } from './chat-data.js';
 import type { OpenAIChatMessage } from './chat-types.js';
 import { instructionText } from './internal/instruction-text.js';

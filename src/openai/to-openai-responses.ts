@@ -1,5 +1,5 @@
-import { assertMessages } from '../pipeline/internal/assert-messages.js';
 import type { AssistantMessage, ImageContent, TextContent, ToolResultMessage, UserMessage } from '../types.js';
+import { assertMessages } from '../validation/assert-messages.js';
 import { imageUrl } from './internal/image-url.js';
 import { instructionText } from './internal/instruction-text.js';
 import { readData } from './internal/provider-data.js';

@@ -4,12 +4,12 @@ import { estimateMessageTokens } from '../counting/estimate-message-tokens.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { referenceCounter, type TokenCounter } from '../counting/token-counter.js';
 import { ConfigError } from '../errors.js';
+import { pairToolResults } from '../internal/tool-pairing.js';
 import { clearToolResult, isClearedToolResult } from '../messages/internal/tool-result-messages.js';
 import { CLEARED_RESULT_PLACEHOLDER } from '../messages/wire-strings.js';
 import type { AssistantMessage, Message, ToolResultMessage } from '../types.js';
+import { assertMessages } from '../validation/assert-messages.js';
 import { option, parseOptions } from '../validation/parse-options.js';
-import { assertMessages } from './internal/assert-messages.js';
-import { pairToolResults } from './internal/tool-pairing.js';
 
 /**
  * Options of {@link clearToolUses}.

@@ -12,8 +12,8 @@ import { anchorCheckpoint, planAnchors } from '../summarizing/anchors/anchor-che
 import type { Summarizer } from '../summarizing/summarizer-types.js';
 import { callSummarizer } from '../summarizing/summary-output.js';
 import type { Message } from '../types.js';
+import { assertMessages } from '../validation/assert-messages.js';
 import { option, parseOptions } from '../validation/parse-options.js';
-import { assertMessages } from './internal/assert-messages.js';
 import { compactToolResultsInRecent } from './internal/compact-tool-results-in-recent.js';
 import { planCompaction } from './plan-compaction.js';
 

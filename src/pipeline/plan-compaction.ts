@@ -2,13 +2,13 @@ import { type ContextConfig, type ContextConfigInput, effectiveKeepRecentTokens,
 import { estimateMessageTokens } from '../counting/estimate-message-tokens.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { referenceCounter, type TokenCounter } from '../counting/token-counter.js';
+import { clipText } from '../internal/clip-text.js';
+import { validCutPoints } from '../internal/tool-pairing.js';
 import { summaryText } from '../messages/summary-text.js';
 import { serializeConversation } from '../summarizing/serialize-conversation.js';
 import type { Message, ToolResultMessage } from '../types.js';
+import { assertMessages } from '../validation/assert-messages.js';
 import { option, parseOptions } from '../validation/parse-options.js';
-import { assertMessages } from './internal/assert-messages.js';
-import { clipText } from './internal/clip-text.js';
-import { validCutPoints } from './internal/tool-pairing.js';
 import { splitByCount } from './split-by-count.js';
 import { type SplitResult, splitByTokenBudget } from './split-by-token-budget.js';
 

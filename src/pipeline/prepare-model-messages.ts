@@ -1,9 +1,9 @@
 import { isAgentVisible } from '../counting/is-agent-visible.js';
+import { pairToolResults, toolCallIds } from '../internal/tool-pairing.js';
 import { createArchivedPlaceholder, createMissingResult } from '../messages/internal/tool-result-messages.js';
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from '../types.js';
-import { assertMessages } from './internal/assert-messages.js';
+import { assertMessages } from '../validation/assert-messages.js';
 import { sendableAssistant, sendableUser } from './internal/empty-content.js';
-import { pairToolResults, toolCallIds } from './internal/tool-pairing.js';
 
 const placeholders = new WeakMap<ToolResultMessage, ToolResultMessage>();
 const synthetic = new WeakMap<AssistantMessage, Map<number, ToolResultMessage>>();

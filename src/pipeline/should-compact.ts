@@ -1,8 +1,8 @@
 import { toConfig } from '../config/index.js';
 import { type ContextUsageOptions, usageOf } from '../counting/context-usage.js';
 import type { Message } from '../types.js';
+import { assertMessages } from '../validation/assert-messages.js';
 import { option, parseOptions } from '../validation/parse-options.js';
-import { assertMessages } from './internal/assert-messages.js';
 
 /**
  * Whether the conversation should be compacted now, in the reference order: `autoCompact` off →

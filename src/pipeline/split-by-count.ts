@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { referenceCounter, type TokenCounter } from '../counting/token-counter.js';
+import { validCutPoints } from '../internal/tool-pairing.js';
 import type { Message } from '../types.js';
+import { assertMessages } from '../validation/assert-messages.js';
 import { option, parseOptions } from '../validation/parse-options.js';
-import { assertMessages } from './internal/assert-messages.js';
-import { validCutPoints } from './internal/tool-pairing.js';
 import { type SplitResult, sliceAt } from './split-by-token-budget.js';
 
 const splitByCountSchema = z.object({ keep: option.tokens(), counter: option.counter().optional() });

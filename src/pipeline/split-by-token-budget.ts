@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { estimateMessageTokens } from '../counting/estimate-message-tokens.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { referenceCounter, type TokenCounter } from '../counting/token-counter.js';
+import { validCutPoints } from '../internal/tool-pairing.js';
 import type { Message } from '../types.js';
+import { assertMessages } from '../validation/assert-messages.js';
 import { option, parseOptions } from '../validation/parse-options.js';
-import { assertMessages } from './internal/assert-messages.js';
-import { validCutPoints } from './internal/tool-pairing.js';
 
 /**
  * A conversation cut in two: `old ++ recent` is the input, in order.

@@ -7,6 +7,7 @@ import {
   toolSummaryStrategySchema,
 } from '../config/index.js';
 import { ConfigError } from '../errors.js';
+import { clipText } from '../internal/clip-text.js';
 import { createToolSummaryMessage } from '../messages/internal/summary-messages.js';
 import { archiveToolResult } from '../messages/internal/tool-result-messages.js';
 import { heuristicSummarizer } from '../summarizing/heuristic-summarizer.js';
@@ -14,9 +15,8 @@ import type { Summarizer, SummaryRequest } from '../summarizing/summarizer-types
 import { callSummarizer } from '../summarizing/summary-output.js';
 import { serializeToolBatch } from '../summarizing/tool-output/serialize-tool-batch.js';
 import type { Message, ToolResultMessage, UserMessage } from '../types.js';
+import { assertMessages } from '../validation/assert-messages.js';
 import { option, parseOptions } from '../validation/parse-options.js';
-import { assertMessages } from './internal/assert-messages.js';
-import { clipText } from './internal/clip-text.js';
 import { newestThatFit, withTheirCalls } from './internal/tool-summary-input.js';
 
 const optionsSchema = z.object({

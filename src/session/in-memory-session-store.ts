@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { SessionEntry, SessionEntryInput } from '../session-entry.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { checkExpectedLeaf } from './check-expected-leaf.js';
@@ -27,6 +28,10 @@ export interface CreateInMemorySessionStoreOptions {
   now?: () => number;
 }
 
+const optionsSchema = z
+  .strictObject({ now: option.clock().optional() }, { error: 'must be an object (or left out)' })
+  .optional();
+
 /**
  * A {@link SessionStore} that keeps everything in memory: for tests, short-lived agents and
  * browsers. Entries are stored as frozen JSON copies, and the same objects are returned on every
@@ -43,7 +48,7 @@ export interface CreateInMemorySessionStoreOptions {
  * ```
  */
 export function createInMemorySessionStore(options: CreateInMemorySessionStoreOptions = {}): SessionStore {
-  parseOptions('createInMemorySessionStore', option.bag(), options);
+  parseOptions('createInMemorySessionStore', optionsSchema, options);
   const now = options.now ?? Date.now;
   const sessions = new Map<string, SessionIndex>();
 

@@ -1,4 +1,4 @@
-import { pairToolResults } from '../pipeline/internal/tool-pairing.js';
+import { pairToolResults } from '../internal/tool-pairing.js';
 import type { AssistantMessage, Message } from '../types.js';
 
 const stripped = new WeakMap<AssistantMessage, Map<string, AssistantMessage>>();

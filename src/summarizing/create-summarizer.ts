@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CompactionError, ConfigError } from '../errors.js';
-import { raceAbort } from '../pipeline/internal/race-abort.js';
+import { raceAbort } from '../internal/race-abort.js';
 import { parseOptions } from '../validation/parse-options.js';
 import type { Summarizer, SummaryKind, SummaryOutput } from './summarizer-types.js';
 import { normalizeStopReason } from './summary-output.js';

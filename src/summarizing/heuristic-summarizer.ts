@@ -1,4 +1,4 @@
-import { clipText, codePoints } from '../pipeline/internal/clip-text.js';
+import { clipText, codePoints } from '../internal/clip-text.js';
 import type { Message } from '../types.js';
 import { briefDigest, digestToolResults, digestWithShares } from './heuristic/digest-tool-results.js';
 import { gatherFacts } from './heuristic/gather-facts.js';

@@ -1,7 +1,7 @@
 import { isAgentVisible } from '../counting/is-agent-visible.js';
-import { assertMessages } from '../pipeline/internal/assert-messages.js';
-import { clipText } from '../pipeline/internal/clip-text.js';
+import { clipText } from '../internal/clip-text.js';
 import type { AssistantMessage, ImageContent, Message, TextContent, ToolCall, UserMessage } from '../types.js';
+import { assertMessages } from '../validation/assert-messages.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 
 /**

@@ -1,5 +1,5 @@
 import { CompactionError } from '../errors.js';
-import { raceAbort } from '../pipeline/internal/race-abort.js';
+import { raceAbort } from '../internal/race-abort.js';
 import type { Summarizer, SummaryOutput, SummaryRequest } from './summarizer-types.js';
 
 /** A summarizer's answer in one shape. @internal */

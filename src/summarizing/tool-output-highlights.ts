@@ -2,7 +2,7 @@
  * Picks the lines that matter out of noisy tool output (errors, failing tests, file locations, exit
  * codes, result counts) for the heuristic summarizer. Internal.
  */
-import { clipText } from '../pipeline/internal/clip-text.js';
+import { clipText } from '../internal/clip-text.js';
 
 /** How far a highlighted line goes, and how much of the output around it is kept. @internal */
 export interface HighlightLimits {

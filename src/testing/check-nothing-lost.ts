@@ -1,4 +1,5 @@
 import type { Message } from '../index.js';
+import { archiveToolResult } from '../messages/internal/tool-result-messages.js';
 import { deepEqual } from './deep-differences.js';
 
 /**
@@ -19,7 +20,7 @@ export interface CheckNothingLostOptions {
 
 function archived(message: Message): Message | undefined {
   if (message.role !== 'toolResult') return undefined;
-  return { ...message, meta: { ...message.meta, agentVisible: false, kind: 'tool_result_archived' } };
+  return archiveToolResult(message);
 }
 
 function preview(message: Message): string {

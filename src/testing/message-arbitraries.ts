@@ -1,5 +1,6 @@
 import * as fc from 'fast-check';
 import type { AssistantMessage, Message, StopReason, ToolResultMessage, UserMessage } from '../index.js';
+import { createToolSummaryMessage } from '../messages/internal/summary-messages.js';
 import { imageMessage, summaryMessage, toolResultMessage } from './message-builders.js';
 
 /**
@@ -134,15 +135,7 @@ function turnMessages(turn: Turn, ids: { next: number }, images: boolean, delaye
       return [{ role: 'user', content: turn.text, meta } satisfies UserMessage];
     }
     case 'summary':
-      return [
-        turn.which === 'compaction'
-          ? summaryMessage(turn.text)
-          : {
-              role: 'user',
-              content: `[Tool result summary]\n${turn.text}`,
-              meta: { agentVisible: true, userVisible: false, kind: 'tool_summary' },
-            },
-      ];
+      return [turn.which === 'compaction' ? summaryMessage(turn.text) : createToolSummaryMessage(turn.text)];
     case 'tools':
       return toolTurn(turn, ids, images, delayed);
   }

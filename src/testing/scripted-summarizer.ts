@@ -1,4 +1,4 @@
-import { abortReason, raceAbort } from '../pipeline/internal/race-abort.js';
+import { abortReason, raceAbort } from '../internal/race-abort.js';
 import type { Summarizer, SummaryOutput, SummaryRequest } from '../summarizing/index.js';
 
 /**

@@ -144,6 +144,17 @@ export const option = {
    * `null` or a string fails naming `options` instead of as a `TypeError`.
    */
   bag: () => optionsBag,
+  /** A directory path: a non-empty string. */
+  directory: () =>
+    z
+      .string({ error: 'must be a directory path (a non-empty string)' })
+      .min(1, 'must be a directory path (a non-empty string)'),
+  /** A clock: a function that returns the time in milliseconds. */
+  clock: () =>
+    z.custom<() => number>(
+      (value) => typeof value === 'function',
+      'must be a function that returns the time in milliseconds, like Date.now',
+    ),
   /** An AbortSignal. */
   signal: () =>
     z.custom<AbortSignal>((value) => {

@@ -1,4 +1,4 @@
-import { ContextError, createContextManager, heuristicSummarizer, type Message, type ToolResultMessage } from 'ctxkit';
+import { ContextError, createContextManager, heuristicSummarizer, type Message } from 'ctxkit';
 import {
   ctxkitMiddleware,
   fromFinishReason,
@@ -7,14 +7,10 @@ import {
   fromStepResult,
   toModelMessages,
 } from 'ctxkit/ai-sdk';
+import { toolResultMessage } from 'ctxkit/testing';
 import { describe, expect, it, vi } from 'vitest';
 
-const result = (id: string, text: string): ToolResultMessage => ({
-  role: 'toolResult',
-  toolCallId: id,
-  toolName: 'bash',
-  content: [{ type: 'text', text }],
-});
+const result = (id: string, text: string) => toolResultMessage(id, text, { toolName: 'bash' });
 
 describe('toModelMessages', () => {
   it('puts the results of one assistant turn in one tool message and drops what providers reject', () => {

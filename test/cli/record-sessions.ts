@@ -2,16 +2,10 @@
 import { appendFileSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import {
-  type AssistantMessage,
-  createContextManager,
-  heuristicSummarizer,
-  type Message,
-  type SessionStore,
-  type ToolResultMessage,
-} from 'ctxkit';
+import { createContextManager, heuristicSummarizer, type Message, type SessionStore } from 'ctxkit';
 import { createJsonlStore } from 'ctxkit/node';
 import { createSqliteStore } from 'ctxkit/sqlite';
+import { assistantMessage, toolCallMessage, toolResultMessage, userMessage } from 'ctxkit/testing';
 
 /** An HTML payload that must never run in the report. */
 export const XSS_PAYLOAD = '<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2">';
@@ -57,27 +51,15 @@ async function recordPlain(store: SessionStore, sessionId: string): Promise<void
         : turn === 3
           ? `Turn 3: fix the parser. ${TERMINAL_PAYLOAD}`
           : `Turn ${turn}: fix the parser.`;
-    await append(store, sessionId, { role: 'user', content: text });
+    await append(store, sessionId, userMessage(text));
     await append(store, sessionId, {
-      role: 'assistant',
-      content: [{ type: 'toolCall', id: `call_${turn}`, name: 'typecheck', arguments: { turn } }],
+      ...toolCallMessage([{ id: `call_${turn}`, name: 'typecheck', arguments: { turn } }]),
       usage: { input: 200 * turn, output: 20 },
-      stopReason: 'toolUse',
       model: MODEL,
     });
-    await append(store, sessionId, {
-      role: 'toolResult',
-      toolCallId: `call_${turn}`,
-      toolName: 'typecheck',
-      content: [{ type: 'text', text: `src/parser.ts(${turn},1): error TS1005: ';' expected.` }],
-      isError: true,
-    });
-    await append(store, sessionId, {
-      role: 'assistant',
-      content: [{ type: 'text', text: `Turn ${turn}: fixed one error.` }],
-      stopReason: 'stop',
-      model: MODEL,
-    });
+    const error = `src/parser.ts(${turn},1): error TS1005: ';' expected.`;
+    await append(store, sessionId, toolResultMessage(`call_${turn}`, error, { toolName: 'typecheck', isError: true }));
+    await append(store, sessionId, { ...assistantMessage(`Turn ${turn}: fixed one error.`), model: MODEL });
   }
 }
 
@@ -103,35 +85,20 @@ async function recordCompacted(store: SessionStore, sessionId: string): Promise<
   });
   let history: Message[] = [];
   for (let turn = 1; turn <= 20; turn++) {
-    const user: Message = { role: 'user', content: `Turn ${turn}: keep fixing the parser.` };
+    const user = userMessage(`Turn ${turn}: keep fixing the parser.`);
     history = [...history, user];
     await append(store, sessionId, user);
     for (let call = 1; call <= 3; call++) {
       const { history: kept } = await manager.prepare(history);
-      const assistant: AssistantMessage = {
-        role: 'assistant',
-        content: [{ type: 'toolCall', id: `t${turn}_${call}`, name: 'typecheck', arguments: { turn, call } }],
-        stopReason: 'toolUse',
-        model: MODEL,
-      };
-      const result: ToolResultMessage = {
-        role: 'toolResult',
-        toolCallId: `t${turn}_${call}`,
-        toolName: 'typecheck',
-        content: [{ type: 'text', text: toolOutput(turn, call) }],
-        isError: true,
-      };
+      const id = `t${turn}_${call}`;
+      const assistant = { ...toolCallMessage([{ id, name: 'typecheck', arguments: { turn, call } }]), model: MODEL };
+      const result = toolResultMessage(id, toolOutput(turn, call), { toolName: 'typecheck', isError: true });
       history = [...kept, assistant, result];
       await append(store, sessionId, assistant);
       await append(store, sessionId, result);
     }
     const { history: kept } = await manager.prepare(history);
-    const answer: AssistantMessage = {
-      role: 'assistant',
-      content: [{ type: 'text', text: `Turn ${turn}: fixed three errors in parseExpression.` }],
-      stopReason: 'stop',
-      model: MODEL,
-    };
+    const answer = { ...assistantMessage(`Turn ${turn}: fixed three errors in parseExpression.`), model: MODEL };
     history = [...kept, answer];
     await append(store, sessionId, answer);
     ({ history } = await manager.afterTurn(history));
@@ -147,13 +114,8 @@ async function recordBranched(store: SessionStore, sessionId: string): Promise<v
   const firstLeaf = await store.getLeaf(sessionId);
   await store.appendEntry(sessionId, { type: 'label', targetId: firstLeaf!, label: 'first-attempt' });
   await store.setLeaf(sessionId, forkPoint);
-  await append(store, sessionId, { role: 'user', content: 'Try another approach: rewrite the tokenizer.' });
-  await append(store, sessionId, {
-    role: 'assistant',
-    content: [{ type: 'text', text: 'Rewrote the tokenizer.' }],
-    stopReason: 'stop',
-    model: MODEL,
-  });
+  await append(store, sessionId, userMessage('Try another approach: rewrite the tokenizer.'));
+  await append(store, sessionId, { ...assistantMessage('Rewrote the tokenizer.'), model: MODEL });
   await store.appendEntry(sessionId, { type: 'label', targetId: forkPoint, label: 'fork-point' });
 }
 

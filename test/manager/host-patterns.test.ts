@@ -23,16 +23,7 @@ import { createScriptedSummarizer } from '../../src/testing/index.js';
 import { answer, call, manager, result, user } from './fixtures.js';
 
 const overflow = () => Object.assign(new Error('prompt is too long: 210000 tokens > 200000 maximum'), { status: 400 });
-const failing = (): Summarizer & { calls: number } => {
-  const summarizer = {
-    calls: 0,
-    async summarize(): Promise<string> {
-      summarizer.calls++;
-      throw new Error('model unavailable');
-    },
-  };
-  return summarizer;
-};
+const failing = () => createScriptedSummarizer([], { afterScript: new Error('model unavailable') });
 const textOf = (message: Message) =>
   typeof message.content === 'string'
     ? message.content
@@ -56,6 +47,65 @@ describe('a host that pushes into one array', () => {
     history.push(call('c1'), result('c1', 'line of output\n'.repeat(20_000)));
     const prepared = await context.prepare(history);
     expect(textOf(prepared.messages.at(-1)!).length).toBeLessThan(60_000);
+  });
+});
+
+describe('a host that appends what is new', () => {
+  it('names the bad message by its place in the array it appended, and takes in none of them', async () => {
+    const context = manager(heuristicSummarizer, [], { contextWindow: 200_000 });
+    await context.prepare([user(10, 'q'), answer('a')]);
+    const refused = await context
+      .append([user(1, 'ok'), { role: 'user', content: 5 } as never])
+      .catch((error: unknown) => error);
+    expect(refused).toMatchObject({
+      code: 'INPUT_INVALID',
+      message: expect.stringMatching(/^append: messages\[1\]\.content /),
+    });
+    const prepared = await context.append([answer('b')]);
+    expect(prepared.history.map(textOf)).toEqual([textOf(user(10, 'q')), 'a', 'b']);
+  });
+});
+
+describe('an aborted batch of tool summaries', () => {
+  /** Answers at once, or hangs until aborted while `hang` is set. */
+  const summarizer = {
+    hang: false,
+    summarize(request: Parameters<Summarizer['summarize']>[0]): Promise<string> {
+      if (!summarizer.hang) return Promise.resolve(`${request.messages?.length ?? 0} results`);
+      return new Promise((_, reject) =>
+        request.signal?.addEventListener('abort', () => reject(request.signal?.reason)),
+      );
+    },
+  };
+  const step = (id: string) => [call(id), result(id, `out ${id}`)];
+  const create = () =>
+    manager(summarizer, [], { contextWindow: 200_000, config: { toolCallCutoff: 2, toolSummaryBatch: 3 } });
+  const start = () => [user(10, 'q'), ...['c0', 'c1', 'c2', 'c3', 'c4'].flatMap(step)];
+
+  async function abortedCall(call: (signal: AbortSignal) => Promise<unknown>): Promise<void> {
+    summarizer.hang = true;
+    const controller = new AbortController();
+    const pending = call(controller.signal);
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ code: 'ABORTED' });
+    summarizer.hang = false;
+  }
+
+  it('changes nothing: the same array passed again still brings the messages of the aborted call', async () => {
+    const context = create();
+    const history = start();
+    await context.prepare(history);
+    history.push(...step('c5'));
+    await abortedCall((signal) => context.prepare(history, { signal }));
+    expect((await context.prepare(history)).history).toEqual((await create().prepare(history)).history);
+  });
+
+  it('changes nothing: an append retried after the abort is taken in once', async () => {
+    const context = create();
+    await context.prepare(start());
+    await abortedCall((signal) => context.append(step('c5'), { signal }));
+    const retried = await context.append(step('c5'));
+    expect(retried.history).toEqual((await create().prepare([...start(), ...step('c5')])).history);
   });
 });
 
@@ -115,8 +165,8 @@ describe('compaction that cannot help', () => {
       history = [...(await context.prepare(history)).history, answer('ok'), user(450, 'c')];
     }
     // 12 turns of 450 tokens: the back-off doubles its step after each failure.
-    expect(summarizer.calls).toBeGreaterThan(0);
-    expect(summarizer.calls).toBeLessThanOrEqual(4);
+    expect(summarizer.requests.length).toBeGreaterThan(0);
+    expect(summarizer.requests.length).toBeLessThanOrEqual(4);
   });
 
   it('is not retried every turn when the summarizer keeps failing (message limit)', async () => {
@@ -129,8 +179,8 @@ describe('compaction that cannot help', () => {
     for (let turn = 0; turn < 12; turn++) {
       history = [...(await context.prepare(history)).history, answer('ok')];
     }
-    expect(summarizer.calls).toBeGreaterThan(0);
-    expect(summarizer.calls).toBeLessThanOrEqual(4);
+    expect(summarizer.requests.length).toBeGreaterThan(0);
+    expect(summarizer.requests.length).toBeLessThanOrEqual(4);
   });
 
   it('is not repeated every turn when the system prompt alone is over the limit, and warns once', async () => {

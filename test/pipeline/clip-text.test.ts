@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { expect } from 'vitest';
-import { clipText } from '../../src/pipeline/internal/clip-text.js';
+import { clipText } from '../../src/internal/clip-text.js';
 
 /** The clipping as it was first written: the text split into code points, head and tail joined back. */
 function clipByCodePoints(text: string, max: number, mode: 'head' | 'head_tail'): string {

@@ -1,47 +1,25 @@
 import { readFileSync } from 'node:fs';
 import { compact, heuristicSummarizer, type Message, type Summarizer } from 'ctxkit';
 import { checkAnchors, extractAnchors } from 'ctxkit/summarizing';
+import { assistantMessage, toolCallMessage, toolResultMessage, userMessage } from 'ctxkit/testing';
 import { describe, expect, it } from 'vitest';
 
 const tsc = readFileSync(new URL('../fixtures/tool-outputs/tsc.txt', import.meta.url), 'utf8');
 
 function session(): Message[] {
   return [
-    {
-      role: 'user',
-      content: 'Make the config loader strict. Never read process.env outside src/config/. Keep Node 20 support.',
-    },
-    {
-      role: 'assistant',
-      content: [{ type: 'toolCall', id: 'r1', name: 'read', arguments: { path: 'src/server.ts' } }],
-    },
-    { role: 'toolResult', toolCallId: 'r1', toolName: 'read', content: [{ type: 'text', text: 'x'.repeat(4000) }] },
-    {
-      role: 'assistant',
-      content: [
-        {
-          type: 'toolCall',
-          id: 'e1',
-          name: 'edit',
-          arguments: { path: 'src/config/load-config.ts', old_string: 'a', new_string: 'b' },
-        },
-      ],
-    },
-    { role: 'toolResult', toolCallId: 'e1', toolName: 'edit', content: [{ type: 'text', text: 'Edited.' }] },
-    {
-      role: 'assistant',
-      content: [{ type: 'toolCall', id: 'b1', name: 'bash', arguments: { command: 'npx tsc --noEmit' } }],
-    },
-    {
-      role: 'toolResult',
-      toolCallId: 'b1',
-      toolName: 'bash',
-      content: [{ type: 'text', text: `${tsc}\nexit code 2` }],
-      isError: true,
-    },
-    { role: 'assistant', content: [{ type: 'text', text: 'y'.repeat(8000) }] },
-    { role: 'user', content: 'z'.repeat(8000) },
-    { role: 'assistant', content: [{ type: 'text', text: 'Working on it.' }] },
+    userMessage('Make the config loader strict. Never read process.env outside src/config/. Keep Node 20 support.'),
+    toolCallMessage([{ id: 'r1', name: 'read', arguments: { path: 'src/server.ts' } }]),
+    toolResultMessage('r1', 'x'.repeat(4000), { toolName: 'read' }),
+    toolCallMessage([
+      { id: 'e1', name: 'edit', arguments: { path: 'src/config/load-config.ts', old_string: 'a', new_string: 'b' } },
+    ]),
+    toolResultMessage('e1', 'Edited.', { toolName: 'edit' }),
+    toolCallMessage([{ id: 'b1', name: 'bash', arguments: { command: 'npx tsc --noEmit' } }]),
+    toolResultMessage('b1', `${tsc}\nexit code 2`, { toolName: 'bash', isError: true }),
+    assistantMessage('y'.repeat(8000)),
+    userMessage('z'.repeat(8000)),
+    assistantMessage('Working on it.'),
   ];
 }
 
@@ -63,7 +41,7 @@ describe('compact with anchoring', () => {
   it('keeps the goal and constraints through rounds at the smallest budget, and never lists a read file as changed', async () => {
     let messages = session();
     for (let round = 0; round < 5; round++) {
-      messages = [...messages, { role: 'user', content: `Round ${round}: ${'w'.repeat(6000)}` }];
+      messages = [...messages, userMessage(`Round ${round}: ${'w'.repeat(6000)}`)];
       messages = (await compact(messages, { summarizer: vague, config, maxOutputTokens: 256 })).messages;
       const summary = String(messages[0]!.content);
       expect([...summary].length).toBeLessThanOrEqual(256 * 4 + 40);

@@ -16,7 +16,13 @@ import {
 } from '../../src/index.js';
 import { DIGEST_PREFIX, SUMMARY_PREFIX } from '../../src/schemas/index.js';
 import { createSummaryMessage, type SummaryOutput, summaryText } from '../../src/summarizing/index.js';
-import { createScriptedSummarizer, toolCallMessage, toolResultMessage, userMessage } from '../../src/testing/index.js';
+import {
+  assistantMessage,
+  createScriptedSummarizer,
+  toolCallMessage,
+  toolResultMessage,
+  userMessage,
+} from '../../src/testing/index.js';
 
 // Under the reference counter, 4 characters cost 1 token.
 const user = (tokens: number, label = 'u') => userMessage(label.repeat(tokens * 4));
@@ -171,10 +177,10 @@ describe('compact', () => {
 
 describe('compact keeps the newest message of the conversation', () => {
   it('even when only tool-result summaries would fit in the tail', async () => {
-    const question: Message = { role: 'user', content: 'q'.repeat(4_000) };
+    const question = userMessage('q'.repeat(4_000));
     const messages: Message[] = [
-      { role: 'user', content: 'a'.repeat(8_000) },
-      { role: 'assistant', content: [{ type: 'text', text: 'b'.repeat(8_000) }], stopReason: 'stop' },
+      userMessage('a'.repeat(8_000)),
+      assistantMessage('b'.repeat(8_000)),
       question,
       {
         role: 'user',
@@ -197,22 +203,16 @@ describe('compact: the default summary budget', () => {
   const long = (): Message[] => {
     const messages: Message[] = [];
     for (let index = 0; index < 12; index++) {
-      messages.push(user(1000, 'u'), { role: 'assistant', content: [{ type: 'text', text: 'a'.repeat(4000) }] });
+      messages.push(user(1000, 'u'), assistantMessage('a'.repeat(4000)));
     }
     return messages;
   };
 
   it('leaves the rebuilt context under the limit with margin, so the next turn does not compact again', async () => {
     // A verbose model that writes 70% of whatever budget it is given.
-    const verbose: Summarizer & { budgets: number[] } = {
-      budgets: [],
-      async summarize(request) {
-        verbose.budgets.push(request.maxOutputTokens);
-        return 'w'.repeat(Math.floor(request.maxOutputTokens * 4 * 0.7));
-      },
-    };
+    const verbose = createScriptedSummarizer([(request) => 'w'.repeat(Math.floor(request.maxOutputTokens * 4 * 0.7))]);
     const result = await compact(long(), { summarizer: verbose, config });
-    const budget = verbose.budgets[0]!;
+    const budget = verbose.requests[0]!.maxOutputTokens;
     const tail = sumMessageTokens(result.messages.slice(1));
     expect(budget).toBeLessThan(Math.floor(config.reserveTokens * 0.8));
     expect(budget + tail).toBeLessThanOrEqual(0.9 * 8000);
@@ -316,17 +316,8 @@ describe('compact: checks and messages', () => {
   it('keeps the command, every code and every location of a tsc run archived in the digest', async () => {
     const output = readFileSync(new URL('../fixtures/tool-outputs/tsc.txt', import.meta.url), 'utf8');
     const tail: Message[] = [
-      {
-        role: 'assistant',
-        content: [{ type: 'toolCall', id: 't1', name: 'bash', arguments: { command: 'npx tsc --noEmit' } }],
-      },
-      {
-        role: 'toolResult',
-        toolCallId: 't1',
-        toolName: 'bash',
-        content: [{ type: 'text', text: output }],
-        isError: true,
-      },
+      toolCallMessage([{ id: 't1', name: 'bash', arguments: { command: 'npx tsc --noEmit' } }]),
+      toolResultMessage('t1', output, { toolName: 'bash', isError: true }),
       call('c2'),
       result('c2', 'ok'),
     ];

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type AssistantMessage,
-  ContextError,
-  type Message,
-  prepareModelMessages,
-  type ToolResultMessage,
-} from '../../src/index.js';
+import { type AssistantMessage, ContextError, type Message, prepareModelMessages } from '../../src/index.js';
 import { ARCHIVED_RESULT_PLACEHOLDER, MISSING_RESULT_TEXT } from '../../src/schemas/index.js';
 import { checkToolPairing, toolCallMessage, toolResultMessage, userMessage } from '../../src/testing/index.js';
 
@@ -85,10 +79,7 @@ describe('prepareModelMessages', () => {
             ? `R(${message.toolCallId}:${text(message)})`
             : 'U',
       );
-    const answer = (id: string, output: string): ToolResultMessage => ({
-      ...result(id),
-      content: [{ type: 'text', text: output }],
-    });
+    const answer = (id: string, output: string) => toolResultMessage(id, output, { toolName: 'bash' });
 
     it('sends an id used again by a later turn as a fresh one, in the call and its result', () => {
       const messages = [user('1'), call(['x']), answer('x', 'one'), user('2'), call(['x']), answer('x', 'two')];

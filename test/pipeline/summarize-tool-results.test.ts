@@ -1,35 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type AssistantMessage,
-  ConfigError,
-  type Message,
-  type Summarizer,
-  summarizeToolResults,
-  type ToolResultMessage,
-} from '../../src/index.js';
+import { ConfigError, type Message, type Summarizer, summarizeToolResults } from '../../src/index.js';
 import {
   HEURISTIC_SUMMARY_OUTPUT_CHARS,
   TOOL_SUMMARY_INPUT_CHARS,
   TOOL_SUMMARY_OUTPUT_CHARS,
 } from '../../src/pipeline/summarize-tool-results.js';
 import { TOOL_SUMMARY_PREFIX } from '../../src/schemas/index.js';
-import { createScriptedSummarizer } from '../../src/testing/index.js';
+import { createScriptedSummarizer, toolCallMessage, toolResultMessage, userMessage } from '../../src/testing/index.js';
 
 function turns(count: number, output = (index: number) => `FAIL test ${index}\nexit code 1`): Message[] {
-  const messages: Message[] = [{ role: 'user', content: 'run the tests' }];
+  const messages: Message[] = [userMessage('run the tests')];
   for (let index = 0; index < count; index++) {
-    const call: AssistantMessage = {
-      role: 'assistant',
-      content: [{ type: 'toolCall', id: `c${index}`, name: 'bash', arguments: { command: `npm test -- ${index}` } }],
-    };
-    const result: ToolResultMessage = {
-      role: 'toolResult',
-      toolCallId: `c${index}`,
-      toolName: 'bash',
-      content: [{ type: 'text', text: output(index) }],
-      meta: { kind: 'tool_result', userVisible: index % 2 === 0 },
-    };
-    messages.push(call, result);
+    messages.push(
+      toolCallMessage([{ id: `c${index}`, name: 'bash', arguments: { command: `npm test -- ${index}` } }]),
+      toolResultMessage(`c${index}`, output(index), {
+        toolName: 'bash',
+        meta: { kind: 'tool_result', userVisible: index % 2 === 0 },
+      }),
+    );
   }
   return messages;
 }
@@ -148,26 +136,13 @@ describe('summarizeToolResults', () => {
 
   it('keeps every archived result in the heuristic summary, briefly, rather than cut the middle out', async () => {
     const tools = ['bash', 'read', 'grep'];
-    const messages: Message[] = [{ role: 'user', content: 'go' }];
+    const messages: Message[] = [userMessage('go')];
     for (let index = 0; index < 30; index++) {
       const name = tools[index % 3]!;
+      const output = `step ${index}\n${'ok\n'.repeat(50)}${index === 29 ? 'src/a.ts:3:4 - error TS2322: bad' : 'done'}`;
       messages.push(
-        {
-          role: 'assistant',
-          content: [{ type: 'toolCall', id: `c${index}`, name, arguments: { command: `step${index}` } }],
-        },
-        {
-          role: 'toolResult',
-          toolCallId: `c${index}`,
-          toolName: name,
-          isError: index === 29,
-          content: [
-            {
-              type: 'text',
-              text: `step ${index}\n${'ok\n'.repeat(50)}${index === 29 ? 'src/a.ts:3:4 - error TS2322: bad' : 'done'}`,
-            },
-          ],
-        },
+        toolCallMessage([{ id: `c${index}`, name, arguments: { command: `step${index}` } }]),
+        toolResultMessage(`c${index}`, output, { toolName: name, isError: index === 29 }),
       );
     }
     const result = await summarizeToolResults(messages, { batch: 0, strategy: 'heuristic', cutoff: 0 });

@@ -1,39 +1,18 @@
 import { type Message, summarizeToolResults } from 'ctxkit';
-import type { SummaryRequest } from 'ctxkit/summarizing';
+import { createScriptedSummarizer, toolCallMessage, toolResultMessage } from 'ctxkit/testing';
 import { describe, expect, it } from 'vitest';
 
 function results(count: number, size: number): Message[] {
-  const messages: Message[] = [];
-  for (let index = 0; index < count; index++) {
-    const id = `c${index}`;
-    messages.push({
-      role: 'assistant',
-      content: [{ type: 'toolCall', id, name: 'bash', arguments: { command: `npm run step-${index}` } }],
-    });
-    messages.push({
-      role: 'toolResult',
-      toolCallId: id,
-      toolName: 'bash',
-      content: [{ type: 'text', text: `${'x'.repeat(size)}\nEND-${index}` }],
-    });
-  }
-  return messages;
+  return Array.from({ length: count }, (_, index) => [
+    toolCallMessage([{ id: `c${index}`, name: 'bash', arguments: { command: `npm run step-${index}` } }]),
+    toolResultMessage(`c${index}`, `${'x'.repeat(size)}\nEND-${index}`, { toolName: 'bash' }),
+  ]).flat();
 }
 
 async function inputOf(messages: Message[]): Promise<string> {
-  let seen: SummaryRequest | undefined;
-  await summarizeToolResults(messages, {
-    cutoff: 0,
-    batch: 0,
-    strategy: 'llm',
-    summarizer: {
-      summarize: async (request) => {
-        seen = request;
-        return 'ok';
-      },
-    },
-  });
-  return seen!.text;
+  const summarizer = createScriptedSummarizer(['ok']);
+  await summarizeToolResults(messages, { cutoff: 0, batch: 0, strategy: 'llm', summarizer });
+  return summarizer.requests[0]!.text;
 }
 
 describe('the tool-result summarizer input', () => {

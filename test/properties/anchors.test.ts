@@ -1,6 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { heuristicSummarizer, type Message } from 'ctxkit';
 import { type Anchor, checkAnchors, extractAnchors, pinAnchors } from 'ctxkit/summarizing';
+import { assistantMessage, toolCallMessage, toolResultMessage, userMessage } from 'ctxkit/testing';
 import { describe, expect, it } from 'vitest';
 import { normalizeForCheck } from '../../src/summarizing/anchors/normalize.js';
 import { type DeclaredFact, fidelitySessions } from '../fixtures/fidelity-sessions.js';
@@ -71,7 +72,7 @@ const sessions = fc
     const messages: Message[] = [];
     const facts: DeclaredFact[] = [];
     const goal = `${action} the ${subject} module so it handles retries.`;
-    messages.push({ role: 'user', content: `${goal} Never change ${constraintOn} without asking.` });
+    messages.push(userMessage(`${goal} Never change ${constraintOn} without asking.`));
     facts.push({ category: 'goal', keys: [goal.slice(0, -1)] });
     facts.push({ category: 'constraint', keys: [`Never change ${constraintOn} without asking`] });
     facts.push({ category: 'identifier', keys: [constraintOn] });
@@ -79,14 +80,10 @@ const sessions = fc
     steps.forEach((entry, index) => {
       const id = `call_${index}`;
       const push = (name: string, args: Record<string, unknown>, output: string, isError = false) => {
-        messages.push({ role: 'assistant', content: [{ type: 'toolCall', id, name, arguments: args }] });
-        messages.push({
-          role: 'toolResult',
-          toolCallId: id,
-          toolName: name,
-          content: [{ type: 'text', text: output }],
-          isError,
-        });
+        messages.push(
+          toolCallMessage([{ id, name, arguments: args }]),
+          toolResultMessage(id, output, { toolName: name, isError }),
+        );
       };
       if (entry.kind === 'read') {
         push('read', { path: entry.path }, 'contents');
@@ -121,10 +118,7 @@ const sessions = fc
         );
         for (const name of entry.tests) facts.push({ category: 'failing-test', keys: [name] });
       } else {
-        messages.push({
-          role: 'assistant',
-          content: [{ type: 'text', text: `We decided to rewrite the ${entry.subject} layer.` }],
-        });
+        messages.push(assistantMessage(`We decided to rewrite the ${entry.subject} layer.`));
         facts.push({ category: 'decision', keys: [`decided to rewrite the ${entry.subject} layer`] });
       }
     });

@@ -132,3 +132,32 @@ test('a first call on a history of many tool steps archives the oldest in one ba
   expect(prepared.messages).toEqual(prepareModelMessages(prepared.history));
   expect(prepared.usage.tokens).toBe(sumMessageTokens(prepared.messages, referenceCounter));
 });
+
+test('a first call whose projection is rebuilt midway (a raw id equal to a renamed one) still archives early what it hides', async () => {
+  const history: Message[] = [{ role: 'user', content: 'go' }];
+  const ids = [
+    'call_0',
+    'call_0',
+    'call_0',
+    'call_0#2',
+    'call_0#3',
+    ...Array.from({ length: 60 }, (_, step) => `c${step}`),
+  ];
+  ids.forEach((id, step) => {
+    history.push({ role: 'assistant', content: [{ type: 'toolCall', id, name: 'read', arguments: { step } }] });
+    history.push({
+      role: 'toolResult',
+      toolCallId: id,
+      toolName: 'read',
+      content: [{ type: 'text', text: `line ${step}` }],
+    });
+  });
+  const summarizer = recording();
+  const prepared = await manager(summarizer, { cutoff: 4, batch: 2 }).prepare(history);
+  const reference = recording();
+  const expected = await summarizeToolResults(history, { cutoff: 4, batch: 2, strategy: 'llm', summarizer: reference });
+  expect(prepared.history).toEqual(expected.messages);
+  expect(prepared.messages).toEqual(prepareModelMessages(expected.messages));
+  expect(summarizer.requests.map((request) => request.text)).toEqual(reference.requests.map((request) => request.text));
+  expect(prepared.usage.tokens).toBe(sumMessageTokens(prepared.messages, referenceCounter));
+});

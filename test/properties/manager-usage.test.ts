@@ -2,10 +2,7 @@ import { fc, test } from '@fast-check/vitest';
 import { expect } from 'vitest';
 import { effectiveTokenLimit, resolveConfig } from '../../src/config/index.js';
 import { measureUsage } from '../../src/counting/context-usage.js';
-import { archivedCopy } from '../../src/manager/internal/sent-messages.js';
 import { usageAt } from '../../src/manager/internal/usage-at.js';
-import { archiveToolResult } from '../../src/messages/internal/tool-result-messages.js';
-import { arbitraryConversation } from '../../src/testing/index.js';
 
 test.prop([
   fc.option(fc.integer({ min: 2_000, max: 2_000_000 }), { nil: undefined }),
@@ -18,14 +15,3 @@ test.prop([
     measureUsage(config, tokens, source, messageCount),
   );
 });
-
-test.prop([arbitraryConversation({ maxLength: 20 })])(
-  'the manager archives a tool result as archiveToolResult does',
-  (conversation) => {
-    for (const message of conversation) {
-      if (message.role !== 'toolResult') continue;
-      for (const result of [message, { ...message, meta: { userVisible: false, kind: 'tool_result' } }])
-        expect(archivedCopy(result)).toEqual(archiveToolResult(result));
-    }
-  },
-);

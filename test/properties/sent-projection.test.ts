@@ -27,6 +27,16 @@ function project(messages: readonly Message[]): SentProjection {
   return projection;
 }
 
+/** Where each message of `messages` is sent (its `lastPosition` once appended), by history index. */
+function positionsIn(messages: readonly Message[]): number[] {
+  const projection = new SentProjection(count);
+  projection.seedIds(messages);
+  return messages.map((message) => {
+    expect(projection.append(message)).toBe(true);
+    return projection.lastPosition;
+  });
+}
+
 test.prop([arbitraryConversation({ maxLength: 40 })], { numRuns: 150 })(
   'built one message at a time, the projection equals prepareModelMessages at every length, with the same token sum',
   (conversation) => {
@@ -46,6 +56,7 @@ test.prop([arbitraryConversation({ maxLength: 40 }), fc.array(fc.nat(), { maxLen
   (conversation, picks) => {
     const history = [...conversation];
     const projection = project(history);
+    const positions = positionsIn(history);
     const results = history.flatMap((message, index) => (message.role === 'toolResult' ? [index] : []));
     for (const pick of picks) {
       if (results.length === 0) break;
@@ -55,7 +66,7 @@ test.prop([arbitraryConversation({ maxLength: 40 }), fc.array(fc.nat(), { maxLen
         meta: { ...history[index]!.meta, agentVisible: false, kind: 'tool_result_archived' },
       };
       history[index] = archived;
-      projection.replaceResult(index, archived);
+      projection.replaceResult(positions[index]!, archived);
       const expected = prepareModelMessages(history);
       expect(projection.sent).toEqual(expected);
       expect(projection.estimate).toBe(sumMessageTokens(expected, referenceCounter));
@@ -101,3 +112,44 @@ test('a raw id equal to a fresh id made earlier asks for a rebuild, which then m
   expect(accepted.slice(0, 5)).toEqual([true, true, true, true, false]);
   expect(project(history).sent).toEqual(prepareModelMessages(history));
 });
+
+/** Steps of calls whose ids come from a small pool (reused, some holding `#`, some twice in one message) or are new. */
+const arbitraryIdSteps = fc.array(
+  fc.record({
+    ids: fc.array(fc.oneof(fc.constantFrom('a', 'b', 'a#2', 'a#3', 'b#2'), fc.constant('new')), {
+      minLength: 1,
+      maxLength: 3,
+    }),
+    answered: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
+    stopReason: fc.constantFrom('toolUse' as const, 'toolUse' as const, 'aborted' as const),
+  }),
+  { minLength: 30, maxLength: 120 },
+);
+
+test.prop([arbitraryIdSteps], { numRuns: 60 })(
+  'with reused, marked and many unique ids, the projection equals prepareModelMessages and sends each id once',
+  (steps) => {
+    const history: Message[] = [];
+    let next = 0;
+    for (const step of steps) {
+      const ids = step.ids.map((id) => (id === 'new' ? `call_${next++}` : id));
+      history.push({
+        role: 'assistant',
+        content: ids.map((id) => ({ type: 'toolCall' as const, id, name: 'ls', arguments: {} })),
+        stopReason: step.stopReason,
+      });
+      ids.forEach((id, rank) => {
+        if (step.answered[rank])
+          history.push({ role: 'toolResult', toolCallId: id, toolName: 'ls', content: [{ type: 'text', text: id }] });
+      });
+    }
+    const sent = project(history).sent;
+    expect(sent).toEqual(prepareModelMessages(history));
+    const callIds = sent.flatMap((message) =>
+      message.role === 'assistant'
+        ? message.content.flatMap((part) => (part.type === 'toolCall' ? [part.id] : []))
+        : [],
+    );
+    expect(new Set(callIds).size).toBe(callIds.length);
+  },
+);

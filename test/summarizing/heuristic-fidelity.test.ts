@@ -1,5 +1,6 @@
 import { heuristicSummarizer, type Message } from 'ctxkit';
 import type { SummaryRequest } from 'ctxkit/summarizing';
+import { toolCallMessage, toolResultMessage, userMessage } from 'ctxkit/testing';
 import { describe, expect, it } from 'vitest';
 
 async function checkpoint(messages: Message[], previousSummary?: string, maxOutputTokens = 2_000): Promise<string> {
@@ -16,8 +17,8 @@ async function checkpoint(messages: Message[], previousSummary?: string, maxOutp
 
 function run(id: string, command: string, output: string, isError: boolean): Message[] {
   return [
-    { role: 'assistant', content: [{ type: 'toolCall', id, name: 'bash', arguments: { command } }] },
-    { role: 'toolResult', toolCallId: id, toolName: 'bash', content: [{ type: 'text', text: output }], isError },
+    toolCallMessage([{ id, name: 'bash', arguments: { command } }]),
+    toolResultMessage(id, output, { toolName: 'bash', isError }),
   ];
 }
 
@@ -35,7 +36,7 @@ function section(text: string, title: string): string[] {
 describe('heuristic checkpoint fidelity', () => {
   it('clears a Blocked item and its Resolve step once the same command passes', async () => {
     const first = await checkpoint([
-      { role: 'user', content: 'Fix the build.' },
+      userMessage('Fix the build.'),
       ...run('a', 'npm test', 'FAIL test/a.test.ts\nError: expected 1 to be 2\nexit code 1', true),
     ]);
     expect(section(first, 'Blocked').join('\n')).toContain('bash `npm test`');
@@ -48,7 +49,7 @@ describe('heuristic checkpoint fidelity', () => {
   it('does not pile up Next Steps over rounds', async () => {
     let summary: string | undefined;
     for (let round = 0; round < 5; round++) {
-      summary = await checkpoint([{ role: 'user', content: `Request ${round}: keep going.` }], summary);
+      summary = await checkpoint([userMessage(`Request ${round}: keep going.`)], summary);
     }
     const steps = section(summary!, 'Next Steps');
     expect(steps.filter((line) => line.includes('Continue the latest request'))).toHaveLength(1);
@@ -57,32 +58,13 @@ describe('heuristic checkpoint fidelity', () => {
 
   it('lists a file as modified only when an edit of it succeeded, and not the paths in its text', async () => {
     const text = await checkpoint([
-      { role: 'user', content: 'Rename the helper.' },
-      {
-        role: 'assistant',
-        content: [
-          {
-            type: 'toolCall',
-            id: 'e1',
-            name: 'edit',
-            arguments: { path: 'src/a.ts', old_string: 'see src/b.ts', new_string: 'x' },
-          },
-          {
-            type: 'toolCall',
-            id: 'e2',
-            name: 'edit',
-            arguments: { path: 'src/c.ts', old_string: 'y', new_string: 'z' },
-          },
-        ],
-      },
-      { role: 'toolResult', toolCallId: 'e1', toolName: 'edit', content: [{ type: 'text', text: 'Edited.' }] },
-      {
-        role: 'toolResult',
-        toolCallId: 'e2',
-        toolName: 'edit',
-        content: [{ type: 'text', text: 'old_string not found' }],
-        isError: true,
-      },
+      userMessage('Rename the helper.'),
+      toolCallMessage([
+        { id: 'e1', name: 'edit', arguments: { path: 'src/a.ts', old_string: 'see src/b.ts', new_string: 'x' } },
+        { id: 'e2', name: 'edit', arguments: { path: 'src/c.ts', old_string: 'y', new_string: 'z' } },
+      ]),
+      toolResultMessage('e1', 'Edited.', { toolName: 'edit' }),
+      toolResultMessage('e2', 'old_string not found', { toolName: 'edit', isError: true }),
     ]);
     const files = section(text, 'Files & Commands').join('\n');
     expect(files).toContain('src/a.ts (modified)');
@@ -93,10 +75,7 @@ describe('heuristic checkpoint fidelity', () => {
   it('keeps the first goal at the lowest detail level', async () => {
     const messages: Message[] = [];
     for (let index = 0; index < 30; index++)
-      messages.push({
-        role: 'user',
-        content: `${index === 0 ? 'THE ORIGINAL GOAL' : `request ${index}`} ${'w'.repeat(200)}`,
-      });
+      messages.push(userMessage(`${index === 0 ? 'THE ORIGINAL GOAL' : `request ${index}`} ${'w'.repeat(200)}`));
     const text = await checkpoint(messages, undefined, 250);
     expect(section(text, 'Goal')[0]).toContain('THE ORIGINAL GOAL');
   });

@@ -4,6 +4,8 @@ import {
   clearToolUses,
   compact,
   contextUsage,
+  createInMemorySessionStore,
+  getModelLimits,
   heuristicSummarizer,
   processToolOutput,
   resolveConfig,
@@ -12,6 +14,7 @@ import {
   summarizeToolResults,
   truncateToolContent,
 } from '../../src/index.js';
+import { createFileSpillStore, createJsonlStore } from '../../src/node/index.js';
 import { userMessage } from '../../src/testing/index.js';
 
 /** The ConfigError a call throws (sync or async), or fails the test. */
@@ -68,6 +71,31 @@ describe('option errors name the function, the field and the fix', () => {
       () => summarizeToolResults([], { cutoff: -1 }),
       'summarizeToolResults: options.cutoff must be a whole number ≥ 0 (got -1)',
       'cutoff',
+    ],
+    [
+      () => getModelLimits('gpt-4o', { overrides: 5 as never }),
+      'getModelLimits: options.overrides must be an object of model id → { contextWindow, maxOutputTokens } (got 5)',
+      'overrides',
+    ],
+    [
+      () => createInMemorySessionStore({ now: 5 as never }),
+      'createInMemorySessionStore: options.now must be a function that returns the time in milliseconds, like Date.now (got 5)',
+      'now',
+    ],
+    [
+      () => createFileSpillStore({ directory: '' }),
+      'createFileSpillStore: options.directory must be a directory path (a non-empty string) (got "")',
+      'directory',
+    ],
+    [
+      () => createJsonlStore({} as never),
+      'createJsonlStore: options.directory must be the directory of the session files, e.g. createJsonlStore({ directory: ".sessions" }) (got undefined)',
+      'directory',
+    ],
+    [
+      () => createJsonlStore({ directory: '.sessions', maxSessionBytes: 0 }),
+      'createJsonlStore: options.maxSessionBytes must be a whole number of bytes ≥ 1 (default 268435456) (got 0)',
+      'maxSessionBytes',
     ],
   ])('%#: %s', async (call, message, field) => {
     const error = await configError(call);

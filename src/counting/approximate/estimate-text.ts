@@ -3,10 +3,7 @@ import {
   ASCII_TYPE,
   ASTRAL_COST,
   BLANK,
-  BLOCK_COSTS,
-  BLOCK_TYPES,
   blankLineCost,
-  blockOf,
   CARRIAGE_RETURN_WEIGHT,
   CJK,
   DIGIT,
@@ -35,6 +32,7 @@ import {
   WHITESPACE_RUN,
   WORD_RUN,
 } from './text-classes.js';
+import { BLOCK_COSTS, BLOCK_TYPES, blockOf } from './unicode-blocks.js';
 
 /**
  * Estimates the o200k_base token count of `text` in one pass over its UTF-16 code units.

@@ -1,7 +1,7 @@
 /** How the manager tells that the host's array continues what it saw before. */
 import { ContextError } from '../../errors.js';
-import { assertMessage } from '../../pipeline/internal/assert-messages.js';
 import type { Message } from '../../types.js';
+import { assertMessage } from '../../validation/assert-messages.js';
 
 /**
  * Whether `input` starts with every message of `previous`, object for object: a walk without

@@ -6,6 +6,8 @@ export interface OpenCall {
   sent: number;
   /** The id it was sent with (renamed when reused). */
   id: string;
+  /** Its id in the history. */
+  readonly raw: string;
 }
 
 /**
@@ -17,12 +19,12 @@ export interface OpenCall {
 export class OpenCalls {
   private readonly byId = new Map<string, OpenCall | OpenCall[]>();
 
-  /** Notes an unanswered call under its raw id (`call.id` before any renaming). */
+  /** Notes an unanswered call under its raw id (before any renaming). */
   add(call: OpenCall): void {
-    const waiting = this.byId.get(call.id);
-    if (waiting === undefined) this.byId.set(call.id, call);
+    const waiting = this.byId.get(call.raw);
+    if (waiting === undefined) this.byId.set(call.raw, call);
     else if (Array.isArray(waiting)) waiting.push(call);
-    else this.byId.set(call.id, [waiting, call]);
+    else this.byId.set(call.raw, [waiting, call]);
   }
 
   /**

@@ -1,19 +1,5 @@
-import { newestPairsThatFit, withTheirCalls } from '../../pipeline/internal/tool-summary-input.js';
-import { TOOL_SUMMARY_INPUT_CHARS } from '../../pipeline/summarize-tool-results.js';
+import { withTheirCalls } from '../../pipeline/internal/tool-summary-input.js';
 import type { Message, ToolResultMessage } from '../../types.js';
-
-/**
- * The summarizer's input for archiving the results at `indexes` of `history` (ascending): the
- * newest of them with their calls, as many as fit the tool summary's input cap.
- *
- * @internal
- */
-export function summaryPairs(history: readonly Message[], indexes: readonly number[]): Message[] {
-  const originals = indexes.map((index) => history[index] as ToolResultMessage);
-  return newestPairsThatFit(originals, TOOL_SUMMARY_INPUT_CHARS, (newest) =>
-    pairsIn(history, indexes.slice(-newest), originals.slice(-newest)),
-  );
-}
 
 /**
  * The results with their calls, found in the stretch of history that holds them: calls sit just

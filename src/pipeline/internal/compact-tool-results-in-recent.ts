@@ -1,3 +1,4 @@
+import { pairToolResults } from '../../internal/tool-pairing.js';
 import { createDigestMessage } from '../../messages/internal/summary-messages.js';
 import { archiveToolResult } from '../../messages/internal/tool-result-messages.js';
 import { commandOf } from '../../summarizing/anchors/tool-facts.js';
@@ -5,7 +6,6 @@ import { describeCall, oneLine, outcome } from '../../summarizing/heuristic/desc
 import { contentText } from '../../summarizing/serialize-conversation.js';
 import { summarizeToolOutput } from '../../summarizing/tool-output/summarize-tool-output.js';
 import type { Message, ToolCall, ToolResultMessage } from '../../types.js';
-import { pairToolResults } from './tool-pairing.js';
 
 /** Code points of one result's digest line: what its parsed output needs, within this clip. */
 const DIGEST_LINE_CHARS = 600;

@@ -1,5 +1,5 @@
 /** The anchoring step of a compaction: plan the reserve before the summarizer call, pin after. Internal. */
-import { codePoints } from '../../pipeline/internal/clip-text.js';
+import { codePoints } from '../../internal/clip-text.js';
 import type { Message } from '../../types.js';
 import type { Anchor } from './anchor.js';
 import { extractAnchors } from './extract-anchors.js';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
+import { pairToolResults } from '../../internal/tool-pairing.js';
 import { ctxkitMessageKind } from '../../messages/ctxkit-message-kind.js';
 import { summaryText } from '../../messages/summary-text.js';
-import { assertMessages } from '../../pipeline/internal/assert-messages.js';
-import { pairToolResults } from '../../pipeline/internal/tool-pairing.js';
 import type { Message, ToolCall } from '../../types.js';
+import { assertMessages } from '../../validation/assert-messages.js';
 import { parseOptions } from '../../validation/parse-options.js';
 import { contentText } from '../serialize-conversation.js';
 import { type Anchor, anchorSchema } from './anchor.js';

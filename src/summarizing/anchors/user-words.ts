@@ -1,5 +1,5 @@
 /** What the user's own words hold: requests, constraints, identifiers and numbers. Internal. */
-import { clipText } from '../../pipeline/internal/clip-text.js';
+import { clipText } from '../../internal/clip-text.js';
 
 /** Code points of a user's sentence that must survive for it to count as kept. */
 export const KEY_CHARS = 80;

@@ -1,6 +1,6 @@
 // How the heuristic summarizer names a tool call and its outcome (bash `npm test` → failed (exit code 1));
 // the compaction's tool digest writes them the same way. Internal.
-import { clipText } from '../../pipeline/internal/clip-text.js';
+import { clipText } from '../../internal/clip-text.js';
 import type { ToolCall, ToolResultMessage } from '../../types.js';
 import { argumentsText } from '../serialize-conversation.js';
 

@@ -1,5 +1,5 @@
 // The tool-results digests of the heuristic summarizer, from the most detailed to the briefest. Internal.
-import { clipText, codePoints } from '../../pipeline/internal/clip-text.js';
+import { clipText, codePoints } from '../../internal/clip-text.js';
 import { shareBudget } from '../tool-output/share-budget.js';
 import { summarizeToolOutput } from '../tool-output/summarize-tool-output.js';
 import { type HighlightLimits, highlightOutput } from '../tool-output-highlights.js';

@@ -1,5 +1,5 @@
 // The facts the heuristic summarizer reads out of a conversation. Internal.
-import { clipText } from '../../pipeline/internal/clip-text.js';
+import { clipText } from '../../internal/clip-text.js';
 import type { Message, ToolCall, ToolResultMessage } from '../../types.js';
 import { isModifying, pathsOf } from '../anchors/tool-facts.js';
 import { argumentsText, contentText } from '../serialize-conversation.js';

@@ -1,6 +1,6 @@
 // The checkpoint the heuristic summarizer writes from a conversation's facts, with the same headings
 // as the model prompts. Internal.
-import { clipText } from '../../pipeline/internal/clip-text.js';
+import { clipText } from '../../internal/clip-text.js';
 import type { SummaryKind } from '../summarizer-types.js';
 import { SUMMARY_SECTIONS } from '../summary-prompts.js';
 import { oneLine } from './describe-call.js';

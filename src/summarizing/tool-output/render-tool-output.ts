@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clipText, codePoints } from '../../pipeline/internal/clip-text.js';
+import { clipText, codePoints } from '../../internal/clip-text.js';
 import { option, parseOptions } from '../../validation/parse-options.js';
 import type { ParsedToolOutput, ToolOutputProblem } from './parsed-tool-output.js';
 

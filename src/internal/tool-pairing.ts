@@ -1,4 +1,4 @@
-import type { Message } from '../../types.js';
+import type { Message } from '../types.js';
 
 /**
  * For every boundary `i` (0…n), whether splitting the list into `messages[0, i)` and

@@ -1,7 +1,6 @@
 /**
  * Code-point-safe clipping shared by the summarization paths. Internal.
  */
-import { codePointLength } from '../../counting/token-counter.js';
 
 /** Splits text into code points (an astral character is one element). @internal */
 export function codePoints(text: string): string[] {
@@ -10,6 +9,18 @@ export function codePoints(text: string): string[] {
 
 const isHigh = (code: number) => code >= 0xd800 && code <= 0xdbff;
 const isLow = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+
+/** Code points of `text` (a surrogate pair is one), counted without building them. */
+function codePointCount(text: string): number {
+  let count = text.length;
+  for (let index = 0; index + 1 < text.length; index++) {
+    if (isHigh(text.charCodeAt(index)) && isLow(text.charCodeAt(index + 1))) {
+      count--;
+      index++;
+    }
+  }
+  return count;
+}
 
 /** The UTF-16 index where the first `count` code points of `text` end (a surrogate pair is one). */
 function headEnd(text: string, count: number): number {
@@ -38,7 +49,7 @@ function tailStart(text: string, count: number): number {
  */
 export function clipText(text: string, max: number, mode: 'head' | 'head_tail' = 'head_tail'): string {
   if (text.length <= max) return text; // UTF-16 length bounds the code-point count from above
-  const points = codePointLength(text);
+  const points = codePointCount(text);
   if (points <= max) return text;
   const marker = '\n[…]\n';
   // Counts as `Array.prototype.slice` reads them (truncated), so a fractional `max` cuts as before.

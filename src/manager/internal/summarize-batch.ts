@@ -1,0 +1,45 @@
+// The first half of archiving a batch of tool results: which results, and their summary. The
+// manager's history applies it (hides the results, appends the summary) only once it is made, so an
+// aborted summarizer changes nothing.
+import type { ContextConfig } from '../../config/index.js';
+import { newestPairsThatFit } from '../../pipeline/internal/tool-summary-input.js';
+import { summarizeArchivedResults, TOOL_SUMMARY_INPUT_CHARS } from '../../pipeline/summarize-tool-results.js';
+import type { Summarizer } from '../../summarizing/summarizer-types.js';
+import type { Message, ToolResultMessage } from '../../types.js';
+import type { CallOptions } from '../context-manager-types.js';
+import { pairsIn } from './pairs-in.js';
+import type { VisibleResults } from './visible-results.js';
+
+/** A batch ready to archive: the history indexes of its results, where each is sent, and the summary. @internal */
+export interface SummarizedBatch {
+  indexes: number[];
+  positions: number[];
+  outcome: Awaited<ReturnType<typeof summarizeArchivedResults>>;
+}
+
+/**
+ * Summarizes the oldest visible tool results down to `toolCallCutoff`, with the newest calls and
+ * results that fit the summarizer's input.
+ *
+ * @internal
+ */
+export async function summarizeBatch(
+  history: readonly Message[],
+  visible: VisibleResults,
+  options: { config: ContextConfig; summarizer: Summarizer },
+  callOptions: CallOptions,
+): Promise<SummarizedBatch> {
+  const strategy = options.config.toolSummaryStrategy as 'llm' | 'heuristic';
+  const indexes = visible.oldest(visible.size - options.config.toolCallCutoff);
+  const positions = visible.oldestPositions(indexes.length);
+  const originals = indexes.map((index) => history[index] as ToolResultMessage);
+  const pairs = newestPairsThatFit(originals, TOOL_SUMMARY_INPUT_CHARS, (newest) =>
+    pairsIn(history, indexes.slice(-newest), originals.slice(-newest)),
+  );
+  const outcome = await summarizeArchivedResults(pairs, {
+    strategy,
+    summarizer: options.summarizer,
+    signal: callOptions.signal,
+  });
+  return { indexes, positions, outcome };
+}

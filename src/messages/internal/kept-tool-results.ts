@@ -1,0 +1,93 @@
+// The tool results the manager writes and keeps one of per result: an archived copy, the
+// placeholder sent for it and the synthetic result of an unanswered call. The same messages as
+// `tool-result-messages.ts` builds, built to be small: their content arrays and their `meta` are
+// frozen and shared when the result has no `meta` of its own, and no copy is made by an object
+// spread followed by a new key (V8 gives such a copy a dictionary, about 320 bytes instead of 70).
+import type { TextContent, ToolResultMessage } from '../../types.js';
+import { ARCHIVED_RESULT_PLACEHOLDER, MISSING_RESULT_TEXT } from '../wire-strings.js';
+
+/** The content of every archived result's placeholder: one frozen array, shared. @internal */
+export const PLACEHOLDER_CONTENT: readonly TextContent[] = Object.freeze([
+  Object.freeze({ type: 'text' as const, text: ARCHIVED_RESULT_PLACEHOLDER }),
+]);
+/** The content of every synthetic result of an unanswered call: one frozen array, shared. @internal */
+export const MISSING_CONTENT: readonly TextContent[] = Object.freeze([
+  Object.freeze({ type: 'text' as const, text: MISSING_RESULT_TEXT }),
+]);
+const PLACEHOLDER_META = Object.freeze({ agentVisible: true, kind: 'tool_result_archived' });
+const MISSING_META = Object.freeze({ kind: 'tool_result', userVisible: false });
+const ARCHIVED_META = Object.freeze({ agentVisible: false, kind: 'tool_result_archived' });
+
+/** The keys of a tool result that {@link archivedCopy} copies into a literal of their own shape, in order. */
+const PLAIN_KEYS = ['role', 'toolCallId', 'toolName', 'content', 'isError', 'meta'] as const;
+
+/**
+ * Whether `result`'s own keys are a subsequence of {@link PLAIN_KEYS} starting with the four
+ * required ones: then an object literal copies it key for key, in the same order.
+ */
+function hasPlainKeys(result: ToolResultMessage): boolean {
+  let next = 0;
+  for (const key in result) {
+    while (next < PLAIN_KEYS.length && PLAIN_KEYS[next] !== key) {
+      if (next < 4) return false;
+      next++;
+    }
+    if (next === PLAIN_KEYS.length) return false;
+    next++;
+  }
+  return next >= 4;
+}
+
+/**
+ * An archived copy of a tool result, equal to `archiveToolResult`'s: hidden from the model, kind
+ * `tool_result_archived`, every other field kept, in the same key order. A result of the usual
+ * keys is copied into an object literal of exactly its shape (64 bytes with five keys;
+ * `Object.assign({}, …)` of more than four keys also allocates a property array).
+ *
+ * @internal
+ */
+export function archivedCopy(result: ToolResultMessage): ToolResultMessage {
+  const meta =
+    result.meta === undefined
+      ? ARCHIVED_META
+      : Object.assign({}, result.meta, { agentVisible: false, kind: 'tool_result_archived' });
+  if (!hasPlainKeys(result)) return Object.assign({}, result, { meta });
+  const { role, toolCallId, toolName, content } = result;
+  return 'isError' in result
+    ? { role, toolCallId, toolName, content, isError: result.isError, meta }
+    : { role, toolCallId, toolName, content, meta };
+}
+
+/**
+ * The placeholder sent for an archived result under the call id `id`, equal to
+ * `createArchivedPlaceholder`'s apart from the id.
+ *
+ * @internal
+ */
+export function sharedPlaceholder(result: ToolResultMessage, id: string): ToolResultMessage {
+  const content = PLACEHOLDER_CONTENT as TextContent[];
+  const meta = placeholderMeta(result);
+  // Two literals rather than a conditional spread: each gets exactly its shape (no property array).
+  return result.isError === undefined
+    ? { role: 'toolResult', toolCallId: id, toolName: result.toolName, content, meta }
+    : { role: 'toolResult', toolCallId: id, toolName: result.toolName, content, isError: result.isError, meta };
+}
+
+function placeholderMeta(result: ToolResultMessage): ToolResultMessage['meta'] {
+  const meta = result.meta;
+  if (meta === undefined) return PLACEHOLDER_META;
+  for (const key in meta) if (key !== 'agentVisible' && key !== 'kind') return { ...meta, ...PLACEHOLDER_META };
+  return PLACEHOLDER_META;
+}
+
+/** The synthetic error result sent for a call until its result arrives, equal to `createMissingResult`'s. @internal */
+export function missingResult(id: string, name: string): ToolResultMessage {
+  return {
+    role: 'toolResult',
+    toolCallId: id,
+    toolName: name,
+    content: MISSING_CONTENT as TextContent[],
+    isError: true,
+    meta: MISSING_META,
+  };
+}

@@ -1,0 +1,104 @@
+import { fc, test } from '@fast-check/vitest';
+import { afterAll, expect } from 'vitest';
+import { createContextManager, type Message, referenceCounter, type Summarizer } from '../../src/index.js';
+import {
+  assistantMessage,
+  checkToolPairing,
+  toolCallMessage,
+  toolResultMessage,
+  userMessage,
+} from '../../src/testing/index.js';
+
+/** A deterministic summarizer: the same requests give the same summaries in both managers. */
+const summarizer: Summarizer = {
+  summarize: async (request) =>
+    request.kind === 'tool_results'
+      ? `tools: ${request.messages?.length ?? 0}`
+      : '## Goal\nkeep going\n## Progress\n- done: steps',
+};
+
+function createManager() {
+  return createContextManager({
+    summarizer,
+    contextWindow: 3_000,
+    counter: referenceCounter,
+    config: {
+      reserveTokens: 500,
+      keepRecentTokens: 600,
+      toolCallCutoff: 3,
+      toolSummaryBatch: 2,
+      toolOutput: { maxLines: 20, maxBytes: 2_000, maxChars: 2_000 },
+    },
+  });
+}
+
+/** One host step: what it adds to its history. A result may come before its call (`early`). */
+const stepArbitrary = fc.oneof(
+  fc.record({ kind: fc.constant('user' as const), size: fc.integer({ min: 1, max: 1_500 }) }),
+  fc.record({ kind: fc.constant('answer' as const), size: fc.integer({ min: 1, max: 400 }) }),
+  fc.record({
+    kind: fc.constant('tool' as const),
+    calls: fc.integer({ min: 1, max: 3 }),
+    size: fc.integer({ min: 1, max: 3_000 }),
+    early: fc.boolean(),
+  }),
+);
+
+let serial = 0;
+/** What the runs went through: the property must have met both archiving and compaction. */
+const seen = { compactions: 0, archives: 0, appends: 0 };
+afterAll(() => {
+  expect(seen.compactions).toBeGreaterThan(0);
+  expect(seen.archives).toBeGreaterThan(0);
+  expect(seen.appends).toBeGreaterThan(0);
+});
+function messagesOf(step: typeof stepArbitrary extends fc.Arbitrary<infer T> ? T : never): Message[] {
+  const n = serial++;
+  if (step.kind === 'user') return [userMessage(`q${n} `.repeat(step.size))];
+  if (step.kind === 'answer') return [assistantMessage(`a${n} `.repeat(step.size))];
+  const ids = Array.from({ length: step.calls }, (_, index) => `call_${n}_${index}`);
+  const call = toolCallMessage(ids.map((id) => ({ id, name: 'bash', arguments: { command: `ls ${id}` } })));
+  const results = ids.map((id) =>
+    toolResultMessage(id, `line ${id}\n`.repeat(step.size / 10 + 1), { toolName: 'bash' }),
+  );
+  return step.early ? [results[0]!, call, ...results.slice(1)] : [call, ...results];
+}
+
+test.prop(
+  [fc.boolean(), fc.array(fc.record({ step: stepArbitrary, append: fc.boolean() }), { minLength: 1, maxLength: 40 })],
+  { numRuns: 80 },
+)(
+  'append(new) gives what prepare(whole history) gives, mixed with prepare, through archiving and compaction',
+  async (keepsOwnArray, steps) => {
+    serial = 0;
+    const reference = createManager();
+    const appending = createManager();
+    const whole: Message[] = [];
+    let own: Message[] = [];
+    let kept: Message[] = [];
+    // A host keeps its own array (of the messages it wrote) or the history the manager returns; it
+    // calls append or prepare at each step.
+    for (const { step, append } of steps) {
+      const added = messagesOf(step);
+      whole.push(...added);
+      own.push(...added);
+      const expected = await reference.prepare(whole);
+      const prepared = append
+        ? await appending.append(added)
+        : keepsOwnArray
+          ? await appending.prepare(own)
+          : await appending.prepare([...kept, ...added]);
+      // A host that keeps its own array goes on from the history once the manager compacted.
+      if (prepared.compacted !== undefined) own = [...prepared.history];
+      if (prepared.compacted !== undefined) seen.compactions++;
+      if (prepared.history.some((message) => message.meta?.kind === 'tool_summary')) seen.archives++;
+      if (append) seen.appends++;
+      kept = [...prepared.history];
+      expect(prepared.compacted === undefined).toBe(expected.compacted === undefined);
+      expect(prepared.messages).toEqual(expected.messages);
+      expect(prepared.history).toEqual(expected.history);
+      expect(prepared.usage).toEqual(expected.usage);
+      checkToolPairing(prepared.messages);
+    }
+  },
+);
