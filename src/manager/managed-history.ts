@@ -93,7 +93,6 @@ export class ManagedHistory {
     this.checkHandedOut(undefined);
     // Named by their place in the array the host appended, not in the history.
     for (let index = 0; index < messages.length; index++) assertMessage(messages[index], where, index);
-    this.compacted?.push(...messages);
     return this.ingest(messages, 0, callOptions);
   }
 
@@ -144,19 +143,39 @@ export class ManagedHistory {
     return this.ingest(input, 0, callOptions);
   }
 
-  /** Takes in checked messages; synchronous until a tool output needs cutting or a batch is due. */
+  /**
+   * Takes in checked messages; synchronous until a tool output needs cutting or a batch is due.
+   * A step that fails (an abort) leaves the state as it was before these messages.
+   */
   private ingest(input: readonly Message[], start: number, callOptions: CallOptions): boolean | Promise<boolean> {
+    const before = [this.known.length, this.history.length, this.compacted?.length ?? 0] as const;
     let startsTurn = false;
     for (let index = start; index < input.length; index++) {
       const message = input[index]!;
       if (message.role === 'toolResult' && !this.options.guard.fits(message)) {
-        return this.ingestCutting(input, index, startsTurn, callOptions);
+        return this.undoOnFailure(this.ingestCutting(input, index, startsTurn, callOptions), before);
       }
       if (isHostTurn(message)) startsTurn = true;
       this.known.push(message);
+      this.compacted?.push(message);
       this.push(message);
     }
-    return this.archiveDue() ? this.archive(callOptions).then(() => startsTurn) : startsTurn;
+    if (!this.archiveDue()) return startsTurn;
+    return this.undoOnFailure(
+      this.archive(callOptions).then(() => startsTurn),
+      before,
+    );
+  }
+
+  private undoOnFailure(step: Promise<boolean>, [known, history, compacted]: readonly number[]): Promise<boolean> {
+    return step.catch((error: unknown) => {
+      this.known.length = known!;
+      if (this.compacted !== undefined) this.compacted.length = compacted!;
+      this.history.length = history!;
+      this.mirror.length = history!;
+      this.rebuild();
+      throw error;
+    });
   }
 
   /** {@link ingest} from a message on, cutting (and spilling) tool output where needed. */
@@ -174,6 +193,7 @@ export class ManagedHistory {
           ? await this.options.guard.processOne(message, this.options.emit)
           : message;
       this.known.push(message);
+      this.compacted?.push(message);
       this.push(kept);
     }
     if (this.archiveDue()) await this.archive(callOptions);

@@ -14,6 +14,7 @@ import {
   heuristicSummarizer,
   type Message,
   referenceCounter,
+  type Summarizer,
   sumMessageTokens,
   type ToolResultMessage,
 } from '../../src/index.js';
@@ -62,6 +63,49 @@ describe('a host that appends what is new', () => {
     });
     const prepared = await context.append([answer('b')]);
     expect(prepared.history.map(textOf)).toEqual([textOf(user(10, 'q')), 'a', 'b']);
+  });
+});
+
+describe('an aborted batch of tool summaries', () => {
+  /** Answers at once, or hangs until aborted while `hang` is set. */
+  const summarizer = {
+    hang: false,
+    summarize(request: Parameters<Summarizer['summarize']>[0]): Promise<string> {
+      if (!summarizer.hang) return Promise.resolve(`${request.messages?.length ?? 0} results`);
+      return new Promise((_, reject) =>
+        request.signal?.addEventListener('abort', () => reject(request.signal?.reason)),
+      );
+    },
+  };
+  const step = (id: string) => [call(id), result(id, `out ${id}`)];
+  const create = () =>
+    manager(summarizer, [], { contextWindow: 200_000, config: { toolCallCutoff: 2, toolSummaryBatch: 3 } });
+  const start = () => [user(10, 'q'), ...['c0', 'c1', 'c2', 'c3', 'c4'].flatMap(step)];
+
+  async function abortedCall(call: (signal: AbortSignal) => Promise<unknown>): Promise<void> {
+    summarizer.hang = true;
+    const controller = new AbortController();
+    const pending = call(controller.signal);
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ code: 'ABORTED' });
+    summarizer.hang = false;
+  }
+
+  it('changes nothing: the same array passed again still brings the messages of the aborted call', async () => {
+    const context = create();
+    const history = start();
+    await context.prepare(history);
+    history.push(...step('c5'));
+    await abortedCall((signal) => context.prepare(history, { signal }));
+    expect((await context.prepare(history)).history).toEqual((await create().prepare(history)).history);
+  });
+
+  it('changes nothing: an append retried after the abort is taken in once', async () => {
+    const context = create();
+    await context.prepare(start());
+    await abortedCall((signal) => context.append(step('c5'), { signal }));
+    const retried = await context.append(step('c5'));
+    expect(retried.history).toEqual((await create().prepare([...start(), ...step('c5')])).history);
   });
 });
 
