@@ -1,7 +1,12 @@
 import type { Message } from '../../types.js';
 
-/** Slots of the table at first; it doubles past half full. */
+/** Slots of the table at first; it doubles past three quarters full. */
 const FIRST_CAPACITY = 64;
+
+/** The byte of a hash kept beside its slot (never 0, which marks an empty slot). */
+function tagOf(hash: number): number {
+  return (hash >>> 24) | 1;
+}
 
 /** FNV-1a over the UTF-16 code units of an id. */
 function hashOf(id: string): number {
@@ -11,11 +16,12 @@ function hashOf(id: string): number {
 }
 
 /**
- * The tool-call ids a {@link SentProjection} has met, in about 4 bytes per sent call instead of a
+ * The tool-call ids a {@link SentProjection} has met, in about 5 bytes per sent call instead of a
  * map entry per id (which took 18 bytes per message on a 100k-message history):
  * - the raw ids sent as a call's id, in an open-addressing table of `Int32Array` slots that hold
- *   where the sent message carrying the id sits (plus one; 0 is empty). The id itself is not
- *   stored: a probe reads it back from that message, so a slot never answers for another id;
+ *   where the sent message carrying the id sits (plus one; 0 is empty), and a byte of the id's
+ *   hash per slot. The id itself is not stored: a probe whose byte matches reads it back from
+ *   that message, so a slot never answers for another id;
  * - the raw ids that hold a `#` (the only ones a fresh id `id#k` can equal), in a set;
  * - the fresh ids made for reused ids, and the next suffix to try per reused id.
  *
@@ -23,6 +29,7 @@ function hashOf(id: string): number {
  */
 export class CallIds {
   private slots = new Int32Array(FIRST_CAPACITY);
+  private tags = new Uint8Array(FIRST_CAPACITY);
   private size = 0;
   /** Raw ids with a `#` seen in the history. */
   private readonly marked = new Set<string>();
@@ -45,18 +52,20 @@ export class CallIds {
 
   /** Whether a call was sent under the raw id `id`. */
   wasSent(id: string): boolean {
+    const hash = hashOf(id);
+    const tag = tagOf(hash);
     const mask = this.slots.length - 1;
-    for (let slot = hashOf(id) & mask; ; slot = (slot + 1) & mask) {
-      const stored = this.slots[slot]!;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const stored = this.tags[slot]!;
       if (stored === 0) return false;
-      if (this.carries(stored - 1, id)) return true;
+      if (stored === tag && this.carries(this.slots[slot]! - 1, id)) return true;
     }
   }
 
   /** Notes that the sent message at `position` carries a call under the raw id `id` (not sent before). */
   addSent(id: string, position: number): void {
-    if ((this.size + 1) * 2 > this.slots.length) this.grow();
-    this.place(this.slots, id, position);
+    if ((this.size + 1) * 4 > this.slots.length * 3) this.grow();
+    this.place(id, position);
     this.size++;
   }
 
@@ -78,17 +87,20 @@ export class CallIds {
     return false;
   }
 
-  private place(slots: Int32Array, id: string, position: number): void {
-    const mask = slots.length - 1;
-    let slot = hashOf(id) & mask;
-    while (slots[slot] !== 0) slot = (slot + 1) & mask;
-    slots[slot] = position + 1;
+  private place(id: string, position: number): void {
+    const hash = hashOf(id);
+    const mask = this.slots.length - 1;
+    let slot = hash & mask;
+    while (this.tags[slot] !== 0) slot = (slot + 1) & mask;
+    this.slots[slot] = position + 1;
+    this.tags[slot] = tagOf(hash);
   }
 
   /** Doubles the table: every raw (not fresh) call id of the messages it points to is placed again, once. */
   private grow(): void {
     const old = this.slots;
     this.slots = new Int32Array(old.length * 2);
+    this.tags = new Uint8Array(old.length * 2);
     let placed = 0;
     for (const stored of old) {
       if (stored === 0) continue;
@@ -96,7 +108,7 @@ export class CallIds {
       if (typeof content === 'string') continue;
       for (const part of content) {
         if (part.type !== 'toolCall' || this.isFresh(part.id) || this.wasSent(part.id)) continue;
-        this.place(this.slots, part.id, stored - 1);
+        this.place(part.id, stored - 1);
         placed++;
       }
     }
