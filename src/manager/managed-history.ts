@@ -7,7 +7,7 @@ import { EarlyArchive } from './internal/early-archive.js';
 import { continues, isHostTurn } from './internal/host-input.js';
 import type { ManagedHistoryOptions } from './internal/managed-history-options.js';
 import { projectHistory } from './internal/project-history.js';
-import { summarizeBatch } from './internal/summarize-batch.js';
+import { summarizeBatch, summarizedEvent } from './internal/summarize-batch.js';
 import { VisibleResults } from './internal/visible-results.js';
 import { SentProjection } from './sent-projection.js';
 
@@ -217,7 +217,8 @@ export class ManagedHistory {
    * summary is made first: when the summarizer is aborted nothing changes.
    */
   private async archive(callOptions: CallOptions): Promise<void> {
-    const { indexes, positions, outcome } = await summarizeBatch(this.history, this.visible, this.options, callOptions);
+    const batch = await summarizeBatch(this.history, this.visible, this.options, callOptions);
+    const { indexes, positions, outcome } = batch;
     this.visible.drop(indexes.length);
     indexes.forEach((index, rank) => {
       const early = this.early.copyOf(index); // sent as its placeholder already
@@ -228,13 +229,7 @@ export class ManagedHistory {
     });
     this.early.clear();
     this.push(outcome.message);
-    this.options.emit({
-      type: 'tool-results-summarized',
-      archived: indexes.length,
-      fallback: outcome.fallback,
-      summary: outcome.summary,
-      ...(outcome.error === undefined ? {} : { error: outcome.error }),
-    });
+    this.options.emit(summarizedEvent(batch));
   }
 
   /** The host changed an array it received: the projection or the history is rebuilt from what the manager knows. */
