@@ -30,9 +30,18 @@ export function markStoreEntries<T extends readonly unknown[]>(entries: T): T {
   return entries;
 }
 
-/** Whether an array came from a store as it is (then its entries are known valid). */
+/** Whether an array came from a store (then the entries the store put in it are known valid). */
 export function isStoreArray(entries: unknown): boolean {
   return Array.isArray(entries) && storeArrays.has(entries);
+}
+
+/**
+ * Whether an entry of a store array is one the store put there: stores deep-freeze every entry
+ * they return, so a value that is not a frozen object was pushed or put in place by the host, and
+ * is checked like any other (one `Object.isFrozen` per entry, no record kept).
+ */
+export function isFrozenEntry(entry: unknown): boolean {
+  return typeof entry === 'object' && entry !== null && Object.isFrozen(entry);
 }
 
 function describe(value: unknown): string {

@@ -101,7 +101,8 @@ export interface SetLeafOptions {
  *   storage itself fails or is corrupt.
  * - Entries are immutable once appended: nothing is ever updated or deleted. Stores may return the
  *   same (frozen) entry objects on every call, which keeps per-message token counts cached; never
- *   modify a returned entry.
+ *   modify a returned entry. A returned array is the caller's: the session functions trust the
+ *   built-in stores' entries in it and check any entry the caller pushes or puts in their place.
  * - Entries must be JSON values: what a store returns is what `JSON.parse(JSON.stringify(entry))`
  *   gives (so a `label: undefined` comes back without the key).
  * - Concurrent calls from one process are safe: appends to one session are applied in call order

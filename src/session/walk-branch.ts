@@ -1,6 +1,6 @@
 import { SessionError } from '../errors.js';
 import type { SessionEntry } from '../session-entry.js';
-import { checkEntry, checkEntryCollection, checkOptionsObject, isStoreArray } from './check-entries.js';
+import { checkEntry, checkEntryCollection, checkOptionsObject, isFrozenEntry, isStoreArray } from './check-entries.js';
 import { contextBranchHead } from './context-branch.js';
 
 /**
@@ -116,9 +116,12 @@ export function walkCheckedBranch(
   }
   const list = Array.isArray(entries) ? (entries as readonly unknown[]) : undefined;
   const last = list === undefined ? undefined : list[list.length - 1];
-  // Entries of an array a store returned are valid; anything else is checked on the walk.
+  // Entries a store returned are valid (as long as they are its frozen ones); the rest are checked.
   const trusted = isStoreArray(entries);
-  if (list !== undefined && list.length > 0 && !trusted) checkEntry(functionName, last);
+  const check = (entry: unknown) => {
+    if (!trusted || !isFrozenEntry(entry)) checkEntry(functionName, entry);
+  };
+  if (list !== undefined && list.length > 0) check(last);
   const leafId = leafOption === undefined ? newestEntryId(entries) : leafOption;
   if (leafId === null) return [];
   const byId = indexEntries(entries);
@@ -141,14 +144,14 @@ export function walkCheckedBranch(
         code: 'TREE_CYCLE',
       });
     }
-    if (!trusted) checkEntry(functionName, entry);
+    check(entry);
     path.push(entry);
     if (entry.parentId === null) break;
     const parent = byId.get(entry.parentId);
     if (parent === undefined && acceptContextBranch && list !== undefined) {
       const head = contextBranchHead(list as readonly SessionEntry[], path);
       if (head !== undefined) {
-        if (!trusted) for (const metadata of head) checkEntry(functionName, metadata);
+        for (const metadata of head) check(metadata);
         return [...head, ...path.reverse()];
       }
     }

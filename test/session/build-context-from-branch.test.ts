@@ -1,6 +1,12 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { buildContextFromBranch, type Message, type SessionEntry, SessionError } from '../../src/index.js';
+import {
+  buildContextFromBranch,
+  createInMemorySessionStore,
+  type Message,
+  type SessionEntry,
+  SessionError,
+} from '../../src/index.js';
 import { entryToMessage, walkBranch } from '../../src/session/index.js';
 import {
   assistant,
@@ -312,6 +318,59 @@ const treeWithLeaf = sessionTreeArbitrary.chain((entries) =>
   fc.record({ entries: fc.constant(entries), leaf: fc.constantFrom(...entries.map((entry) => entry.id)) }),
 );
 const filters = ['default', 'user-assistant'] as const;
+
+describe('buildContextFromBranch on an array a store returned', () => {
+  async function storedBranch(): Promise<SessionEntry[]> {
+    const store = createInMemorySessionStore();
+    const { id } = await store.createSession();
+    await store.appendEntry(id, { type: 'message', message: { role: 'user', content: 'hi' } });
+    await store.appendEntry(id, {
+      type: 'message',
+      message: { role: 'assistant', content: [{ type: 'text', text: 'yo' }] },
+    });
+    return store.getBranch(id);
+  }
+  const refusal = (entries: unknown) => {
+    try {
+      buildContextFromBranch(entries as SessionEntry[]);
+    } catch (error) {
+      return error;
+    }
+    return undefined;
+  };
+
+  it('checks the entries a host pushed onto it or put in place of the store’s', async () => {
+    const pushed = await storedBranch();
+    pushed.push({ id: 'x', parentId: pushed[1]!.id, timestamp: 1, type: 'message', message: null } as never);
+    expect(refusal(pushed)).toMatchObject({
+      name: 'SessionError',
+      code: 'INPUT_INVALID',
+      message: expect.stringContaining('entry "x".message'),
+    });
+    const replaced = await storedBranch();
+    replaced[1] = { ...replaced[1]!, message: { role: 'user', content: 42 } } as never;
+    expect(refusal(replaced)).toMatchObject({ code: 'INPUT_INVALID', message: expect.stringContaining('.message') });
+    const text = await storedBranch();
+    text.push('not an entry' as never);
+    expect(refusal(text)).toMatchObject({ code: 'INPUT_INVALID' });
+  });
+
+  it('still takes the store’s own entries, and a valid entry the host added', async () => {
+    const branch = await storedBranch();
+    branch.push({
+      id: 'x',
+      parentId: branch[1]!.id,
+      timestamp: 1,
+      type: 'message',
+      message: { role: 'user', content: 'next' },
+    });
+    expect(buildContextFromBranch(branch).messages.map((message) => message.content)).toEqual([
+      'hi',
+      [{ type: 'text', text: 'yo' }],
+      'next',
+    ]);
+  });
+});
 
 describe('buildContextFromBranch properties', () => {
   test.prop([treeWithLeaf, fc.constantFrom(...filters)])(

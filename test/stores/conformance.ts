@@ -17,6 +17,7 @@ import {
 import type { SessionEntryInput } from '../../src/session/index.js';
 import { toolCallMessage, toolResultMessage, userMessage } from '../../src/testing/index.js';
 import { sessionTreeArbitrary } from '../session/fixtures.js';
+import { applyOperations, contextBranchOperations } from './context-branch-operations.js';
 
 /** A store under test, how to open it again on the same data, and how to clean up. */
 export interface StoreHarness {
@@ -500,6 +501,27 @@ export function runSessionStoreConformance(name: string, factory: () => StoreHar
           }
         }),
         { numRuns: 8 },
+      );
+    });
+
+    it('gives the same context from the context branch for compactions that keep from any entry of their branch', async () => {
+      const harness = await open();
+      const { store } = harness;
+      let run = 0;
+      await fc.assert(
+        fc.asyncProperty(contextBranchOperations, async (operations) => {
+          const sessionId = `cut-${run++}`;
+          await store.createSession({ id: sessionId });
+          const ids = await applyOperations(store, sessionId, operations);
+          const leaves = [undefined, ...ids.filter((_, index) => index % 2 === 0)] as string[];
+          await expectSameContexts(store, sessionId, leaves);
+          if (harness.reopen !== undefined) {
+            const reopened = await harness.reopen();
+            await expectSameContexts(reopened, sessionId, leaves);
+            await reopened.close?.();
+          }
+        }),
+        { numRuns: 12 },
       );
     });
 
