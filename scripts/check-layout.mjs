@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
-const MAX_LINES = 260;
+const MAX_LINES = 250;
 const root = resolve(import.meta.dirname, '..');
 const source = join(root, 'src');
 const reportOnly = process.argv.includes('--report');
@@ -26,7 +26,8 @@ walk(source);
 
 const problems = [];
 for (const file of files) {
-  const lines = readFileSync(file, 'utf8').split('\n').length;
+  // Counted as `wc -l` does: the newline that ends the last line does not start another.
+  const lines = readFileSync(file, 'utf8').replace(/\n$/, '').split('\n').length;
   if (lines > MAX_LINES) problems.push(`${relative(root, file)}: ${lines} lines (at most ${MAX_LINES})`);
 }
 

@@ -3,9 +3,7 @@ import { approximateCounter } from '../counting/approximate-counter.js';
 import type { ContextUsage } from '../counting/context-usage.js';
 import { countExtras } from '../counting/estimate-context-tokens.js';
 import { countMessageTokens } from '../counting/internal/count-message-tokens.js';
-import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { ContextError } from '../errors.js';
-import { summaryText } from '../messages/summary-text.js';
 import { isContextOverflow } from '../models/is-context-overflow.js';
 import type { CompactionResult } from '../pipeline/compact.js';
 import type { Message } from '../types.js';
@@ -13,6 +11,7 @@ import { CompactionBackoff } from './compaction-backoff.js';
 import { compactionLevels } from './compaction-levels.js';
 import type { CallOptions, ContextManager, ContextManagerOptions, PrepareResult } from './context-manager-types.js';
 import type { ContextEvent } from './events.js';
+import { endsWithFreshSummary } from './internal/ends-with-fresh-summary.js';
 import { checkList } from './internal/host-input.js';
 import { callListener, resolveManagerOptions } from './internal/manager-options.js';
 import { isAbort } from './internal/overflow-reply.js';
@@ -136,16 +135,6 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       warned = true;
       emit({ type: 'context-warning', usage });
     }
-  }
-
-  function endsWithFreshSummary(history: readonly Message[]): boolean {
-    for (let index = history.length - 1; index >= 0; index--) {
-      const message = history[index]!;
-      if (!isAgentVisible(message)) continue;
-      if (message.meta?.kind === 'tool_summary') continue;
-      return summaryText(message) !== undefined;
-    }
-    return false;
   }
 
   /** The result of a call when no compaction is due (synchronously), else a promise of it after compacting. */

@@ -7,7 +7,8 @@ import { assertMessage } from '../validation/assert-messages.js';
 import type { CallOptions } from './context-manager-types.js';
 import type { ContextEvent } from './events.js';
 import { continues, isHostTurn } from './internal/host-input.js';
-import { summarizeBatch } from './internal/summarize-batch.js';
+import { projectHistory } from './internal/project-history.js';
+import { summarizeBatch, summarizedEvent } from './internal/summarize-batch.js';
 import { VisibleResults } from './internal/visible-results.js';
 import { SentProjection } from './sent-projection.js';
 import type { ToolOutputGuard } from './tool-output-guard.js';
@@ -219,7 +220,8 @@ export class ManagedHistory {
    * summary is made first: when the summarizer is aborted nothing changes.
    */
   private async archive(callOptions: CallOptions): Promise<void> {
-    const { indexes, positions, outcome } = await summarizeBatch(this.history, this.visible, this.options, callOptions);
+    const batch = await summarizeBatch(this.history, this.visible, this.options, callOptions);
+    const { indexes, positions, outcome } = batch;
     this.visible.drop(indexes.length);
     indexes.forEach((index, rank) => {
       const hidden = archivedCopy(this.history[index] as ToolResultMessage);
@@ -228,13 +230,7 @@ export class ManagedHistory {
       this.projection.replaceResult(positions[rank]!, hidden);
     });
     this.push(outcome.message);
-    this.options.emit({
-      type: 'tool-results-summarized',
-      archived: indexes.length,
-      fallback: outcome.fallback,
-      summary: outcome.summary,
-      ...(outcome.error === undefined ? {} : { error: outcome.error }),
-    });
+    this.options.emit(summarizedEvent(batch));
   }
 
   /** The host changed an array it received: the projection or the history is rebuilt from what the manager knows. */
@@ -246,14 +242,7 @@ export class ManagedHistory {
 
   /** Projects the history from scratch, noting its visible tool results and where they are sent. */
   private rebuild(): void {
-    this.visible.clear();
-    const projection = new SentProjection(this.options.count);
-    projection.seedIds(this.history);
-    this.history.forEach((message, index) => {
-      projection.append(message);
-      if (message.role === 'toolResult' && isAgentVisible(message)) this.visible.add(index, projection.lastPosition);
-    });
-    this.projection = projection;
+    this.projection = projectHistory(this.history, this.options.count, this.visible);
     this.options.onRebuild();
   }
 }

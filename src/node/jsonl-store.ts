@@ -26,6 +26,7 @@ import {
   type JsonlStoreWarning,
   resolveJsonlOptions,
 } from './jsonl-store-options.js';
+import { createWriteQueue } from './jsonl-write-queue.js';
 
 /**
  * A {@link SessionStore} that keeps one append-only JSONL file per session in `directory`
@@ -66,7 +67,8 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
   /** Tells this store's lock files from another store object's in the same process. */
   const token = crypto.randomUUID();
   const loaded = new Map<string, Promise<LoadedSession>>();
-  const queues = new Map<string, Promise<unknown>>();
+  /** Each session's writes, one after the other. */
+  const writes = createWriteQueue();
   const warnings: JsonlStoreWarning[] = [];
   let ready: Promise<void> | undefined;
 
@@ -120,18 +122,6 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
       session.catch(() => loaded.delete(sessionId));
     }
     return session;
-  }
-
-  /** Runs `task` after every earlier write to the session. */
-  function enqueue<T>(sessionId: string, task: () => Promise<T>): Promise<T> {
-    const previous = queues.get(sessionId) ?? Promise.resolve();
-    const next = previous.then(task, task);
-    const settled = next.catch(() => undefined);
-    queues.set(sessionId, settled);
-    void settled.then(() => {
-      if (queues.get(sessionId) === settled) queues.delete(sessionId);
-    });
-    return next;
   }
 
   /** Appends one record line to the session's file, as {@link appendRecord} does. */
@@ -209,7 +199,7 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
       return sortSessions(infos);
     },
     appendEntry(sessionId: string, input: SessionEntryInput, options?: AppendEntryOptions): Promise<SessionEntry> {
-      return enqueue(sessionId, async () => {
+      return writes.run(sessionId, async () => {
         const { session, entry } = await withSession(sessionId, (session) => {
           checkExpectedLeaf(sessionId, options, session.index.leafId);
           return { session, entry: prepareEntry(session.index, input, now()) };
@@ -230,7 +220,7 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
       return withSession(sessionId, (session) => session.index.leafId);
     },
     setLeaf(sessionId: string, entryId: string | null, options?: SetLeafOptions): Promise<void> {
-      return enqueue(sessionId, async () => {
+      return writes.run(sessionId, async () => {
         const session = await withSession(sessionId, (session) => {
           checkExpectedLeaf(sessionId, options, session.index.leafId);
           session.index.checkEntry(entryId);
@@ -245,7 +235,7 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
       return withSession(sessionId, (session) => session.index.messages());
     },
     async close(): Promise<void> {
-      await Promise.all([...queues.values()]);
+      await writes.idle();
     },
     getDiagnostics(): JsonlStoreWarning[] {
       return [...warnings];

@@ -34,3 +34,26 @@ export function contextCut(index: EntriesByPosition, positions: readonly number[
   }
   return -1;
 }
+
+/**
+ * The context branch of a path, as indexes into `positions` (leaf first) in root-first order: the
+ * latest model and thinking-level changes before the cut, then the path from the cut to the leaf;
+ * `undefined` when the context branch is the whole path (see {@link contextCut}).
+ *
+ * @internal
+ */
+export function contextBranchOrder(index: EntriesByPosition, positions: readonly number[]): number[] | undefined {
+  const cut = contextCut(index, positions);
+  if (cut < 0) return undefined;
+  let model = -1;
+  let thinking = -1;
+  for (let at = cut + 1; at < positions.length && (model < 0 || thinking < 0); at++) {
+    const type = index.typeAt(positions[at]!);
+    if (type === 'model_change' && model < 0) model = at;
+    else if (type === 'thinking_level_change' && thinking < 0) thinking = at;
+  }
+  // `positions` runs leaf first: a larger index is nearer the root, so it comes first.
+  const order = [model, thinking].filter((at) => at >= 0).sort((a, b) => b - a);
+  for (let at = cut; at >= 0; at--) order.push(at);
+  return order;
+}

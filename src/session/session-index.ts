@@ -9,7 +9,7 @@
 import { SessionError } from '../errors.js';
 import type { SessionEntry, SessionEntryType } from '../session-entry.js';
 import { markStoreEntries } from './check-entries.js';
-import { contextCut } from './context-cut.js';
+import { contextBranchOrder } from './context-cut.js';
 import { type EntrySource, SourceMismatch } from './entry-source.js';
 import { entryToMessage } from './entry-to-message.js';
 import type { SessionInfo, TranscriptMessage } from './session-store.js';
@@ -224,18 +224,8 @@ export class SessionIndex {
     const leaf = leafId === undefined ? this.leafId : leafId;
     if (leaf === null) return [];
     const positions = this.walk(leafId === undefined && this.leafPosition >= 0 ? undefined : leaf);
-    const cut = context ? contextCut(this, positions) : -1;
-    if (cut < 0) return markStoreEntries(positions.reverse().map((position) => this.entryAt(position)));
-    let model = -1;
-    let thinking = -1;
-    for (let index = cut + 1; index < positions.length && (model < 0 || thinking < 0); index++) {
-      const type = this.types[positions[index]!];
-      if (type === 'model_change' && model < 0) model = index;
-      else if (type === 'thinking_level_change' && thinking < 0) thinking = index;
-    }
-    // `positions` runs leaf first: a larger index is nearer the root, so it comes first.
-    const order = [model, thinking].filter((index) => index >= 0).sort((a, b) => b - a);
-    for (let index = cut; index >= 0; index--) order.push(index);
+    const order = context ? contextBranchOrder(this, positions) : undefined;
+    if (order === undefined) return markStoreEntries(positions.reverse().map((position) => this.entryAt(position)));
     return markStoreEntries(order.map((index) => this.entryAt(positions[index]!)));
   }
 

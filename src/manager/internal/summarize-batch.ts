@@ -7,6 +7,7 @@ import { summarizeArchivedResults, TOOL_SUMMARY_INPUT_CHARS } from '../../pipeli
 import type { Summarizer } from '../../summarizing/summarizer-types.js';
 import type { Message, ToolResultMessage } from '../../types.js';
 import type { CallOptions } from '../context-manager-types.js';
+import type { ToolResultsSummarizedEvent } from '../events.js';
 import { pairsIn } from './pairs-in.js';
 import type { VisibleResults } from './visible-results.js';
 
@@ -42,4 +43,15 @@ export async function summarizeBatch(
     signal: callOptions.signal,
   });
   return { indexes, positions, outcome };
+}
+
+/** The event that reports an archived batch. @internal */
+export function summarizedEvent({ indexes, outcome }: SummarizedBatch): ToolResultsSummarizedEvent {
+  return {
+    type: 'tool-results-summarized',
+    archived: indexes.length,
+    fallback: outcome.fallback,
+    summary: outcome.summary,
+    ...(outcome.error === undefined ? {} : { error: outcome.error }),
+  };
 }
