@@ -8,11 +8,17 @@ function tagOf(hash: number): number {
   return (hash >>> 24) | 1;
 }
 
-/** FNV-1a over the UTF-16 code units of an id. */
+/**
+ * FNV-1a over the UTF-16 code units of an id, then mixed so that its low bits (the slot) depend
+ * on every bit: FNV's own low bits barely differ between ids like `call_1`, `call_2`, … and
+ * would pile them into long runs of slots.
+ */
 function hashOf(id: string): number {
   let hash = 0x811c9dc5;
   for (let index = 0; index < id.length; index++) hash = Math.imul(hash ^ id.charCodeAt(index), 0x01000193);
-  return hash >>> 0;
+  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
+  return (hash ^ (hash >>> 16)) >>> 0;
 }
 
 /**
@@ -31,6 +37,8 @@ export class CallIds {
   private slots = new Int32Array(FIRST_CAPACITY);
   private tags = new Uint8Array(FIRST_CAPACITY);
   private size = 0;
+  /** The sent position up to which the last {@link grow} placed every call already. */
+  private grownThrough = -1;
   /** Raw ids with a `#` seen in the history. */
   private readonly marked = new Set<string>();
   /** Fresh ids made (all sent), and the next suffix to try per id. */
@@ -62,9 +70,13 @@ export class CallIds {
     }
   }
 
-  /** Notes that the sent message at `position` carries a call under the raw id `id` (not sent before). */
+  /**
+   * Notes that the sent message at `position` (the newest) carries a call under the raw id `id`,
+   * not sent before; every raw id of that message is noted before the next message is sent.
+   */
   addSent(id: string, position: number): void {
     if ((this.size + 1) * 4 > this.slots.length * 3) this.grow();
+    if (position <= this.grownThrough) return; // placed by the growth
     this.place(id, position);
     this.size++;
   }
@@ -96,22 +108,27 @@ export class CallIds {
     this.tags[slot] = tagOf(hash);
   }
 
-  /** Doubles the table: every raw (not fresh) call id of the messages it points to is placed again, once. */
+  /**
+   * Doubles the table and places again every call sent under its raw id: every call of a sent
+   * message whose id is not fresh (a raw id is sent once; a repeat is renamed to a fresh id). A
+   * walk over the sent messages in order, which reads memory far faster than following the old
+   * slots, and needs no probe to tell one id from another.
+   */
   private grow(): void {
-    const old = this.slots;
-    this.slots = new Int32Array(old.length * 2);
-    this.tags = new Uint8Array(old.length * 2);
+    const capacity = this.slots.length * 2;
+    this.slots = new Int32Array(capacity);
+    this.tags = new Uint8Array(capacity);
     let placed = 0;
-    for (const stored of old) {
-      if (stored === 0) continue;
-      const content = this.sent[stored - 1]!.content;
-      if (typeof content === 'string') continue;
-      for (const part of content) {
-        if (part.type !== 'toolCall' || this.isFresh(part.id) || this.wasSent(part.id)) continue;
-        this.place(part.id, stored - 1);
+    for (let position = 0; position < this.sent.length; position++) {
+      const message = this.sent[position]!;
+      if (message.role !== 'assistant') continue;
+      for (const part of message.content) {
+        if (part.type !== 'toolCall' || this.isFresh(part.id)) continue;
+        this.place(part.id, position);
         placed++;
       }
     }
     this.size = placed;
+    this.grownThrough = this.sent.length - 1;
   }
 }
