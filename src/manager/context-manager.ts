@@ -30,8 +30,9 @@ const MIN_ROOM_FOR_SUMMARY = 2_048;
 /**
  * Creates the context manager a host calls before every model request.
  *
- * Its cost per call grows with what is new since the last call: token counts are cached per
- * message, and a history that only grew at the end is projected and counted for its new part only.
+ * Its work per call grows with what is new since the last call: token counts are cached per
+ * message, and a history that only grew at the end is projected and counted for its new part only
+ * (`prepare` compares the array with the previous one, reference by reference; `append` skips that).
  * Guards keep it from looping: no compaction right after a compaction, a compaction that cannot get
  * below the limit is reported and not retried until the context has grown, and overflow recovery
  * happens at most once per call.

@@ -5,8 +5,8 @@ import { assertMessage } from '../../validation/assert-messages.js';
 
 /**
  * Whether `input` starts with every message of `previous`, object for object: a walk without
- * allocation, in proportion to `previous` (a comparison of references, about 2 µs per thousand
- * messages). Every position is compared, so a host may change its array anywhere between calls
+ * allocation, in proportion to `previous` (a comparison of references: tens of microseconds at
+ * 14,000 messages, about a millisecond at 100,000). Every position is compared, so a host may change its array anywhere between calls
  * (replace, remove or reorder messages) and the manager sees it; `ContextManager.append`
  * skips the walk for hosts that say what is new.
  *
