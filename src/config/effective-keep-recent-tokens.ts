@@ -12,6 +12,8 @@ import { effectiveTokenLimit } from './effective-token-limit.js';
  * ```ts
  * effectiveKeepRecentTokens(resolveConfig()); // 4000: half of maxTokens 8000
  * ```
+ *
+ * @internal
  */
 export function effectiveKeepRecentTokens(config: ContextConfig): number {
   checkConfig('effectiveKeepRecentTokens', config);

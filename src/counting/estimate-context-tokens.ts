@@ -31,6 +31,8 @@ export interface EstimateContextTokensOptions {
  * ```ts
  * const { tokens, source } = describeContextTokens(messages);
  * ```
+ *
+ * @internal
  */
 export interface ContextTokenEstimate {
   /** Tokens the next request will send. */

@@ -31,7 +31,7 @@ export interface TokenCounter {
   readonly messageOverhead?: number;
 }
 
-/** The fixed cost of one image, from the reference heuristic. */
+/** The fixed cost of one image, from the reference heuristic. @internal */
 export const IMAGE_TOKENS = 1200;
 
 /**

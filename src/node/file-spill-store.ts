@@ -24,6 +24,10 @@ function safeName(value: string | undefined): string {
   return cleaned === '' ? 'tool' : cleaned;
 }
 
+const optionsSchema = z
+  .strictObject({ directory: option.directory().optional() }, { error: 'must be an object (or left out)' })
+  .optional();
+
 /**
  * A {@link SpillStore} that writes each output to its own file (mode 0600) and resolves once the
  * write finished. File names carry the time, the tool name and the start of the SHA-256, so a
@@ -42,10 +46,6 @@ function safeName(value: string | undefined): string {
  * console.log(output.spilled?.path);
  * ```
  */
-const optionsSchema = z
-  .strictObject({ directory: option.directory().optional() }, { error: 'must be an object (or left out)' })
-  .optional();
-
 export function createFileSpillStore(options: CreateFileSpillStoreOptions = {}): SpillStore {
   parseOptions('createFileSpillStore', optionsSchema, options);
   const directory = options.directory ?? defaultSpillDirectory();

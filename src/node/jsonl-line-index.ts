@@ -110,7 +110,7 @@ class FileSource implements EntrySource {
   }
 }
 
-/** A line the indexer skipped or parsed and found wrong, as the full reader reports it. */
+/** A line the indexer skipped or parsed and found wrong, as the full reader reports it. @internal */
 export interface LineProblem {
   /** The 1-based line number, counted after the header line. */
   line: number;

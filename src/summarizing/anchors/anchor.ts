@@ -76,6 +76,8 @@ export interface Anchor {
  * ```ts
  * anchorSchema.parse({ category: 'goal', text: 'Ship the parser', keys: ['ship the parser'] });
  * ```
+ *
+ * @internal
  */
 export const anchorSchema: z.ZodType<Anchor> = z.object({
   category: z.enum(ANCHOR_CATEGORIES as [AnchorCategory, ...AnchorCategory[]]),

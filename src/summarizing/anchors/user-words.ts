@@ -1,9 +1,9 @@
 /** What the user's own words hold: requests, constraints, identifiers and numbers. Internal. */
 import { clipText } from '../../internal/clip-text.js';
 
-/** Code points of a user's sentence that must survive for it to count as kept. */
+/** Code points of a user's sentence that must survive for it to count as kept. @internal */
 export const KEY_CHARS = 80;
-/** Code points of a goal, constraint or decision as a pinned line writes it. */
+/** Code points of a goal, constraint or decision as a pinned line writes it. @internal */
 export const TEXT_CHARS = 200;
 
 const CONSTRAINT =
