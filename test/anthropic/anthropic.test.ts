@@ -6,6 +6,7 @@ import {
   fromAnthropicUsage,
   toAnthropic,
 } from 'ctxkit/anthropic';
+import { toolResultMessage } from 'ctxkit/testing';
 import { describe, expect, it } from 'vitest';
 import { findRequestViolation } from './anthropic-request-rules.js';
 
@@ -15,12 +16,7 @@ const call = (id: string, name = 'bash') => ({
   name,
   arguments: { command: `run ${id}` },
 });
-const result = (id: string, text: string, name = 'bash'): Message => ({
-  role: 'toolResult',
-  toolCallId: id,
-  toolName: name,
-  content: [{ type: 'text', text }],
-});
+const result = (id: string, text: string, name = 'bash'): Message => toolResultMessage(id, text, { toolName: name });
 
 describe('toAnthropic', () => {
   it('merges the tool results of one assistant turn into one user turn, results first, and splits them back', () => {

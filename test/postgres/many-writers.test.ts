@@ -5,10 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SessionEntry, StoreError } from '../../src/index.js';
 import { createPostgresStore, type PostgresSessionStore } from '../../src/postgres/index.js';
 import type { SessionEntryInput } from '../../src/session/index.js';
+import { userMessage } from '../../src/testing/index.js';
 import { createTestPool, createTestSchema, dropTestSchema, postgresUrl, requireServerInCi } from './server.js';
 
 const worker = fileURLToPath(new URL('./worker.ts', import.meta.url));
-const say = (text: string): SessionEntryInput => ({ type: 'message', message: { role: 'user', content: text } });
+const say = (text: string): SessionEntryInput => ({ type: 'message', message: userMessage(text) });
 
 /** Runs the worker script in its own Node process. */
 function startWorker(mode: 'append' | 'hold', job: Record<string, unknown>): ChildProcess {

@@ -8,10 +8,11 @@ import {
   POSTGRES_SCHEMA_VERSION,
 } from '../../src/postgres/index.js';
 import type { SessionEntryInput } from '../../src/session/index.js';
+import { userMessage } from '../../src/testing/index.js';
 import { runSessionStoreConformance } from '../stores/conformance.js';
 import { createTestPool, createTestSchema, dropTestSchema, postgresUrl, requireServerInCi } from './server.js';
 
-const say = (text: string): SessionEntryInput => ({ type: 'message', message: { role: 'user', content: text } });
+const say = (text: string): SessionEntryInput => ({ type: 'message', message: userMessage(text) });
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
