@@ -1,6 +1,7 @@
 // Fails when the sources under src/ import each other in a cycle (type-only imports included:
-// a cycle of types is still a cycle a reader has to untangle). No dependencies: it reads the
-// relative `from '…'` specifiers of every file.
+// a cycle of types is still a cycle a reader has to untangle), or when a layer of docs/architecture.md
+// imports at run time from a layer below it. No dependencies: it reads the relative `from '…'`
+// specifiers of every file.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
@@ -38,8 +39,39 @@ const visit = (file, stack) => {
 };
 for (const file of files) if (!state.has(file)) visit(file, []);
 
-if (cycles.length > 0) {
+// The layers of docs/architecture.md, top first, by their first path segment under src/. The
+// subpath entries and the CLI beside them (node/, sqlite/, openai/, testing/…) are not layered.
+const LAYERS = [
+  ['types.ts', 'session-entry.ts', 'errors.ts', 'error-options.ts', 'schemas', 'internal'],
+  ['config', 'validation'],
+  ['messages'],
+  ['counting'],
+  ['summarizing'],
+  ['pipeline'],
+  ['models'],
+  ['session'],
+  ['manager'],
+];
+// The anchor type and schema have no imports of their own; the message model and its schema use them.
+const LEAVES = new Set([join(root, 'summarizing/anchors/anchor.ts')]);
+const layerOf = (file) => LAYERS.findIndex((layer) => layer.includes(relative(root, file).split('/')[0]));
+const upward = [];
+for (const file of files) {
+  const layer = layerOf(file);
+  // The `ctxkit/schemas` entry re-exports the config schema and the wire strings.
+  if (layer < 0 || file === join(root, 'schemas/index.ts')) continue;
+  const text = readFileSync(file, 'utf8');
+  for (const match of text.matchAll(/(?:^|\n)(?:import|export)\s+(type\s+)?[^;]*?from\s+'(\.{1,2}\/[^']+)'/g)) {
+    if (match[1] !== undefined) continue; // `import type` may name a type of any layer
+    const target = resolve(dirname(file), match[2].replace(/\.js$/, '.ts'));
+    if (layerOf(target) > layer && !LEAVES.has(target))
+      upward.push(`${relative(root, file)} -> ${relative(root, target)}`);
+  }
+}
+
+if (cycles.length > 0 || upward.length > 0) {
   for (const cycle of cycles) console.error(`import cycle: ${cycle.map((file) => relative(root, file)).join(' -> ')}`);
+  for (const edge of upward) console.error(`layer imported from below (see docs/architecture.md): ${edge}`);
   process.exit(1);
 }
-console.log(`no import cycles in ${files.length} files`);
+console.log(`no import cycles in ${files.length} files; layers import only from above`);
