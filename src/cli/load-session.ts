@@ -57,7 +57,7 @@ async function loadJsonl(file: string, head: string, options: LoadSessionOptions
   if (firstLine.trim().length === 0) throw notASession(file, 'it is empty');
   let header: unknown;
   try {
-    header = JSON.parse(firstLine);
+    header = JSON.parse(firstLine.replace(/^\uFEFF/, '')); // as the store reads it: a byte order mark is not JSON
   } catch {
     throw notASession(
       file,

@@ -64,7 +64,8 @@ export async function appendDurably(file: string, text: string, mode: keyof type
 export function parseHeader(line: string, file: string, expectedId?: string): SessionInfo {
   let value: unknown;
   try {
-    value = JSON.parse(line);
+    // A byte order mark (an editor that saved the file) is not part of the JSON.
+    value = JSON.parse(line.charCodeAt(0) === 0xfeff ? line.slice(1) : line);
   } catch (error) {
     throw new StoreError({
       message: `${file} does not start with a session header line; it is not a ctxkit session file.`,

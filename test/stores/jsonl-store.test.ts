@@ -333,6 +333,20 @@ describe('JSONL store files', () => {
     expect((await appending.appendEntry(id, say('f'))).parentId).toBe(ids[4]);
   });
 
+  it('reads a file an editor saved with a byte order mark and CRLF line ends', async () => {
+    const { id, ids } = await editedSession((lines) => {
+      lines[0] = `\uFEFF${lines[0]}`;
+      for (let index = 0; index < lines.length - 1; index++) lines[index] = `${lines[index]}\r`;
+    });
+    const store = createJsonlStore({ directory });
+    expect((await store.getBranch(id)).map((entry) => entry.id)).toEqual(ids);
+    expect(await store.getLeaf(id)).toBe(ids.at(-1));
+    expect((await createJsonlStore({ directory }).getEntries(id)).map((entry) => entry.id)).toEqual(ids);
+    expect(store.getDiagnostics()).toEqual([]);
+    const [listed] = await createJsonlStore({ directory }).listSessions();
+    expect(listed?.id).toBe(id);
+  });
+
   it('refuses an append that would pass maxSessionBytes, before the file grows', async () => {
     const store = createJsonlStore({ directory, maxSessionBytes: 600 });
     const { id } = await store.createSession({ id: 'capped' });
