@@ -29,7 +29,10 @@ function hashOf(id: string): number {
  *   hash per slot. The id itself is not stored: a probe whose byte matches reads it back from
  *   that message, so a slot never answers for another id;
  * - the raw ids that hold a `#` (the only ones a fresh id `id#k` can equal), in a set;
- * - the fresh ids made for reused ids, and the next suffix to try per reused id.
+ * - the next suffix to try per reused id. The fresh ids made are not kept: `id#k` was made when
+ *   `k` is below the next suffix of `id` and `id#k` was no raw id when its turn came (a raw id
+ *   noted later than that is reported fresh, and the projection is rebuilt with it noted first).
+ *   Fresh ids of two different ids never coincide: both end in `#` and their own suffix.
  *
  * @internal
  */
@@ -41,8 +44,7 @@ export class CallIds {
   private grownThrough = -1;
   /** Raw ids with a `#` seen in the history. */
   private readonly marked = new Set<string>();
-  /** Fresh ids made (all sent), and the next suffix to try per id. */
-  private readonly fresh = new Set<string>();
+  /** The next suffix to try per id: every fresh id of it is below. */
   private readonly nextSuffix = new Map<string, number>();
 
   /** @param sent - The projection's sent messages, which the table's positions point into. */
@@ -53,9 +55,16 @@ export class CallIds {
     if (id.includes('#')) this.marked.add(id);
   }
 
-  /** Whether `id` is a fresh id this projection made. */
+  /** Whether `id` is a fresh id this projection made (asked of a raw id before it is noted). */
   isFresh(id: string): boolean {
-    return this.fresh.size > 0 && this.fresh.has(id);
+    if (this.nextSuffix.size === 0) return false;
+    const hash = id.lastIndexOf('#');
+    if (hash < 0) return false;
+    const next = this.nextSuffix.get(id.slice(0, hash));
+    if (next === undefined) return false;
+    const digits = id.slice(hash + 1);
+    const suffix = Number(digits);
+    return suffix >= 2 && suffix < next && String(suffix) === digits && !this.marked.has(id);
   }
 
   /** Whether a call was sent under the raw id `id`. */
@@ -85,9 +94,8 @@ export class CallIds {
   freshId(id: string): string {
     let suffix = this.nextSuffix.get(id) ?? 2;
     let candidate = `${id}#${suffix}`;
-    while (this.marked.has(candidate) || this.fresh.has(candidate)) candidate = `${id}#${++suffix}`;
+    while (this.marked.size > 0 && this.marked.has(candidate)) candidate = `${id}#${++suffix}`;
     this.nextSuffix.set(id, suffix + 1);
-    this.fresh.add(candidate);
     return candidate;
   }
 
