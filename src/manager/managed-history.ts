@@ -138,26 +138,35 @@ export class ManagedHistory {
    */
   private ingest(input: readonly Message[], start: number, callOptions: CallOptions): boolean | Promise<boolean> {
     const before = [this.known.length, this.history.length, this.compacted?.length ?? 0] as const;
-    this.early.plan(input, start, this.visible.size, this.options.config);
-    let startsTurn = false;
-    for (let index = start; index < input.length; index++) {
+    this.projection.reserveCalls(this.early.plan(input, start, this.visible.size, this.options.config));
+    const taken = this.intake(input, start, false, callOptions);
+    return typeof taken === 'boolean' ? taken : this.undoOnFailure(taken, before);
+  }
+
+  /**
+   * Takes in `input[from…]`, then archives a batch when one is due. Synchronous up to the first
+   * tool output that needs cutting (taken in once cut, then the rest the same way) or the batch.
+   */
+  private intake(
+    input: readonly Message[],
+    from: number,
+    startsTurn: boolean,
+    callOptions: CallOptions,
+  ): boolean | Promise<boolean> {
+    for (let index = from; index < input.length; index++) {
       const message = input[index]!;
       if (message.role === 'toolResult' && !this.options.guard.fits(message)) {
-        return this.undoOnFailure(this.ingestCutting(input, index, startsTurn, callOptions), before);
+        return this.options.guard.processOne(message, this.options.emit).then((kept) => {
+          this.takeIn(message, kept);
+          return this.intake(input, index + 1, startsTurn, callOptions);
+        });
       }
       if (isHostTurn(message)) startsTurn = true;
-      this.known.push(message);
-      this.compacted?.push(message);
-      this.push(message);
+      this.takeIn(message, message);
     }
-    if (!this.archiveDue()) {
-      this.early.restore(this.projection, this.history);
-      return startsTurn;
-    }
-    return this.undoOnFailure(
-      this.archive(callOptions).then(() => startsTurn),
-      before,
-    );
+    if (this.archiveDue()) return this.archive(callOptions).then(() => startsTurn);
+    this.early.restore(this.projection, this.history);
+    return startsTurn;
   }
 
   private undoOnFailure(step: Promise<boolean>, [known, history, compacted]: readonly number[]): Promise<boolean> {
@@ -172,27 +181,11 @@ export class ManagedHistory {
     });
   }
 
-  /** {@link ingest} from a message on, cutting (and spilling) tool output where needed. */
-  private async ingestCutting(
-    input: readonly Message[],
-    start: number,
-    startsTurn: boolean,
-    callOptions: CallOptions,
-  ): Promise<boolean> {
-    for (let index = start; index < input.length; index++) {
-      const message = input[index]!;
-      if (isHostTurn(message)) startsTurn = true;
-      const kept =
-        message.role === 'toolResult' && !this.options.guard.fits(message)
-          ? await this.options.guard.processOne(message, this.options.emit)
-          : message;
-      this.known.push(message);
-      this.compacted?.push(message);
-      this.push(kept);
-    }
-    if (this.archiveDue()) await this.archive(callOptions);
-    else this.early.restore(this.projection, this.history);
-    return startsTurn;
+  /** Takes in a message of the host's (`kept` is what the history keeps: its tool output cut, or itself). */
+  private takeIn(message: Message, kept: Message): void {
+    this.known.push(message);
+    this.compacted?.push(message);
+    this.push(kept);
   }
 
   private push(message: Message): void {

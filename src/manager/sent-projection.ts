@@ -108,6 +108,11 @@ export class SentProjection {
     }
   }
 
+  /** Makes room for the ids of `calls` tool calls about to be taken in. */
+  reserveCalls(calls: number): void {
+    this.ids.reserve(calls);
+  }
+
   /**
    * Takes in the next message of the history. Returns false when the projection must be rebuilt
    * from scratch (a new raw id equals a fresh id made earlier); it is then left incomplete.

@@ -30,22 +30,25 @@ export class EarlyArchive {
   /**
    * Plans the intake of `input[start…]` when `visible` results are visible before it: the archive
    * due at its end hides every visible result but the newest `toolCallCutoff`, so the new ones
-   * among those are archived early.
+   * among those are archived early. Returns the number of tool calls in the intake.
    */
-  plan(input: readonly Message[], start: number, visible: number, config: ContextConfig): void {
-    this.left = 0;
-    const { toolSummaryStrategy: strategy, toolCallCutoff: cutoff, toolSummaryBatch: batch } = config;
-    if (strategy === 'off') return;
+  plan(input: readonly Message[], start: number, visible: number, config: ContextConfig): number {
     let fresh = 0;
+    let calls = 0;
+    let usage = false;
     for (let index = start; index < input.length; index++) {
       const message = input[index]!;
       if (message.role === 'toolResult') {
         if (isAgentVisible(message)) fresh++;
-      } else if (message.role === 'assistant' && message.usage !== undefined) {
-        return;
+      } else if (message.role === 'assistant') {
+        if (message.usage !== undefined) usage = true;
+        for (const part of message.content) if (part.type === 'toolCall') calls++;
       }
     }
-    if (visible + fresh > cutoff + batch) this.left = Math.max(0, fresh - cutoff);
+    const { toolSummaryStrategy: strategy, toolCallCutoff: cutoff, toolSummaryBatch: batch } = config;
+    const due = strategy !== 'off' && !usage && visible + fresh > cutoff + batch;
+    this.left = due ? Math.max(0, fresh - cutoff) : 0;
+    return calls;
   }
 
   /** The archived copy of `message`, taken in at history index `index`, when it is archived early. */
