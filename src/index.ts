@@ -1,7 +1,8 @@
 // The root entry of ctxkit, in the order a newcomer reads it. No `node:` imports, no tokenizer or
 // database code: it runs in browsers, edge runtimes, Bun and Deno. Other entries: the whole session
-// tree in `ctxkit/session`; prompts, serialization, anchored facts and tool-output parsers for hosts
-// that write their own summarizer in `ctxkit/summarizing`; zod schemas and the wire strings of
+// tree (and the error options a store writer needs) in `ctxkit/session`; the summarizer's request
+// and output, prompts, serialization, anchored facts and tool-output parsers for hosts that write
+// their own summarizer in `ctxkit/summarizing`; zod schemas and the wire strings of
 // ctxkit's own messages in `ctxkit/schemas`; Node stores in `ctxkit/node`; adapters in
 // `ctxkit/openai`, `ctxkit/anthropic` and `ctxkit/ai-sdk`. (biome keeps this file's order: see biome.json.)
 
