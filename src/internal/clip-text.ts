@@ -7,20 +7,56 @@ export function codePoints(text: string): string[] {
   return Array.from(text);
 }
 
+const isHigh = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isLow = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+
+/** Code points of `text` (a surrogate pair is one), counted without building them. */
+function codePointCount(text: string): number {
+  let count = text.length;
+  for (let index = 0; index + 1 < text.length; index++) {
+    if (isHigh(text.charCodeAt(index)) && isLow(text.charCodeAt(index + 1))) {
+      count--;
+      index++;
+    }
+  }
+  return count;
+}
+
+/** The UTF-16 index where the first `count` code points of `text` end (a surrogate pair is one). */
+function headEnd(text: string, count: number): number {
+  let index = 0;
+  for (let taken = 0; taken < count && index < text.length; taken++) {
+    index += isHigh(text.charCodeAt(index)) && isLow(text.charCodeAt(index + 1)) ? 2 : 1;
+  }
+  return index;
+}
+
+/** The UTF-16 index where the last `count` code points of `text` start. */
+function tailStart(text: string, count: number): number {
+  let index = text.length;
+  for (let taken = 0; taken < count && index > 0; taken++) {
+    index -= index >= 2 && isLow(text.charCodeAt(index - 1)) && isHigh(text.charCodeAt(index - 2)) ? 2 : 1;
+  }
+  return index;
+}
+
 /**
  * Keeps at most `max` code points: the head only, or the head and the tail around a marker.
- * The marker counts toward `max`; when there is no room for it, only the head is kept.
+ * The marker counts toward `max`; when there is no room for it, only the head is kept. Cut by
+ * index, without splitting the text into code points.
  *
  * @internal
  */
 export function clipText(text: string, max: number, mode: 'head' | 'head_tail' = 'head_tail'): string {
   if (text.length <= max) return text; // UTF-16 length bounds the code-point count from above
-  const points = codePoints(text);
-  if (points.length <= max) return text;
+  const points = codePointCount(text);
+  if (points <= max) return text;
   const marker = '\n[…]\n';
-  if (mode === 'head' || max < marker.length + 2) return points.slice(0, max).join('');
+  // Counts as `Array.prototype.slice` reads them (truncated), so a fractional `max` cuts as before.
+  if (mode === 'head' || max < marker.length + 2) return text.slice(0, headEnd(text, Math.trunc(max)));
   const room = max - marker.length;
   const head = Math.ceil(room / 2);
   const tail = room - head;
-  return points.slice(0, head).join('') + marker + (tail > 0 ? points.slice(points.length - tail).join('') : '');
+  const tailText = tail > 0 ? text.slice(tailStart(text, points - Math.trunc(points - tail))) : '';
+  return text.slice(0, headEnd(text, Math.trunc(head))) + marker + tailText;
 }

@@ -54,24 +54,37 @@ export interface CallSite {
  * @internal
  */
 export function pairToolResults(messages: readonly Message[]): Map<number, CallSite> {
-  const open = new Map<string, CallSite[]>();
+  // One site per id in the common case, an array only when an id waits on several calls.
+  const open = new Map<string, CallSite | CallSite[]>();
   const sites = new Map<number, CallSite>();
-  messages.forEach((message, index) => {
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index]!;
     if (message.role === 'assistant') {
+      const content = message.content;
       let call = 0;
-      message.content.forEach((part, partIndex) => {
-        if (part.type !== 'toolCall') return;
-        const waiting = open.get(part.id) ?? [];
-        waiting.push({ message: index, part: partIndex, call: call++ });
-        open.set(part.id, waiting);
-      });
+      for (let part = 0; part < content.length; part++) {
+        const block = content[part]!;
+        if (block.type !== 'toolCall') continue;
+        const site: CallSite = { message: index, part, call: call++ };
+        const waiting = open.get(block.id);
+        if (waiting === undefined) open.set(block.id, site);
+        else if (Array.isArray(waiting)) waiting.push(site);
+        else open.set(block.id, [waiting, site]);
+      }
     } else if (message.role === 'toolResult') {
       const waiting = open.get(message.toolCallId);
-      if (waiting === undefined || waiting.length === 0) return;
+      if (waiting === undefined) continue;
+      if (!Array.isArray(waiting)) {
+        open.delete(message.toolCallId);
+        sites.set(index, waiting);
+        continue;
+      }
       const nearest = waiting[waiting.length - 1]!.message;
-      const slot = waiting.findIndex((site) => site.message === nearest);
+      let slot = waiting.length - 1;
+      while (slot > 0 && waiting[slot - 1]!.message === nearest) slot--;
       sites.set(index, waiting.splice(slot, 1)[0]!);
+      if (waiting.length === 0) open.delete(message.toolCallId);
     }
-  });
+  }
   return sites;
 }

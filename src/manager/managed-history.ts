@@ -1,28 +1,15 @@
-import type { ContextConfig } from '../config/index.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { archivedCopy } from '../messages/internal/kept-tool-results.js';
-import type { Summarizer } from '../summarizing/summarizer-types.js';
 import type { Message, ToolResultMessage } from '../types.js';
 import { assertMessage } from '../validation/assert-messages.js';
 import type { CallOptions } from './context-manager-types.js';
-import type { ContextEvent } from './events.js';
+import { EarlyArchive } from './internal/early-archive.js';
 import { continues, isHostTurn } from './internal/host-input.js';
+import type { ManagedHistoryOptions } from './internal/managed-history-options.js';
 import { projectHistory } from './internal/project-history.js';
 import { summarizeBatch, summarizedEvent } from './internal/summarize-batch.js';
 import { VisibleResults } from './internal/visible-results.js';
 import { SentProjection } from './sent-projection.js';
-import type { ToolOutputGuard } from './tool-output-guard.js';
-
-/** What {@link ManagedHistory} needs from the manager. @internal */
-export interface ManagedHistoryOptions {
-  config: ContextConfig;
-  count: (message: Message) => number;
-  guard: ToolOutputGuard;
-  summarizer: Summarizer;
-  emit: (event: ContextEvent) => void;
-  /** Called when the projection is rebuilt from scratch (usage recorded before it no longer applies). */
-  onRebuild: () => void;
-}
 
 /**
  * The manager's history and its projection, kept up to date one new message at a time.
@@ -53,6 +40,7 @@ export class ManagedHistory {
   private handedHistory = 0;
   private handedSent = 0;
   private readonly visible = new VisibleResults();
+  private readonly early = new EarlyArchive();
 
   constructor(private readonly options: ManagedHistoryOptions) {
     this.projection = new SentProjection(options.count);
@@ -150,6 +138,7 @@ export class ManagedHistory {
    */
   private ingest(input: readonly Message[], start: number, callOptions: CallOptions): boolean | Promise<boolean> {
     const before = [this.known.length, this.history.length, this.compacted?.length ?? 0] as const;
+    this.early.plan(input, start, this.visible.size, this.options.config);
     let startsTurn = false;
     for (let index = start; index < input.length; index++) {
       const message = input[index]!;
@@ -161,7 +150,10 @@ export class ManagedHistory {
       this.compacted?.push(message);
       this.push(message);
     }
-    if (!this.archiveDue()) return startsTurn;
+    if (!this.archiveDue()) {
+      this.early.restore(this.projection, this.history);
+      return startsTurn;
+    }
     return this.undoOnFailure(
       this.archive(callOptions).then(() => startsTurn),
       before,
@@ -174,6 +166,7 @@ export class ManagedHistory {
       if (this.compacted !== undefined) this.compacted.length = compacted!;
       this.history.length = history!;
       this.mirror.length = history!;
+      this.early.clear();
       this.rebuild();
       throw error;
     });
@@ -198,15 +191,19 @@ export class ManagedHistory {
       this.push(kept);
     }
     if (this.archiveDue()) await this.archive(callOptions);
+    else this.early.restore(this.projection, this.history);
     return startsTurn;
   }
 
   private push(message: Message): void {
     const index = this.history.push(message) - 1;
     this.mirror.push(message);
-    if (!this.projection.append(message)) this.rebuild();
-    else if (message.role === 'toolResult' && isAgentVisible(message))
+    const early = this.early.take(message, index);
+    if (!this.projection.append(message, early)) this.rebuild();
+    else if (message.role === 'toolResult' && isAgentVisible(message)) {
+      this.early.sentAt(early, this.projection.lastPosition);
       this.visible.add(index, this.projection.lastPosition);
+    }
   }
 
   /** Whether more than `toolCallCutoff + toolSummaryBatch` tool results are visible (and a strategy archives them). */
@@ -224,11 +221,13 @@ export class ManagedHistory {
     const { indexes, positions, outcome } = batch;
     this.visible.drop(indexes.length);
     indexes.forEach((index, rank) => {
-      const hidden = archivedCopy(this.history[index] as ToolResultMessage);
+      const early = this.early.copyOf(index); // sent as its placeholder already
+      const hidden = early ?? archivedCopy(this.history[index] as ToolResultMessage);
       this.history[index] = hidden;
       this.mirror[index] = hidden;
-      this.projection.replaceResult(positions[rank]!, hidden);
+      if (early === undefined) this.projection.replaceResult(positions[rank]!, hidden);
     });
+    this.early.clear();
     this.push(outcome.message);
     this.options.emit(summarizedEvent(batch));
   }
@@ -242,7 +241,7 @@ export class ManagedHistory {
 
   /** Projects the history from scratch, noting its visible tool results and where they are sent. */
   private rebuild(): void {
-    this.projection = projectHistory(this.history, this.options.count, this.visible);
+    this.projection = projectHistory(this.history, this.options.count, this.visible, this.early);
     this.options.onRebuild();
   }
 }

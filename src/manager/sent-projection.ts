@@ -111,8 +111,10 @@ export class SentProjection {
   /**
    * Takes in the next message of the history. Returns false when the projection must be rebuilt
    * from scratch (a new raw id equals a fresh id made earlier); it is then left incomplete.
+   * `archivedAs`, for a tool result, is its archived copy: the result is sent as that copy's
+   * placeholder at once (never counted itself), as {@link replaceResult} would leave it.
    */
-  append(message: Message): boolean {
+  append(message: Message, archivedAs?: ToolResultMessage): boolean {
     const index = this.length++;
     this.last = -1;
     switch (message.role) {
@@ -122,7 +124,7 @@ export class SentProjection {
         return true;
       }
       case 'toolResult':
-        return this.appendResult(message);
+        return this.appendResult(message, archivedAs);
       case 'assistant':
         return this.appendAssistant(message, index);
     }
@@ -138,7 +140,7 @@ export class SentProjection {
     this.set(position, sendable(result, current.toolCallId));
   }
 
-  private appendResult(result: ToolResultMessage): boolean {
+  private appendResult(result: ToolResultMessage, archivedAs: ToolResultMessage | undefined): boolean {
     const id = result.toolCallId;
     if (this.ids.isFresh(id)) return false;
     this.ids.note(id);
@@ -146,7 +148,7 @@ export class SentProjection {
     if (call === undefined) return true; // an orphan or a second result: dropped
     if (call.sent < 0) return true; // its call is not sent (hidden, aborted or failed turn)
     this.last = call.sent;
-    this.set(call.sent, sendable(result, call.id));
+    this.set(call.sent, sendable(archivedAs ?? result, call.id));
     return true;
   }
 

@@ -122,6 +122,16 @@ export function serializeConversation(
 ): string {
   assertMessages(messages, 'serializeConversation');
   parseOptions('serializeConversation', option.bag(), options);
+  return serializeMessages(messages, options);
+}
+
+/**
+ * {@link serializeConversation} without checking its input, for callers that pass messages and
+ * options checked already (the tool-result batch serializes each call and result on its own).
+ *
+ * @internal
+ */
+export function serializeMessages(messages: readonly Message[], options: SerializeConversationOptions = {}): string {
   const toolResultMaxChars = limit(options.toolResultMaxChars);
   const resolved: Required<SerializeConversationOptions> = {
     toolResultMaxChars,

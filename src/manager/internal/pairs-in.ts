@@ -15,7 +15,8 @@ export function pairsIn(
   originals: readonly ToolResultMessage[],
 ): Message[] {
   const end = indexes[indexes.length - 1]! + 1;
-  let span = Math.max(64, end - indexes[0]!);
+  // Calls sit just before their results: 64 messages before the first result at first.
+  let span = 64;
   for (;;) {
     const start = Math.max(0, indexes[0]! - span);
     const pairs = withTheirCalls(history.slice(start, end), originals);

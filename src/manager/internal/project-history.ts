@@ -1,11 +1,13 @@
 import { isAgentVisible } from '../../counting/is-agent-visible.js';
 import type { Message } from '../../types.js';
 import { SentProjection } from '../sent-projection.js';
+import type { EarlyArchive } from './early-archive.js';
 import type { VisibleResults } from './visible-results.js';
 
 /**
- * The projection of a whole history, built from scratch, with its visible tool results (and where
- * each is sent) noted in `visible`, which is cleared first.
+ * Projects a history from scratch, noting its visible tool results and where they are sent in
+ * `visible` (cleared first). Results archived early in the intake under way (the history holds
+ * them still) stay sent as their placeholders.
  *
  * @internal
  */
@@ -13,13 +15,20 @@ export function projectHistory(
   history: readonly Message[],
   count: (message: Message) => number,
   visible: VisibleResults,
+  early: EarlyArchive,
 ): SentProjection {
   visible.clear();
   const projection = new SentProjection(count);
   projection.seedIds(history);
+  early.rewind(true);
   history.forEach((message, index) => {
-    projection.append(message);
-    if (message.role === 'toolResult' && isAgentVisible(message)) visible.add(index, projection.lastPosition);
+    const copy = early.copyOf(index);
+    projection.append(message, copy);
+    if (message.role === 'toolResult' && isAgentVisible(message)) {
+      early.sentAt(copy, projection.lastPosition);
+      visible.add(index, projection.lastPosition);
+    }
   });
+  early.rewind(false);
   return projection;
 }

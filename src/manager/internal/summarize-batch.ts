@@ -34,7 +34,7 @@ export async function summarizeBatch(
   const indexes = visible.oldest(visible.size - options.config.toolCallCutoff);
   const positions = visible.oldestPositions(indexes.length);
   const originals = indexes.map((index) => history[index] as ToolResultMessage);
-  const pairs = newestPairsThatFit(indexes.length, TOOL_SUMMARY_INPUT_CHARS, (newest) =>
+  const pairs = newestPairsThatFit(originals, TOOL_SUMMARY_INPUT_CHARS, (newest) =>
     pairsIn(history, indexes.slice(-newest), originals.slice(-newest)),
   );
   const outcome = await summarizeArchivedResults(pairs, {

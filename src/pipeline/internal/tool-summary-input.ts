@@ -81,22 +81,25 @@ function leastSize(group: readonly Message[]): number {
 }
 
 /**
- * The summarizer's pairs for `count` archived results, built only for the newest that fit the
- * input cap: `pairsOfNewest(k)` gives the pairs of the newest `k` results, and is asked for more
- * only while all it gave fit.
+ * The summarizer's pairs for archived `results` (oldest first), built only for the newest that
+ * fit the input cap: `pairsOfNewest(k)` gives the pairs of the newest `k` results. It is asked once
+ * for a few more results than can fit, by the least each result's text and labels take (its call
+ * taken as nothing), so it builds no pairs for the thousands a first call archives.
  *
  * @internal
  */
 export function newestPairsThatFit(
-  count: number,
+  results: readonly ToolResultMessage[],
   maxChars: number,
   pairsOfNewest: (newest: number) => Message[],
 ): Message[] {
-  let newest = Math.min(count, 64);
-  for (;;) {
-    const pairs = pairsOfNewest(newest);
-    const fit = newestThatFit(pairs, maxChars);
-    if (newest === count || fit.length < pairs.length) return fit;
-    newest = Math.min(count, newest * 4);
+  const count = results.length;
+  let used = 0;
+  let newest = 0;
+  // Stops at the first result that cannot fit even without its call: none older fits either.
+  while (newest < count && used <= maxChars) {
+    used += leastSize([results[count - 1 - newest]!]) + (newest === 0 ? 0 : 2);
+    newest++;
   }
+  return newestThatFit(pairsOfNewest(newest), maxChars);
 }

@@ -1,7 +1,7 @@
 /** The text of a batch of archived tool results for a summarizer, each result given its share. Internal. */
 import { codePointLength } from '../../counting/token-counter.js';
 import type { Message } from '../../types.js';
-import { serializeConversation } from '../serialize-conversation.js';
+import { serializeMessages } from '../serialize-conversation.js';
 import { shareBudget } from './share-budget.js';
 
 /** Code points of a result's text kept at least, whatever its share. */
@@ -18,6 +18,8 @@ function size(text: string): number {
  * never cut, only the result's text, head and tail. So twenty results archived at once all reach the
  * model, and a single long one keeps its command line.
  *
+ * Its pairs are checked by the caller (they are copies the summary input builds from checked messages).
+ *
  * @internal
  */
 export function serializeToolBatch(pairs: readonly Message[], maxChars: number): string {
@@ -27,20 +29,20 @@ export function serializeToolBatch(pairs: readonly Message[], maxChars: number):
     if (message.role === 'toolResult' && last && last[last.length - 1]?.role === 'assistant') last.push(message);
     else groups.push([message]);
   }
-  const full = groups.map((group) => serializeConversation(group));
+  const full = groups.map((group) => serializeMessages(group));
   const separators = Math.max(0, groups.length - 1) * 2;
   const shares = shareBudget(full.map(size), maxChars - separators);
   return groups
     .map((group, index) => {
       if (size(full[index]!) <= shares[index]!) return full[index]!;
       const frame = size(
-        serializeConversation(
+        serializeMessages(
           group.map((message) =>
             message.role === 'toolResult' ? { ...message, content: [{ type: 'text' as const, text: '' }] } : message,
           ),
         ),
       );
-      return serializeConversation(group, { toolResultMaxChars: Math.max(MIN_RESULT_CHARS, shares[index]! - frame) });
+      return serializeMessages(group, { toolResultMaxChars: Math.max(MIN_RESULT_CHARS, shares[index]! - frame) });
     })
     .join('\n\n');
 }
