@@ -1,6 +1,8 @@
 /**
  * Bytes the manager keeps per message: the heap (and array buffers) retained after a manager
- * prepared a history, less the heap with the host's history alone. Needs `--expose-gc`.
+ * prepared a history, less the heap with the host's history alone, split into what the manager
+ * returned (its `messages` and `history` arrays, with the archived copies and placeholders only
+ * they hold) and its caches beyond that. Needs `--expose-gc`.
  */
 import { type ContextConfigInput, referenceCounter, type TokenCounter } from '../src/index.js';
 import { realisticHistory } from './histories.js';
@@ -18,7 +20,17 @@ function retained(): number {
   return memory.heapUsed + memory.arrayBuffers;
 }
 
-export async function measureCacheBytes(size: number, config: ContextConfigInput): Promise<number> {
+/** Bytes per message retained by a manager, in all and split by what holds them. */
+export interface CacheBytes {
+  /** Everything the manager retains. */
+  total: number;
+  /** What stays when only the arrays the manager returned are kept (the manager dropped). */
+  returned: number;
+  /** The rest: counts, id tables, private copies, projections (`total - returned`). */
+  caches: number;
+}
+
+export async function measureCacheBytes(size: number, config: ContextConfigInput): Promise<CacheBytes> {
   const { history, mix } = realisticHistory(size, 'unique', 23);
   const host = [...history];
   // A counter of its own, so every count the manager caches is new and attributable to it.
@@ -32,9 +44,19 @@ export async function measureCacheBytes(size: number, config: ContextConfigInput
   let manager: ReturnType<typeof defaultManager> | undefined = defaultManager(counter, undefined, config);
   await manager.prepare(host);
   host.push(...later);
-  await manager.prepare(host);
+  let result: Awaited<ReturnType<ReturnType<typeof defaultManager>['prepare']>> | undefined =
+    await manager.prepare(host);
   const after = retained();
-  const bytes = (after - before) / host.length;
   manager = undefined;
+  const outputs = retained();
+  const count = host.length;
+  const bytes = {
+    total: (after - before) / count,
+    returned: (outputs - before) / count,
+    caches: (after - outputs) / count,
+  };
+  // Keeps the returned arrays alive through the second measurement, then lets them go.
+  if (result.messages.length + result.history.length < 0) throw new Error('unreachable');
+  result = undefined;
   return bytes;
 }

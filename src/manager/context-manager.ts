@@ -219,7 +219,8 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     async compact(history, callOptions = {}) {
       checkList(history, 'compact');
       const continued = state.continuation(history);
-      return compaction.adopt(await compaction.run(continued, 'manual', callOptions), continued);
+      // The host goes on from the array it passed (or from the compacted messages).
+      return compaction.adopt(await compaction.run(continued, 'manual', callOptions), history);
     },
     runWithOverflowRecovery: (input, call, callOptions = {}) =>
       recoverFromOverflow({ prepare, compaction, state, reported, isOverflow, turns }, input, call, callOptions),

@@ -91,12 +91,12 @@ export class ManagedHistory {
     this.handedSent = this.projection.sent.length;
   }
 
-  /** Adopts a compacted history; the host goes on from `known` if given, else its previous input or this history. */
+  /** Adopts a compacted history; the host goes on from `known` (or its previous input) or from this history. */
   replace(history: readonly Message[], known?: readonly Message[]): void {
     this.history = [...history];
     this.mirror = [...history];
     if (known !== undefined) this.known = [...known];
-    this.compacted = known === undefined ? [...history] : undefined;
+    this.compacted = [...history];
     this.rebuild();
   }
 

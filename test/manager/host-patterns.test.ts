@@ -20,7 +20,7 @@ import {
 } from '../../src/index.js';
 
 import { createScriptedSummarizer } from '../../src/testing/index.js';
-import { answer, call, manager, result, user } from './fixtures.js';
+import { answer, call, manager, result, scripted, user } from './fixtures.js';
 
 const overflow = () => Object.assign(new Error('prompt is too long: 210000 tokens > 200000 maximum'), { status: 400 });
 const failing = () => createScriptedSummarizer([], { afterScript: new Error('model unavailable') });
@@ -106,6 +106,32 @@ describe('an aborted batch of tool summaries', () => {
     await abortedCall((signal) => context.append(step('c5'), { signal }));
     const retried = await context.append(step('c5'));
     expect(retried.history).toEqual((await create().prepare([...start(), ...step('c5')])).history);
+  });
+});
+
+describe('a manual compaction', () => {
+  it('stays in effect for a host that keeps its own array, or goes on from the compacted messages', async () => {
+    const words = (text: string) => `${text} `.repeat(300);
+    for (const keepsOwn of [true, false]) {
+      const context = manager(scripted('## Goal\nwork\n## Progress\n- done'), [], {
+        contextWindow: 200_000,
+        config: { toolCallCutoff: 2, toolSummaryBatch: 0, keepRecentTokens: 50, toolSummaryStrategy: 'heuristic' },
+      });
+      let own: Message[] = [];
+      for (let index = 0; index < 6; index++) {
+        own.push(user(1, `q${index}`), call(`c${index}`), result(`c${index}`, words(`out ${index}`)));
+      }
+      // Archiving has replaced the oldest results in the manager's history by hidden copies.
+      await context.prepare(own);
+      const compacted = await context.compact(own);
+      if (!keepsOwn) own = [...compacted.messages];
+      own.push(user(1, 'next'));
+      const prepared = await context.prepare(own);
+      expect(prepared.messages.length, keepsOwn ? 'own array' : 'compacted messages').toBe(
+        compacted.messages.filter((message) => message.meta?.agentVisible !== false).length + 1,
+      );
+      expect(textOf(prepared.messages[0]!)).toMatch(/^\[Previous conversation summary\]/);
+    }
   });
 });
 

@@ -275,7 +275,7 @@ describe('JSONL store files', () => {
     expect(full.getDiagnostics()).toEqual(reopened.getDiagnostics());
   });
 
-  it('reads only the context branch on reopen, and the same context as a full read', async () => {
+  it('reads only the context branch on reopen; a damaged line before it is found by the first read that reaches it', async () => {
     const { id, ids, reopened } = await editedSession((lines) => {
       // Entry a's line is damaged past its first fields, before the kept range: a resume never reads it.
       lines[1] = lines[1]!.replace('"content":"a"', '"content":7');
