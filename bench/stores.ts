@@ -5,7 +5,7 @@
  * directly to print them (`node --import tsx bench/stores.ts [entries] [--write]`; `--write` also writes
  * `docs/store-benchmarks.md`).
  */
-import { appendFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -41,6 +41,8 @@ export interface StoreBenchResult {
   jsonlFullBranch: Timing;
   /** Session without compactions, SQLite: a new store, then `getBranch` of all entries. */
   sqliteFullBranch: Timing;
+  /** `JSON.parse` of every line of the JSONL file without compactions, read into memory first: the floor of a full read. */
+  parseOnly: Timing;
   /** `getBranch` again on the same (now warm) SQLite store. */
   sqliteWarmBranch: Timing;
   /** How many times each figure was measured. */
@@ -205,7 +207,9 @@ export async function measureStores(
       jsonlFull: [] as { wall: number; cpu: number }[],
       sqliteFull: [] as { wall: number; cpu: number }[],
       sqliteWarm: [] as { wall: number; cpu: number }[],
+      parseOnly: [] as { wall: number; cpu: number }[],
     };
+    const plainLines = readFileSync(join(jsonlDirectory, 'plain.jsonl'), 'utf8').split('\n').filter(Boolean);
     let contextEntries = 0;
     for (let run = 0; run < runs; run++) {
       collect();
@@ -238,6 +242,8 @@ export async function measureStores(
         throw new Error(`the SQLite branch has ${sqliteFull.value} entries, expected ${entries}`);
       samples.sqliteFull.push(sqliteFull);
       samples.sqliteWarm.push(await time(() => store.getBranch('plain')));
+      collect();
+      samples.parseOnly.push(await time(async () => plainLines.map((line) => JSON.parse(line) as unknown).length));
     }
     database.close();
     return {
@@ -251,6 +257,7 @@ export async function measureStores(
       jsonlFullBranch: timing(samples.jsonlFull),
       sqliteFullBranch: timing(samples.sqliteFull),
       sqliteWarmBranch: timing(samples.sqliteWarm),
+      parseOnly: timing(samples.parseOnly),
       runs,
     };
   } finally {
@@ -297,8 +304,8 @@ export function renderStoreBenchmarks(result: StoreBenchResult, machine: string)
     row('no compaction, SQLite', `new store, \`getBranch\` (${size} entries)`, result.sqliteFullBranch),
     row('no compaction, SQLite', 'the same store again (warm)', result.sqliteWarmBranch),
     '',
-    'A full branch of every entry parses all of them: `JSON.parse` alone of this much JSON takes',
-    'about 200 ms here, so a full read cannot reach the target; a resume reads only what its',
+    `A full branch of every entry parses all of them: \`JSON.parse\` alone of its lines takes ${Math.round(result.parseOnly.wallMs)} ms`,
+    `here (${Math.round(result.parseOnly.cpuMs)} ms CPU), so a full read cannot reach the target; a resume reads only what its`,
     'context needs (see "Resuming a long session" in [session-tree.md](session-tree.md)). The',
     'PostgreSQL store is measured by `npm run bench:postgres` against a server.',
     '',
