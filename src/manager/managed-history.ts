@@ -1,5 +1,5 @@
 import { isAgentVisible } from '../counting/is-agent-visible.js';
-import { archivedCopy } from '../messages/internal/kept-tool-results.js';
+import { archiveToolResult } from '../messages/internal/kept-tool-results.js';
 import type { Message, ToolResultMessage } from '../types.js';
 import { assertMessage } from '../validation/assert-messages.js';
 import type { CallOptions } from './context-manager-types.js';
@@ -215,7 +215,7 @@ export class ManagedHistory {
     this.visible.drop(indexes.length);
     indexes.forEach((index, rank) => {
       const early = this.early.copyOf(index); // sent as its placeholder already
-      const hidden = early ?? archivedCopy(this.history[index] as ToolResultMessage);
+      const hidden = early ?? archiveToolResult(this.history[index] as ToolResultMessage);
       this.history[index] = hidden;
       this.mirror[index] = hidden;
       if (early === undefined) this.projection.replaceResult(positions[rank]!, hidden);

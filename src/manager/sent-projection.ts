@@ -1,6 +1,6 @@
 import { isValidUsage, usageTotal } from '../counting/estimate-context-tokens.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
-import { MISSING_CONTENT, missingResult, PLACEHOLDER_CONTENT } from '../messages/internal/kept-tool-results.js';
+import { createMissingResult, MISSING_CONTENT, PLACEHOLDER_CONTENT } from '../messages/internal/kept-tool-results.js';
 import { summaryText } from '../messages/summary-text.js';
 import { withoutEmptyAssistantParts, withoutEmptyUserParts } from '../pipeline/internal/empty-content.js';
 import type { AssistantMessage, Message, ToolResultMessage } from '../types.js';
@@ -188,7 +188,7 @@ export class SentProjection {
     for (const part of message.content) {
       if (part.type !== 'toolCall') continue;
       const call = calls[rank++]!;
-      call.sent = this.push(missingResult(call.id, part.name));
+      call.sent = this.push(createMissingResult(call.id, part.name));
     }
     return true;
   }

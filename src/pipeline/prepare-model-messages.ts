@@ -1,6 +1,6 @@
 import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { pairToolResults, toolCallIds } from '../internal/tool-pairing.js';
-import { createArchivedPlaceholder, createMissingResult } from '../messages/internal/tool-result-messages.js';
+import { createArchivedPlaceholder, createMissingResult } from '../messages/internal/kept-tool-results.js';
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from '../types.js';
 import { assertMessages } from '../validation/assert-messages.js';
 import { sendableAssistant, sendableUser } from './internal/empty-content.js';
@@ -27,7 +27,7 @@ function missingResultFor(assistant: AssistantMessage, partIndex: number, call: 
   }
   let result = perMessage.get(partIndex);
   if (result === undefined) {
-    result = createMissingResult(call);
+    result = createMissingResult(call.id, call.name);
     perMessage.set(partIndex, result);
   }
   return result;

@@ -8,8 +8,8 @@ import {
 } from '../config/index.js';
 import { ConfigError } from '../errors.js';
 import { clipText } from '../internal/clip-text.js';
+import { archiveToolResult } from '../messages/internal/kept-tool-results.js';
 import { createToolSummaryMessage } from '../messages/internal/summary-messages.js';
-import { archiveToolResult } from '../messages/internal/tool-result-messages.js';
 import { heuristicSummarizer } from '../summarizing/heuristic-summarizer.js';
 import type { Summarizer, SummaryRequest } from '../summarizing/summarizer-types.js';
 import { callSummarizer } from '../summarizing/summary-output.js';

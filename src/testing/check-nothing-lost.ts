@@ -1,5 +1,5 @@
 import type { Message } from '../index.js';
-import { archiveToolResult } from '../messages/internal/tool-result-messages.js';
+import { archiveToolResult } from '../messages/internal/kept-tool-results.js';
 import { deepEqual } from './deep-differences.js';
 
 /**

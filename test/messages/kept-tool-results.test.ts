@@ -1,15 +1,37 @@
-// The manager's compact tool results (shared frozen parts) are the same messages as the ones the
-// pure functions build.
+// The tool results ctxkit writes in place of others are built small (shared frozen parts, exact
+// shapes) and are the messages their plain definitions below describe, key for key.
 import { test } from '@fast-check/vitest';
 import { expect } from 'vitest';
-import { archivedCopy, missingResult, sharedPlaceholder } from '../../src/messages/internal/kept-tool-results.js';
 import {
   archiveToolResult,
   createArchivedPlaceholder,
   createMissingResult,
-} from '../../src/messages/internal/tool-result-messages.js';
+} from '../../src/messages/internal/kept-tool-results.js';
+import { ARCHIVED_RESULT_PLACEHOLDER, MISSING_RESULT_TEXT } from '../../src/schemas/index.js';
 import { arbitraryConversation } from '../../src/testing/index.js';
-import type { ToolResultMessage } from '../../src/types.js';
+import type { ToolCall, ToolResultMessage } from '../../src/types.js';
+
+/** The definitions, as plain spreads. */
+const archived = (result: ToolResultMessage): ToolResultMessage => ({
+  ...result,
+  meta: { ...result.meta, agentVisible: false, kind: 'tool_result_archived' },
+});
+const placeholder = (result: ToolResultMessage): ToolResultMessage => ({
+  role: 'toolResult',
+  toolCallId: result.toolCallId,
+  toolName: result.toolName,
+  content: [{ type: 'text', text: ARCHIVED_RESULT_PLACEHOLDER }],
+  ...(result.isError === undefined ? {} : { isError: result.isError }),
+  meta: { ...result.meta, agentVisible: true, kind: 'tool_result_archived' },
+});
+const missing = (call: ToolCall): ToolResultMessage => ({
+  role: 'toolResult',
+  toolCallId: call.id,
+  toolName: call.name,
+  content: [{ type: 'text', text: MISSING_RESULT_TEXT }],
+  isError: true,
+  meta: { kind: 'tool_result', userVisible: false },
+});
 
 const variants = (result: ToolResultMessage): ToolResultMessage[] => [
   result,
@@ -29,18 +51,18 @@ function expectSameJson(actual: ToolResultMessage, expected: ToolResultMessage):
 }
 
 test.prop([arbitraryConversation({ maxLength: 20 })])(
-  'an archived copy, a placeholder and a missing result equal the pure builders’',
+  'an archived copy, a placeholder and a missing result are the messages their definitions describe',
   (conversation) => {
     for (const message of conversation) {
       if (message.role === 'assistant') {
         for (const part of message.content)
-          if (part.type === 'toolCall') expect(missingResult(part.id, part.name)).toEqual(createMissingResult(part));
+          if (part.type === 'toolCall') expect(createMissingResult(part.id, part.name)).toEqual(missing(part));
       }
       if (message.role !== 'toolResult') continue;
       for (const result of variants(message)) {
-        expectSameJson(archivedCopy(result), archiveToolResult(result));
-        expectSameJson(sharedPlaceholder(result, result.toolCallId), createArchivedPlaceholder(result));
-        expect(sharedPlaceholder(result, 'renamed').toolCallId).toBe('renamed');
+        expectSameJson(archiveToolResult(result), archived(result));
+        expectSameJson(createArchivedPlaceholder(result), placeholder(result));
+        expect(createArchivedPlaceholder(result, 'renamed').toolCallId).toBe('renamed');
       }
     }
   },

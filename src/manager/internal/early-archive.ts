@@ -1,6 +1,6 @@
 import type { ContextConfig } from '../../config/index.js';
 import { isAgentVisible } from '../../counting/is-agent-visible.js';
-import { archivedCopy } from '../../messages/internal/kept-tool-results.js';
+import { archiveToolResult } from '../../messages/internal/kept-tool-results.js';
 import type { Message, ToolResultMessage } from '../../types.js';
 import type { SentProjection } from '../sent-projection.js';
 
@@ -55,7 +55,7 @@ export class EarlyArchive {
   take(message: Message, index: number): ToolResultMessage | undefined {
     if (this.left === 0 || message.role !== 'toolResult' || !isAgentVisible(message)) return undefined;
     this.left--;
-    const copy = archivedCopy(message);
+    const copy = archiveToolResult(message);
     this.indexes.push(index);
     this.copies.push(copy);
     return copy;

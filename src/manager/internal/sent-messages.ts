@@ -1,11 +1,11 @@
 import { isAgentVisible } from '../../counting/is-agent-visible.js';
-import { sharedPlaceholder } from '../../messages/internal/kept-tool-results.js';
+import { createArchivedPlaceholder } from '../../messages/internal/kept-tool-results.js';
 import type { AssistantMessage, ToolResultMessage } from '../../types.js';
 
 /** What is sent for a result: itself when visible, else its placeholder; under the call's sent id. @internal */
 export function sendable(result: ToolResultMessage, id: string): ToolResultMessage {
   if (isAgentVisible(result)) return result.toolCallId === id ? result : { ...result, toolCallId: id };
-  return sharedPlaceholder(result, id);
+  return createArchivedPlaceholder(result, id);
 }
 
 /** The assistant message with its tool calls under the ids they are sent with (`ids`, in call order). @internal */

@@ -1,8 +1,8 @@
-// The tool results the manager writes and keeps one of per result: an archived copy, the
-// placeholder sent for it and the synthetic result of an unanswered call. The same messages as
-// `tool-result-messages.ts` builds, built to be small: their content arrays and their `meta` are
-// frozen and shared when the result has no `meta` of its own, and no copy is made by an object
-// spread followed by a new key (V8 gives such a copy a dictionary, about 320 bytes instead of 70).
+// The tool results ctxkit writes in place of others, one per result in a long session (the
+// manager keeps them all): an archived copy, the placeholder sent for it and the synthetic result
+// of an unanswered call. Built to be small: their content arrays and their `meta` are frozen and
+// shared when the result has no `meta` of its own, and no copy is made by an object spread
+// followed by a new key (V8 gives such a copy a dictionary, about 320 bytes instead of 70).
 import type { TextContent, ToolResultMessage } from '../../types.js';
 import { ARCHIVED_RESULT_PLACEHOLDER, MISSING_RESULT_TEXT } from '../wire-strings.js';
 
@@ -18,7 +18,7 @@ const PLACEHOLDER_META = Object.freeze({ agentVisible: true, kind: 'tool_result_
 const MISSING_META = Object.freeze({ kind: 'tool_result', userVisible: false });
 const ARCHIVED_META = Object.freeze({ agentVisible: false, kind: 'tool_result_archived' });
 
-/** The keys of a tool result that {@link archivedCopy} copies into a literal of their own shape, in order. */
+/** The keys of a tool result that {@link archiveToolResult} copies into a literal of their own shape, in order. */
 const PLAIN_KEYS = ['role', 'toolCallId', 'toolName', 'content', 'isError', 'meta'] as const;
 
 /**
@@ -39,14 +39,14 @@ function hasPlainKeys(result: ToolResultMessage): boolean {
 }
 
 /**
- * An archived copy of a tool result, equal to `archiveToolResult`'s: hidden from the model, kind
- * `tool_result_archived`, every other field kept, in the same key order. A result of the usual
+ * Archives a tool result: hidden from the model, kind `tool_result_archived`, every other field
+ * (`userVisible` among them) kept, in the same key order as `{ ...result, meta }`. A result of the usual
  * keys is copied into an object literal of exactly its shape (64 bytes with five keys;
  * `Object.assign({}, …)` of more than four keys also allocates a property array).
  *
  * @internal
  */
-export function archivedCopy(result: ToolResultMessage): ToolResultMessage {
+export function archiveToolResult(result: ToolResultMessage): ToolResultMessage {
   const meta =
     result.meta === undefined
       ? ARCHIVED_META
@@ -59,12 +59,12 @@ export function archivedCopy(result: ToolResultMessage): ToolResultMessage {
 }
 
 /**
- * The placeholder sent for an archived result under the call id `id`, equal to
- * `createArchivedPlaceholder`'s apart from the id.
+ * What the model sees in place of an archived tool result, under the call id `id` (the result's
+ * own, or the fresh id a reused one is sent under).
  *
  * @internal
  */
-export function sharedPlaceholder(result: ToolResultMessage, id: string): ToolResultMessage {
+export function createArchivedPlaceholder(result: ToolResultMessage, id = result.toolCallId): ToolResultMessage {
   const content = PLACEHOLDER_CONTENT as TextContent[];
   const meta = placeholderMeta(result);
   // Two literals rather than a conditional spread: each gets exactly its shape (no property array).
@@ -80,8 +80,8 @@ function placeholderMeta(result: ToolResultMessage): ToolResultMessage['meta'] {
   return PLACEHOLDER_META;
 }
 
-/** The synthetic error result sent for a call until its result arrives, equal to `createMissingResult`'s. @internal */
-export function missingResult(id: string, name: string): ToolResultMessage {
+/** The synthetic error result sent for the call `id` of the tool `name` until its result arrives. @internal */
+export function createMissingResult(id: string, name: string): ToolResultMessage {
   return {
     role: 'toolResult',
     toolCallId: id,
