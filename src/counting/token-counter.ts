@@ -1,3 +1,5 @@
+import { codePointLength } from '../internal/clip-text.js';
+
 /**
  * Counts tokens in text. Counting is synchronous so that planning stays pure and fast.
  *
@@ -33,27 +35,6 @@ export interface TokenCounter {
 
 /** The fixed cost of one image, from the reference heuristic. @internal */
 export const IMAGE_TOKENS = 1200;
-
-/**
- * Counts Unicode code points (not UTF-16 units), so that an emoji or a rare CJK character is one
- * character, as it is to a reader.
- *
- * @internal
- */
-export function codePointLength(text: string): number {
-  let length = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        length--;
-        i++;
-      }
-    }
-  }
-  return length;
-}
 
 /**
  * The reference heuristic: exactly `ceil(characters / 4)`, images 1200 tokens, no per-message

@@ -10,8 +10,13 @@ export function codePoints(text: string): string[] {
 const isHigh = (code: number) => code >= 0xd800 && code <= 0xdbff;
 const isLow = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 
-/** Code points of `text` (a surrogate pair is one), counted without building them. */
-function codePointCount(text: string): number {
+/**
+ * Counts Unicode code points (not UTF-16 units), so that an emoji or a rare CJK character is one
+ * character, as it is to a reader; a lone surrogate counts as one. Counted without building them.
+ *
+ * @internal
+ */
+export function codePointLength(text: string): number {
   let count = text.length;
   for (let index = 0; index + 1 < text.length; index++) {
     if (isHigh(text.charCodeAt(index)) && isLow(text.charCodeAt(index + 1))) {
@@ -49,7 +54,7 @@ function tailStart(text: string, count: number): number {
  */
 export function clipText(text: string, max: number, mode: 'head' | 'head_tail' = 'head_tail'): string {
   if (text.length <= max) return text; // UTF-16 length bounds the code-point count from above
-  const points = codePointCount(text);
+  const points = codePointLength(text);
   if (points <= max) return text;
   const marker = '\n[…]\n';
   // Counts as `Array.prototype.slice` reads them (truncated), so a fractional `max` cuts as before.

@@ -1,5 +1,5 @@
 /** The text of a batch of archived tool results for a summarizer, each result given its share. Internal. */
-import { codePointLength } from '../../counting/token-counter.js';
+import { codePointLength } from '../../internal/clip-text.js';
 import type { Message } from '../../types.js';
 import { serializeMessages } from '../serialize-conversation.js';
 import { shareBudget } from './share-budget.js';
