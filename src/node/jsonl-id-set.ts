@@ -1,3 +1,5 @@
+import { mixHash } from '../internal/mix-hash.js';
+
 /**
  * The ids of the lines a JSONL reopen indexes, held as byte ranges of the file: a repeated id is
  * found while indexing without decoding an id to a string.
@@ -27,6 +29,7 @@ export class IdSet {
     const { bytes, slots } = this;
     let hash = 0x811c9dc5;
     for (let at = start; at < end; at++) hash = Math.imul(hash ^ bytes[at]!, 0x01000193);
+    hash = mixHash(hash); // FNV-1a's low bits alone would pile ids like e1, e2, … into runs
     const mask = slots.length - 1;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const held = slots[slot]!;

@@ -1,3 +1,4 @@
+import { mixHash } from '../../internal/mix-hash.js';
 import type { Message } from '../../types.js';
 
 /** Slots of the table at first; it doubles past three quarters full. */
@@ -8,17 +9,11 @@ function tagOf(hash: number): number {
   return (hash >>> 24) | 1;
 }
 
-/**
- * FNV-1a over the UTF-16 code units of an id, then mixed so that its low bits (the slot) depend
- * on every bit: FNV's own low bits barely differ between ids like `call_1`, `call_2`, … and
- * would pile them into long runs of slots.
- */
+/** FNV-1a over the UTF-16 code units of an id, mixed (see {@link mixHash}). */
 function hashOf(id: string): number {
   let hash = 0x811c9dc5;
   for (let index = 0; index < id.length; index++) hash = Math.imul(hash ^ id.charCodeAt(index), 0x01000193);
-  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
-  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
-  return (hash ^ (hash >>> 16)) >>> 0;
+  return mixHash(hash);
 }
 
 /**
