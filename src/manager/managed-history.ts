@@ -4,6 +4,7 @@ import type { Message, ToolResultMessage } from '../types.js';
 import { assertMessage } from '../validation/assert-messages.js';
 import type { CallOptions } from './context-manager-types.js';
 import { EarlyArchive } from './internal/early-archive.js';
+import { type ArrayLengths, HistoryArrays } from './internal/history-arrays.js';
 import { continues, isHostTurn } from './internal/host-input.js';
 import type { ManagedHistoryOptions } from './internal/managed-history-options.js';
 import { projectHistory } from './internal/project-history.js';
@@ -19,23 +20,16 @@ import { SentProjection } from './sent-projection.js';
  * (or with its own history, when the host keeps that one), object by object (see `continues`: the
  * host may change its array anywhere between calls). New messages are
  * checked, their tool output cut to the limits, and appended to the history and the projection;
- * old tool results are archived in batches (see `toolSummaryBatch`), in place. Nothing else is
- * copied per call: `history` and `projection.sent` are the arrays the host receives, kept up to
- * date by later calls. Taking in what needs no cutting, spilling or summary is synchronous: only
+ * old tool results are archived in batches (see `toolSummaryBatch`), in place. Nothing is copied
+ * per call: `history` and `projection.sent` are the arrays the host receives, kept up to date by
+ * later calls (see {@link HistoryArrays} for who writes which array). Taking in what needs no cutting, spilling or summary is synchronous: only
  * those steps return a promise.
  *
  * @internal
  */
 export class ManagedHistory {
-  /** ctxkit's history: what the host receives as `history`. */
-  history: Message[] = [];
-  /** A private copy of `history`, which the host may change once it holds it. */
-  private mirror: Message[] = [];
+  private readonly arrays = new HistoryArrays();
   projection: SentProjection;
-  /** A private copy of the host's latest input, which the next input is compared with. */
-  private known: Message[] = [];
-  /** Since a compaction: its history and the messages appended since, as a host that took it holds them. */
-  private compacted: Message[] | undefined;
   /** Lengths of `history` and `projection.sent` when the host last received them. */
   private handedHistory = 0;
   private handedSent = 0;
@@ -53,27 +47,11 @@ export class ManagedHistory {
    */
   take(input: readonly Message[], where: string, callOptions: CallOptions): boolean | Promise<boolean> {
     this.checkHandedOut(input);
-    let start: number;
-    if (input === this.history) {
-      // The history it received, now the host's: changed anywhere? Compared with the manager's copy.
-      if (!continues(input, this.mirror)) return this.restart(input, where, callOptions);
-      start = this.mirror.length;
-      this.history = input.slice(0, start);
-      this.known = input.slice(0, start);
-    } else if (continues(input, this.known)) {
-      start = this.known.length;
-    } else if (this.compacted !== undefined && continues(input, this.compacted)) {
-      start = this.compacted.length;
-      this.known = this.compacted;
-    } else if (continues(input, this.mirror)) {
-      start = this.mirror.length;
-      this.known = this.mirror.slice();
-    } else {
-      return this.restart(input, where, callOptions);
-    }
+    const start = this.arrays.startOf(input);
+    if (start < 0) return this.restart(input, where, callOptions);
     // Every new message is checked before any is taken in, so a bad one leaves the state as it was.
     for (let index = start; index < input.length; index++) assertMessage(input[index], where, index);
-    this.compacted = undefined;
+    this.arrays.settle();
     return this.ingest(input, start, callOptions);
   }
 
@@ -85,6 +63,11 @@ export class ManagedHistory {
     return this.ingest(messages, 0, callOptions);
   }
 
+  /** ctxkit's history: what the host receives as `history`. */
+  get history(): Message[] {
+    return this.arrays.history;
+  }
+
   /** Notes the lengths of the arrays the host is about to receive. */
   handOut(): void {
     this.handedHistory = this.history.length;
@@ -93,41 +76,35 @@ export class ManagedHistory {
 
   /** Adopts a compacted history; the host goes on from `known` (or its previous input) or from this history. */
   replace(history: readonly Message[], known?: readonly Message[]): void {
-    this.history = [...history];
-    this.mirror = [...history];
-    if (known !== undefined) this.known = [...known];
-    this.compacted = [...history];
+    this.arrays.replace(history, known);
     this.rebuild();
   }
 
   /** Whether `input` is exactly what the manager holds (the host's last input or the history). */
   holds(input: readonly Message[]): boolean {
+    const { known, mirror } = this.arrays;
     return (
-      (input.length === this.known.length && continues(input, this.known)) ||
-      (input.length === this.mirror.length && continues(input, this.mirror))
+      (input.length === known.length && continues(input, known)) ||
+      (input.length === mirror.length && continues(input, mirror))
     );
   }
 
   /** Whether `input` continues the host's last input or the history (possibly with new messages). */
   continues(input: readonly Message[]): boolean {
-    return continues(input, this.known) || continues(input, this.mirror);
+    return continues(input, this.arrays.known) || continues(input, this.arrays.mirror);
   }
 
   /** The history `input` stands for: the manager's history plus what `input` adds, or `input` itself. */
   continuation(input: readonly Message[]): Message[] {
-    if (input !== this.history && continues(input, this.known)) {
-      return this.history.concat(input.slice(this.known.length));
-    }
-    if (continues(input, this.mirror)) return this.mirror.concat(input.slice(this.mirror.length));
+    const { known, mirror } = this.arrays;
+    if (input !== this.history && continues(input, known)) return mirror.concat(input.slice(known.length));
+    if (continues(input, mirror)) return mirror.concat(input.slice(mirror.length));
     return input.slice();
   }
 
   private restart(input: readonly Message[], where: string, callOptions: CallOptions): boolean | Promise<boolean> {
     for (let index = 0; index < input.length; index++) assertMessage(input[index], where, index);
-    this.history = [];
-    this.mirror = [];
-    this.known = [];
-    this.compacted = undefined;
+    this.arrays.clear();
     this.rebuild();
     return this.ingest(input, 0, callOptions);
   }
@@ -137,7 +114,7 @@ export class ManagedHistory {
    * A step that fails (an abort) leaves the state as it was before these messages.
    */
   private ingest(input: readonly Message[], start: number, callOptions: CallOptions): boolean | Promise<boolean> {
-    const before = [this.known.length, this.history.length, this.compacted?.length ?? 0] as const;
+    const before = this.arrays.lengths();
     this.projection.reserveCalls(this.early.plan(input, start, this.visible.size, this.options.config));
     const taken = this.intake(input, start, false, callOptions);
     return typeof taken === 'boolean' ? taken : this.undoOnFailure(taken, before);
@@ -165,16 +142,13 @@ export class ManagedHistory {
       this.takeIn(message, message);
     }
     if (this.archiveDue()) return this.archive(callOptions).then(() => startsTurn);
-    this.early.restore(this.projection, this.history);
+    this.early.restore(this.projection, this.arrays.mirror);
     return startsTurn;
   }
 
-  private undoOnFailure(step: Promise<boolean>, [known, history, compacted]: readonly number[]): Promise<boolean> {
+  private undoOnFailure(step: Promise<boolean>, before: ArrayLengths): Promise<boolean> {
     return step.catch((error: unknown) => {
-      this.known.length = known!;
-      if (this.compacted !== undefined) this.compacted.length = compacted!;
-      this.history.length = history!;
-      this.mirror.length = history!;
+      this.arrays.truncate(before);
       this.early.clear();
       this.rebuild();
       throw error;
@@ -183,14 +157,11 @@ export class ManagedHistory {
 
   /** Takes in a message of the host's (`kept` is what the history keeps: its tool output cut, or itself). */
   private takeIn(message: Message, kept: Message): void {
-    this.known.push(message);
-    this.compacted?.push(message);
-    this.push(kept);
+    this.project(kept, this.arrays.takeIn(message, kept));
   }
 
-  private push(message: Message): void {
-    const index = this.history.push(message) - 1;
-    this.mirror.push(message);
+  /** Projects the message at history index `index`, just appended. */
+  private project(message: Message, index: number): void {
     const early = this.early.take(message, index);
     if (!this.projection.append(message, early)) this.rebuild();
     else if (message.role === 'toolResult' && isAgentVisible(message)) {
@@ -210,31 +181,31 @@ export class ManagedHistory {
    * summary is made first: when the summarizer is aborted nothing changes.
    */
   private async archive(callOptions: CallOptions): Promise<void> {
-    const batch = await summarizeBatch(this.history, this.visible, this.options, callOptions);
+    const batch = await summarizeBatch(this.arrays.mirror, this.visible, this.options, callOptions);
     const { indexes, positions, outcome } = batch;
     this.visible.drop(indexes.length);
-    indexes.forEach((index, rank) => {
+    const hidden = indexes.map((index, rank) => {
       const early = this.early.copyOf(index); // sent as its placeholder already
-      const hidden = early ?? archiveToolResult(this.history[index] as ToolResultMessage);
-      this.history[index] = hidden;
-      this.mirror[index] = hidden;
-      if (early === undefined) this.projection.replaceResult(positions[rank]!, hidden);
+      const copy = early ?? archiveToolResult(this.arrays.mirror[index] as ToolResultMessage);
+      if (early === undefined) this.projection.replaceResult(positions[rank]!, copy);
+      return copy;
     });
+    this.arrays.replaceAt(indexes, hidden);
     this.early.clear();
-    this.push(outcome.message);
+    this.project(outcome.message, this.arrays.push(outcome.message));
     this.options.emit(summarizedEvent(batch));
   }
 
   /** The host changed an array it received: the projection or the history is rebuilt from what the manager knows. */
   private checkHandedOut(input: readonly Message[] | undefined): void {
     const historyChanged = this.history.length !== this.handedHistory && input !== this.history;
-    if (historyChanged) this.history = this.mirror.slice();
+    if (historyChanged) this.arrays.restoreHistory();
     if (historyChanged || this.projection.sent.length !== this.handedSent) this.rebuild();
   }
 
   /** Projects the history from scratch, noting its visible tool results and where they are sent. */
   private rebuild(): void {
-    this.projection = projectHistory(this.history, this.options.count, this.visible, this.early);
+    this.projection = projectHistory(this.arrays.mirror, this.options.count, this.visible, this.early);
     this.options.onRebuild();
   }
 }

@@ -48,6 +48,34 @@ describe('a host that pushes into one array', () => {
     const prepared = await context.prepare(history);
     expect(textOf(prepared.messages.at(-1)!).length).toBeLessThan(60_000);
   });
+
+  it('gets back the very array it pushed onto while nothing in it needed changing, untouched', async () => {
+    const context = manager(heuristicSummarizer, [], { contextWindow: 1_000_000 });
+    const { history } = await context.prepare([user(10, 'q')]);
+    history.push(call('c1'), result('c1', 'short output'));
+    const before = history.slice();
+    const prepared = await context.prepare(history);
+    expect(prepared.history).toBe(history);
+    expect(history).toEqual(before);
+    prepared.history.push(answer('done'));
+    expect((await context.prepare(prepared.history)).messages.at(-1)).toMatchObject({ role: 'assistant' });
+  });
+
+  it('can go back to that array after an output in it was cut: the manager goes on from it, not from scratch', async () => {
+    const events: ContextEvent[] = [];
+    const context = manager(heuristicSummarizer, events, { contextWindow: 1_000_000 });
+    const { history } = await context.prepare([user(10, 'q')]);
+    history.push(call('c1'), result('c1', 'line of output\n'.repeat(20_000)));
+    const prepared = await context.prepare(history);
+    expect(prepared.history).not.toBe(history); // the cut output is in a copy; the host's array is as it was
+    expect(textOf(history.at(-1)!).length).toBeGreaterThan(60_000);
+    const kept = prepared.history.slice();
+    // The host goes on from its own array, not the history it received: the manager still knows it.
+    const next = await context.prepare([...history, answer('done')]);
+    expect(next.history.slice(0, -1)).toEqual(kept);
+    expect(next.history).toBe(prepared.history); // went on from it, not from scratch
+    expect(events.filter((event) => event.type === 'tool-output-truncated')).toHaveLength(1);
+  });
 });
 
 describe('a host that appends what is new', () => {
@@ -132,6 +160,24 @@ describe('a manual compaction', () => {
       );
       expect(textOf(prepared.messages[0]!)).toMatch(/^\[Previous conversation summary\]/);
     }
+  });
+
+  it('stays in effect for a host that pushed onto the history it received and goes on from that array', async () => {
+    const context = manager(scripted('## Goal\nwork\n## Progress\n- done'), [], {
+      config: { reserveTokens: 2_000, keepRecentTokens: 1_000, toolSummaryStrategy: 'off' },
+    });
+    const { history } = await context.prepare([user(10, 'q')]);
+    let compacted: unknown;
+    for (let turn = 0; compacted === undefined && turn < 40; turn++) {
+      history.push(user(400, 'u'), answer('a'.repeat(1_600)));
+      ({ compacted } = await context.prepare(history));
+    }
+    expect(compacted).toBeDefined();
+    history.push(user(1, 'next'));
+    const prepared = await context.prepare(history);
+    expect(prepared.compacted).toBeUndefined(); // went on from the compaction, not over again
+    expect(textOf(prepared.messages[0]!)).toMatch(/^\[Previous conversation summary\]/);
+    expect(prepared.messages.at(-1)).toMatchObject({ role: 'user', content: 'nextnextnextnext' });
   });
 });
 

