@@ -67,7 +67,8 @@ export interface PrepareResult {
   /**
    * The history to keep and pass next time: truncated, summarized or compacted as needed. Like
    * `messages`, the manager's own array, kept up to date by later calls: pass it back (pushing the
-   * new messages onto it is fine, it is then yours), or keep your own array and pass that.
+   * new messages onto it is fine, it is then yours, and comes back as `history` itself while
+   * nothing in it needed changing), or keep your own array and pass that.
    */
   history: Message[];
   usage: ContextUsage;
