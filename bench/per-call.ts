@@ -39,6 +39,10 @@ export interface PerCallRow {
   appendMessage?: Samples | undefined;
   appendToolStep?: Samples | undefined;
   countNewMessage?: Samples | undefined;
+  /** One new message, the host pushing it onto the `history` it received and passing that back. */
+  pushOntoHistory?: Samples | undefined;
+  /** One new message, the host passing `[...history, message]` (ctxkit's share: the copy is not timed). */
+  copyOfHistory?: Samples | undefined;
   skipped?: string;
 }
 
@@ -167,6 +171,10 @@ export async function measurePerCall(options: {
 
   let appendMessage: Samples | undefined;
   let appendToolStep: Samples | undefined;
+  let kept: Message[] = host;
+  const keep = (prepared: unknown) => {
+    kept = (prepared as { history: Message[] }).history;
+  };
   if (typeof manager.append === 'function') {
     const append = manager.append.bind(manager);
     let next: Message[] = [];
@@ -176,13 +184,28 @@ export async function measurePerCall(options: {
       },
       budgetMs: options.budgetMs,
     });
-    appendToolStep = await sample(options.toolSteps, () => append(next), {
+    appendToolStep = await sample(options.toolSteps, () => append(next).then(keep), {
       before: () => {
         next = steps.tool();
       },
       budgetMs: options.budgetMs,
     });
   }
+
+  // The other ways a host keeps its history: the `history` the manager returned, pushed onto, or a
+  // copy of it with the new message (README's loop). The host's own array (above) lags behind the
+  // appended messages, so these go on from the history the last append returned.
+  const pushOntoHistory = await sample(options.newMessages, () => manager.prepare(kept).then(keep), {
+    before: () => kept.push(steps.user()),
+    budgetMs: options.budgetMs,
+  });
+  let copy: Message[] = [];
+  const copyOfHistory = await sample(options.newMessages, () => manager.prepare(copy).then(keep), {
+    before: () => {
+      copy = [...kept, steps.user()];
+    },
+    budgetMs: options.budgetMs,
+  });
   return {
     mix,
     ids,
@@ -197,6 +220,8 @@ export async function measurePerCall(options: {
     appendMessage,
     appendToolStep,
     countNewMessage,
+    pushOntoHistory,
+    copyOfHistory,
   };
 }
 
