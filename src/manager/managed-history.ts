@@ -1,11 +1,11 @@
 import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { archiveToolResult } from '../messages/internal/kept-tool-results.js';
 import type { Message, ToolResultMessage } from '../types.js';
-import { assertMessage } from '../validation/assert-messages.js';
 import type { CallOptions } from './context-manager-types.js';
 import { EarlyArchive } from './internal/early-archive.js';
 import { type ArrayLengths, HistoryArrays } from './internal/history-arrays.js';
 import { continues, isHostTurn } from './internal/host-input.js';
+import { checkAndTally, type IntakeTally } from './internal/intake-tally.js';
 import type { ManagedHistoryOptions } from './internal/managed-history-options.js';
 import { projectHistory } from './internal/project-history.js';
 import { summarizeBatch, summarizedEvent } from './internal/summarize-batch.js';
@@ -50,17 +50,16 @@ export class ManagedHistory {
     const start = this.arrays.startOf(input);
     if (start < 0) return this.restart(input, where, callOptions);
     // Every new message is checked before any is taken in, so a bad one leaves the state as it was.
-    for (let index = start; index < input.length; index++) assertMessage(input[index], where, index);
+    const tally = checkAndTally(input, start, where);
     this.arrays.settle();
-    return this.ingest(input, start, callOptions);
+    return this.ingest(input, start, tally, callOptions);
   }
 
   /** Takes only what is new: `messages` follow the previous input. */
   append(messages: readonly Message[], where: string, callOptions: CallOptions): boolean | Promise<boolean> {
     this.checkHandedOut(undefined);
     // Named by their place in the array the host appended, not in the history.
-    for (let index = 0; index < messages.length; index++) assertMessage(messages[index], where, index);
-    return this.ingest(messages, 0, callOptions);
+    return this.ingest(messages, 0, checkAndTally(messages, 0, where), callOptions);
   }
 
   /** ctxkit's history: what the host receives as `history`. */
@@ -103,19 +102,25 @@ export class ManagedHistory {
   }
 
   private restart(input: readonly Message[], where: string, callOptions: CallOptions): boolean | Promise<boolean> {
-    for (let index = 0; index < input.length; index++) assertMessage(input[index], where, index);
+    const tally = checkAndTally(input, 0, where);
     this.arrays.clear();
     this.rebuild();
-    return this.ingest(input, 0, callOptions);
+    return this.ingest(input, 0, tally, callOptions);
   }
 
   /**
    * Takes in checked messages; synchronous until a tool output needs cutting or a batch is due.
    * A step that fails (an abort) leaves the state as it was before these messages.
    */
-  private ingest(input: readonly Message[], start: number, callOptions: CallOptions): boolean | Promise<boolean> {
+  private ingest(
+    input: readonly Message[],
+    start: number,
+    tally: IntakeTally,
+    callOptions: CallOptions,
+  ): boolean | Promise<boolean> {
     const before = this.arrays.lengths();
-    this.projection.reserveCalls(this.early.plan(input, start, this.visible.size, this.options.config));
+    this.early.plan(tally, this.visible.size, this.options.config);
+    this.projection.reserveCalls(tally.calls);
     const taken = this.intake(input, start, false, callOptions);
     return typeof taken === 'boolean' ? taken : this.undoOnFailure(taken, before);
   }

@@ -163,10 +163,9 @@ export class SentProjection {
       if (part.type !== 'toolCall') continue;
       if (this.ids.isFresh(part.id)) return false;
       this.ids.note(part.id);
-      const call: OpenCall = { message: index, sent: -1, id: part.id, raw: part.id };
-      calls.push(call);
-      this.open.add(call);
+      calls.push({ message: index, sent: -1, id: part.id, raw: part.id });
     }
+    this.open.addMessage(calls);
     if (!isAgentVisible(message) || message.stopReason === 'aborted' || message.stopReason === 'error') return true;
     const sendable = withoutEmptyAssistantParts(message);
     if (sendable === undefined) return true;

@@ -76,6 +76,23 @@ describe('a host that pushes into one array', () => {
     expect(next.history).toBe(prepared.history); // went on from it, not from scratch
     expect(events.filter((event) => event.type === 'tool-output-truncated')).toHaveLength(1);
   });
+  it('goes on from the array of its first call when an output in it was cut, and when nothing was', async () => {
+    // A first call starts with the host's array and the history as the same messages; a cut output parts them.
+    for (const output of ['short output', 'line of output\n'.repeat(20_000)]) {
+      const events: ContextEvent[] = [];
+      const context = manager(heuristicSummarizer, events, { contextWindow: 1_000_000 });
+      const host: Message[] = [user(10, 'q'), call('c1'), result('c1', output), answer('ok')];
+      const prepared = await context.prepare(host);
+      const kept = prepared.history.slice();
+      host.push(user(10, 'next'));
+      const next = await context.prepare(host);
+      expect(next.history).toBe(prepared.history); // went on from it, not from scratch
+      expect(next.history).toEqual([...kept, host.at(-1)]);
+      expect(events.filter((event) => event.type === 'tool-output-truncated')).toHaveLength(
+        output.length > 1_000 ? 1 : 0,
+      );
+    }
+  });
 });
 
 describe('a host that appends what is new', () => {

@@ -3,6 +3,7 @@ import { isAgentVisible } from '../../counting/is-agent-visible.js';
 import { archiveToolResult } from '../../messages/internal/kept-tool-results.js';
 import type { Message, ToolResultMessage } from '../../types.js';
 import type { SentProjection } from '../sent-projection.js';
+import type { IntakeTally } from './intake-tally.js';
 
 /**
  * The tool results that the archive due at the end of an intake will hide, archived as they are
@@ -28,27 +29,15 @@ export class EarlyArchive {
   private next = 0;
 
   /**
-   * Plans the intake of `input[start…]` when `visible` results are visible before it: the archive
-   * due at its end hides every visible result but the newest `toolCallCutoff`, so the new ones
-   * among those are archived early. Returns the number of tool calls in the intake.
+   * Plans an intake of what `tally` counts when `visible` results are visible before it: the
+   * archive due at its end hides every visible result but the newest `toolCallCutoff`, so the new
+   * ones among those are archived early.
    */
-  plan(input: readonly Message[], start: number, visible: number, config: ContextConfig): number {
-    let fresh = 0;
-    let calls = 0;
-    let usage = false;
-    for (let index = start; index < input.length; index++) {
-      const message = input[index]!;
-      if (message.role === 'toolResult') {
-        if (isAgentVisible(message)) fresh++;
-      } else if (message.role === 'assistant') {
-        if (message.usage !== undefined) usage = true;
-        for (const part of message.content) if (part.type === 'toolCall') calls++;
-      }
-    }
+  plan(tally: IntakeTally, visible: number, config: ContextConfig): void {
     const { toolSummaryStrategy: strategy, toolCallCutoff: cutoff, toolSummaryBatch: batch } = config;
-    const due = strategy !== 'off' && !usage && visible + fresh > cutoff + batch;
+    const fresh = tally.results;
+    const due = strategy !== 'off' && !tally.usage && visible + fresh > cutoff + batch;
     this.left = due ? Math.max(0, fresh - cutoff) : 0;
-    return calls;
   }
 
   /** The archived copy of `message`, taken in at history index `index`, when it is archived early. */

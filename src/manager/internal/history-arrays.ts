@@ -68,7 +68,9 @@ export class HistoryArrays {
   clear(): void {
     this.ownHistory([]);
     this.mirrorArray = [];
-    this.ownKnown([]);
+    // The host's messages are the history's until one is cut or archived: a long history taken in
+    // whole is then copied once (when its first batch is archived), not pushed onto both arrays.
+    this.shareKnown();
     this.compactedArray = undefined;
   }
 

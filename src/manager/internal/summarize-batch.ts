@@ -33,10 +33,17 @@ export async function summarizeBatch(
   const strategy = options.config.toolSummaryStrategy as 'llm' | 'heuristic';
   const indexes = visible.oldest(visible.size - options.config.toolCallCutoff);
   const positions = visible.oldestPositions(indexes.length);
-  const originals = indexes.map((index) => history[index] as ToolResultMessage);
-  const pairs = newestPairsThatFit(originals, TOOL_SUMMARY_INPUT_CHARS, (newest) =>
-    pairsIn(history, indexes.slice(-newest), originals.slice(-newest)),
-  );
+  // Only the newest few reach the summarizer: the results are looked up as they are weighed, not
+  // all of them (a first call archives thousands).
+  const resultAt = (rank: number) => history[indexes[rank]!] as ToolResultMessage;
+  const pairs = newestPairsThatFit(indexes.length, resultAt, TOOL_SUMMARY_INPUT_CHARS, (newest) => {
+    const newestIndexes = indexes.slice(-newest);
+    return pairsIn(
+      history,
+      newestIndexes,
+      newestIndexes.map((index) => history[index] as ToolResultMessage),
+    );
+  });
   const outcome = await summarizeArchivedResults(pairs, {
     strategy,
     summarizer: options.summarizer,

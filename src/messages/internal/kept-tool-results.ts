@@ -75,7 +75,8 @@ export function createArchivedPlaceholder(result: ToolResultMessage, id = result
 
 function placeholderMeta(result: ToolResultMessage): ToolResultMessage['meta'] {
   const meta = result.meta;
-  if (meta === undefined) return PLACEHOLDER_META;
+  // An archived copy of a result without `meta` has the shared one: no keys to walk.
+  if (meta === undefined || meta === ARCHIVED_META) return PLACEHOLDER_META;
   for (const key in meta) if (key !== 'agentVisible' && key !== 'kind') return { ...meta, ...PLACEHOLDER_META };
   return PLACEHOLDER_META;
 }
