@@ -10,5 +10,5 @@ export {
 } from './defaults.js';
 export { effectiveKeepRecentTokens } from './effective-keep-recent-tokens.js';
 export { effectiveTokenLimit } from './effective-token-limit.js';
-export { resolveConfig, toConfig } from './resolve-config.js';
+export { isResolvedToolOutput, resolveConfig, toConfig } from './resolve-config.js';
 export { contextConfigSchema, toolOutputSchema, toolSummaryStrategySchema } from './schema.js';

@@ -44,10 +44,23 @@ function resolveFor(input: ContextConfigInput, functionName: string, name: strin
   if (given.warningThreshold === undefined) config.warningThreshold = defaultWarningThreshold(config);
   Object.freeze(config);
   resolved.add(config);
+  resolvedLimits.add(config.toolOutput);
   return config;
 }
 
 const resolved = new WeakSet<object>();
+/** The `toolOutput` of each resolved configuration. */
+const resolvedLimits = new WeakSet<object>();
+
+/**
+ * Whether `limits` is the `toolOutput` of a resolved configuration: checked already, complete and
+ * frozen (a manager's tool-output guard passes it for each output it cuts).
+ *
+ * @internal
+ */
+export function isResolvedToolOutput(limits: object): boolean {
+  return resolvedLimits.has(limits);
+}
 
 /**
  * A configuration object passed to a function: an already resolved one is used as it is (no

@@ -6,6 +6,7 @@ import {
   archiveToolResult,
   createArchivedPlaceholder,
   createMissingResult,
+  withMeta,
 } from '../../src/messages/internal/kept-tool-results.js';
 import { ARCHIVED_RESULT_PLACEHOLDER, MISSING_RESULT_TEXT } from '../../src/schemas/index.js';
 import { arbitraryConversation } from '../../src/testing/index.js';
@@ -62,6 +63,10 @@ test.prop([arbitraryConversation({ maxLength: 20 })])(
       for (const result of variants(message)) {
         expectSameJson(archiveToolResult(result), archived(result));
         expectSameJson(createArchivedPlaceholder(result), placeholder(result));
+        // The placeholder of an archived copy (as the manager sends a result it archives early).
+        expectSameJson(createArchivedPlaceholder(archiveToolResult(result)), placeholder(archived(result)));
+        const meta = { ...result.meta, agentVisible: true };
+        expectSameJson(withMeta(result, meta), Object.assign({}, result, { meta }));
         expect(createArchivedPlaceholder(result, 'renamed').toolCallId).toBe('renamed');
       }
     }

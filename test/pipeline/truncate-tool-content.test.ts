@@ -1,6 +1,13 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_CONFIG, type ToolOutputLimits, truncateToolContent } from '../../src/index.js';
+import { toConfig } from '../../src/config/index.js';
+import {
+  ConfigError,
+  DEFAULT_CONFIG,
+  resolveConfig,
+  type ToolOutputLimits,
+  truncateToolContent,
+} from '../../src/index.js';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const encoder = new TextEncoder();
@@ -95,6 +102,14 @@ describe('truncateToolContent', () => {
     const long = truncateToolContent(numbered(2001), { maxLines: undefined, truncateMode: undefined });
     expect(long.stats.limitedBy).toEqual(['lines']);
     expect(long.text).toContain('omitted');
+  });
+
+  it("takes a resolved config's limits as checked, cutting as with a plain copy of them", () => {
+    const config = resolveConfig({ toolOutput: { maxLines: 5, maxChars: 300 } });
+    const text = 'a line of output\n'.repeat(50);
+    expect(truncateToolContent(text, config.toolOutput)).toEqual(truncateToolContent(text, { ...config.toolOutput }));
+    // The limits are not taken for a resolved config themselves.
+    expect(() => toConfig(config.toolOutput as never, 'test')).toThrow(ConfigError);
   });
 
   it('then cuts by code points, then by UTF-8 bytes', () => {

@@ -51,6 +51,16 @@ export function archiveToolResult(result: ToolResultMessage): ToolResultMessage 
     result.meta === undefined
       ? ARCHIVED_META
       : Object.assign({}, result.meta, { agentVisible: false, kind: 'tool_result_archived' });
+  return withMeta(result, meta);
+}
+
+/**
+ * `Object.assign({}, result, { meta })`: the result with its `meta` replaced, keys in the same
+ * order. A result of the usual keys is copied into an object literal of exactly its shape.
+ *
+ * @internal
+ */
+export function withMeta(result: ToolResultMessage, meta: ToolResultMessage['meta']): ToolResultMessage {
   if (!hasPlainKeys(result)) return Object.assign({}, result, { meta });
   const { role, toolCallId, toolName, content } = result;
   return 'isError' in result

@@ -1,6 +1,7 @@
 /** What the tool-result summarizer is given: the archived results with their calls, the newest that fit its input cap. */
 
 import { pairToolResults } from '../../internal/tool-pairing.js';
+import { withMeta } from '../../messages/internal/kept-tool-results.js';
 import { argumentsText } from '../../summarizing/serialize-conversation.js';
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from '../../types.js';
 
@@ -25,8 +26,10 @@ export function withTheirCalls(messages: readonly Message[], results: readonly T
   for (const result of results) {
     const call = callOf.get(result);
     if (call) pairs.push({ role: 'assistant', content: [call] } satisfies AssistantMessage);
-    // Object.assign, not a spread and a new key: V8 would make each copy a dictionary.
-    pairs.push(Object.assign({}, result, { meta: Object.assign({}, result.meta, { agentVisible: true }) }));
+    // Not a spread and a new key: V8 would make each copy a dictionary.
+    const meta =
+      result.meta === undefined ? { agentVisible: true } : Object.assign({}, result.meta, { agentVisible: true });
+    pairs.push(withMeta(result, meta));
   }
   return pairs;
 }

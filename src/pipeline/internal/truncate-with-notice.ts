@@ -1,6 +1,11 @@
 // Cutting a tool output to the limits with a notice that says what was cut (and where the full
 // output was saved): the engine of truncateToolContent and processToolOutput. @internal
-import { DEFAULT_TOOL_OUTPUT_LIMITS, type ToolOutputLimits, toolOutputSchema } from '../../config/index.js';
+import {
+  DEFAULT_TOOL_OUTPUT_LIMITS,
+  isResolvedToolOutput,
+  type ToolOutputLimits,
+  toolOutputSchema,
+} from '../../config/index.js';
 import { parseOptions } from '../../validation/parse-options.js';
 import type { TruncateResult, TruncationStats } from '../truncate-result.js';
 import { cutBy, cutLines, formatCount, measureText, type TextSize, trimNewlines } from './text-cuts.js';
@@ -62,11 +67,11 @@ function noticesFor(original: TextSize, options: TruncateNoticeOptions, fitted: 
   return fitted ? notices : [...notices, () => SHORT_NOTICE];
 }
 
-/** Limits already checked: the frozen `toolOutput` of a resolved config, or ones parsed before. */
+/** Frozen limits parsed before (the `toolOutput` of a resolved config is known checked from the start). */
 const checkedLimits = new WeakSet<object>([DEFAULT_TOOL_OUTPUT_LIMITS]);
 
 function resolveLimits(limits: Partial<ToolOutputLimits> | undefined, functionName: string): ToolOutputLimits {
-  if (typeof limits === 'object' && limits !== null && checkedLimits.has(limits))
+  if (typeof limits === 'object' && limits !== null && (checkedLimits.has(limits) || isResolvedToolOutput(limits)))
     return { ...DEFAULT_TOOL_OUTPUT_LIMITS, ...limits };
   const parsed = parseOptions(functionName, toolOutputSchema, limits ?? {}, 'limits');
   const given = Object.fromEntries(Object.entries(parsed).filter(([, value]) => value !== undefined));

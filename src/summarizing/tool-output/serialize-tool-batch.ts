@@ -31,10 +31,12 @@ export function serializeToolBatch(pairs: readonly Message[], maxChars: number):
   }
   const full = groups.map((group) => serializeMessages(group));
   const separators = Math.max(0, groups.length - 1) * 2;
-  const shares = shareBudget(full.map(size), maxChars - separators);
+  // Each text's code points counted once: the shares are computed from them and then compared.
+  const sizes = full.map(size);
+  const shares = shareBudget(sizes, maxChars - separators);
   return groups
     .map((group, index) => {
-      if (size(full[index]!) <= shares[index]!) return full[index]!;
+      if (sizes[index]! <= shares[index]!) return full[index]!;
       const frame = size(
         serializeMessages(
           group.map((message) =>
