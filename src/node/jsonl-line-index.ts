@@ -96,6 +96,19 @@ class FileSource implements EntrySource {
     return this.bytes.toString('utf8', this.offsets[position * 4 + 2]!, this.offsets[position * 4 + 3]!);
   }
 
+  hasId(position: number, id: string): boolean {
+    const start = this.offsets[position * 4 + 2]!;
+    const end = this.offsets[position * 4 + 3]!;
+    if (id.length !== end - start) return id === this.idAt(position);
+    for (let offset = 0; offset < id.length; offset++) {
+      const byte = this.bytes[start + offset]!;
+      // Past ASCII, one character is not one byte: compare the decoded id.
+      if (byte >= 0x80) return id === this.idAt(position);
+      if (id.charCodeAt(offset) !== byte) return false;
+    }
+    return true;
+  }
+
   load(position: number): SessionEntry {
     const text = this.bytes.toString('utf8', this.offsets[position * 4]!, this.offsets[position * 4 + 1]!);
     let value: unknown;

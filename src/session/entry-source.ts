@@ -10,6 +10,8 @@ export interface EntrySource {
   load(position: number): SessionEntry;
   /** The id of the entry at a position, without parsing the entry. */
   idAt(position: number): string;
+  /** Whether the entry at a position has the id `id` (what {@link idAt} would return, compared without decoding it). */
+  hasId(position: number, id: string): boolean;
 }
 
 /**

@@ -34,7 +34,8 @@ export class SessionIndex {
   private readonly parents: number[] = [];
   private readonly types: SessionEntryType[] = [];
   private readonly cached: (SessionEntry | undefined)[] = [];
-  private positions: Map<string, number> | undefined = new Map();
+  /** The positions by id, built on first use (a read of a whole branch never needs it). */
+  private positions: Map<string, number> | undefined;
   /** The flat transcript, built on first use from positions `[0, transcriptLength)`. */
   private readonly transcript: TranscriptMessage[] = [];
   private transcriptLength = 0;
@@ -42,9 +43,7 @@ export class SessionIndex {
   constructor(
     readonly info: SessionInfo,
     private readonly source?: EntrySource,
-  ) {
-    if (source !== undefined) this.positions = undefined;
-  }
+  ) {}
 
   /** The type of the entry at a position. */
   typeAt(position: number): SessionEntryType {
@@ -79,8 +78,12 @@ export class SessionIndex {
     const position = this.types.length;
     // Indexed, not pushed: after lazily indexed entries these arrays are sparse.
     this.ids[position] = entry.id;
-    this.parentIds[position] = entry.parentId;
-    this.parents.push(entry.parentId === null ? ROOT : BY_ID);
+    const { parentId } = entry;
+    this.parentIds[position] = parentId;
+    // Most entries continue from the one added before them: their parent is known without the id map.
+    const parent =
+      parentId === null ? ROOT : position > 0 && this.ids[position - 1] === parentId ? position - 1 : BY_ID;
+    this.parents.push(parent);
     this.types.push(entry.type);
     this.cached[position] = entry;
     this.positions?.set(entry.id, position);
@@ -113,7 +116,9 @@ export class SessionIndex {
   }
 
   set leafId(leafId: string | null) {
-    this.leafPosition = -1;
+    // A leaf at the newest entry (as a store reads it back) keeps its position: no id map to walk.
+    const last = this.types.length - 1;
+    this.leafPosition = leafId !== null && last >= 0 && this.ids[last] === leafId ? last : -1;
     this.leaf = leafId;
   }
 
@@ -158,9 +163,13 @@ export class SessionIndex {
       // The entry must be the one its line's first fields were indexed as.
       const parent = this.parents[position]!;
       const parentId = parent === ROOT ? null : parent >= 0 ? this.idOf(parent) : this.parentIds[position];
-      if (entry.id !== this.idOf(position) || entry.type !== this.types[position] || entry.parentId !== parentId) {
+      const id = this.ids[position];
+      // Compared with the source's bytes, not decoded; a parent read before gives its id for free.
+      const sameId = id === undefined ? this.source!.hasId(position, entry.id) : id === entry.id;
+      if (!sameId || entry.type !== this.types[position] || entry.parentId !== parentId) {
         throw new SourceMismatch(`entry "${entry.id}" is not what its line's first fields say`);
       }
+      this.ids[position] = entry.id;
       this.cached[position] = entry;
     }
     return entry;

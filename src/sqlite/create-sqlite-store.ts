@@ -120,7 +120,11 @@ export function createSqliteStore(options: CreateSqliteStoreOptions): SessionSto
       cached = { index: new SessionIndex(JSON.parse(row.data_json) as SessionInfo), lastSeq: 0, lastId: null };
       cache.set(sessionId, cached);
     }
-    for (const row of statements.entriesAfter.all(sessionId, cached.lastSeq)) {
+    // One row at a time, each parsed as it comes: rows read with `all()` would all survive until
+    // parsed, and the garbage collector copies every surviving row string (half a 100k-entry read).
+    const { entriesAfter } = statements;
+    const rows = entriesAfter.iterate?.(sessionId, cached.lastSeq) ?? entriesAfter.all(sessionId, cached.lastSeq);
+    for (const row of rows) {
       const [seq, json] = Array.isArray(row)
         ? (row as [number, string])
         : [(row as { seq: number }).seq, (row as { data_json: string }).data_json];

@@ -16,6 +16,8 @@ export interface SqliteStatement {
   get(...parameters: unknown[]): unknown;
   /** Every row. */
   all(...parameters: unknown[]): unknown[];
+  /** better-sqlite3: the rows one at a time (a long read then holds no row it has used). */
+  iterate?(...parameters: unknown[]): IterableIterator<unknown>;
   /** better-sqlite3: return rows as arrays of column values instead of objects. */
   raw?(toggle?: boolean): SqliteStatement;
 }

@@ -333,6 +333,40 @@ describe('JSONL store files', () => {
     expect((await appending.appendEntry(id, say('f'))).parentId).toBe(ids[4]);
   });
 
+  it('reads back ids that are not ASCII (their bytes compared as text)', async () => {
+    const store = createJsonlStore({ directory });
+    const { id } = await store.createSession({ id: 'unicode' });
+    const ids = ['é1', '条目-2', '🙂3', 'plain'];
+    let parentId: string | null = null;
+    for (const entryId of ids) parentId = (await store.appendEntry(id, { ...say(entryId), id: entryId, parentId })).id;
+    const reopened = createJsonlStore({ directory });
+    expect((await reopened.getBranch(id)).map((entry) => entry.id)).toEqual(ids);
+    expect(await reopened.getLeaf(id)).toBe('plain');
+    expect(reopened.getDiagnostics()).toEqual([]);
+  });
+
+  it('reads an indexed line whose JSON repeats "id" with another value as the full reader does', async () => {
+    // JSON.parse keeps the last of two equal keys: the line's head says e, its entry has another id
+    // of the same length (so only the bytes can tell them apart).
+    let other = '';
+    const { id, ids } = await editedSession((lines, written) => {
+      other = 'x'.repeat(written[5]!.length);
+      // A child by the head's id: the full reader skips it, as its parent is not an entry.
+      lines.splice(7, 0, JSON.stringify({ ...JSON.parse(lines[6]!), id: 'child', parentId: written[5] }));
+      lines[6] = lines[6]!.replace(/\}$/, `,"id":"${other}"}`);
+    });
+    for (const from of ['root', 'context'] as const) {
+      const reopened = createJsonlStore({ directory });
+      const branch = await reopened.getBranch(id, undefined, { from });
+      expect(branch.at(-1)?.id).toBe(other);
+      expect(branch.map((entry) => entry.id).slice(0, -1)).toEqual(from === 'root' ? ids.slice(0, 5) : ids.slice(2, 5));
+      expect(await reopened.getLeaf(id)).toBe(other);
+      expect(reopened.getDiagnostics()).toEqual([
+        expect.objectContaining({ line: 8, reason: expect.stringContaining('"child" names as parent') }),
+      ]);
+    }
+  });
+
   it('reads a file an editor saved with a byte order mark and CRLF line ends', async () => {
     const { id, ids } = await editedSession((lines) => {
       lines[0] = `\uFEFF${lines[0]}`;

@@ -141,6 +141,33 @@ describe('SQLite store schema', () => {
     await rm(directory, { recursive: true, force: true });
   });
 
+  it('reads through a database whose statements cannot iterate (only `all`)', async () => {
+    const database = open();
+    // The structural minimum of the store's types: statements with run, get and all, nothing else.
+    const minimal = {
+      prepare: (source: string) => {
+        const statement = database.prepare(source);
+        return {
+          run: (...parameters: unknown[]) => statement.run(...parameters),
+          get: (...parameters: unknown[]) => statement.get(...parameters),
+          all: (...parameters: unknown[]) => statement.all(...parameters),
+        };
+      },
+      exec: (source: string) => database.exec(source),
+      get inTransaction() {
+        return database.inTransaction;
+      },
+    };
+    const store = createSqliteStore({ database: minimal });
+    const { id } = await store.createSession();
+    const ids: string[] = [];
+    for (const text of ['one', 'two', 'three']) {
+      ids.push((await store.appendEntry(id, { type: 'message', message: { role: 'user', content: text } })).id);
+    }
+    expect((await createSqliteStore({ database: minimal }).getBranch(id)).map((entry) => entry.id)).toEqual(ids);
+    expect((await createSqliteStore({ database }).getEntries(id)).map((entry) => entry.id)).toEqual(ids);
+  });
+
   it('says how to install better-sqlite3 when the database is missing or wrong', () => {
     for (const database of [undefined, {}, 'sessions.db']) {
       let error: unknown;
