@@ -201,11 +201,14 @@ export class ManagedHistory {
     this.options.emit(summarizedEvent(batch));
   }
 
-  /** The host changed an array it received: the projection or the history is rebuilt from what the manager knows. */
+  /**
+   * The host changed an array it received: the history becomes a copy of the private one again (it
+   * pushed onto it without passing it: the array is the host's; the projection, made from the
+   * private copy, still holds, and with it any usage the host recorded), the projection is rebuilt.
+   */
   private checkHandedOut(input: readonly Message[] | undefined): void {
-    const historyChanged = this.history.length !== this.handedHistory && input !== this.history;
-    if (historyChanged) this.arrays.restoreHistory();
-    if (historyChanged || this.projection.sent.length !== this.handedSent) this.rebuild();
+    if (this.history.length !== this.handedHistory && input !== this.history) this.arrays.restoreHistory();
+    if (this.projection.sent.length !== this.handedSent) this.rebuild();
   }
 
   /** Projects the history from scratch, noting its visible tool results and where they are sent. */

@@ -214,6 +214,28 @@ describe('afterTurn', () => {
 });
 
 describe('recordUsage', () => {
+  it("keeps the provider's count when the host pushes the new messages onto the history it received and appends them", async () => {
+    for (const handedBack of [false, true]) {
+      const pushing = manager(heuristicSummarizer);
+      const appending = manager(heuristicSummarizer);
+      let { history } = await pushing.prepare([user(100, 'q')]);
+      await appending.prepare([user(100, 'q')]);
+      if (handedBack) {
+        // The history pushed onto and handed back: the host's own array from then on.
+        history.push(answer('a'), user(10, 'r'));
+        ({ history } = await pushing.prepare(history));
+        await appending.append([answer('a'), user(10, 'r')]);
+      }
+      for (const context of [pushing, appending]) context.recordUsage({ input: 1_500, output: 20 });
+      const reply = answer('b'.repeat(80));
+      history.push(reply);
+      const pushed = await pushing.append([reply]);
+      const appended = await appending.append([reply]);
+      expect(pushed.usage, handedBack ? 'handed back' : 'received').toEqual(appended.usage);
+      expect(pushed.usage.source).toBe('usage');
+    }
+  });
+
   it('ignores usage of a request prepared before the compaction that afterTurn ran', async () => {
     const events: ContextEvent[] = [];
     const context = manager({ summarize: async () => 'SUMMARY' }, events);
