@@ -95,6 +95,43 @@ describe('a host that pushes into one array', () => {
   });
 });
 
+describe('an array refused for a bad message', () => {
+  const bad = { role: 'user', content: 5 } as never;
+  const big = () => result('c1', 'line of output\n'.repeat(20_000));
+
+  it('leaves the manager as it was: the host goes on from its own array without a start over', async () => {
+    const context = manager(heuristicSummarizer, [], { contextWindow: 1_000_000 });
+    const own: Message[] = [user(10, 'q'), call('c1'), big()];
+    const { history } = await context.prepare(own);
+    context.recordUsage({ input: 2_000, output: 10 });
+    // The history it received, pushed onto (or copied) with a bad message: refused.
+    for (const refusedInput of [[...history, bad], history]) {
+      if (refusedInput === history) history.push(bad);
+      await expect(context.prepare(refusedInput)).rejects.toMatchObject({ code: 'INPUT_INVALID' });
+    }
+    own.push(answer('done'));
+    const prepared = await context.prepare(own);
+    expect(prepared.usage.source, 'the recorded usage still applies').not.toBe('estimate');
+    expect(prepared.history.at(-1)).toBe(own.at(-1));
+  });
+
+  it('leaves the manager as it was after a compaction: the host still goes on from the array it compacted', async () => {
+    const summarizer = scripted('## Goal\nwork\n## Progress\n- done');
+    const context = manager(summarizer, [], { contextWindow: 200_000, config: { keepRecentTokens: 50 } });
+    const own: Message[] = [];
+    for (let index = 0; index < 6; index++) own.push(user(100, `q${index}`), answer(`a${index}`));
+    await context.prepare(own);
+    const compacted = await context.compact(own);
+    await expect(context.prepare([...compacted.messages, bad])).rejects.toMatchObject({ code: 'INPUT_INVALID' });
+    const next = user(1, 'next');
+    await context.append([next]);
+    own.push(next, answer('more'));
+    const prepared = await context.prepare(own);
+    expect(textOf(prepared.messages[0]!)).toMatch(/^\[Previous conversation summary\]/);
+    expect(prepared.history.at(-1)).toBe(own.at(-1));
+  });
+});
+
 describe('a host that appends what is new', () => {
   it('names the bad message by its place in the array it appended, and takes in none of them', async () => {
     const context = manager(heuristicSummarizer, [], { contextWindow: 200_000 });

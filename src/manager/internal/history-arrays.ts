@@ -28,6 +28,8 @@ export class HistoryArrays {
   private knownArray: Message[] = [];
   private knownIsMirror = false;
   private compactedArray: Message[] | undefined;
+  /** What the input {@link startOf} looked at last goes on from, until {@link settle}. */
+  private way: 'history' | 'known' | 'compacted' | 'mirror' | undefined;
 
   get mirror(): readonly Message[] {
     return this.mirrorArray;
@@ -37,30 +39,34 @@ export class HistoryArrays {
     return this.knownArray;
   }
 
-  /** Where `input` goes on from what these arrays hold, or -1: it starts over. Notes what the host holds now. */
+  /**
+   * Where `input` goes on from what these arrays hold, or -1: it starts over. Changes nothing until
+   * {@link settle}: an input refused for a bad new message leaves the arrays as they were.
+   */
   startOf(input: readonly Message[]): number {
-    let start = -1;
+    this.way = undefined;
     if (input === this.history) {
       // The history it received, now the host's: changed anywhere? Compared with the private copy.
-      if (continues(input, this.mirrorArray)) {
-        start = this.mirrorArray.length;
-        this.hostsHistory = true;
-        this.shareKnown();
-      }
-    } else if (continues(input, this.knownArray)) {
-      start = this.knownArray.length;
-    } else if (this.compactedArray !== undefined && continues(input, this.compactedArray)) {
-      start = this.compactedArray.length;
-      this.ownKnown(this.compactedArray);
-    } else if (continues(input, this.mirrorArray)) {
-      start = this.mirrorArray.length;
-      this.shareKnown();
-    }
-    return start;
+      if (continues(input, this.mirrorArray)) this.way = 'history';
+    } else if (continues(input, this.knownArray)) this.way = 'known';
+    else if (this.compactedArray !== undefined && continues(input, this.compactedArray)) this.way = 'compacted';
+    else if (continues(input, this.mirrorArray)) this.way = 'mirror';
+    if (this.way === undefined) return -1;
+    return this.way === 'known'
+      ? this.knownArray.length
+      : (this.way === 'compacted' ? this.compactedArray! : this.mirrorArray).length;
   }
 
-  /** The host goes on from here: a compacted history it may have taken is no longer a way in. */
+  /**
+   * The host goes on from the array {@link startOf} found: notes what the host holds now (its
+   * history, the compacted history, a copy of the history); a compacted history it did not take
+   * is no longer a way in.
+   */
   settle(): void {
+    if (this.way === 'history') this.hostsHistory = true;
+    if (this.way === 'history' || this.way === 'mirror') this.shareKnown();
+    else if (this.way === 'compacted') this.ownKnown(this.compactedArray!);
+    this.way = undefined;
     this.compactedArray = undefined;
   }
 
