@@ -2,7 +2,6 @@ import { SessionError, StoreError } from '../errors.js';
 import { checkExpectedLeaf } from '../session/check-expected-leaf.js';
 import { wantsContextBranch } from '../session/context-branch.js';
 import { entryToMessage } from '../session/entry-to-message.js';
-import { parseStoredEntry } from '../session/parse-stored-entry.js';
 import { prepareEntry } from '../session/prepare-entry.js';
 import { SessionIndex } from '../session/session-index.js';
 import { createSessionInfo, sessionExists, sessionNotFound, sortSessions } from '../session/session-info.js';
@@ -17,6 +16,7 @@ import type {
 import type { SessionEntry, SessionEntryInput } from '../session-entry.js';
 import { entryRows } from './entry-row.js';
 import { contextStatements, readContextBranch } from './read-context-branch.js';
+import { entryRowStatements, type RowsRead, readEntryRows } from './read-entry-rows.js';
 import { ensureSchema, inTransaction, type SqliteDatabase } from './sqlite-schema.js';
 import { prepareStatements } from './sqlite-statements.js';
 
@@ -36,11 +36,9 @@ export interface CreateSqliteStoreOptions {
   now?: () => number;
 }
 
-interface CachedSession {
+/** A session's index and where its read stopped (the entry at `lastSeq`: a host's rollback removes it or reuses its seq). */
+interface CachedSession extends RowsRead {
   index: SessionIndex;
-  lastSeq: number;
-  /** The id of the entry at `lastSeq`: a host's rollback removes it (or reuses its seq). */
-  lastId: string | null;
 }
 
 function isDatabase(value: unknown): value is SqliteDatabase {
@@ -102,6 +100,7 @@ export function createSqliteStore(options: CreateSqliteStoreOptions): SessionSto
   const cache = new Map<string, CachedSession>();
   const statements = prepareStatements(database);
   const contextRead = contextStatements(database);
+  const rowReads = entryRowStatements(database);
 
   /** The session's cached index, brought up to date with the database. */
   function refresh(sessionId: string): SessionIndex {
@@ -120,25 +119,7 @@ export function createSqliteStore(options: CreateSqliteStoreOptions): SessionSto
       cached = { index: new SessionIndex(JSON.parse(row.data_json) as SessionInfo), lastSeq: 0, lastId: null };
       cache.set(sessionId, cached);
     }
-    // One row at a time, each parsed as it comes: rows read with `all()` would all survive until
-    // parsed, and the garbage collector copies every surviving row string (half a 100k-entry read).
-    const { entriesAfter } = statements;
-    const rows = entriesAfter.iterate?.(sessionId, cached.lastSeq) ?? entriesAfter.all(sessionId, cached.lastSeq);
-    for (const row of rows) {
-      const [seq, json] = Array.isArray(row)
-        ? (row as [number, string])
-        : [(row as { seq: number }).seq, (row as { data_json: string }).data_json];
-      const parsed = parseStoredEntry(JSON.parse(json));
-      if ('problem' in parsed) {
-        throw new StoreError({
-          message: `Row ${seq} of session_entries is not a valid entry: ${parsed.problem}.`,
-          code: 'STORE_CORRUPT',
-        });
-      }
-      cached.index.add(parsed.entry);
-      cached.lastSeq = seq;
-      cached.lastId = parsed.entry.id;
-    }
+    readEntryRows(rowReads, sessionId, cached.index, cached);
     cached.index.leafId = row.leaf_id;
     return cached.index;
   }

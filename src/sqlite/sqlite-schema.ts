@@ -20,6 +20,8 @@ export interface SqliteStatement {
   iterate?(...parameters: unknown[]): IterableIterator<unknown>;
   /** better-sqlite3: return rows as arrays of column values instead of objects. */
   raw?(toggle?: boolean): SqliteStatement;
+  /** better-sqlite3: return the first column's value instead of a row. */
+  pluck?(toggle?: boolean): SqliteStatement;
 }
 
 /**

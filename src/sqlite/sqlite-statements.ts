@@ -1,13 +1,8 @@
 import { ENTRY_COLUMNS, MESSAGE_COLUMNS } from './entry-row.js';
-import type { SqliteDatabase, SqliteStatement } from './sqlite-schema.js';
+import type { SqliteDatabase } from './sqlite-schema.js';
 
 /** `?, ?, …` for `count` parameters. */
 const placeholders = (count: number) => new Array<string>(count).fill('?').join(', ');
-
-/** The statement returning rows as arrays where the driver can (a long read then makes no row objects). */
-function rawRows(statement: SqliteStatement): SqliteStatement {
-  return typeof statement.raw === 'function' ? statement.raw(true) : statement;
-}
 
 /**
  * The statements of the SQLite store, prepared once per store.
@@ -22,9 +17,6 @@ export function prepareStatements(database: SqliteDatabase) {
     session: database.prepare('SELECT data_json, leaf_id FROM sessions WHERE id = ?'),
     sessions: database.prepare('SELECT data_json FROM sessions'),
     entryAt: database.prepare('SELECT id FROM session_entries WHERE seq = ? AND session_id = ?'),
-    entriesAfter: rawRows(
-      database.prepare('SELECT seq, data_json FROM session_entries WHERE session_id = ? AND seq > ? ORDER BY seq'),
-    ),
     insertEntry: database.prepare(
       `INSERT INTO session_entries (${ENTRY_COLUMNS.join(', ')}) VALUES (${placeholders(ENTRY_COLUMNS.length)})`,
     ),

@@ -166,6 +166,31 @@ describe('SQLite store schema', () => {
     }
     expect((await createSqliteStore({ database: minimal }).getBranch(id)).map((entry) => entry.id)).toEqual(ids);
     expect((await createSqliteStore({ database }).getEntries(id)).map((entry) => entry.id)).toEqual(ids);
+    await expectCorruptRowNamed(database, minimal);
+  });
+
+  /** Damages the second row of the only session in `database`: a new store names that row. */
+  async function expectCorruptRowNamed(database: Database.Database, through: CreateSqliteStoreOptions['database']) {
+    const seq = (
+      database.prepare('SELECT seq FROM session_entries ORDER BY seq LIMIT 1 OFFSET 1').get() as { seq: number }
+    ).seq;
+    database.prepare(`UPDATE session_entries SET data_json = '{"id":"broken"}' WHERE seq = ?`).run(seq);
+    const [{ id }] = database.prepare('SELECT id FROM sessions').all() as [{ id: string }];
+    const error = await createSqliteStore({ database: through })
+      .getBranch(id)
+      .catch((caught: unknown) => caught);
+    expect(StoreError.isInstance(error) && error.code).toBe('STORE_CORRUPT');
+    expect((error as Error).message).toContain(`Row ${seq} of session_entries is not a valid entry`);
+  }
+
+  it('names the row that is not a valid entry', async () => {
+    const database = open();
+    const store = createSqliteStore({ database });
+    const { id } = await store.createSession();
+    for (const text of ['one', 'two', 'three']) {
+      await store.appendEntry(id, { type: 'message', message: { role: 'user', content: text } });
+    }
+    await expectCorruptRowNamed(database, database);
   });
 
   it('says how to install better-sqlite3 when the database is missing or wrong', () => {
