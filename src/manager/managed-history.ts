@@ -189,12 +189,15 @@ export class ManagedHistory {
     const batch = await summarizeBatch(this.arrays.mirror, this.visible, this.options, callOptions);
     const { indexes, positions, outcome } = batch;
     this.visible.drop(indexes.length);
-    const hidden = indexes.map((index, rank) => {
+    // A loop, not a callback: a closure made per call is compiled again by V8 once it is hot.
+    const hidden: ToolResultMessage[] = [];
+    for (let rank = 0; rank < indexes.length; rank++) {
+      const index = indexes[rank]!;
       const early = this.early.copyOf(index); // sent as its placeholder already
       const copy = early ?? archiveToolResult(this.arrays.mirror[index] as ToolResultMessage);
       if (early === undefined) this.projection.replaceResult(positions[rank]!, copy);
-      return copy;
-    });
+      hidden.push(copy);
+    }
     this.arrays.replaceAt(indexes, hidden);
     this.early.clear();
     this.project(outcome.message, this.arrays.push(outcome.message));

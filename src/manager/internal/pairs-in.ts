@@ -9,11 +9,9 @@ import type { Message, ToolResultMessage } from '../../types.js';
  *
  * @internal
  */
-export function pairsIn(
-  history: readonly Message[],
-  indexes: readonly number[],
-  originals: readonly ToolResultMessage[],
-): Message[] {
+export function pairsIn(history: readonly Message[], indexes: readonly number[]): Message[] {
+  const originals: ToolResultMessage[] = [];
+  for (const index of indexes) originals.push(history[index] as ToolResultMessage);
   const end = indexes[indexes.length - 1]! + 1;
   // Calls sit just before their results: 64 messages before the first result at first.
   let span = 64;

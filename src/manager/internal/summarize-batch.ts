@@ -5,7 +5,7 @@ import type { ContextConfig } from '../../config/index.js';
 import { newestPairsThatFit } from '../../pipeline/internal/tool-summary-input.js';
 import { summarizeArchivedResults, TOOL_SUMMARY_INPUT_CHARS } from '../../pipeline/summarize-tool-results.js';
 import type { Summarizer } from '../../summarizing/summarizer-types.js';
-import type { Message, ToolResultMessage } from '../../types.js';
+import type { Message } from '../../types.js';
 import type { CallOptions } from '../context-manager-types.js';
 import type { ToolResultsSummarizedEvent } from '../events.js';
 import { pairsIn } from './pairs-in.js';
@@ -35,15 +35,9 @@ export async function summarizeBatch(
   const positions = visible.oldestPositions(indexes.length);
   // Only the newest few reach the summarizer: the results are looked up as they are weighed, not
   // all of them (a first call archives thousands).
-  const resultAt = (rank: number) => history[indexes[rank]!] as ToolResultMessage;
-  const pairs = newestPairsThatFit(indexes.length, resultAt, TOOL_SUMMARY_INPUT_CHARS, (newest) => {
-    const newestIndexes = indexes.slice(-newest);
-    return pairsIn(
-      history,
-      newestIndexes,
-      newestIndexes.map((index) => history[index] as ToolResultMessage),
-    );
-  });
+  const pairs = newestPairsThatFit(history, indexes, TOOL_SUMMARY_INPUT_CHARS, (newest) =>
+    pairsIn(history, indexes.slice(-newest)),
+  );
   const outcome = await summarizeArchivedResults(pairs, {
     strategy,
     summarizer: options.summarizer,

@@ -84,25 +84,26 @@ function leastSize(group: readonly Message[]): number {
 }
 
 /**
- * The summarizer's pairs for `count` archived results (`resultAt(0)` the oldest), built only for
- * the newest that fit the input cap: `pairsOfNewest(k)` gives the pairs of the newest `k` results.
- * It is asked once for a few more results than can fit, by the least each result's text and labels
- * take (its call taken as nothing), so it builds no pairs for the thousands a first call archives,
- * and looks none of them up.
+ * The summarizer's pairs for the archived results at `indexes` of `history` (oldest first), built
+ * only for the newest that fit the input cap: `pairsOfNewest(k)` gives the pairs of the newest `k`
+ * results. It is asked once for a few more results than can fit, by the least each result's text
+ * and labels take (its call taken as nothing), so it builds no pairs for the thousands a first call
+ * archives, and looks none of them up.
  *
  * @internal
  */
 export function newestPairsThatFit(
-  count: number,
-  resultAt: (rank: number) => ToolResultMessage,
+  history: readonly Message[],
+  indexes: readonly number[],
   maxChars: number,
   pairsOfNewest: (newest: number) => Message[],
 ): Message[] {
+  const count = indexes.length;
   let used = 0;
   let newest = 0;
   // Stops at the first result that cannot fit even without its call: none older fits either.
   while (newest < count && used <= maxChars) {
-    used += leastSize([resultAt(count - 1 - newest)]) + (newest === 0 ? 0 : 2);
+    used += leastSize([history[indexes[count - 1 - newest]!]!]) + (newest === 0 ? 0 : 2);
     newest++;
   }
   return newestThatFit(pairsOfNewest(newest), maxChars);

@@ -29,22 +29,32 @@ export function serializeToolBatch(pairs: readonly Message[], maxChars: number):
     if (message.role === 'toolResult' && last && last[last.length - 1]?.role === 'assistant') last.push(message);
     else groups.push([message]);
   }
-  const full = groups.map((group) => serializeMessages(group));
-  const separators = Math.max(0, groups.length - 1) * 2;
+  // Loops, not callbacks: closures made per call are compiled again by V8 once they are hot.
+  const full: string[] = [];
   // Each text's code points counted once: the shares are computed from them and then compared.
-  const sizes = full.map(size);
+  const sizes: number[] = [];
+  for (const group of groups) {
+    const text = serializeMessages(group);
+    full.push(text);
+    sizes.push(size(text));
+  }
+  const separators = Math.max(0, groups.length - 1) * 2;
   const shares = shareBudget(sizes, maxChars - separators);
-  return groups
-    .map((group, index) => {
-      if (sizes[index]! <= shares[index]!) return full[index]!;
-      const frame = size(
-        serializeMessages(
-          group.map((message) =>
-            message.role === 'toolResult' ? { ...message, content: [{ type: 'text' as const, text: '' }] } : message,
-          ),
-        ),
-      );
-      return serializeMessages(group, { toolResultMaxChars: Math.max(MIN_RESULT_CHARS, shares[index]! - frame) });
-    })
-    .join('\n\n');
+  const texts: string[] = [];
+  for (let index = 0; index < groups.length; index++) {
+    texts.push(sizes[index]! <= shares[index]! ? full[index]! : cutToShare(groups[index]!, shares[index]!));
+  }
+  return texts.join('\n\n');
+}
+
+/** A call and its result within `share` code points: the call's line and the labels whole, the result's text cut. */
+function cutToShare(group: readonly Message[], share: number): string {
+  const frame = size(
+    serializeMessages(
+      group.map((message) =>
+        message.role === 'toolResult' ? { ...message, content: [{ type: 'text' as const, text: '' }] } : message,
+      ),
+    ),
+  );
+  return serializeMessages(group, { toolResultMaxChars: Math.max(MIN_RESULT_CHARS, share - frame) });
 }

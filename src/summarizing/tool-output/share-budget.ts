@@ -8,9 +8,14 @@
  * @internal
  */
 export function shareBudget(needs: readonly number[], total: number): number[] {
-  const shares = needs.map(() => 0);
+  // Loops, not callbacks: closures made per call are compiled again by V8 once they are hot.
+  const shares: number[] = [];
+  let open: number[] = [];
+  for (let index = 0; index < needs.length; index++) {
+    shares.push(0);
+    if (needs[index]! > 0) open.push(index);
+  }
   let left = Math.max(0, Math.floor(total));
-  let open = needs.map((_, index) => index).filter((index) => needs[index]! > 0);
   while (open.length > 0 && left > 0) {
     const each = Math.floor(left / open.length);
     if (each === 0) {
