@@ -19,11 +19,37 @@ const assistants = new WeakMap<AssistantMessage, AssistantMessage | null>();
 
 type Part = TextContent | ImageContent | ThinkingContent | ToolCall;
 
-/** A character `String.prototype.trim` would keep. */
-const NOT_WHITESPACE = /\S/;
+/** Whether `code` is a UTF-16 unit that `\s` matches (and `String.prototype.trim` removes). */
+function isWhitespace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+/**
+ * `/\S/.test(text)`: whether `text` holds a character `String.prototype.trim` would keep. A loop
+ * that settles most text at its first unit, a few times faster than the regular expression, and
+ * asked of every user message and text part a manager takes in.
+ *
+ * @internal
+ */
+export function hasNonWhitespace(text: string): boolean {
+  for (let index = 0; index < text.length; index++) if (!isWhitespace(text.charCodeAt(index))) return true;
+  return false;
+}
 
 function isEmptyPart(part: Part): boolean {
-  if (part.type === 'text') return !NOT_WHITESPACE.test(part.text);
+  if (part.type === 'text') return !hasNonWhitespace(part.text);
   if (part.type === 'thinking') {
     return (
       part.thinking.trim() === '' && part.signature === undefined && !part.redacted && part.providerData === undefined
@@ -51,7 +77,7 @@ export function sendableUser(message: UserMessage): UserMessage | undefined {
  */
 export function withoutEmptyUserParts(message: UserMessage): UserMessage | undefined {
   const { content } = message;
-  if (typeof content === 'string') return NOT_WHITESPACE.test(content) ? message : undefined;
+  if (typeof content === 'string') return hasNonWhitespace(content) ? message : undefined;
   if (!content.some(isEmptyPart)) return content.length === 0 ? undefined : message;
   const kept = content.filter((part) => !isEmptyPart(part));
   return kept.length === 0 ? undefined : { ...message, content: kept };
