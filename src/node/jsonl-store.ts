@@ -48,7 +48,9 @@ import { createWriteQueue } from './jsonl-write-queue.js';
  *   after the other writer's entries. A lock left by a dead process on this host is taken
  *   over; one held for over 2 s otherwise is refused, naming its owner.
  * - An append that would grow the file past `maxSessionBytes` is refused before anything is written.
- * - A session is read once and then served from memory (and read again after a refused append).
+ * - A session is read once and then served from memory (and read again after a refused append):
+ *   indexed by its lines' first fields when first read for a branch or the leaf, parsed in full
+ *   when first read by `getEntries` or `getMessages`, which need every entry anyway.
  *
  * @param options - The directory, a warning callback, the clock and the size cap.
  * @returns The store.
@@ -83,7 +85,7 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
     }
   }
 
-  /** Reads a session: lazily (only line heads), or in full after a line did not match its head. */
+  /** Reads a session: lazily (only line heads), or in full (for every entry, or after a line did not match its head). */
   async function read(sessionId: string, full = false, reported?: Set<number>): Promise<LoadedSession> {
     const file = fileOf(sessionId);
     const session = await readSessionFile(file, sessionId, {
@@ -100,8 +102,12 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
    * said (an edited or damaged file), reads the session in full, as the reader always did, and
    * runs it again.
    */
-  async function withSession<T>(sessionId: string, work: (session: LoadedSession) => T | Promise<T>): Promise<T> {
-    const session = await load(sessionId);
+  async function withSession<T>(
+    sessionId: string,
+    work: (session: LoadedSession) => T | Promise<T>,
+    everyEntry = false,
+  ): Promise<T> {
+    const session = await load(sessionId, everyEntry);
     try {
       return await work(session);
     } catch (error) {
@@ -113,11 +119,11 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
     }
   }
 
-  function load(sessionId: string): Promise<LoadedSession> {
+  function load(sessionId: string, everyEntry = false): Promise<LoadedSession> {
     if (!isSessionId(sessionId)) return Promise.reject(sessionNotFound(sessionId));
     let session = loaded.get(sessionId);
     if (session === undefined) {
-      session = read(sessionId);
+      session = read(sessionId, everyEntry);
       loaded.set(sessionId, session);
       session.catch(() => loaded.delete(sessionId));
     }
@@ -210,7 +216,7 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
       });
     },
     async getEntries(sessionId: string): Promise<SessionEntry[]> {
-      return withSession(sessionId, (session) => session.index.entries());
+      return withSession(sessionId, (session) => session.index.entries(), true);
     },
     async getBranch(sessionId: string, leafId?: string | null, options?: { from?: 'root' | 'context' }) {
       const context = wantsContextBranch('getBranch', options);
@@ -232,7 +238,7 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
       });
     },
     async getMessages(sessionId: string): Promise<TranscriptMessage[]> {
-      return withSession(sessionId, (session) => session.index.messages());
+      return withSession(sessionId, (session) => session.index.messages(), true);
     },
     async close(): Promise<void> {
       await writes.idle();

@@ -367,6 +367,30 @@ describe('JSONL store files', () => {
     }
   });
 
+  it('reads a session in full when its first read needs every entry, as the indexed read finds it', async () => {
+    const { id } = await editedSession((lines) => {
+      const entry = JSON.parse(lines[2]!) as Record<string, unknown>;
+      const { id: entryId, ...rest } = entry;
+      lines[2] = JSON.stringify({ ...rest, id: entryId }); // hand-written: parsed whole by the index
+      lines[3] = lines[3]!.replace('"content":"c"', '"content":7'); // damaged past its first fields
+      lines[7] = '{"type":"message","id":"half"'; // torn
+    });
+    const indexed = createJsonlStore({ directory });
+    await indexed.getBranch(id, undefined, { from: 'context' });
+    const entries = await indexed.getEntries(id);
+    const messages = await indexed.getMessages(id);
+    expect(entries.map((entry) => entry.id)).toHaveLength(2);
+    for (const first of ['getEntries', 'getMessages'] as const) {
+      const fresh = createJsonlStore({ directory });
+      if (first === 'getMessages') expect(await fresh.getMessages(id)).toEqual(messages);
+      expect(await fresh.getEntries(id)).toEqual(entries);
+      expect(await fresh.getMessages(id)).toEqual(messages);
+      // The same lines reported, each once; in line order, as a full read finds them.
+      const byLine = (warnings: JsonlStoreWarning[]) => [...warnings].sort((a, b) => a.line - b.line);
+      expect(fresh.getDiagnostics()).toEqual(byLine(indexed.getDiagnostics()));
+    }
+  });
+
   it('reads a file an editor saved with a byte order mark and CRLF line ends', async () => {
     const { id, ids } = await editedSession((lines) => {
       lines[0] = `\uFEFF${lines[0]}`;
