@@ -4,13 +4,12 @@ import { fc, test } from '@fast-check/vitest';
 import { expect } from 'vitest';
 import { codePointLength } from '../../src/internal/clip-text.js';
 import { withCallIds } from '../../src/manager/internal/sent-messages.js';
-import { sendableAssistant } from '../../src/pipeline/internal/empty-content.js';
 import { withTheirCalls } from '../../src/pipeline/internal/tool-summary-input.js';
 import { serializeMessages } from '../../src/summarizing/serialize-conversation.js';
 import { serializeToolBatch } from '../../src/summarizing/tool-output/serialize-tool-batch.js';
 import { shareBudget } from '../../src/summarizing/tool-output/share-budget.js';
 import { arbitraryConversation } from '../../src/testing/index.js';
-import type { AssistantMessage, Message, ToolResultMessage } from '../../src/types.js';
+import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from '../../src/types.js';
 
 /** The definition of the shares: water-filling, as first written with map and filter. */
 function referenceShares(needs: readonly number[], total: number): number[] {
@@ -82,19 +81,39 @@ test.prop([arbitraryConversation({ maxLength: 30 }), fc.integer({ min: 0, max: 4
   },
 );
 
+/** Tool calls of other shapes than the usual four keys: provider data, another key order, a key ctxkit does not model. */
+const reshaped = (message: AssistantMessage): AssistantMessage[] => [
+  message,
+  ...[
+    (call: ToolCall): ToolCall => ({ ...call, providerData: { openai: { status: 'completed' } } }),
+    (call: ToolCall): ToolCall => ({ id: call.id, type: call.type, name: call.name, arguments: call.arguments }),
+    (call: ToolCall): ToolCall => Object.assign({ ...call }, { extra: 1 }),
+  ].map((reshape) => ({
+    ...message,
+    content: message.content.map((part) => (part.type === 'toolCall' ? reshape(part) : part)),
+  })),
+];
+
 test.prop([arbitraryConversation({ maxLength: 20 })])(
-  'withCallIds renames the calls in order and keeps every other part',
+  'withCallIds renames the calls in order and keeps every other part and key, in order',
   (conversation) => {
-    for (const message of conversation) {
-      if (message.role !== 'assistant' || sendableAssistant(message) === undefined) continue;
-      const calls = message.content.filter((part) => part.type === 'toolCall');
-      const ids = calls.map((_, rank) => ({ id: `renamed_${rank}` }));
-      let rank = 0;
-      const expected: AssistantMessage = {
-        ...message,
-        content: message.content.map((part) => (part.type === 'toolCall' ? { ...part, id: ids[rank++]!.id } : part)),
-      };
-      expect(withCallIds(message, ids)).toEqual(expected);
+    for (const original of conversation) {
+      if (original.role !== 'assistant') continue;
+      for (const message of reshaped(original)) {
+        const calls = message.content.filter((part) => part.type === 'toolCall');
+        const ids = calls.map((_, rank) => ({ id: `renamed_${rank}` }));
+        let rank = 0;
+        const expected: AssistantMessage = {
+          ...message,
+          content: message.content.map((part) => (part.type === 'toolCall' ? { ...part, id: ids[rank++]!.id } : part)),
+        };
+        const actual = withCallIds(message, ids);
+        expect(actual).toEqual(expected);
+        expect(JSON.stringify(actual)).toBe(JSON.stringify(expected));
+        expect(actual.content.map((part) => Object.keys(part))).toEqual(
+          expected.content.map((part) => Object.keys(part)),
+        );
+      }
     }
   },
 );
