@@ -125,9 +125,9 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
    */
   function measureList(list: readonly Message[]): { usage: ContextUsage; projection: SentProjection } {
     if (state.holds(list)) return measure();
-    const continued = state.continues(list);
-    const projection = SentProjection.of(continued ? state.continuation(list) : list, count);
-    return { usage: measureProjection(projection, continued), projection };
+    const continued = state.continuation(list);
+    const projection = SentProjection.of(continued ?? list, count);
+    return { usage: measureProjection(projection, continued !== undefined), projection };
   }
 
   function updateWarning(usage: ContextUsage): void {
@@ -218,7 +218,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     afterTurn: (input, callOptions = {}) => take(input, 'afterTurn', callOptions),
     async compact(history, callOptions = {}) {
       checkList(history, 'compact');
-      const continued = state.continuation(history);
+      const continued = state.continuation(history) ?? [...history];
       // The host goes on from the array it passed (or from the compacted messages).
       return compaction.adopt(await compaction.run(continued, 'manual', callOptions), history);
     },

@@ -88,17 +88,15 @@ export class ManagedHistory {
     );
   }
 
-  /** Whether `input` continues the host's last input or the history (possibly with new messages). */
-  continues(input: readonly Message[]): boolean {
-    return continues(input, this.arrays.known) || continues(input, this.arrays.mirror);
-  }
-
-  /** The history `input` stands for: the manager's history plus what `input` adds, or `input` itself. */
-  continuation(input: readonly Message[]): Message[] {
+  /**
+   * The history `input` stands for when it continues the host's last input or the history
+   * (possibly with new messages): the manager's history plus what `input` adds; else undefined.
+   */
+  continuation(input: readonly Message[]): Message[] | undefined {
     const { known, mirror } = this.arrays;
     if (input !== this.history && continues(input, known)) return mirror.concat(input.slice(known.length));
     if (continues(input, mirror)) return mirror.concat(input.slice(mirror.length));
-    return input.slice();
+    return undefined;
   }
 
   private restart(input: readonly Message[], where: string, callOptions: CallOptions): boolean | Promise<boolean> {

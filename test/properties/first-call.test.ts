@@ -10,11 +10,23 @@ import {
   summarizeToolResults,
 } from '../../src/index.js';
 import type { SummaryRequest } from '../../src/summarizing/index.js';
-import { arbitraryConversation, deepFreeze } from '../../src/testing/index.js';
+import {
+  arbitraryConversation,
+  deepFreeze,
+  toolCallMessage,
+  toolResultMessage,
+  userMessage,
+} from '../../src/testing/index.js';
 
 /** Long enough that most conversations archive a batch on the first call. */
 const conversations = arbitraryConversation({ maxLength: 90 });
 const policies = fc.record({ cutoff: fc.integer({ min: 0, max: 6 }), batch: fc.integer({ min: 0, max: 4 }) });
+
+/** One tool step: a call of `name` with id `id` and its result `output`. */
+const toolStep = (id: string, name: string, step: number, output: string): Message[] => [
+  toolCallMessage([{ id, name, arguments: { step } }]),
+  toolResultMessage(id, output, { toolName: name }),
+];
 
 function recording(): Summarizer & { requests: SummaryRequest[] } {
   const requests: SummaryRequest[] = [];
@@ -114,17 +126,8 @@ test.prop([conversations, policies], { numRuns: 80 })(
 );
 
 test('a first call on a history of many tool steps archives the oldest in one batch and counts what it sends', async () => {
-  const history: Message[] = [{ role: 'user', content: 'run the suite step by step' }];
-  for (let step = 0; step < 300; step++) {
-    const id = `call_${step % 3}`;
-    history.push({ role: 'assistant', content: [{ type: 'toolCall', id, name: 'bash', arguments: { step } }] });
-    history.push({
-      role: 'toolResult',
-      toolCallId: id,
-      toolName: 'bash',
-      content: [{ type: 'text', text: `ok ${step}` }],
-    });
-  }
+  const history: Message[] = [userMessage('run the suite step by step')];
+  for (let step = 0; step < 300; step++) history.push(...toolStep(`call_${step % 3}`, 'bash', step, `ok ${step}`));
   const summarizer = recording();
   const prepared = await manager(summarizer, { cutoff: 10, batch: 30 }).prepare(history);
   expect(summarizer.requests.length).toBe(1);
@@ -134,7 +137,7 @@ test('a first call on a history of many tool steps archives the oldest in one ba
 });
 
 test('a first call whose projection is rebuilt midway (a raw id equal to a renamed one) still archives early what it hides', async () => {
-  const history: Message[] = [{ role: 'user', content: 'go' }];
+  const history: Message[] = [userMessage('go')];
   const ids = [
     'call_0',
     'call_0',
@@ -143,15 +146,7 @@ test('a first call whose projection is rebuilt midway (a raw id equal to a renam
     'call_0#3',
     ...Array.from({ length: 60 }, (_, step) => `c${step}`),
   ];
-  ids.forEach((id, step) => {
-    history.push({ role: 'assistant', content: [{ type: 'toolCall', id, name: 'read', arguments: { step } }] });
-    history.push({
-      role: 'toolResult',
-      toolCallId: id,
-      toolName: 'read',
-      content: [{ type: 'text', text: `line ${step}` }],
-    });
-  });
+  history.push(...ids.flatMap((id, step) => toolStep(id, 'read', step, `line ${step}`)));
   const summarizer = recording();
   const prepared = await manager(summarizer, { cutoff: 4, batch: 2 }).prepare(history);
   const reference = recording();

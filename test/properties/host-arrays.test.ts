@@ -13,13 +13,8 @@ import {
   referenceCounter,
   type Summarizer,
 } from '../../src/index.js';
-import {
-  assistantMessage,
-  checkToolPairing,
-  toolCallMessage,
-  toolResultMessage,
-  userMessage,
-} from '../../src/testing/index.js';
+import { checkToolPairing, userMessage } from '../../src/testing/index.js';
+import { hostStep, stepMessages } from './host-steps.js';
 
 /** A deterministic summarizer that counts its calls, and rejects as aborted once when told to. */
 function countingSummarizer() {
@@ -56,16 +51,13 @@ function createManager(events: string[]) {
 }
 type Managed = ReturnType<typeof createManager>;
 
-const step = fc.oneof(
-  fc.record({ kind: fc.constant('user' as const), size: fc.integer({ min: 1, max: 600 }) }),
-  fc.record({ kind: fc.constant('answer' as const), size: fc.integer({ min: 1, max: 200 }) }),
-  fc.record({
-    kind: fc.constant('tool' as const),
-    calls: fc.integer({ min: 1, max: 2 }),
-    // Lines of output: most fit, some are cut.
-    size: fc.oneof({ weight: 3, arbitrary: fc.nat({ max: 10 }) }, fc.nat({ max: 900 })),
-  }),
-);
+const step = hostStep({
+  userWords: 600,
+  answerWords: 200,
+  calls: 2,
+  // Lines of output: most fit, some are cut.
+  lines: fc.oneof({ weight: 3, arbitrary: fc.nat({ max: 10 }) }, fc.nat({ max: 900 })),
+});
 const via = fc.oneof(
   { weight: 5, arbitrary: fc.constantFrom('prepare' as const, 'afterTurn' as const) },
   { weight: 1, arbitrary: fc.constant('recover' as const) },
@@ -95,15 +87,6 @@ const operation = fc.oneof(
 );
 
 let serial = 0;
-function messagesOf(item: typeof step extends fc.Arbitrary<infer T> ? T : never): Message[] {
-  const n = serial++;
-  if (item.kind === 'user') return [userMessage(`q${n} `.repeat(item.size))];
-  if (item.kind === 'answer') return [assistantMessage(`a${n} `.repeat(item.size))];
-  const ids = Array.from({ length: item.calls }, (_, index) => `call_${n}_${index}`);
-  const call = toolCallMessage(ids.map((id) => ({ id, name: 'bash', arguments: { command: `ls ${id}` } })));
-  return [call, ...ids.map((id) => toolResultMessage(id, `line ${id}\n`.repeat(item.size), { toolName: 'bash' }))];
-}
-
 const seen = { compactions: 0, archives: 0, cuts: 0, aborts: 0, recoveries: 0, sharedHistory: 0 };
 afterAll(() => {
   for (const [what, count] of Object.entries(seen)) expect(count, what).toBeGreaterThan(0);
@@ -232,7 +215,7 @@ test.prop([fc.array(operation, { minLength: 1, maxLength: 40 })], { numRuns: 400
         if (!(got instanceof Error)) logical = array.slice(); // the host goes on from what it passed
         if (item.adopt && !(got instanceof Error)) returned = (got as CompactionResult).messages;
       } else if (item.kind === 'append') {
-        const added = messagesOf(item.step);
+        const added = stepMessages(item.step, serial++);
         if (item.pushOntoReturned) adopt(returned).push(...added);
         await check(undefined, added, 'prepare');
       } else if (item.kind === 'edit') {
@@ -243,7 +226,7 @@ test.prop([fc.array(operation, { minLength: 1, maxLength: 40 })], { numRuns: 400
         else array[item.at % array.length] = userMessage(`edited ${serial++}`);
         await check(array, [], item.via);
       } else {
-        const added = messagesOf(item.step);
+        const added = stepMessages(item.step, serial++);
         if (added.some((message) => message.role === 'toolResult' && JSON.stringify(message).length > 700)) seen.cuts++;
         let input: Message[];
         if (item.kind === 'pushReturned') input = adopt(returned);

@@ -1,13 +1,8 @@
 import { fc, test } from '@fast-check/vitest';
 import { afterAll, expect } from 'vitest';
 import { createContextManager, type Message, referenceCounter, type Summarizer } from '../../src/index.js';
-import {
-  assistantMessage,
-  checkToolPairing,
-  toolCallMessage,
-  toolResultMessage,
-  userMessage,
-} from '../../src/testing/index.js';
+import { checkToolPairing } from '../../src/testing/index.js';
+import { hostStep, stepMessages } from './host-steps.js';
 
 /** A deterministic summarizer: the same requests give the same summaries in both managers. */
 const summarizer: Summarizer = {
@@ -33,16 +28,13 @@ function createManager() {
 }
 
 /** One host step: what it adds to its history. A result may come before its call (`early`). */
-const stepArbitrary = fc.oneof(
-  fc.record({ kind: fc.constant('user' as const), size: fc.integer({ min: 1, max: 1_500 }) }),
-  fc.record({ kind: fc.constant('answer' as const), size: fc.integer({ min: 1, max: 400 }) }),
-  fc.record({
-    kind: fc.constant('tool' as const),
-    calls: fc.integer({ min: 1, max: 3 }),
-    size: fc.integer({ min: 1, max: 3_000 }),
-    early: fc.boolean(),
-  }),
-);
+const stepArbitrary = hostStep({
+  userWords: 1_500,
+  answerWords: 400,
+  calls: 3,
+  lines: fc.integer({ min: 1, max: 301 }),
+  early: true,
+});
 
 let serial = 0;
 /** What the runs went through: the property must have met both archiving and compaction. */
@@ -52,18 +44,6 @@ afterAll(() => {
   expect(seen.archives).toBeGreaterThan(0);
   expect(seen.appends).toBeGreaterThan(0);
 });
-function messagesOf(step: typeof stepArbitrary extends fc.Arbitrary<infer T> ? T : never): Message[] {
-  const n = serial++;
-  if (step.kind === 'user') return [userMessage(`q${n} `.repeat(step.size))];
-  if (step.kind === 'answer') return [assistantMessage(`a${n} `.repeat(step.size))];
-  const ids = Array.from({ length: step.calls }, (_, index) => `call_${n}_${index}`);
-  const call = toolCallMessage(ids.map((id) => ({ id, name: 'bash', arguments: { command: `ls ${id}` } })));
-  const results = ids.map((id) =>
-    toolResultMessage(id, `line ${id}\n`.repeat(step.size / 10 + 1), { toolName: 'bash' }),
-  );
-  return step.early ? [results[0]!, call, ...results.slice(1)] : [call, ...results];
-}
-
 /** How the host keeps its history between calls when it calls `prepare`. */
 const hostArbitrary = fc.constantFrom(
   'own array' as const, // its own array, of the messages it wrote
@@ -88,7 +68,7 @@ test.prop(
     // A host keeps its own array, or the history the manager returns; it calls append or prepare
     // at each step.
     for (const { step, append } of steps) {
-      const added = messagesOf(step);
+      const added = stepMessages(step, serial++);
       whole.push(...added);
       own.push(...added);
       const expected = await reference.prepare(whole);

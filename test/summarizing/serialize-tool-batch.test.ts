@@ -1,5 +1,5 @@
-// The tool-batch serializer and its fair shares, pinned against their plain definitions (callbacks
-// over arrays) after they were written as loops.
+// The tool-batch serializer, pinned against its plain definition (callbacks over arrays) after it
+// was written as loops, and the fair shares it gives each group, by their properties.
 import { fc, test } from '@fast-check/vitest';
 import { expect } from 'vitest';
 import { codePointLength } from '../../src/internal/clip-text.js';
@@ -11,33 +11,6 @@ import { shareBudget } from '../../src/summarizing/tool-output/share-budget.js';
 import { arbitraryConversation } from '../../src/testing/index.js';
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from '../../src/types.js';
 
-/** The definition of the shares: water-filling, as first written with map and filter. */
-function referenceShares(needs: readonly number[], total: number): number[] {
-  const shares = needs.map(() => 0);
-  let left = Math.max(0, Math.floor(total));
-  let open = needs.map((_, index) => index).filter((index) => needs[index]! > 0);
-  while (open.length > 0 && left > 0) {
-    const each = Math.floor(left / open.length);
-    if (each === 0) {
-      for (const index of open) {
-        if (left === 0) break;
-        shares[index]!++;
-        left--;
-      }
-      break;
-    }
-    const still: number[] = [];
-    for (const index of open) {
-      const give = Math.min(each, needs[index]! - shares[index]!);
-      shares[index]! += give;
-      left -= give;
-      if (shares[index]! < needs[index]!) still.push(index);
-    }
-    open = still;
-  }
-  return shares;
-}
-
 /** The definition of the batch text, as first written with callbacks. */
 function referenceBatch(pairs: readonly Message[], maxChars: number): string {
   const groups: Message[][] = [];
@@ -47,7 +20,7 @@ function referenceBatch(pairs: readonly Message[], maxChars: number): string {
     else groups.push([message]);
   }
   const full = groups.map((group) => serializeMessages(group));
-  const shares = referenceShares(full.map(codePointLength), maxChars - Math.max(0, groups.length - 1) * 2);
+  const shares = shareBudget(full.map(codePointLength), maxChars - Math.max(0, groups.length - 1) * 2);
   return groups
     .map((group, index) => {
       if (codePointLength(full[index]!) <= shares[index]!) return full[index]!;
@@ -64,9 +37,24 @@ function referenceBatch(pairs: readonly Message[], maxChars: number): string {
 }
 
 test.prop([fc.array(fc.nat({ max: 5_000 }), { maxLength: 30 }), fc.integer({ min: -10, max: 20_000 })])(
-  'shareBudget gives the shares of its definition',
+  'shareBudget fills the needs evenly: nobody over its need, nothing left while a need is open, no share above an open one but by the one unit handed out in order',
   (needs, total) => {
-    expect(shareBudget(needs, total)).toEqual(referenceShares(needs, total));
+    const shares = shareBudget(needs, total);
+    const budget = Math.max(0, total);
+    const needed = needs.reduce((sum, need) => sum + need, 0);
+    expect(shares).toHaveLength(needs.length);
+    shares.forEach((share, index) => {
+      expect(Number.isInteger(share) && share >= 0 && share <= needs[index]!).toBe(true);
+    });
+    expect(shares.reduce((sum, share) => sum + share, 0)).toBe(Math.min(budget, needed));
+    const open = shares.flatMap((share, index) => (share < needs[index]! ? [index] : []));
+    for (const index of open) {
+      // Water-filling: an item still short of its need got at least what any other got, less the
+      // one unit of the remainder, which goes to the earlier items.
+      shares.forEach((share, other) => {
+        expect(share).toBeLessThanOrEqual(shares[index]! + (other < index ? 1 : 0));
+      });
+    }
   },
 );
 

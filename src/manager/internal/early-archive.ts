@@ -69,6 +69,10 @@ export class EarlyArchive {
 
   /** The intake ends without its archive: each result archived early is sent as itself again. */
   restore(projection: SentProjection, history: readonly Message[]): void {
+    if (this.indexes.length === 0) {
+      this.left = 0; // the usual intake, run before every call: nothing was archived early
+      return;
+    }
     for (let rank = 0; rank < this.indexes.length; rank++) {
       projection.replaceResult(this.positions[rank]!, history[this.indexes[rank]!] as ToolResultMessage);
     }

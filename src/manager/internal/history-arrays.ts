@@ -51,10 +51,9 @@ export class HistoryArrays {
     } else if (continues(input, this.knownArray)) this.way = 'known';
     else if (this.compactedArray !== undefined && continues(input, this.compactedArray)) this.way = 'compacted';
     else if (continues(input, this.mirrorArray)) this.way = 'mirror';
-    if (this.way === undefined) return -1;
-    return this.way === 'known'
-      ? this.knownArray.length
-      : (this.way === 'compacted' ? this.compactedArray! : this.mirrorArray).length;
+    if (this.way === 'known') return this.knownArray.length;
+    if (this.way === 'compacted') return this.compactedArray!.length;
+    return this.way === undefined ? -1 : this.mirrorArray.length;
   }
 
   /**
