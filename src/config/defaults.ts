@@ -126,6 +126,16 @@ export const DEFAULT_TOOL_OUTPUT_LIMITS: Readonly<ToolOutputLimits> = Object.fre
 });
 
 /**
+ * Tool-output limits known valid and complete, and frozen (so they stay so): the defaults, the
+ * `toolOutput` of every resolved configuration, and limits a pipeline function parsed once. The one
+ * record of which limits need no second check (a manager passes its config's for every output it
+ * cuts).
+ *
+ * @internal
+ */
+export const checkedToolOutputs = new WeakSet<object>([DEFAULT_TOOL_OUTPUT_LIMITS]);
+
+/**
  * The reference defaults. `reserveTokens` is the reserve for windows of 65,536 tokens and up;
  * {@link resolveConfig} scales it down for smaller windows when the host does not set it.
  *

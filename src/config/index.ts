@@ -2,6 +2,7 @@
 export {
   type ContextConfig,
   type ContextConfigInput,
+  checkedToolOutputs,
   DEFAULT_CONFIG,
   DEFAULT_TOOL_OUTPUT_LIMITS,
   type ToolOutputLimits,
@@ -10,5 +11,5 @@ export {
 } from './defaults.js';
 export { effectiveKeepRecentTokens } from './effective-keep-recent-tokens.js';
 export { effectiveTokenLimit } from './effective-token-limit.js';
-export { isResolvedToolOutput, resolveConfig, toConfig } from './resolve-config.js';
+export { resolveConfig, toConfig } from './resolve-config.js';
 export { contextConfigSchema, toolOutputSchema, toolSummaryStrategySchema } from './schema.js';

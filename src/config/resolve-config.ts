@@ -1,6 +1,12 @@
 import { ConfigError } from '../errors.js';
 import { parseOptions } from '../validation/parse-options.js';
-import { type ContextConfig, type ContextConfigInput, DEFAULT_CONFIG, DEFAULT_TOOL_OUTPUT_LIMITS } from './defaults.js';
+import {
+  type ContextConfig,
+  type ContextConfigInput,
+  checkedToolOutputs,
+  DEFAULT_CONFIG,
+  DEFAULT_TOOL_OUTPUT_LIMITS,
+} from './defaults.js';
 import { effectiveTokenLimit } from './effective-token-limit.js';
 import { contextConfigSchema } from './schema.js';
 
@@ -44,24 +50,11 @@ function resolveFor(input: ContextConfigInput, functionName: string, name: strin
   if (given.warningThreshold === undefined) config.warningThreshold = defaultWarningThreshold(config);
   Object.freeze(config);
   resolved.add(config);
-  resolvedLimits.add(config.toolOutput);
+  checkedToolOutputs.add(config.toolOutput);
   return config;
 }
 
 const resolved = new WeakSet<object>();
-/** The `toolOutput` of each resolved configuration. */
-const resolvedLimits = new WeakSet<object>();
-
-/**
- * Whether `limits` is the `toolOutput` of a resolved configuration: checked already, complete and
- * frozen (a manager's tool-output guard passes it for each output it cuts).
- *
- * @internal
- */
-export function isResolvedToolOutput(limits: object): boolean {
-  return resolvedLimits.has(limits);
-}
-
 /**
  * A configuration object passed to a function: an already resolved one is used as it is (no
  * validation on the hot path), anything else goes through {@link resolveConfig}.

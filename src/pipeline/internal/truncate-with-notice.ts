@@ -1,8 +1,8 @@
 // Cutting a tool output to the limits with a notice that says what was cut (and where the full
 // output was saved): the engine of truncateToolContent and processToolOutput. @internal
 import {
+  checkedToolOutputs,
   DEFAULT_TOOL_OUTPUT_LIMITS,
-  isResolvedToolOutput,
   type ToolOutputLimits,
   toolOutputSchema,
 } from '../../config/index.js';
@@ -67,16 +67,13 @@ function noticesFor(original: TextSize, options: TruncateNoticeOptions, fitted: 
   return fitted ? notices : [...notices, () => SHORT_NOTICE];
 }
 
-/** Frozen limits parsed before (the `toolOutput` of a resolved config is known checked from the start). */
-const checkedLimits = new WeakSet<object>([DEFAULT_TOOL_OUTPUT_LIMITS]);
-
 function resolveLimits(limits: Partial<ToolOutputLimits> | undefined, functionName: string): ToolOutputLimits {
-  if (typeof limits === 'object' && limits !== null && (checkedLimits.has(limits) || isResolvedToolOutput(limits)))
+  if (typeof limits === 'object' && limits !== null && checkedToolOutputs.has(limits))
     return { ...DEFAULT_TOOL_OUTPUT_LIMITS, ...limits };
   const parsed = parseOptions(functionName, toolOutputSchema, limits ?? {}, 'limits');
   const given = Object.fromEntries(Object.entries(parsed).filter(([, value]) => value !== undefined));
   const resolved: ToolOutputLimits = { ...DEFAULT_TOOL_OUTPUT_LIMITS, ...given };
-  if (typeof limits === 'object' && limits !== null && Object.isFrozen(limits)) checkedLimits.add(limits);
+  if (typeof limits === 'object' && limits !== null && Object.isFrozen(limits)) checkedToolOutputs.add(limits);
   return resolved;
 }
 
