@@ -20,11 +20,13 @@ export class TokenCounts {
 
   /** Sets the count at `index`, making room and widening as needed. */
   set(index: number, tokens: number): void {
-    if (!this.fits(tokens)) this.values = this.widened(tokens, this.values.length);
+    if (!this.fits(tokens)) {
+      this.values = this.resized(tokens >>> 0 === tokens ? Uint32Array : Float64Array, this.values.length);
+    }
     if (index >= this.values.length) {
       let capacity = this.values.length * 2;
       while (capacity <= index) capacity *= 2;
-      this.values = this.copy(this.values, capacity);
+      this.values = this.resized(this.values.constructor as CountsArray, capacity);
     }
     this.values[index] = tokens;
   }
@@ -36,16 +38,12 @@ export class TokenCounts {
     return true;
   }
 
-  /** The counts in an array that also holds `tokens`. */
-  private widened(tokens: number, capacity: number): Uint32Array | Float64Array {
-    const next = tokens >>> 0 === tokens ? new Uint32Array(capacity) : new Float64Array(capacity);
+  /** The counts in a new array of the kind `Kind`, with room for `capacity`. */
+  private resized(Kind: CountsArray, capacity: number): Uint16Array | Uint32Array | Float64Array {
+    const next = new Kind(capacity);
     next.set(this.values);
     return next;
   }
-
-  private copy<T extends Uint16Array | Uint32Array | Float64Array>(values: T, capacity: number): T {
-    const next = new (values.constructor as new (length: number) => T)(capacity);
-    next.set(values);
-    return next;
-  }
 }
+
+type CountsArray = typeof Uint16Array | typeof Uint32Array | typeof Float64Array;
