@@ -6,10 +6,9 @@
  *
  * @internal
  */
-import { StoreError } from '../errors.js';
 import { markStoreEntries } from '../session/check-entries.js';
-import { parseStoredEntry } from '../session/parse-stored-entry.js';
 import type { SessionEntry } from '../session-entry.js';
+import { entryOfRow } from './read-entry-rows.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-schema.js';
 
 interface WalkRow {
@@ -48,16 +47,7 @@ export function contextStatements(database: SqliteDatabase) {
   } satisfies Record<string, SqliteStatement>;
 }
 
-function entryOf(seq: number, json: string): SessionEntry {
-  const parsed = parseStoredEntry(JSON.parse(json));
-  if ('problem' in parsed) {
-    throw new StoreError({
-      message: `Row ${seq} of session_entries is not a valid entry: ${parsed.problem}.`,
-      code: 'STORE_CORRUPT',
-    });
-  }
-  return parsed.entry;
-}
+const entryOf = (seq: number, json: string) => entryOfRow(json, () => seq);
 
 /**
  * The context branch of `leafId` (see `SessionStore.getBranch`), or `undefined` when the store

@@ -6,6 +6,7 @@
 import { StoreError } from '../errors.js';
 import { parseStoredEntry } from '../session/parse-stored-entry.js';
 import type { SessionIndex } from '../session/session-index.js';
+import type { SessionEntry } from '../session-entry.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-schema.js';
 
 /** The statement returning the first column's value alone where the driver can (no row object or array). */
@@ -39,6 +40,26 @@ export interface RowsRead {
   lastId: string | null;
 }
 
+/**
+ * The entry a row's `data_json` holds; `seqOf` gives the row's seq for the error, only when needed.
+ *
+ * @throws `StoreError` (`STORE_CORRUPT`) naming the row when it is not JSON or not a valid entry.
+ * @internal
+ */
+export function entryOfRow(json: string, seqOf: () => unknown): SessionEntry {
+  let parsed: ReturnType<typeof parseStoredEntry>;
+  try {
+    parsed = parseStoredEntry(JSON.parse(json));
+  } catch (error) {
+    parsed = { problem: `its data_json is not JSON (${error instanceof Error ? error.message : String(error)})` };
+  }
+  if ('entry' in parsed) return parsed.entry;
+  throw new StoreError({
+    message: `Row ${String(seqOf())} of session_entries is not a valid entry: ${parsed.problem}.`,
+    code: 'STORE_CORRUPT',
+  });
+}
+
 /** A column of a row: the value itself when the statement plucks it. */
 const columnValue = (row: unknown, column: string) =>
   typeof row === 'object' && row !== null ? (row as Record<string, unknown>)[column] : row;
@@ -65,16 +86,13 @@ export function readEntryRows(
   const rows = between.iterate?.(sessionId, after, last) ?? between.all(sessionId, after, last);
   let count = 0;
   for (const row of rows) {
-    const parsed = parseStoredEntry(JSON.parse(columnValue(row, 'data_json') as string));
-    if ('problem' in parsed) {
-      const seq = columnValue(statements.seqAt.get(sessionId, after, count), 'seq');
-      throw new StoreError({
-        message: `Row ${seq} of session_entries is not a valid entry: ${parsed.problem}.`,
-        code: 'STORE_CORRUPT',
-      });
-    }
-    index.add(parsed.entry);
-    read.lastId = parsed.entry.id;
+    const entry = entryOfRow(columnValue(row, 'data_json') as string, () =>
+      columnValue(statements.seqAt.get(sessionId, after, count), 'seq'),
+    );
+    index.add(entry);
+    // Moved row by row while `lastSeq` moves at the end: a read that throws leaves them apart, so
+    // the next refresh finds another id at `lastSeq` and starts over instead of adding rows twice.
+    read.lastId = entry.id;
     count++;
   }
   if (count > 0) read.lastSeq = last;

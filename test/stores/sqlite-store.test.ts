@@ -170,11 +170,15 @@ describe('SQLite store schema', () => {
   });
 
   /** Damages the second row of the only session in `database`: a new store names that row. */
-  async function expectCorruptRowNamed(database: Database.Database, through: CreateSqliteStoreOptions['database']) {
+  async function expectCorruptRowNamed(
+    database: Database.Database,
+    through: CreateSqliteStoreOptions['database'],
+    damaged = '{"id":"broken"}',
+  ) {
     const seq = (
       database.prepare('SELECT seq FROM session_entries ORDER BY seq LIMIT 1 OFFSET 1').get() as { seq: number }
     ).seq;
-    database.prepare(`UPDATE session_entries SET data_json = '{"id":"broken"}' WHERE seq = ?`).run(seq);
+    database.prepare('UPDATE session_entries SET data_json = ? WHERE seq = ?').run(damaged, seq);
     const [{ id }] = database.prepare('SELECT id FROM sessions').all() as [{ id: string }];
     const error = await createSqliteStore({ database: through })
       .getBranch(id)
@@ -191,6 +195,16 @@ describe('SQLite store schema', () => {
       await store.appendEntry(id, { type: 'message', message: { role: 'user', content: text } });
     }
     await expectCorruptRowNamed(database, database);
+  });
+
+  it('names the row whose JSON is torn', async () => {
+    const database = open();
+    const store = createSqliteStore({ database });
+    const { id } = await store.createSession();
+    for (const text of ['one', 'two', 'three']) {
+      await store.appendEntry(id, { type: 'message', message: { role: 'user', content: text } });
+    }
+    await expectCorruptRowNamed(database, database, '{"id":"e2","parentId":"e1","type":"mess');
   });
 
   it('says how to install better-sqlite3 when the database is missing or wrong', () => {
