@@ -1,5 +1,12 @@
 import { mixHash } from '../internal/mix-hash.js';
 
+/** Whether `bytes[a, aEnd)` and `bytes[b, bEnd)` are the same bytes. @internal */
+export function sameBytes(bytes: Uint8Array, a: number, aEnd: number, b: number, bEnd: number): boolean {
+  if (aEnd - a !== bEnd - b) return false;
+  for (let offset = 0; offset < aEnd - a; offset++) if (bytes[a + offset] !== bytes[b + offset]) return false;
+  return true;
+}
+
 /**
  * The ids of the lines a JSONL reopen indexes, held as byte ranges of the file: a repeated id is
  * found while indexing without decoding an id to a string.
@@ -39,16 +46,8 @@ export class IdSet {
         slots[slot] = ++this.size;
         return true;
       }
-      if (this.same(held - 1, start, end)) return false;
+      const index = held - 1;
+      if (sameBytes(bytes, this.starts[index]!, this.ends[index]!, start, end)) return false;
     }
-  }
-
-  private same(index: number, start: number, end: number): boolean {
-    const other = this.starts[index]!;
-    if (this.ends[index]! - other !== end - start) return false;
-    for (let offset = 0; offset < end - start; offset++) {
-      if (this.bytes[other + offset] !== this.bytes[start + offset]) return false;
-    }
-    return true;
   }
 }

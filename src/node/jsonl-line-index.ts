@@ -16,7 +16,7 @@ import { SessionIndex } from '../session/session-index.js';
 import type { SessionInfo } from '../session/session-store.js';
 import type { SessionEntry, SessionEntryType } from '../session-entry.js';
 import { applyLine } from './jsonl-file.js';
-import { IdSet } from './jsonl-id-set.js';
+import { IdSet, sameBytes } from './jsonl-id-set.js';
 
 const bytesOf = (text: string) => Uint8Array.from(text, (character) => character.charCodeAt(0));
 const ID = bytesOf('{"id":"');
@@ -63,12 +63,6 @@ function plainStringEnd(bytes: Uint8Array, at: number, limit: number): number {
     if (byte === BACKSLASH) return -1;
   }
   return -1;
-}
-
-function sameBytes(bytes: Uint8Array, a: number, aEnd: number, b: number, bEnd: number): boolean {
-  if (aEnd - a !== bEnd - b) return false;
-  for (let offset = 0; offset < aEnd - a; offset++) if (bytes[a + offset] !== bytes[b + offset]) return false;
-  return true;
 }
 
 /** Where the lazily read entries of one file are. */
