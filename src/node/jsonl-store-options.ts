@@ -65,13 +65,12 @@ export interface JsonlSessionStore extends SessionStore {
   getDiagnostics(): JsonlStoreWarning[];
 }
 
+const DIRECTORY = 'must be the directory of the session files, e.g. createJsonlStore({ directory: ".sessions" })';
+const MAX_SESSION_BYTES = `must be a whole number of bytes ≥ 1 (default ${DEFAULT_MAX_SESSION_BYTES})`;
+
 const optionsSchema = z.strictObject(
   {
-    directory: z
-      .string({
-        error: 'must be the directory of the session files, e.g. createJsonlStore({ directory: ".sessions" })',
-      })
-      .min(1, 'must be the directory of the session files, e.g. createJsonlStore({ directory: ".sessions" })'),
+    directory: z.string({ error: DIRECTORY }).min(1, DIRECTORY),
     onWarning: z
       .custom<(warning: JsonlStoreWarning) => void>(
         (value) => typeof value === 'function',
@@ -79,12 +78,8 @@ const optionsSchema = z.strictObject(
       )
       .optional(),
     now: option.clock().optional(),
-    maxSessionBytes: z
-      .number({ error: `must be a whole number of bytes ≥ 1 (default ${DEFAULT_MAX_SESSION_BYTES})` })
-      .int(`must be a whole number of bytes ≥ 1 (default ${DEFAULT_MAX_SESSION_BYTES})`)
-      .min(1, `must be a whole number of bytes ≥ 1 (default ${DEFAULT_MAX_SESSION_BYTES})`)
-      .max(Number.MAX_SAFE_INTEGER, `must be a whole number of bytes ≥ 1 (default ${DEFAULT_MAX_SESSION_BYTES})`)
-      .optional(),
+    // `int` also refuses numbers past the safe integers.
+    maxSessionBytes: z.number({ error: MAX_SESSION_BYTES }).int(MAX_SESSION_BYTES).min(1, MAX_SESSION_BYTES).optional(),
   },
   { error: 'must be an object: createJsonlStore({ directory: ".sessions" })' },
 );
