@@ -14,7 +14,7 @@ export interface EntriesByPosition {
  *
  * @internal
  */
-export function contextCut(index: EntriesByPosition, positions: readonly number[]): number {
+function contextCut(index: EntriesByPosition, positions: readonly number[]): number {
   const latest = positions.findIndex((position) => index.typeAt(position) === 'compaction');
   if (latest < 0) return -1;
   const keepFrom = (index.entryAt(positions[latest]!) as CompactionEntry).firstKeptEntryId;

@@ -18,8 +18,6 @@ export interface SqliteStatement {
   all(...parameters: unknown[]): unknown[];
   /** better-sqlite3: the rows one at a time (a long read then holds no row it has used). */
   iterate?(...parameters: unknown[]): IterableIterator<unknown>;
-  /** better-sqlite3: return rows as arrays of column values instead of objects. */
-  raw?(toggle?: boolean): SqliteStatement;
   /** better-sqlite3: return the first column's value instead of a row. */
   pluck?(toggle?: boolean): SqliteStatement;
 }
