@@ -149,18 +149,11 @@ const modelLimitsSchema = z.strictObject({
   maxOutputTokens: option.positive(),
 });
 
-const optionsSchema = z
-  .strictObject(
-    {
-      overrides: z
-        .record(z.string(), z.unknown(), {
-          error: 'must be an object of model id → { contextWindow, maxOutputTokens }',
-        })
-        .optional(),
-    },
-    { error: 'must be an object (or left out)' },
-  )
-  .optional();
+const optionsSchema = option.fields({
+  overrides: z
+    .record(z.string(), z.unknown(), { error: 'must be an object of model id → { contextWindow, maxOutputTokens }' })
+    .optional(),
+});
 
 function validated(overrides: Readonly<Record<string, ModelLimits>>): Array<[string, ModelLimits]> {
   return Object.entries(overrides).map(([key, value]) => {

@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
 import type { SpilledOutput, SpillInfo, SpillStore } from '../pipeline/spill-store.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { defaultSpillDirectory } from './default-spill-directory.js';
@@ -24,9 +23,7 @@ function safeName(value: string | undefined): string {
   return cleaned === '' ? 'tool' : cleaned;
 }
 
-const optionsSchema = z
-  .strictObject({ directory: option.directory().optional() }, { error: 'must be an object (or left out)' })
-  .optional();
+const optionsSchema = option.fields({ directory: option.directory().optional() });
 
 /**
  * A {@link SpillStore} that writes each output to its own file (mode 0600) and resolves once the

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { SessionEntry, SessionEntryInput } from '../session-entry.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { checkExpectedLeaf } from './check-expected-leaf.js';
@@ -28,9 +27,7 @@ export interface CreateInMemorySessionStoreOptions {
   now?: () => number;
 }
 
-const optionsSchema = z
-  .strictObject({ now: option.clock().optional() }, { error: 'must be an object (or left out)' })
-  .optional();
+const optionsSchema = option.fields({ now: option.clock().optional() });
 
 /**
  * A {@link SessionStore} that keeps everything in memory: for tests, short-lived agents and

@@ -144,6 +144,9 @@ export const option = {
    * `null` or a string fails naming `options` instead of as a `TypeError`.
    */
   bag: () => optionsBag,
+  /** An options object of exactly these fields, or nothing: an unknown field (a typo) is refused. */
+  fields: <Shape extends z.ZodRawShape>(shape: Shape) =>
+    z.strictObject(shape, { error: 'must be an object (or left out)' }).optional(),
   /** A directory path: a non-empty string. */
   directory: () =>
     z
