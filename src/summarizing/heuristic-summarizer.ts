@@ -1,4 +1,4 @@
-import { clipText, codePoints } from '../internal/clip-text.js';
+import { clipText, codePointLength } from '../internal/clip-text.js';
 import type { Message } from '../types.js';
 import { briefDigest, digestToolResults, digestWithShares } from './heuristic/digest-tool-results.js';
 import { gatherFacts } from './heuristic/gather-facts.js';
@@ -49,7 +49,7 @@ function render(request: SummaryRequest, messages: readonly Message[], budget: n
           detail: level.detail,
         })
       : digestToolResults(entries, previous, level);
-    if (text.length <= budget || codePoints(text).length <= budget) return text;
+    if (text.length <= budget || codePointLength(text) <= budget) return text;
   }
   const brief = facts ? undefined : briefDigest(entries, previous, budget);
   return brief ?? clipText(text, budget, 'head_tail');

@@ -1,5 +1,5 @@
 /** The anchoring step of a compaction: plan the reserve before the summarizer call, pin after. Internal. */
-import { codePoints } from '../../internal/clip-text.js';
+import { codePointLength } from '../../internal/clip-text.js';
 import type { Message } from '../../types.js';
 import type { Anchor } from './anchor.js';
 import { extractAnchors } from './extract-anchors.js';
@@ -35,7 +35,7 @@ export function planAnchors(
   const anchors = extractAnchors(replaced);
   const maxChars = Math.min(budgetTokens, Math.floor(replacedTokens / 2)) * CHARS_PER_TOKEN;
   let keys = 0;
-  for (const anchor of anchors) keys += codePoints(anchor.keys.join(' ')).length + 4;
+  for (const anchor of anchors) keys += codePointLength(anchor.keys.join(' ')) + 4;
   const reserve = Math.min(Math.ceil(keys / CHARS_PER_TOKEN), Math.floor(budgetTokens * MAX_RESERVE));
   return { anchors, maxChars, requestTokens: Math.max(Math.min(minTokens, budgetTokens), budgetTokens - reserve) };
 }
@@ -46,5 +46,5 @@ export function planAnchors(
  * the summarizer's text only to make room for facts). @internal
  */
 export function anchorCheckpoint(summary: string, plan: AnchorPlan): PinAnchorsResult {
-  return pinAnchors(summary, plan.anchors, { maxChars: Math.max(plan.maxChars, codePoints(summary).length) });
+  return pinAnchors(summary, plan.anchors, { maxChars: Math.max(plan.maxChars, codePointLength(summary)) });
 }

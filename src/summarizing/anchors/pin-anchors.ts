@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clipText, codePoints } from '../../internal/clip-text.js';
+import { clipText, codePointLength, codePoints } from '../../internal/clip-text.js';
 import { option, parseOptions } from '../../validation/parse-options.js';
 import { checkedAnchors, checkedText } from '../fidelity-arguments.js';
 import { type Anchor, anchorPriority } from './anchor.js';
@@ -36,10 +36,6 @@ export interface PinAnchorsResult {
   pinned: Anchor[];
   /** Anchors still lost: what did not fit, lowest priority first to go. */
   lost: Anchor[];
-}
-
-function size(text: string): number {
-  return codePoints(text).length;
 }
 
 function section(lines: readonly string[]): string {
@@ -137,11 +133,11 @@ export function pinAnchors(summary: string, anchors: readonly Anchor[], options:
   const lost = checkAnchors(body, order).lost;
   for (const full of [true, false]) {
     const text = join(body, section(pinsFor(lost, full)));
-    if (size(text) <= maxChars) return outcome(text, anchors, lost);
+    if (codePointLength(text) <= maxChars) return outcome(text, anchors, lost);
   }
   // 2. The most facts that fit on their own, by priority (all required ones at least).
   let count = order.length;
-  const fitsAlone = (n: number) => size(section(pinsFor(order.slice(0, n), false))) <= maxChars;
+  const fitsAlone = (n: number) => codePointLength(section(pinsFor(order.slice(0, n), false))) <= maxChars;
   if (!fitsAlone(order.filter((anchor) => anchor.required).length)) return makeRoomForRequired(body, anchors, maxChars);
   if (!fitsAlone(count)) {
     let low = order.filter((anchor) => anchor.required).length;
@@ -166,7 +162,7 @@ export function pinAnchors(summary: string, anchors: readonly Anchor[], options:
   let high = points.length;
   while (low < high) {
     const middle = Math.ceil((low + high) / 2);
-    if (size(render(middle).text) <= maxChars) low = middle;
+    if (codePointLength(render(middle).text) <= maxChars) low = middle;
     else high = middle - 1;
   }
   const { text, missing } = render(low);
@@ -192,7 +188,7 @@ function outcome(text: string, anchors: readonly Anchor[], pinnedCandidates: rea
 function makeRoomForRequired(body: string, anchors: readonly Anchor[], maxChars: number): PinAnchorsResult {
   const required = anchors.filter((anchor) => anchor.required);
   const pinnedText = section(required.map((anchor) => pinnedLine(anchor, compactText(anchor))));
-  const room = maxChars - size(pinnedText) - 2;
+  const room = maxChars - codePointLength(pinnedText) - 2;
   const cut = room > 0 ? clipText(body, room, 'head').trimEnd() : '';
   return outcome(clipText(join(cut, pinnedText), maxChars, 'head'), anchors, required);
 }

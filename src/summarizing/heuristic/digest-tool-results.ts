@@ -1,5 +1,5 @@
 // The tool-results digests of the heuristic summarizer, from the most detailed to the briefest. Internal.
-import { clipText, codePoints } from '../../internal/clip-text.js';
+import { clipText, codePointLength, codePoints } from '../../internal/clip-text.js';
 import { shareBudget } from '../tool-output/share-budget.js';
 import { summarizeToolOutput } from '../tool-output/summarize-tool-output.js';
 import { type HighlightLimits, highlightOutput } from '../tool-output-highlights.js';
@@ -86,7 +86,7 @@ export function briefDigest(
       );
     }
     const text = lines.join('\n');
-    if (text.length <= budget || codePoints(text).length <= budget) return text;
+    if (text.length <= budget || codePointLength(text) <= budget) return text;
   }
   return undefined;
 }
@@ -94,15 +94,10 @@ export function briefDigest(
 /** Code points a result's share must hold for its parsed digest to be worth writing. */
 const MIN_SHARE = 80;
 
-/** Code points of `text`. */
-function size(text: string): number {
-  return codePoints(text).length;
-}
-
 /** One result: its call and outcome, then its parsed output within `maxChars`, indented. */
 function digestEntry(entry: ResultEntry, maxChars: number): string {
   const head = `- ${squeeze(entry.what, 160)}: ${entry.outcome}`;
-  let room = maxChars - size(head) - 1;
+  let room = maxChars - codePointLength(head) - 1;
   for (let attempt = 0; attempt < 3 && room > 0; attempt++) {
     const body = summarizeToolOutput(entry.output, {
       maxChars: room,
@@ -112,8 +107,8 @@ function digestEntry(entry: ResultEntry, maxChars: number): string {
       .split('\n')
       .map((line) => `  ${line}`)
       .join('\n')}`;
-    if (size(text) <= maxChars) return text;
-    room -= size(text) - maxChars;
+    if (codePointLength(text) <= maxChars) return text;
+    room -= codePointLength(text) - maxChars;
   }
   return clipText(head, maxChars, 'head');
 }
@@ -133,10 +128,10 @@ export function digestWithShares(
 ): string | undefined {
   if (entries.length === 0) return undefined;
   const earlier = earlierLine(previous, Math.min(300, Math.floor(budget / 5)));
-  const room = budget - (earlier.length > 0 ? size(earlier[0]!) + 1 : 0) - (entries.length - 1);
-  const needs = entries.map((entry) => size(digestEntry(entry, 4_000)));
+  const room = budget - (earlier.length > 0 ? codePointLength(earlier[0]!) + 1 : 0) - (entries.length - 1);
+  const needs = entries.map((entry) => codePointLength(digestEntry(entry, 4_000)));
   const shares = shareBudget(needs, room);
   if (shares.some((share, index) => share < Math.min(MIN_SHARE, needs[index]!))) return undefined;
   const text = [...earlier, ...entries.map((entry, index) => digestEntry(entry, shares[index]!))].join('\n');
-  return size(text) <= budget ? text : undefined;
+  return codePointLength(text) <= budget ? text : undefined;
 }

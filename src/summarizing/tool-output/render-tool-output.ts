@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clipText, codePoints } from '../../internal/clip-text.js';
+import { clipText, codePointLength } from '../../internal/clip-text.js';
 import { option, parseOptions } from '../../validation/parse-options.js';
 import type { ParsedToolOutput, ToolOutputProblem } from './parsed-tool-output.js';
 
@@ -33,10 +33,6 @@ const ATTEMPTS: readonly { byCode: boolean; width: number }[] = [
   { byCode: false, width: 32 },
   { byCode: true, width: 0 },
 ];
-
-function length(text: string): number {
-  return codePoints(text).length;
-}
 
 /** Problems of one code and message together, so sixteen errors of six codes read as six lines. */
 interface Group {
@@ -131,7 +127,7 @@ export function renderToolOutput(parsed: ParsedToolOutput, maxChars: number): st
     for (const note of parsed.notes)
       lines.push(width === 0 ? clipText(note, 80, 'head') : clipText(note, Math.max(width, 80), 'head'));
     const text = lines.join('\n');
-    if (length(text) <= budget) return text;
+    if (codePointLength(text) <= budget) return text;
   }
   // Even codes and places do not all fit: keep the counts, the codes, and as many items as fit.
   const lines = [first];
@@ -142,13 +138,13 @@ export function renderToolOutput(parsed: ParsedToolOutput, maxChars: number): st
     ...groups.map((group) => renderGroup(group, 0)),
     ...parsed.notes.map((note) => clipText(note, 80, 'head')),
   ];
-  let used = length(lines.join('\n'));
+  let used = codePointLength(lines.join('\n'));
   let kept = 0;
   for (const item of items) {
     const remaining = items.length - kept - 1;
     const more = remaining > 0 ? `\n… ${remaining} more` : '';
-    const cost = length(item) + 1;
-    if (used + cost + length(more) > budget) break;
+    const cost = codePointLength(item) + 1;
+    if (used + cost + codePointLength(more) > budget) break;
     lines.push(item);
     used += cost;
     kept++;
