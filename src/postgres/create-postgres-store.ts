@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, SessionError, StoreError } from '../errors.js';
+import { ConfigError, SessionError } from '../errors.js';
 import { createKeyedQueue } from '../memory/keyed-queue.js';
 import { markStoreEntries } from '../session/check-entries.js';
 import { checkExpectedLeaf } from '../session/check-expected-leaf.js';
@@ -7,11 +7,10 @@ import { contextBranchOf, wantsContextBranch } from '../session/context-branch.j
 import { entryToMessage } from '../session/entry-to-message.js';
 import {
   createSessionInfo,
-  deepFreeze,
   sessionExists,
-  sessionInfoSchema,
   sessionNotFound,
   sortSessions,
+  storedSessionInfo,
 } from '../session/session-info.js';
 import type {
   AppendEntryOptions,
@@ -79,11 +78,7 @@ const settingsSchema = z.object({
 });
 
 function infoOf(value: unknown, table: string): SessionInfo {
-  const parsed = sessionInfoSchema.safeParse(value);
-  if (!parsed.success) {
-    throw new StoreError({ message: `A row of ${table} does not hold valid session info.`, code: 'STORE_CORRUPT' });
-  }
-  return deepFreeze(value as SessionInfo);
+  return storedSessionInfo(value, `A row of ${table}`);
 }
 
 /**

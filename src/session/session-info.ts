@@ -4,7 +4,7 @@
  * @internal
  */
 import { z } from 'zod';
-import { SessionError } from '../errors.js';
+import { SessionError, StoreError } from '../errors.js';
 import type { CreateSessionInit, SessionInfo } from './session-store.js';
 
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -142,4 +142,35 @@ export function deepFreeze<T>(value: T): T {
     }
   }
   return value;
+}
+
+/**
+ * Session info a store read back from its own row: parsed when it is JSON text, validated and
+ * frozen. A row that holds none is a damaged store (`STORE_CORRUPT`) named by `where`, never
+ * trusted as it is.
+ *
+ * @internal
+ */
+export function storedSessionInfo(stored: unknown, where: string): SessionInfo {
+  let value = stored;
+  if (typeof stored === 'string') {
+    try {
+      value = JSON.parse(stored);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new StoreError({
+        message: `${where} does not hold session info: its JSON is torn (${reason}).`,
+        code: 'STORE_CORRUPT',
+        cause: error,
+      });
+    }
+  }
+  const parsed = sessionInfoSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new StoreError({
+      message: `${where} does not hold valid session info: ${describeIssues(parsed.error, 'info')}.`,
+      code: 'STORE_CORRUPT',
+    });
+  }
+  return deepFreeze(value as SessionInfo);
 }

@@ -4,7 +4,13 @@ import { wantsContextBranch } from '../session/context-branch.js';
 import { entryToMessage } from '../session/entry-to-message.js';
 import { prepareEntry } from '../session/prepare-entry.js';
 import { SessionIndex } from '../session/session-index.js';
-import { createSessionInfo, sessionExists, sessionNotFound, sortSessions } from '../session/session-info.js';
+import {
+  createSessionInfo,
+  sessionExists,
+  sessionNotFound,
+  sortSessions,
+  storedSessionInfo,
+} from '../session/session-info.js';
 import type {
   AppendEntryOptions,
   CreateSessionInit,
@@ -48,6 +54,11 @@ function isDatabase(value: unknown): value is SqliteDatabase {
     typeof (value as SqliteDatabase).prepare === 'function' &&
     typeof (value as SqliteDatabase).exec === 'function'
   );
+}
+
+/** The session info of a row of `sessions`, checked: a damaged row is named. */
+function infoOfRow(row: { data_json: string }, sessionId: string): SessionInfo {
+  return storedSessionInfo(row.data_json, `The sessions row of session "${sessionId}"`);
 }
 
 function failed(action: string, error: unknown): unknown {
@@ -116,7 +127,7 @@ export function createSqliteStore(options: CreateSqliteStoreOptions): SessionSto
       if (last?.id !== cached.lastId) cached = undefined;
     }
     if (cached === undefined) {
-      cached = { index: new SessionIndex(JSON.parse(row.data_json) as SessionInfo), lastSeq: 0, lastId: null };
+      cached = { index: new SessionIndex(infoOfRow(row, sessionId)), lastSeq: 0, lastId: null };
       cache.set(sessionId, cached);
     }
     readEntryRows(rowReads, sessionId, cached.index, cached);
@@ -155,12 +166,12 @@ export function createSqliteStore(options: CreateSqliteStoreOptions): SessionSto
         const cached = cache.get(sessionId);
         if (cached !== undefined) return cached.index.info;
         const row = statements.session.get(sessionId) as { data_json: string } | undefined;
-        return row === undefined ? undefined : (JSON.parse(row.data_json) as SessionInfo);
+        return row === undefined ? undefined : infoOfRow(row, sessionId);
       }),
     listSessions: () =>
       read('list the sessions', () => {
-        const infos = (statements.sessions.all() as { data_json: string }[]).map(
-          (row) => JSON.parse(row.data_json) as SessionInfo,
+        const infos = (statements.sessions.all() as { id: string; data_json: string }[]).map((row) =>
+          infoOfRow(row, row.id),
         );
         return sortSessions(infos);
       }),

@@ -15,7 +15,7 @@ export function prepareStatements(database: SqliteDatabase) {
       'INSERT INTO sessions (id, cwd, name, parent_session, created_at, updated_at, leaf_id, data_json) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)',
     ),
     session: database.prepare('SELECT data_json, leaf_id FROM sessions WHERE id = ?'),
-    sessions: database.prepare('SELECT data_json FROM sessions'),
+    sessions: database.prepare('SELECT id, data_json FROM sessions'),
     entryAt: database.prepare('SELECT id FROM session_entries WHERE seq = ? AND session_id = ?'),
     insertEntry: database.prepare(
       `INSERT INTO session_entries (${ENTRY_COLUMNS.join(', ')}) VALUES (${placeholders(ENTRY_COLUMNS.length)})`,

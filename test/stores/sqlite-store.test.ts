@@ -207,6 +207,22 @@ describe('SQLite store schema', () => {
     await expectCorruptRowNamed(database, database, '{"id":"e2","parentId":"e1","type":"mess');
   });
 
+  it('names the session whose row of sessions is torn or not session info, on every read of it', async () => {
+    for (const damaged of ['{"id":"s1","createdAt":', '{"id":"s1","createdAt":"yesterday"}']) {
+      const database = open();
+      const store = createSqliteStore({ database });
+      await store.createSession({ id: 's1' });
+      await store.appendEntry('s1', { type: 'message', message: { role: 'user', content: 'hi' } });
+      database.prepare('UPDATE sessions SET data_json = ? WHERE id = ?').run(damaged, 's1');
+      const fresh = createSqliteStore({ database });
+      for (const read of [() => fresh.getSession('s1'), () => fresh.listSessions(), () => fresh.getEntries('s1')]) {
+        const error = await read().catch((caught: unknown) => caught);
+        expect(StoreError.isInstance(error) && error.code, damaged).toBe('STORE_CORRUPT');
+        expect((error as Error).message).toContain('The sessions row of session "s1"');
+      }
+    }
+  });
+
   it('says how to install better-sqlite3 when the database is missing or wrong', () => {
     for (const database of [undefined, {}, 'sessions.db']) {
       let error: unknown;
