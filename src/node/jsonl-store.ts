@@ -41,12 +41,16 @@ import { createWriteQueue } from './jsonl-write-queue.js';
  * - On reopen the leaf is the last appended entry, or the last persisted leaf move after it.
  * - A line that breaks the tree (its parent is not an earlier entry: missing, itself, a cycle) is
  *   skipped and reported like a torn one, with its descendants; the rest of the tree stays readable.
- * - One writer per session: each append holds `<sessionId>.jsonl.lock` (pid, host, time) while it
- *   checks that the file is the size this store last saw and writes. A session changed by another
- *   writer (process or store object) is refused with a `LeafConflictError` (`LEAF_CONFLICT`, with
- *   the current leaf) and nothing is appended; the session is read again, so a retry continues
- *   after the other writer's entries. A lock left by a dead process on this host is taken
- *   over; one held for over 2 s otherwise is refused, naming its owner.
+ * - One writer per session: each append holds `<sessionId>.jsonl.lock` while it checks that the
+ *   file is the size this store last saw and writes. A session changed by another writer (process
+ *   or store object) is refused with a `LeafConflictError` (`LEAF_CONFLICT`, with the current
+ *   leaf) and nothing is appended; the session is read again, so a retry continues after the other
+ *   writer's entries. The lock is created with its owner in it (linked from a claim file), and
+ *   names the process exactly (pid, host, and on Linux boot id, pid namespace and start time): a
+ *   lock whose owner is gone, or whose pid now names a process started at another time, is taken
+ *   over at once; one whose owner cannot be checked (another host or container) once its heartbeat
+ *   (the mtime, refreshed every second while held) is 10 s old. A lock held by a live writer for
+ *   over 2 s is refused, naming its owner.
  * - An append that would grow the file past `maxSessionBytes` is refused before anything is written.
  * - A session is read once and then served from memory (and read again after a refused append):
  *   indexed by its lines' first fields when first read for a branch or the leaf, parsed in full
