@@ -99,5 +99,5 @@ describe('JSONL lock under SIGKILL', () => {
           `${slowest.toFixed(0)} ms, claim files left by kills: ${left.length}`,
       );
     }
-  }, 120_000);
+  }, Math.max(120_000, KILLS * 3000));
 });
