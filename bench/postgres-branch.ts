@@ -50,15 +50,15 @@ try {
   await migratePostgres({ pool, schema });
   const table = (name: string) => `"${schema}".ctxkit_${name}`;
   await pool.query(
-    `INSERT INTO ${table('sessions')} (id, created_at, updated_at, leaf_id, entry_count, info)
-     VALUES ('long', now(), now(), $1, $2, '{"id":"long","createdAt":0}')`,
+    `INSERT INTO ${table('sessions')} (id, created_at, updated_at, leaf_id, entry_count, info, info_text)
+     VALUES ('long', now(), now(), $1, $2, '{"id":"long","createdAt":0}', '{"id":"long","createdAt":0}')`,
     [`e${ENTRIES}`, ENTRIES],
   );
   await pool.query(
-    `INSERT INTO ${table('session_entries')} (id, session_id, parent_id, run_id, depth, entry_type, role, content, data, created_at, token_estimate, model_facing, display)
+    `INSERT INTO ${table('session_entries')} (id, session_id, parent_id, run_id, depth, entry_type, role, content, data_text, created_at, token_estimate, model_facing, display)
      SELECT 'e' || i, 'long', CASE WHEN i = 1 THEN NULL ELSE 'e' || (i - 1) END, 'e1', i - 1, 'message', 'user', m.text,
-            jsonb_build_object('type', 'message', 'id', 'e' || i, 'parentId', CASE WHEN i = 1 THEN NULL ELSE 'e' || (i - 1) END,
-              'timestamp', i, 'message', jsonb_build_object('role', 'user', 'content', m.text)),
+            json_build_object('id', 'e' || i, 'parentId', CASE WHEN i = 1 THEN NULL ELSE 'e' || (i - 1) END,
+              'timestamp', i, 'type', 'message', 'message', json_build_object('role', 'user', 'content', m.text))::text,
             now(), 20, true, true
        FROM generate_series(1, $1::int) AS i,
             LATERAL (SELECT 'step ' || i || ': checked src/module_' || (i % 97) || '.ts and ran the tests' AS text) AS m`,

@@ -17,7 +17,24 @@ export interface ValidatedInput {
 /** PostgreSQL text cannot hold NUL characters: the derived text columns get U+FFFD instead. */
 const withoutNul = (value: unknown) => (typeof value === 'string' ? value.replaceAll('\u0000', '\uFFFD') : value);
 
-/** JSON that jsonb refuses: a `\u0000` escape or a lone surrogate. Such entries go to `data_text`. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * A JSON value jsonb can hold: NUL characters and lone surrogates (in strings and keys) become
+ * U+FFFD. For the columns kept for queries; the exact JSON goes to the text columns.
+ *
+ * @internal
+ */
+export function forJsonb(value: unknown): unknown {
+  if (typeof value === 'string') return value.replaceAll('\u0000', '\uFFFD').replace(LONE_SURROGATE, '\uFFFD');
+  if (Array.isArray(value)) return value.map(forJsonb);
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [forJsonb(key), forJsonb(item)]));
+  }
+  return value;
+}
+
+/** JSON that jsonb refuses: a `\u0000` escape or a lone surrogate (kept out of the `tool_args` column). */
 const NOT_JSONB = /\\u0000|\\ud[89a-f]/i;
 
 /**
@@ -86,8 +103,6 @@ export function insertStatement(
     rows.message === undefined
       ? undefined
       : Object.fromEntries(MESSAGE_COLUMNS.map((name, index) => [name, rows.message![index]]));
-  const json = column['data_json'] as string;
-  const jsonb = !NOT_JSONB.test(json);
   const values = [
     entry.id,
     sessionId,
@@ -98,8 +113,8 @@ export function insertStatement(
     withoutNul(column['provider']),
     withoutNul(column['model']),
     withoutNul(column['custom_type']),
-    jsonb ? json : null,
-    jsonb ? null : json,
+    // The entry's JSON text exactly as serialized: jsonb would sort its keys (see migration 2).
+    column['data_json'],
     withoutNul(column['summary']),
     entry.timestamp,
     withoutNul(column['tool_name']),
@@ -125,21 +140,21 @@ export function insertStatement(
         FROM ${tables.entries} p WHERE p.session_id = $2 AND p.id = $3
     ), entry AS (
       INSERT INTO ${tables.entries} (id, session_id, parent_id, run_id, depth, entry_type, role, content, provider,
-        model, custom_type, data, data_text, summary, created_at, tool_name, tool_status, tool_args, token_estimate,
+        model, custom_type, data_text, summary, created_at, tool_name, tool_status, tool_args, token_estimate,
         model_facing, display, compaction_first_kept_entry_id, compaction_tokens_before, branch_from_entry_id)
       VALUES ($1, $2, $3,
         coalesce((SELECT run_id FROM parent WHERE NOT forked), $1),
         coalesce((SELECT depth + 1 FROM parent), 0),
-        $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12, to_timestamp($13::float8 / 1000), $14, $15,
-        $16::jsonb, $17, $18, $19, $20, $21, $22)
+        $4, $5, $6, $7, $8, $9, $10, $11, to_timestamp($12::float8 / 1000), $13, $14,
+        $15::jsonb, $16, $17, $18, $19, $20, $21)
       RETURNING seq
     ), message AS (
       INSERT INTO ${tables.messages} (id, session_id, entry_id, sender, role, content, provider, model, created_at)
-      SELECT $1, $2, $1, $23::text, $24::text, $25::text, $7, $8, to_timestamp($13::float8 / 1000)
-      WHERE $23::text IS NOT NULL
+      SELECT $1, $2, $1, $22::text, $23::text, $24::text, $7, $8, to_timestamp($12::float8 / 1000)
+      WHERE $22::text IS NOT NULL
     ), leaf AS (
       UPDATE ${tables.sessions}
-         SET leaf_id = $1, updated_at = to_timestamp($26::float8 / 1000), entry_count = entry_count + 1
+         SET leaf_id = $1, updated_at = to_timestamp($25::float8 / 1000), entry_count = entry_count + 1
        WHERE id = $2
     )
     SELECT seq FROM entry`;
@@ -147,26 +162,46 @@ export function insertStatement(
 }
 
 /**
- * The query that finds the arguments of the call a tool result answers, walking up to 256
- * entries up its branch (as the SQLite store does), for the `tool_args` column.
+ * The query that finds the entries that may hold the call a tool result answers, walking up to
+ * 256 entries up its branch (as the SQLite store does): assistant entries whose JSON names the
+ * call id (`$3`, as a JSON string), nearest first. {@link toolArgumentsOf} reads the arguments.
  *
  * @internal
  */
 export function toolArgumentsQuery(tables: PostgresTables): string {
   return `
     WITH RECURSIVE up AS (
-      SELECT id, parent_id, role, CASE WHEN role = 'assistant' THEN data END AS data, 1 AS depth
-        FROM ${tables.entries} WHERE session_id = $1 AND id = $2
+      SELECT seq, parent_id, role, 1 AS depth FROM ${tables.entries} WHERE session_id = $1 AND id = $2
       UNION ALL
-      SELECT e.id, e.parent_id, e.role, CASE WHEN e.role = 'assistant' THEN e.data END, up.depth + 1
+      SELECT e.seq, e.parent_id, e.role, up.depth + 1
         FROM up JOIN ${tables.entries} e ON e.session_id = $1 AND e.id = up.parent_id
        WHERE up.depth < 256
     )
-    SELECT (part -> 'arguments')::text AS arguments
-      FROM up CROSS JOIN LATERAL jsonb_array_elements(up.data -> 'message' -> 'content') AS part
-     WHERE up.data IS NOT NULL AND part ->> 'type' = 'toolCall' AND part ->> 'id' = $3
+    SELECT coalesce(e.data_text, e.data::text) AS data
+      FROM up JOIN ${tables.entries} e ON e.seq = up.seq
+     WHERE up.role = 'assistant' AND strpos(coalesce(e.data_text, e.data::text), $3) > 0
      ORDER BY up.depth
-     LIMIT 1`;
+     LIMIT 8`;
+}
+
+/**
+ * The `tool_args` column of a tool result: the JSON arguments of the call `callId` in the first of
+ * `rows` (entries' JSON, nearest first) that holds it; `null` when none does, or when jsonb cannot
+ * hold them (a NUL or a lone surrogate).
+ *
+ * @internal
+ */
+export function toolArgumentsOf(rows: readonly { data: string }[], callId: string): string | null {
+  for (const row of rows) {
+    const content = (JSON.parse(row.data) as { message?: { content?: unknown } }).message?.content;
+    if (!Array.isArray(content)) continue;
+    for (const part of content as { type?: unknown; id?: unknown; arguments?: unknown }[]) {
+      if (part?.type !== 'toolCall' || part.id !== callId) continue;
+      const json = JSON.stringify(part.arguments ?? null);
+      return NOT_JSONB.test(json) ? null : json;
+    }
+  }
+  return null;
 }
 
 /**

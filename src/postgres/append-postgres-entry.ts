@@ -7,6 +7,7 @@ import {
   completeEntry,
   insertStatement,
   onBranchQuery,
+  toolArgumentsOf,
   toolArgumentsQuery,
   validateInput,
 } from './append-entry-rows.js';
@@ -103,8 +104,9 @@ export async function appendPostgresEntry(
   }
   let toolArguments: string | null = null;
   if (entry.type === 'message' && entry.message.role === 'toolResult' && parent !== null) {
-    const { rows: calls } = await query(toolArgumentsQuery(tables), [sessionId, parent, entry.message.toolCallId]);
-    toolArguments = calls[0]?.arguments ?? null;
+    const callId = entry.message.toolCallId;
+    const { rows } = await query(toolArgumentsQuery(tables), [sessionId, parent, JSON.stringify(callId)]);
+    toolArguments = toolArgumentsOf(rows as { data: string }[], callId);
   }
   const statement = insertStatement(tables, sessionId, entry, toolArguments, now);
   const inserted = await query(statement.text, statement.values).catch((error: { code?: string }) => {

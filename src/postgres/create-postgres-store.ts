@@ -22,6 +22,7 @@ import type {
 } from '../session/session-store.js';
 import type { SessionEntryInput } from '../session-entry.js';
 import { firstIssue } from '../validation/first-issue.js';
+import { forJsonb } from './append-entry-rows.js';
 import { appendPostgresEntry, lockSessionRow } from './append-postgres-entry.js';
 import { EntryCache, type EntryList } from './entry-cache.js';
 import { checkSchemaVersion, type MigratePostgresResult, migratePostgres } from './migrate-postgres.js';
@@ -84,7 +85,8 @@ function infoOf(value: unknown, table: string): SessionInfo {
 /**
  * A {@link SessionStore} on PostgreSQL through node-postgres, for a fleet of workers that share
  * sessions. The tables follow the durable-session design (as the SQLite store): `<prefix>sessions`,
- * `<prefix>session_entries` (the tree, with the entry as JSONB and typed metadata columns) and
+ * `<prefix>session_entries` (the tree, with the entry as the JSON text written, so that it reads back
+ * byte for byte, and typed metadata columns) and
  * `<prefix>session_messages` (the flat transcript), created by {@link migratePostgres} or
  * `store.migrate()`, which is never run implicitly.
  *
@@ -164,17 +166,19 @@ export function createPostgresStore(options: CreatePostgresStoreOptions): Postgr
       }),
     createSession: async (init?: CreateSessionInit) => {
       const info = createSessionInfo(init, now());
-      const json = JSON.stringify(info);
-      if (json.includes('\\u0000')) {
-        throw new SessionError({
-          message: 'init: PostgreSQL cannot store NUL characters in a session name or metadata; remove them.',
-          code: 'INPUT_INVALID',
-        });
-      }
       const cwd = typeof info.metadata?.['cwd'] === 'string' ? info.metadata['cwd'] : null;
-      const { rows } = await write(info.id, 'create the session', (query) =>
-        query(sql.insertSession, [info.id, cwd, info.name ?? null, info.parentSessionId ?? null, info.createdAt, json]),
-      );
+      // `info_text` keeps the info as written; the jsonb `info` (for queries and older releases)
+      // and the text columns cannot hold NUL or a lone surrogate, so they get U+FFFD instead.
+      const values = [
+        info.id,
+        forJsonb(cwd),
+        forJsonb(info.name ?? null),
+        forJsonb(info.parentSessionId ?? null),
+        info.createdAt,
+        JSON.stringify(info),
+        JSON.stringify(forJsonb(info)),
+      ];
+      const { rows } = await write(info.id, 'create the session', (query) => query(sql.insertSession, values));
       if (rows.length === 0) throw sessionExists(info.id);
       return info;
     },

@@ -71,7 +71,7 @@ export class EntryCache {
     }
     if (missing.length > 0) {
       const fetched = await query(
-        `SELECT seq, coalesce(data::text, data_text) AS data FROM ${this.entriesTable} WHERE seq = ANY($1::bigint[])`,
+        `SELECT seq, coalesce(data_text, data::text) AS data FROM ${this.entriesTable} WHERE seq = ANY($1::bigint[])`,
         [missing],
       );
       for (const row of fetched.rows as { seq: string; data: string }[]) {

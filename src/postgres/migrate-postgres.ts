@@ -8,7 +8,7 @@ import {
 import { type PostgresTableOptions, type PostgresTables, resolveTables } from './postgres-tables.js';
 
 /** The schema version this release writes and reads: the number of migrations it knows. */
-export const POSTGRES_SCHEMA_VERSION = 1;
+export const POSTGRES_SCHEMA_VERSION = 2;
 
 /** Each migration takes the schema from version `index` to `index + 1`. Migrations only add. */
 const MIGRATIONS: readonly { name: string; sql: (tables: PostgresTables) => string }[] = [
@@ -73,6 +73,18 @@ const MIGRATIONS: readonly { name: string; sql: (tables: PostgresTables) => stri
       );
       CREATE INDEX ${prefix}session_messages_by_session ON ${messages} (session_id, seq);`,
   },
+  {
+    // jsonb sorts object keys (shorter first): an entry read back serialized in another order than
+    // it was sent, and the provider's prompt cache missed. Entries and session info are kept as
+    // the JSON text written (`data_text`, `info_text`). Rows written before keep jsonb's order,
+    // which is all that is left of them: their text is moved as jsonb prints it. An older release
+    // still reads every row (it reads `coalesce(data::text, data_text)` and `info`).
+    name: 'entries as text',
+    sql: ({ sessions, entries }) => `
+      ALTER TABLE ${sessions} ADD COLUMN info_text text;
+      UPDATE ${sessions} SET info_text = info::text;
+      UPDATE ${entries} SET data_text = data::text, data = NULL WHERE data IS NOT NULL;`,
+  },
 ];
 
 /**
@@ -107,8 +119,9 @@ export interface MigratePostgresResult {
  * Creates or upgrades the tables of the PostgreSQL session store. Run it once when a release is
  * deployed (it is never run implicitly); running it again, or from several workers at once, is
  * safe: workers take an advisory lock, and each migration is applied once, in one transaction,
- * and recorded in `<prefix>migrations`. Migrations only add tables, columns and indexes, so an older
- * release keeps working against a newer schema during a rolling deploy.
+ * and recorded in `<prefix>migrations`. Migrations add tables, columns and indexes, and move data
+ * only where an older release still reads it (version 2 moves entries from `jsonb` to text: their
+ * key order was already lost), so an older release keeps working during a rolling deploy.
  *
  * @param options - The pool or client, and the schema and table prefix.
  * @returns The versions before and after, and what was applied.

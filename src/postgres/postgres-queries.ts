@@ -13,7 +13,7 @@ import type { PostgresTables } from './postgres-tables.js';
 export function readQueries(tables: PostgresTables) {
   const { sessions, entries, messages } = tables;
   const json = (alias: string, watermark: string) =>
-    `CASE WHEN ${alias}.seq > ${watermark}::bigint THEN coalesce(${alias}.data::text, ${alias}.data_text) END`;
+    `CASE WHEN ${alias}.seq > ${watermark}::bigint THEN coalesce(${alias}.data_text, ${alias}.data::text) END`;
   /** The `list` of rows with `seq` and `data`, in an order. */
   const list = (order: string) =>
     `'[' || string_agg(seq::text || ',' || coalesce(data, 'null'), ',' ORDER BY ${order}) || ']' AS list`;
@@ -75,13 +75,14 @@ export function readQueries(tables: PostgresTables) {
       )
       SELECT (SELECT ${list('position')} FROM listed) AS list FROM ${sessions} s WHERE s.id = $1`,
     leaf: `SELECT leaf_id FROM ${sessions} WHERE id = $1`,
-    session: `SELECT info FROM ${sessions} WHERE id = $1`,
-    sessions: `SELECT info FROM ${sessions}`,
+    /** The info as written (`info_text`), or as jsonb kept it for a session created before migration 2. */
+    session: `SELECT coalesce(info_text, info::text) AS info FROM ${sessions} WHERE id = $1`,
+    sessions: `SELECT coalesce(info_text, info::text) AS info FROM ${sessions}`,
     existing: `SELECT id FROM ${entries} WHERE session_id = $1 AND id = ANY($2::text[])`,
     setLeaf: `UPDATE ${sessions} SET leaf_id = $2, updated_at = to_timestamp($3::float8 / 1000) WHERE id = $1`,
     insertSession: `
-      INSERT INTO ${sessions} (id, cwd, name, parent_session, created_at, updated_at, leaf_id, entry_count, info)
-      VALUES ($1, $2, $3, $4, to_timestamp($5::float8 / 1000), to_timestamp($5::float8 / 1000), NULL, 0, $6::jsonb)
+      INSERT INTO ${sessions} (id, cwd, name, parent_session, created_at, updated_at, leaf_id, entry_count, info, info_text)
+      VALUES ($1, $2, $3, $4, to_timestamp($5::float8 / 1000), to_timestamp($5::float8 / 1000), NULL, 0, $7::jsonb, $6)
       ON CONFLICT (id) DO NOTHING
       RETURNING id`,
   };

@@ -70,17 +70,66 @@ describe.skipIf(postgresUrl === undefined)('PostgreSQL store', () => {
       const before = await rejection(store.listSessions());
       expect(StoreError.isInstance(before) && before.message).toContain('store.migrate()');
       const results = await Promise.all([store.migrate(), migratePostgres({ pool, schema }), store.migrate()]);
-      expect(results.flatMap((result) => result.applied)).toEqual([1]);
-      expect(results.map((result) => result.to)).toEqual([1, 1, 1]);
+      expect(results.flatMap((result) => result.applied)).toEqual([1, 2]);
+      expect(results.map((result) => result.to)).toEqual([2, 2, 2]);
       expect(await store.migrate()).toEqual({
         from: POSTGRES_SCHEMA_VERSION,
         to: POSTGRES_SCHEMA_VERSION,
         applied: [],
       });
       const { rows } = await pool.query(`SELECT version, name FROM "${schema}".ctxkit_migrations`);
-      expect(rows).toEqual([{ version: 1, name: 'session tree' }]);
+      expect(rows).toEqual([
+        { version: 1, name: 'session tree' },
+        { version: 2, name: 'entries as text' },
+      ]);
       await store.createSession({ id: 's' });
       expect(await store.getEntries('s')).toEqual([]);
+    });
+
+    it('moves version 1 rows (jsonb) to text: their key order is already lost, new rows keep theirs', async () => {
+      const schema = await freshSchema();
+      const table = (name: string) => `"${schema}".ctxkit_${name}`;
+      // The tables as version 1 left them: entries and session info in jsonb only.
+      await pool.query(`ALTER TABLE ${table('sessions')} DROP COLUMN info_text`);
+      await pool.query(`DELETE FROM ${table('migrations')} WHERE version = 2`);
+      const info = { id: 'old', createdAt: 1, metadata: { zeta: 1, alpha: 2 } };
+      await pool.query(
+        `INSERT INTO ${table('sessions')} (id, created_at, updated_at, leaf_id, entry_count, info) VALUES ('old', now(), now(), 'e1', 1, $1::jsonb)`,
+        [JSON.stringify(info)],
+      );
+      const entry = {
+        id: 'e1',
+        parentId: null,
+        timestamp: 1,
+        type: 'message',
+        message: {
+          role: 'assistant',
+          content: [{ type: 'toolCall', id: 'c', name: 'f', arguments: { zeta: 1, alpha: 2 } }],
+        },
+      };
+      await pool.query(
+        `INSERT INTO ${table('session_entries')} (id, session_id, parent_id, run_id, depth, entry_type, role, data, created_at) VALUES ('e1', 'old', NULL, 'e1', 0, 'message', 'assistant', $1::jsonb, now())`,
+        [JSON.stringify(entry)],
+      );
+      const store = createPostgresStore({ pool, schema });
+      expect(String(await rejection(store.getBranch('old')))).toMatch(/version 1, and this release needs version 2/);
+      expect(await store.migrate()).toEqual({ from: 1, to: 2, applied: [2] });
+      const { rows } = await pool.query(`SELECT data, data_text FROM ${table('session_entries')}`);
+      expect(rows[0].data).toBeNull();
+      // jsonb sorted the keys long ago (shorter first); the text keeps that order, and the same value.
+      expect(JSON.parse(rows[0].data_text)).toEqual(entry);
+      const [read] = await store.getBranch('old');
+      expect(read).toEqual(entry);
+      expect(JSON.stringify(read)).not.toBe(JSON.stringify(entry));
+      expect((await store.getSession('old'))?.metadata).toEqual(info.metadata);
+      // What is appended from now on comes back in its own order.
+      const next = await store.appendEntry('old', {
+        type: 'custom',
+        customType: 'state',
+        data: { zeta: 1, alpha: 2, mid: { b: 1, a: 2 } },
+      });
+      const again = await createPostgresStore({ pool, schema }).getBranch('old');
+      expect(JSON.stringify(again[1])).toBe(JSON.stringify(next));
     });
 
     it('puts the tables under a prefix and refuses tables it did not create', async () => {
@@ -98,7 +147,7 @@ describe.skipIf(postgresUrl === undefined)('PostgreSQL store', () => {
   });
 
   describe('rows', () => {
-    it('stores the entry as JSONB with the typed columns and the transcript row in one go', async () => {
+    it('stores the entry as the JSON text written, with the typed columns and the transcript row in one go', async () => {
       const schema = await freshSchema();
       const store = createPostgresStore({ pool, schema });
       await store.createSession({ id: 's', metadata: { cwd: '/repo' } });
@@ -136,8 +185,8 @@ describe.skipIf(postgresUrl === undefined)('PostgreSQL store', () => {
         tool_status: 'error',
         tool_args: { path: 'a.ts' },
         content: 'boom',
-        data: result,
-        data_text: null,
+        data: null,
+        data_text: JSON.stringify(result),
       });
       expect(rows[3]).toMatchObject({
         entry_type: 'compaction',
@@ -155,14 +204,19 @@ describe.skipIf(postgresUrl === undefined)('PostgreSQL store', () => {
       });
     });
 
-    it('keeps text that JSONB cannot hold (NUL, lone surrogates) exactly', async () => {
+    it('keeps text that JSONB cannot hold (NUL, lone surrogates) exactly, in entries and session info', async () => {
       const schema = await freshSchema();
       const store = createPostgresStore({ pool, schema });
-      await store.createSession({ id: 's' });
+      const info = await store.createSession({
+        id: 's',
+        name: 'a\u0000b',
+        metadata: { 'k\ud800': '\udc00', cwd: '/x\u0000' },
+      });
       const text = 'before\u0000after \ud800 end';
       const entry = await store.appendEntry('s', say(text));
       const reopened = createPostgresStore({ pool, schema });
       expect(await reopened.getBranch('s')).toEqual([entry]);
+      expect(JSON.stringify(await reopened.getSession('s'))).toBe(JSON.stringify(info));
       expect((await reopened.getMessages('s'))[0]!.message.content).toBe(text);
     });
 
@@ -179,7 +233,7 @@ describe.skipIf(postgresUrl === undefined)('PostgreSQL store', () => {
       await pool.query(`UPDATE ${table} SET parent_id = 'ghost' WHERE id = $1`, [a.id]);
       const missing = await rejection(createPostgresStore({ pool, schema }).getBranch('s'));
       expect(SessionError.isInstance(missing) && missing.code).toBe('PARENT_MISSING');
-      await pool.query(`UPDATE ${table} SET data = '{"type":"message"}' WHERE id = $1`, [b.id]);
+      await pool.query(`UPDATE ${table} SET data_text = '{"type":"message"}' WHERE id = $1`, [b.id]);
       const corrupt = await rejection(createPostgresStore({ pool, schema }).getEntries('s'));
       expect(StoreError.isInstance(corrupt) && corrupt.code).toBe('STORE_CORRUPT');
     });
