@@ -26,7 +26,7 @@ const awkwardString = fc.oneof(
 /** Numbers whose text a database may rewrite: large, tiny, exponents, negative zero. */
 const awkwardNumber = fc.oneof(
   fc.double({ noNaN: true, noDefaultInfinity: true }),
-  fc.constantFrom(2 ** 53 + 2, -(2 ** 63), 1e21, 1e300, 5e-324, 123456789.123456789, 0.1 + 0.2, -0),
+  fc.constantFrom(2 ** 53 + 2, -(2 ** 63), 1e21, 1e300, 5e-324, 123456789.12345679, 0.1 + 0.2, -0),
 );
 /** Keys in any order, among them ones that look like integers and ones a sorting store would move. */
 const key = fc.oneof(awkwardString, fc.constantFrom('z', 'a', 'id', 'aa', 'b', '10', '2', 'ключ', '__proto__x'));
