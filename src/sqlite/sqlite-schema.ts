@@ -137,32 +137,48 @@ function refuseForeignTables(database: SqliteDatabase): void {
 }
 
 /**
+ * The schema version the database records (`0` without ctxkit tables), read without writing,
+ * checked: a damaged or newer version is refused.
+ */
+function recordedVersion(database: SqliteDatabase): number {
+  const meta = database.prepare("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = 'ctxkit_meta'");
+  if (meta.get() === undefined) return 0;
+  const row = database.prepare("SELECT value FROM ctxkit_meta WHERE key = 'schema_version'").get() as
+    | { value: string }
+    | undefined;
+  const version = row === undefined ? 0 : Number(row.value);
+  if (!Number.isInteger(version) || version < 0) {
+    throw new StoreError({
+      message: `The database records ctxkit schema version "${row?.value}", which is not a version number. The ctxkit_meta table is damaged.`,
+      code: 'STORE_CORRUPT',
+    });
+  }
+  if (version > SQLITE_SCHEMA_VERSION) {
+    throw new StoreError({
+      message: `The database has ctxkit schema version ${version}, newer than this release reads (${SQLITE_SCHEMA_VERSION}). Upgrade ctxkit.`,
+      code: 'STORE_CORRUPT',
+    });
+  }
+  return version;
+}
+
+/**
  * Creates or migrates the ctxkit tables. The version lives in a `ctxkit_meta` table (not in
- * `PRAGMA user_version`, which the host's own schema may use).
+ * `PRAGMA user_version`, which the host's own schema may use). A database whose schema is current
+ * is only read: opening it takes no write lock (a read-only connection opens it, and openers never
+ * queue behind writers, nor fail with "database is locked" in rollback-journal mode).
  *
  * @internal
  */
 export function ensureSchema(database: SqliteDatabase): void {
   try {
-    database.exec('CREATE TABLE IF NOT EXISTS ctxkit_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+    if (recordedVersion(database) === SQLITE_SCHEMA_VERSION) return;
     inTransaction(database, () => {
-      const row = database.prepare("SELECT value FROM ctxkit_meta WHERE key = 'schema_version'").get() as
-        | { value: string }
-        | undefined;
-      const version = row === undefined ? 0 : Number(row.value);
-      if (!Number.isInteger(version) || version < 0) {
-        throw new StoreError({
-          message: `The database records ctxkit schema version "${row?.value}", which is not a version number. The ctxkit_meta table is damaged.`,
-          code: 'STORE_CORRUPT',
-        });
-      }
-      if (version > SQLITE_SCHEMA_VERSION) {
-        throw new StoreError({
-          message: `The database has ctxkit schema version ${version}, newer than this release reads (${SQLITE_SCHEMA_VERSION}). Upgrade ctxkit.`,
-          code: 'STORE_CORRUPT',
-        });
-      }
+      // Read again under the write lock: another connection may have migrated meanwhile.
+      const version = recordedVersion(database);
+      if (version === SQLITE_SCHEMA_VERSION) return;
       if (version === 0) refuseForeignTables(database);
+      database.exec('CREATE TABLE IF NOT EXISTS ctxkit_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
       for (let step = version; step < SQLITE_SCHEMA_VERSION; step++) database.exec(MIGRATIONS[step]!);
       database
         .prepare(

@@ -243,7 +243,8 @@ describe('SQLite store schema', () => {
     const attempt = () => createSqliteStore({ database });
     expect(attempt).toThrow(StoreError);
     expect(attempt).toThrow(/"sessions" table that ctxkit did not create/);
-    const meta = database.prepare("SELECT value FROM ctxkit_meta WHERE key = 'schema_version'").get();
+    // Nothing was written: not even the table of the schema version.
+    const meta = database.prepare("SELECT name FROM sqlite_master WHERE name = 'ctxkit_meta'").get();
     expect(meta).toBeUndefined();
   });
 
