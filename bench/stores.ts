@@ -37,6 +37,8 @@ export interface StoreBenchResult {
   jsonlResume: Timing;
   /** Compacted session, SQLite: the same on a new store over the open database. */
   sqliteResume: Timing;
+  /** Compacted session, SQLite: the context branch's read alone (`getBranch(…, { from: 'context' })` on a store opened before). */
+  sqliteContextRead: Timing;
   /** Session without compactions, JSONL: a new store, then `getBranch` of all entries. */
   jsonlFullBranch: Timing;
   /** Session without compactions, SQLite: a new store, then `getBranch` of all entries. */
@@ -204,6 +206,7 @@ export async function measureStores(
     const samples = {
       jsonlResume: [] as { wall: number; cpu: number }[],
       sqliteResume: [] as { wall: number; cpu: number }[],
+      sqliteContextRead: [] as { wall: number; cpu: number }[],
       jsonlFull: [] as { wall: number; cpu: number }[],
       sqliteFull: [] as { wall: number; cpu: number }[],
       sqliteWarm: [] as { wall: number; cpu: number }[],
@@ -227,6 +230,11 @@ export async function measureStores(
       );
       same('SQLite', sqliteResume.value);
       samples.sqliteResume.push(sqliteResume);
+      collect();
+      const opened = createSqliteStore({ database });
+      samples.sqliteContextRead.push(
+        await time(async () => (await opened.getBranch('compacted', undefined, { from: 'context' })).length),
+      );
 
       collect();
       const jsonlFull = await time(
@@ -254,6 +262,7 @@ export async function measureStores(
       jsonlBytes,
       jsonlResume: timing(samples.jsonlResume),
       sqliteResume: timing(samples.sqliteResume),
+      sqliteContextRead: timing(samples.sqliteContextRead),
       jsonlFullBranch: timing(samples.jsonlFull),
       sqliteFullBranch: timing(samples.sqliteFull),
       sqliteWarmBranch: timing(samples.sqliteWarm),
@@ -300,6 +309,7 @@ export function renderStoreBenchmarks(result: StoreBenchResult, machine: string)
       'new store, `getBranch(…, { from: "context" })`, `buildContextFromBranch`',
       result.sqliteResume,
     ),
+    row('compacted, SQLite', "the context branch's read alone (store opened before)", result.sqliteContextRead),
     row('no compaction, JSONL', `new store, \`getBranch\` (${size} entries)`, result.jsonlFullBranch),
     row('no compaction, SQLite', `new store, \`getBranch\` (${size} entries)`, result.sqliteFullBranch),
     row('no compaction, SQLite', 'the same store again (warm)', result.sqliteWarmBranch),

@@ -183,6 +183,8 @@ export function createSqliteStore(options: CreateSqliteStoreOptions): SessionSto
           const index = refresh(sessionId);
           checkExpectedLeaf(sessionId, options, index.leafId);
           const entry = prepareEntry(index, input, now());
+          // A second child of the parent (or a second root) makes the tree more than one chain.
+          if (statements.hasChild.get(sessionId, entry.parentId) !== undefined) statements.setBranched.run(sessionId);
           const rows = entryRows(sessionId, entry, index);
           const { lastInsertRowid } = statements.insertEntry.run(...rows.entry);
           if (rows.message !== undefined) statements.insertMessage.run(...rows.message);
@@ -201,10 +203,10 @@ export function createSqliteStore(options: CreateSqliteStoreOptions): SessionSto
         const context = wantsContextBranch('getBranch', options);
         if (context && leafId !== null) {
           // A resume reads the context branch alone; the cases it cannot serve read the whole path.
-          const row = statements.session.get(sessionId) as { leaf_id: string | null } | undefined;
+          const row = statements.session.get(sessionId) as { leaf_id: string | null; branched: number } | undefined;
           if (row === undefined) throw sessionNotFound(sessionId);
           const leaf = leafId ?? row.leaf_id;
-          const branch = leaf === null ? [] : readContextBranch(contextRead, sessionId, leaf);
+          const branch = leaf === null ? [] : readContextBranch(contextRead, sessionId, leaf, row.branched !== 0);
           if (branch !== undefined) return branch;
         }
         return refresh(sessionId).branch(leafId, context);

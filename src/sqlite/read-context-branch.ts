@@ -25,22 +25,21 @@ export function contextStatements(database: SqliteDatabase) {
     hasCompaction: database.prepare(
       "SELECT 1 AS found FROM session_entries WHERE session_id = ? AND entry_type = 'compaction' LIMIT 1",
     ),
-    span: database.prepare('SELECT max(seq) - min(seq) + 1 AS span FROM session_entries WHERE session_id = ?'),
-    /** From the leaf up to the latest compaction's first kept entry (or the root), leaf first. */
+    /**
+     * From the leaf up to the latest compaction's first kept entry (or the root), leaf first. A
+     * parent is appended before its children, so each step goes to a lower seq: a corrupt tree
+     * (a cycle) ends the walk early instead of looping, and the whole read reports it.
+     */
     walk: database.prepare(`
-      WITH RECURSIVE walk(seq, id, parent_id, role, cut, step) AS (
-        SELECT seq, id, parent_id, role, compaction_first_kept_entry_id, 1
+      WITH RECURSIVE walk(seq, id, parent_id, role, cut) AS (
+        SELECT seq, id, parent_id, role, compaction_first_kept_entry_id
           FROM session_entries WHERE session_id = :session AND id = :leaf
         UNION ALL
-        SELECT e.seq, e.id, e.parent_id, e.role, coalesce(w.cut, e.compaction_first_kept_entry_id), w.step + 1
+        SELECT e.seq, e.id, e.parent_id, e.role, coalesce(w.cut, e.compaction_first_kept_entry_id)
           FROM walk w JOIN session_entries e ON e.session_id = :session AND e.id = w.parent_id
-         WHERE (w.cut IS NULL OR w.id <> w.cut) AND w.step <= :span
+         WHERE (w.cut IS NULL OR w.id <> w.cut) AND e.seq < w.seq
       )
-      SELECT w.seq, w.id, w.role, w.cut, e.data_json FROM walk w JOIN session_entries e ON e.seq = w.seq ORDER BY w.step`),
-    /** One root and every other entry the only child of its parent: a single chain. */
-    shape: database.prepare(
-      'SELECT count(*) AS entries, count(DISTINCT parent_id) AS parents, sum(parent_id IS NULL) AS roots FROM session_entries WHERE session_id = ?',
-    ),
+      SELECT w.seq, w.id, w.role, w.cut, e.data_json FROM walk w JOIN session_entries e ON e.seq = w.seq ORDER BY w.seq DESC`),
     latestOfType: database.prepare(
       'SELECT seq, data_json FROM session_entries WHERE session_id = ? AND entry_type = ? AND seq < ? ORDER BY seq DESC LIMIT 1',
     ),
@@ -52,8 +51,9 @@ const entryOf = (seq: number, json: string) => entryOfRow(json, () => seq);
 /**
  * The context branch of `leafId` (see `SessionStore.getBranch`), or `undefined` when the store
  * must read the whole path instead: no compaction on it, a kept range that starts at a tool result,
- * a tree that is not one chain (the metadata before the cut would need the whole walk), or a walk
- * that does not reach the cut (a corrupt tree, which the whole read reports).
+ * a tree that is not one chain (`branched`, kept by each append: the metadata before the cut would
+ * need the whole walk), or a walk that does not reach the cut (a corrupt tree, which the whole read
+ * reports). Every statement is an index lookup: a resume costs what its context branch costs.
  *
  * @internal
  */
@@ -61,14 +61,13 @@ export function readContextBranch(
   statements: ReturnType<typeof contextStatements>,
   sessionId: string,
   leafId: string,
+  branched: boolean,
 ): SessionEntry[] | undefined {
-  if (statements.hasCompaction.get(sessionId) === undefined) return undefined;
-  const { span } = statements.span.get(sessionId) as { span: number };
-  const rows = statements.walk.all({ session: sessionId, leaf: leafId, span }) as WalkRow[];
+  // More than one chain: the latest metadata before the cut may be on another branch (whole walk).
+  if (branched || statements.hasCompaction.get(sessionId) === undefined) return undefined;
+  const rows = statements.walk.all({ session: sessionId, leaf: leafId }) as WalkRow[];
   const last = rows[rows.length - 1];
   if (last === undefined || last.cut === null || last.id !== last.cut || last.role === 'toolResult') return undefined;
-  const shape = statements.shape.get(sessionId) as { entries: number; parents: number; roots: number };
-  if (shape.roots !== 1 || shape.parents !== shape.entries - 1) return undefined;
   // One chain: every entry appended before the cut is on its branch, so the latest of a type is the one.
   const head: { seq: number; data_json: string }[] = [];
   for (const type of ['model_change', 'thinking_level_change']) {

@@ -42,7 +42,7 @@ export interface SqliteDatabase {
 }
 
 /** The schema version this release writes and reads. */
-export const SQLITE_SCHEMA_VERSION = 2;
+export const SQLITE_SCHEMA_VERSION = 3;
 
 /** Each migration takes the schema from version `index` to `index + 1`. */
 const MIGRATIONS: readonly string[] = [
@@ -100,6 +100,12 @@ const MIGRATIONS: readonly string[] = [
   // model and thinking-level changes) and children by parent (whether the tree is one chain).
   `CREATE INDEX IF NOT EXISTS session_entries_by_type ON session_entries (session_id, entry_type, seq);
    CREATE INDEX IF NOT EXISTS session_entries_by_parent ON session_entries (session_id, parent_id);`,
+  // 3: whether a session's tree is more than one chain (a second root, or an entry with two
+  // children), kept by each append, so that a resume need not count the session's parents.
+  `ALTER TABLE sessions ADD COLUMN branched INTEGER NOT NULL DEFAULT 0;
+   UPDATE sessions SET branched = 1 WHERE id IN (
+     SELECT session_id FROM session_entries GROUP BY session_id
+     HAVING coalesce(sum(parent_id IS NULL), 0) <> 1 OR count(DISTINCT parent_id) <> count(*) - 1);`,
 ];
 
 /**

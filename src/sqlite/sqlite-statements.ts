@@ -14,7 +14,12 @@ export function prepareStatements(database: SqliteDatabase) {
     insertSession: database.prepare(
       'INSERT INTO sessions (id, cwd, name, parent_session, created_at, updated_at, leaf_id, data_json) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)',
     ),
-    session: database.prepare('SELECT data_json, leaf_id FROM sessions WHERE id = ?'),
+    session: database.prepare('SELECT data_json, leaf_id, branched FROM sessions WHERE id = ?'),
+    /** Whether an entry of the session already has this parent (`NULL`: whether it has a root). */
+    hasChild: database.prepare(
+      'SELECT 1 AS found FROM session_entries WHERE session_id = ? AND parent_id IS ? LIMIT 1',
+    ),
+    setBranched: database.prepare('UPDATE sessions SET branched = 1 WHERE id = ?'),
     sessions: database.prepare('SELECT id, data_json FROM sessions'),
     entryAt: database.prepare('SELECT id FROM session_entries WHERE seq = ? AND session_id = ?'),
     insertEntry: database.prepare(
