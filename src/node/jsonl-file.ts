@@ -8,9 +8,11 @@ import { open } from 'node:fs/promises';
 import { z } from 'zod';
 import { StoreError } from '../errors.js';
 import { parseStoredEntry } from '../session/parse-stored-entry.js';
+import { keepsFromItsBranch } from '../session/prepare-entry.js';
 import type { SessionIndex } from '../session/session-index.js';
 import { deepFreeze, sessionInfoSchema } from '../session/session-info.js';
 import type { SessionInfo } from '../session/session-store.js';
+import type { CompactionEntry } from '../session-entry.js';
 
 /**
  * The format version written in each file's header line; a file from a newer version is refused.
@@ -99,6 +101,11 @@ export function parseHeader(line: string, file: string, expectedId?: string): Se
   return deepFreeze(info as unknown as SessionInfo);
 }
 
+/** What is wrong with a compaction line whose kept entry is not on its branch before it. @internal */
+export function keptEntryProblem(entry: CompactionEntry): string {
+  return `compaction "${entry.id}" keeps from entry "${entry.firstKeptEntryId}", which is not on its branch before it (a hand edit?); it and its descendants are skipped`;
+}
+
 /** Applies one line of a session file; returns what was wrong with it, if anything. */
 export function applyLine(index: SessionIndex, line: string): string | undefined {
   let value: unknown;
@@ -124,6 +131,11 @@ export function applyLine(index: SessionIndex, line: string): string | undefined
   if (entry.parentId !== null && !index.has(entry.parentId)) {
     const why = entry.parentId === entry.id ? 'itself' : `"${entry.parentId}", which is not an earlier entry`;
     return `entry "${entry.id}" names as parent ${why} (a missing parent or a cycle); it and its descendants are skipped`;
+  }
+  // A compaction that keeps from an entry off its branch would fail every context built through it.
+  if (entry.type === 'compaction') {
+    const parent = entry.parentId === null ? undefined : index.positionOf(entry.parentId);
+    if (!keepsFromItsBranch(index, entry.firstKeptEntryId, parent)) return keptEntryProblem(entry);
   }
   index.add(entry);
   return undefined;

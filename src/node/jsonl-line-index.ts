@@ -4,18 +4,20 @@
  * each line's id, parent and type, and a line is parsed only when a read needs its entry (a
  * context branch needs the entries from the latest compaction on). A line that does not start that
  * way (a leaf move, a hand-written or torn line) is parsed at once, exactly as the full reader
- * does; an indexed line that turns out not to be the entry its index said throws
- * `SourceMismatch` when it is read, and the store then reads the session in full.
+ * does, and so is a compaction line (its kept entry must be on its branch); an indexed line that
+ * turns out not to be the entry its index said throws `SourceMismatch` when it is read, and the
+ * store then reads the session in full.
  *
  * @internal
  */
 
 import { type EntrySource, SourceMismatch } from '../session/entry-source.js';
 import { parseStoredEntry } from '../session/parse-stored-entry.js';
+import { keepsFromItsBranch } from '../session/prepare-entry.js';
 import { SessionIndex } from '../session/session-index.js';
 import type { SessionInfo } from '../session/session-store.js';
 import type { SessionEntry, SessionEntryType } from '../session-entry.js';
-import { applyLine } from './jsonl-file.js';
+import { applyLine, keptEntryProblem } from './jsonl-file.js';
 import { IdSet, sameBytes } from './jsonl-id-set.js';
 
 const bytesOf = (text: string) => Uint8Array.from(text, (character) => character.charCodeAt(0));
@@ -63,6 +65,15 @@ function plainStringEnd(bytes: Uint8Array, at: number, limit: number): number {
     if (byte === BACKSLASH) return -1;
   }
   return -1;
+}
+
+/** A line's JSON, or `undefined` when it is not JSON. */
+function parseLine(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Where the lazily read entries of one file are. */
@@ -229,6 +240,19 @@ export function indexSessionLines(
         continue;
       }
       parent = found;
+    }
+    // A compaction is read at once (there are few): one that keeps from an entry off its branch is
+    // skipped as the full reader skips it; one that is not a valid entry is read in full.
+    if (type === 'compaction') {
+      const compaction = parseStoredEntry(parseLine(bytes.toString('utf8', lineStart, lineEnd)));
+      if (!('entry' in compaction) || compaction.entry.type !== 'compaction') {
+        throw new SourceMismatch(`compaction line ${number} is not a valid entry`);
+      }
+      if (!keepsFromItsBranch(index, compaction.entry.firstKeptEntryId, parent)) {
+        report({ line: number, last, reason: keptEntryProblem(compaction.entry) });
+        lineStart = next;
+        continue;
+      }
     }
     // A repeated id (a copied line) is read as the full reader reads it: the second one is skipped.
     if (!ids.add(idStart, idEnd)) throw new SourceMismatch(`entry id on line ${number} appears twice`);

@@ -39,8 +39,9 @@ import { createWriteQueue } from './jsonl-write-queue.js';
  *   the skipped line is reported through `onWarning` and `getDiagnostics()`. The next append
  *   starts on a new line; nothing in the file is rewritten.
  * - On reopen the leaf is the last appended entry, or the last persisted leaf move after it.
- * - A line that breaks the tree (its parent is not an earlier entry: missing, itself, a cycle) is
- *   skipped and reported like a torn one, with its descendants; the rest of the tree stays readable.
+ * - A line that breaks the tree (its parent is not an earlier entry: missing, itself, a cycle; or a
+ *   compaction that keeps from an entry not on its branch before it) is skipped and reported like a
+ *   torn one when the file is read, with its descendants; the rest of the tree stays readable.
  * - One writer per session: each append holds `<sessionId>.jsonl.lock` while it checks that the
  *   file is the size this store last saw and writes. A session changed by another writer (process
  *   or store object) is refused with a `LeafConflictError` (`LEAF_CONFLICT`, with the current

@@ -50,11 +50,8 @@ export function prepareEntry(index: SessionIndex, input: unknown, now: number): 
  */
 function checkReferences(index: SessionIndex, entry: SessionEntry): void {
   if (entry.type === 'compaction') {
-    let position = entry.parentId === null ? undefined : index.positionOf(entry.parentId);
-    for (let steps = 0; position !== undefined && position >= 0 && steps <= index.size; steps++) {
-      if (index.idOf(position) === entry.firstKeptEntryId) return;
-      position = index.parentOf(position);
-    }
+    const parent = entry.parentId === null ? undefined : index.positionOf(entry.parentId);
+    if (keepsFromItsBranch(index, entry.firstKeptEntryId, parent)) return;
     throw new SessionError({
       message: `entry.firstKeptEntryId: "${entry.firstKeptEntryId}" is not on the branch the compaction is appended to. Keep from an entry between the root and the compaction's parent.`,
       code: 'INPUT_INVALID',
@@ -68,4 +65,19 @@ function checkReferences(index: SessionIndex, entry: SessionEntry): void {
       code: 'INPUT_INVALID',
     });
   }
+}
+
+/**
+ * Whether a compaction keeps from an entry of its own branch: `firstKeptEntryId` is its parent
+ * (at position `parent` of `index`, which does not hold the compaction yet) or an ancestor of it.
+ *
+ * @internal
+ */
+export function keepsFromItsBranch(index: SessionIndex, firstKeptEntryId: string, parent: number | undefined): boolean {
+  let position = parent;
+  for (let steps = 0; position !== undefined && position >= 0 && steps <= index.size; steps++) {
+    if (index.idOf(position) === firstKeptEntryId) return true;
+    position = index.parentOf(position);
+  }
+  return false;
 }

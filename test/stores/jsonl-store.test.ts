@@ -3,7 +3,7 @@ import { appendFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, LeafConflictError, StoreError } from '../../src/index.js';
+import { buildContextFromBranch, ConfigError, LeafConflictError, StoreError } from '../../src/index.js';
 import {
   type CreateJsonlStoreOptions,
   createJsonlStore,
@@ -273,6 +273,46 @@ describe('JSONL store files', () => {
     const full = createJsonlStore({ directory });
     expect(await full.getEntries(id)).toEqual(await reopened.getEntries(id));
     expect(full.getDiagnostics()).toEqual(reopened.getDiagnostics());
+  });
+
+  it('reports a compaction line that keeps from an entry not on its branch when it reads the file, not when the context is built', async () => {
+    // A hand edit: the compaction (line 6) names a kept entry that does not exist.
+    const { id, ids, reopened } = await editedSession((lines, written) => {
+      lines[5] = lines[5]!.replace(written[2]!, 'nowhere');
+    });
+    const resumed = await reopened.getBranch(id, undefined, { from: 'context' });
+    expect(resumed.map((entry) => entry.id)).toEqual(ids.slice(0, 4));
+    expect(buildContextFromBranch(resumed).messages).toHaveLength(4);
+    expect(reopened.getDiagnostics().map((warning) => [warning.line, warning.reason])).toEqual([
+      [6, expect.stringMatching(/compaction ".*" keeps from entry "nowhere", which is not on its branch before it/)],
+      [7, expect.stringMatching(/names as parent ".*", which is not an earlier entry/)],
+    ]);
+    const full = createJsonlStore({ directory });
+    expect(await full.getEntries(id)).toEqual(await reopened.getEntries(id));
+    expect(full.getDiagnostics()).toEqual(reopened.getDiagnostics());
+    // And one that names an entry of another branch.
+    const store = createJsonlStore({ directory });
+    await store.setLeaf(id, ids[1]!);
+    const side = await store.appendEntry(id, say('side'));
+    await store.setLeaf(id, ids[3]!);
+    const file = join(directory, 'edited.jsonl');
+    const compaction = {
+      id: 'c2',
+      parentId: ids[3],
+      timestamp: 1,
+      type: 'compaction',
+      summary: 's',
+      firstKeptEntryId: side.id,
+      tokensBefore: 1,
+    };
+    await appendFile(file, `${JSON.stringify(compaction)}\n`);
+    const again = createJsonlStore({ directory });
+    expect((await again.getBranch(id, undefined, { from: 'context' })).map((entry) => entry.id)).toEqual(
+      ids.slice(0, 4),
+    );
+    expect(again.getDiagnostics().at(-1)).toMatchObject({
+      reason: expect.stringMatching(/keeps from entry ".*", which is not on its branch/),
+    });
   });
 
   it('reads only the context branch on reopen; a damaged line before it is found by the first read that reaches it', async () => {
