@@ -76,7 +76,7 @@ function checkReferences(index: SessionIndex, entry: SessionEntry): void {
 export function keepsFromItsBranch(index: SessionIndex, firstKeptEntryId: string, parent: number | undefined): boolean {
   let position = parent;
   for (let steps = 0; position !== undefined && position >= 0 && steps <= index.size; steps++) {
-    if (index.idOf(position) === firstKeptEntryId) return true;
+    if (index.hasIdAt(position, firstKeptEntryId)) return true;
     position = index.parentOf(position);
   }
   return false;

@@ -155,6 +155,12 @@ export class SessionIndex {
     return id;
   }
 
+  /** Whether the entry at a position has this id (compared with the source's bytes when its id was not read yet). */
+  hasIdAt(position: number, id: string): boolean {
+    const known = this.ids[position];
+    return known === undefined ? this.source!.hasId(position, id) : known === id;
+  }
+
   /** The entry at a position, read from the source the first time. */
   entryAt(position: number): SessionEntry {
     let entry = this.cached[position];
