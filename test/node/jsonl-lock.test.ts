@@ -81,7 +81,8 @@ describe('JSONL session lock', () => {
 
   it('takes over a lock it cannot check (another host) once its heartbeat is stale, not before', async () => {
     const store = await session();
-    await writeFile(lockFile, JSON.stringify({ ...identity(process.pid), host: 'elsewhere', boot: 'another-boot' }));
+    const owner = { pid: process.pid, host: 'elsewhere', boot: 'another-boot', pidNamespace: 'pid:[1]', started: '1' };
+    await writeFile(lockFile, JSON.stringify({ ...owner, token: 'someone', since: Date.now() }));
     await age(lockFile, LOCK_STALE_MS - 3000);
     const refused = await store.appendEntry('s', say('too early')).catch((caught: unknown) => caught);
     expect(String(refused)).toMatch(/process \d+ on elsewhere .*taken over once its heartbeat is 10 s old/);
