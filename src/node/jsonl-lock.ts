@@ -121,7 +121,8 @@ function ownerState(holder: Partial<LockOwner> | undefined): 'dead' | 'alive' | 
   ) {
     // Same kernel, same pid namespace: pid and start time name one process.
     const started = startTimeOf(holder.pid);
-    if (started === null) return 'dead';
+    // No /proc entry: gone, unless /proc hides it (`hidepid`) from this user; then only the heartbeat can tell.
+    if (started === null) return isRunning(holder.pid) ? 'unknown' : 'dead';
     return typeof holder.started === 'string' && started !== holder.started ? 'dead' : 'alive';
   }
   // A record without a boot id (another platform, or an older release) on this host: its pid can
