@@ -696,7 +696,7 @@ export function generateToolCorpus(): ToolCorpus {
     mkdirSync(dir, { recursive: true });
     // Paths in the outputs read the same wherever the corpus was generated.
     for (const entry of build(dir)) {
-      entry.output = entry.output.split(dir).join('/home/dev/project');
+      entry.output = entry.output.split(dir).join('/home/dev/project').split(REPO).join('/home/dev/ctxkit');
       corpus.entries.push(entry);
     }
   };
