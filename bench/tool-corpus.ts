@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 
 /** A fact an output states: kept when every key is found in a digest (compared without case or spacing). */
 export interface CorpusFact {
-  kind: 'exit' | 'count' | 'code' | 'location' | 'test' | 'message' | 'path' | 'match';
+  kind: 'exit' | 'count' | 'code' | 'location' | 'test' | 'message' | 'path' | 'match' | 'command';
   keys: string[];
 }
 
