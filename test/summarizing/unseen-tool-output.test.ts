@@ -71,6 +71,19 @@ describe('parsers on output of the real tools', () => {
     expect(lost('grep')).toEqual([]);
   });
 
+  it('grep -C: context lines (`path-5-text`, `--`) are neither matches nor files', () => {
+    const parsed = parseToolOutput(entry('held-out-grep-context').output);
+    expect(parsed.counts).toEqual(['4 matches in 3 files']);
+    expect(parsed.notes).toEqual([
+      './app/models/user.py:2 # FIXME: email validation',
+      './app/models/user.py:6 # FIXME: remove legacy field',
+      './app/views.py:2 return "ok" # FIXME: cache',
+      './README.md:2 FIXME: write docs',
+    ]);
+    const heading = parseToolOutput('src/a.ts\n3-before\n4:match here\n5-after\n', { format: 'grep' });
+    expect(heading.counts).toEqual(['1 match in 1 file']);
+  });
+
   it('node --test: the assertion message of each failing test, in spec and TAP form', () => {
     const parsed = parseToolOutput(entry('node-test-spec').output);
     const messages = parsed.problems.map((problem) => problem.message);

@@ -107,15 +107,18 @@ export function parseGitDiff(lines: readonly string[]): ParserResult {
 }
 
 const MATCH_WITH_PATH = /^((?:[A-Za-z]:)?[^\s:]+):(\d+)(?::(\d+))?[:-](.*)$/;
+/** A context line of `grep -C` (`path-12-text`) or ripgrep's heading form (`12-text`), and the `--` between groups. */
+const CONTEXT_LINE = /^(?:(?:[A-Za-z]:)?[^\s:]+?-)?\d+-|^--$/;
 const MATCH_PATH_ONLY = /^((?:[A-Za-z]:)?[^\s:]+\.\w+):(.*)$/;
-const HEADING_MATCH = /^(\d+)(?::\d+)?[:-](.*)$/;
+const HEADING_MATCH = /^(\d+)(?::\d+)?:(.*)$/;
 
 /** Code points of a match's text kept in its note. */
 const MATCH_TEXT_CHARS = 100;
 
 /**
  * grep and ripgrep (`path:line:text`, `path:text`, or ripgrep's heading form): the total, and every
- * match as its own `path:line text` note, in the order found, so none is folded into a count. @internal
+ * match as its own `path:line text` note, in the order found, so none is folded into a count; the
+ * context lines of `-C` (`path-12-text`, `--`) are skipped. @internal
  */
 export function parseGrep(lines: readonly string[]): ParserResult {
   const result = emptyResult();
@@ -145,6 +148,7 @@ export function parseGrep(lines: readonly string[]): ParserResult {
       continue;
     }
     const withPath = MATCH_WITH_PATH.exec(line);
+    if (!withPath && CONTEXT_LINE.test(line)) continue;
     if (withPath) {
       add(withPath[1]!, `${withPath[1]}:${withPath[2]}${withPath[3] ? `:${withPath[3]}` : ''}`, withPath[4]!);
       continue;
