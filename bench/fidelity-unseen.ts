@@ -238,13 +238,17 @@ async function roundRetention(entries: readonly CorpusEntry[], summarizer: Summa
   return { byRound, failures };
 }
 
-/** Texts for the counter: the corpus, its other texts, and this repository's recent history. */
+/** Texts for the counter: the corpus, its other texts, and this repository's recent history (fixtures aside). */
 function counterTexts(corpus: ToolCorpus): { name: string; text: string }[] {
   const texts = [...corpus.entries.map((entry) => ({ name: entry.name, text: entry.output })), ...corpus.texts];
   try {
     texts.push({
       name: 'git log -p',
-      text: execFileSync('git', ['log', '-p', '-n', '30', '--no-color'], { encoding: 'utf8', maxBuffer: 1e8 }),
+      // Without the fixtures, which hold this corpus as JSON-escaped JSON.
+      text: execFileSync('git', ['log', '-p', '-n', '30', '--no-color', '--', '.', ':(exclude)test/fixtures'], {
+        encoding: 'utf8',
+        maxBuffer: 1e8,
+      }),
     });
   } catch {
     // Not a git checkout: the corpus alone.
@@ -281,6 +285,7 @@ function counterAccuracy(corpus: ToolCorpus) {
 export async function measureUnseen(): Promise<string> {
   const corpus = generateToolCorpus();
   const single = tally();
+  const heldOut = tally();
   const exitStated = tally();
   const byKind = new Map<string, Tally>();
   const byTool: string[] = [];
@@ -293,7 +298,7 @@ export async function measureUnseen(): Promise<string> {
       const kept = keeps(digest, fact);
       const kind = byKind.get(fact.kind) ?? tally();
       byKind.set(fact.kind, kind);
-      for (const value of [own, kind, single]) {
+      for (const value of entry.heldOut ? [own, kind, single, heldOut] : [own, kind, single]) {
         value.total++;
         if (kept) value.kept++;
       }
@@ -336,7 +341,8 @@ export async function measureUnseen(): Promise<string> {
     '',
     '### One output through `summarizeToolOutput` (800 code points, exit status given)',
     '',
-    `All facts: ${ratio(single)}. Exit status stated from the output alone (a failing run's \`Command exited`,
+    `All facts: ${ratio(single)}; of the held-out scenarios (added to the generator after the parsers were fixed`,
+    `against the others, and not tuned for): ${ratio(heldOut)}. Exit status stated from the output alone (a failing run's \`Command exited`,
     `with code N\` as a bash tool appends it; \`exit status unknown\` for a run that says nothing): ${ratio(exitStated)}.`,
     '',
     `| ${kinds.join(' | ')} |`,

@@ -11,6 +11,7 @@ import {
   DIGIT,
   DIGIT_RUN,
   DOUBLED_CAPITALS_COST,
+  GLUED_PATH_MARK,
   GLUED_PUNCT,
   isLetter,
   JOINER_COST,
@@ -81,6 +82,7 @@ export function estimate(text: string): number {
   let marksCost = 0;
   let symbols = 0;
   let markAfterSpace = false;
+  let pathMark = false;
 
   const closePiece = () => {
     if (pieceLetters > 0) asciiCost += pieceCost(pieceLetters, pieceRare, pieceRandom);
@@ -114,7 +116,8 @@ export function estimate(text: string): number {
       total += Math.ceil(digits / 3);
     } else if (run === PUNCT_RUN) {
       // One mark right before a word (not after a space) is read with the word: `.count`.
-      if (marks === 1 && symbols === 0 && !markAfterSpace && isLetter(next)) total += GLUED_PUNCT;
+      if (marks === 1 && symbols === 0 && !markAfterSpace && isLetter(next))
+        total += pathMark ? GLUED_PATH_MARK : GLUED_PUNCT;
       else total += (marks > 0 ? Math.max(1, marksCost) : 0) + symbols;
     }
   };
@@ -170,6 +173,9 @@ export function estimate(text: string): number {
         marksCost = 0;
         symbols = 0;
         markAfterSpace = previousType === SPACE;
+        // `.`, `/` or `(` between two words of a dotted name or a path (`java.lang.Integer`, `run(Main`).
+        pathMark =
+          (previousType === LOWER || previousType === UPPER) && (code === 0x2e || code === 0x2f || code === 0x28);
       }
     }
 

@@ -49,6 +49,11 @@ export const KANA_COST = 0.7;
 export const HANGUL_COST = 0.62;
 /** Extra cost of one punctuation mark glued to the front of a word (`.count`, `(message`). */
 export const GLUED_PUNCT = 0.42;
+/**
+ * The same for `.`, `/` and `(` between two ASCII words (`java.lang.Integer`, `Main.run(Main.java`):
+ * o200k_base reads the mark with the next word at little extra cost.
+ */
+export const GLUED_PATH_MARK = 0.2;
 /** Tokens per mark of a run of ASCII punctuation, which costs at least one (`");`, `!==`, `},`). */
 export const PUNCT_RATE = 0.44;
 /** Tokens per non-ASCII symbol that repeats one of the few that merge (`━━━━`, `────`). */
