@@ -330,8 +330,6 @@ export async function measureUnseen(): Promise<string> {
     `| ${name} | ${row.chunks} | ${Math.round((1000 * row.within) / row.chunks) / 10}% | ${row.under} | ${row.low.toFixed(2)}–${row.high.toFixed(2)} |`;
   return [
     '<!-- unseen:start -->',
-    '## Measured on unseen tool output',
-    '',
     'Written by `npm run bench:fidelity` (bench/fidelity-unseen.ts) on a corpus it generates by running the',
     `real tools on small broken projects (${corpus.entries.length} outputs: ${corpus.entries.map((entry) => entry.name).join(', ')}${corpus.skipped.length ? `; not installed, so not measured: ${corpus.skipped.join(', ')}` : ''}).`,
     "The facts come from the tools' structured output (tsc `--pretty false`, the junit and JSON reporters of",
