@@ -20,6 +20,7 @@ import {
 } from '../src/summarizing/index.js';
 
 import { type DeclaredFact, fidelitySessions, toolOutput } from '../test/fixtures/fidelity-sessions.js';
+import { measureUnseen } from './fidelity-unseen.js';
 
 const ROUNDS = 5;
 const BUDGETS = [
@@ -260,3 +261,20 @@ for (const [name, summarizer] of [
 const block = render(runs);
 writeBlock(block);
 console.log(block);
+
+/** Replaces the unseen-output block of docs/fidelity.md (or appends it). */
+function writeUnseen(unseen: string): void {
+  const file = new URL('../docs/fidelity.md', import.meta.url);
+  const current = readFileSync(file, 'utf8');
+  const start = current.indexOf('<!-- unseen:start -->');
+  const end = current.indexOf('<!-- unseen:end -->');
+  const next =
+    start >= 0 && end > start
+      ? `${current.slice(0, start)}${unseen}${current.slice(end + '<!-- unseen:end -->'.length)}`
+      : `${current.trimEnd()}\n\n${unseen}\n`;
+  writeFileSync(file, next);
+}
+
+const unseen = await measureUnseen();
+writeUnseen(unseen);
+console.log(unseen);

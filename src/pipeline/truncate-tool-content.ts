@@ -15,8 +15,12 @@ import type { TruncateResult } from './truncate-result.js';
  * points or bytes) get the bare head of the output.
  *
  * The returned text, notice included, is within every limit, so the function is idempotent:
- * truncating its output again returns it unchanged. It never splits a surrogate pair or a UTF-8
- * sequence. It does not save anything: when `needsSpill` is true, hand the original to a
+ * truncating its output again returns it unchanged. Code points and bytes are cut together, and
+ * never inside a grapheme cluster (a family emoji, a flag, a letter with its combining marks, a
+ * `\r\n`) nor inside its own markers: when a later limit cuts further into a line cut, the head
+ * and the tail are shortened around the whole `... [N lines omitted] ...` marker and its count
+ * says how many lines are gone entirely (too little room even for the marker keeps the head
+ * alone). Output with `\r\n` line endings gets `\r\n` around the marker and before the notice. It does not save anything: when `needsSpill` is true, hand the original to a
  * `SpillStore` (or use {@link processToolOutput}, which does both).
  *
  * @param text - The tool output.

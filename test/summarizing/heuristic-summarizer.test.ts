@@ -96,7 +96,7 @@ describe('summarizeHeuristically: tool results', () => {
   it('keeps compiler errors found amid hundreds of lines of noise, parsed', () => {
     expect(digest).toContain("src/parser/tokenize.ts:42:17 TS2345: Argument of type 'string' is not assignable.");
     expect(digest).toContain("src/index.ts:7:3 TS2305: Module './parser' has no exported member 'parse'.");
-    expect(digest).toContain('tsc: 2 errors in 2 files');
+    expect(digest).toContain('tsc (exit 2): 2 errors in 2 files');
     expect(digest).not.toContain('compiling module_'); // the noise is gone
   });
 

@@ -191,7 +191,7 @@ describe('summarizeToolOutput', () => {
       expect(digest).toContain(problem.code);
       expect(digest).toContain(problem.location);
     }
-    expect(digest.split('\n')[0]).toBe('tsc: 16 errors in 6 files');
+    expect(digest.split('\n')[0]).toBe('tsc (exit status unknown): 16 errors in 6 files');
   });
 
   it('keeps `# fail 10` and all ten failing test names of a TAP run in 800 code points', () => {

@@ -1,24 +1,30 @@
 import {
   ACCENTED,
+  ASCII_REPEAT_RATE,
   ASCII_TYPE,
   ASTRAL_COST,
   BLANK,
   blankLineCost,
   CARRIAGE_RETURN_WEIGHT,
   CJK,
+  CONTROL_COST,
   DIGIT,
   DIGIT_RUN,
+  DOUBLED_CAPITALS_COST,
+  GLUED_PATH_MARK,
   GLUED_PUNCT,
   isLetter,
   JOINER_COST,
   LETTER,
   LINE_FEED_WEIGHT,
   LOWER,
+  mergesWhenRepeated,
   NEWLINE,
   PUNCT,
   PUNCT_RATE,
   PUNCT_RUN,
   pieceCost,
+  QUOTED_FACTOR,
   REPEATED_PUNCT_RATE,
   RUN_OF,
   rarePair,
@@ -32,7 +38,7 @@ import {
   WHITESPACE_RUN,
   WORD_RUN,
 } from './text-classes.js';
-import { BLOCK_COSTS, BLOCK_TYPES, blockOf } from './unicode-blocks.js';
+import { BLOCK_COSTS, BLOCK_GLUED_COSTS, BLOCK_TYPES, blockOf } from './unicode-blocks.js';
 
 /**
  * Estimates the o200k_base token count of `text` in one pass over its UTF-16 code units.
@@ -62,21 +68,26 @@ export function estimate(text: string): number {
   let scriptCost = 0;
   let cjkCost = 0;
   let spaced = false;
+  let quoted = false;
   let accentCost = 0;
   let pieceLetters = 0;
   let pieceCapitals = 0;
   let pieceRare = 0;
   let lastPairRare = 0;
   let pieceRandom = false;
+  let pieceDoubled = false;
   // Digits, and a run of punctuation and symbols.
   let digits = 0;
   let marks = 0;
   let marksCost = 0;
   let symbols = 0;
   let markAfterSpace = false;
+  let pathMark = false;
 
   const closePiece = () => {
     if (pieceLetters > 0) asciiCost += pieceCost(pieceLetters, pieceRare, pieceRandom);
+    if (pieceDoubled && pieceLetters >= 3 && pieceCapitals === pieceLetters) asciiCost += DOUBLED_CAPITALS_COST;
+    pieceDoubled = false;
     pieceLetters = 0;
     pieceCapitals = 0;
     pieceRare = 0;
@@ -96,7 +107,7 @@ export function estimate(text: string): number {
       }
     } else if (run === WORD_RUN) {
       closePiece();
-      const factor = spaced ? 1 : UNSPACED_FACTOR;
+      const factor = spaced ? 1 : quoted ? QUOTED_FACTOR : UNSPACED_FACTOR;
       let cost = asciiCost + cjkCost;
       cost += accentCost * factor;
       if (scriptCost > 0) cost += (scriptCost + SCRIPT_BASE) * factor;
@@ -105,7 +116,8 @@ export function estimate(text: string): number {
       total += Math.ceil(digits / 3);
     } else if (run === PUNCT_RUN) {
       // One mark right before a word (not after a space) is read with the word: `.count`.
-      if (marks === 1 && symbols === 0 && !markAfterSpace && isLetter(next)) total += GLUED_PUNCT;
+      if (marks === 1 && symbols === 0 && !markAfterSpace && isLetter(next))
+        total += pathMark ? GLUED_PATH_MARK : GLUED_PUNCT;
       else total += (marks > 0 ? Math.max(1, marksCost) : 0) + symbols;
     }
   };
@@ -114,6 +126,7 @@ export function estimate(text: string): number {
     let code = text.charCodeAt(index);
     let type: number;
     let cost = 0;
+    let glued = 0;
     if (code < 0x80) {
       type = ASCII_TYPE[code] as number;
     } else if (
@@ -126,10 +139,12 @@ export function estimate(text: string): number {
       // Rare Han characters join words; emoji, tags and the rest are symbols.
       type = code >= 0x20000 && code < 0x40000 ? CJK : SYMBOL;
       cost = code >= 0xe0000 ? JOINER_COST : ASTRAL_COST;
+      glued = cost;
     } else {
       const block = blockOf(code);
       type = BLOCK_TYPES[block] as number;
       cost = BLOCK_COSTS[block] as number;
+      glued = BLOCK_GLUED_COSTS[block] as number;
     }
 
     const nextRun = RUN_OF[type] as number;
@@ -148,6 +163,8 @@ export function estimate(text: string): number {
         cjkCost = 0;
         accentCost = 0;
         spaced = previousType === SPACE;
+        const before = text.charCodeAt(index - 1);
+        quoted = previousType === PUNCT && (before === 0x22 || before === 0x27);
         pieceRandom = previousType === DIGIT && type === LOWER; // `Float64Array` is no random text
       } else if (run === DIGIT_RUN) {
         digits = 0;
@@ -156,6 +173,9 @@ export function estimate(text: string): number {
         marksCost = 0;
         symbols = 0;
         markAfterSpace = previousType === SPACE;
+        // `.`, `/` or `(` between two words of a dotted name or a path (`java.lang.Integer`, `run(Main`).
+        pathMark =
+          (previousType === LOWER || previousType === UPPER) && (code === 0x2e || code === 0x2f || code === 0x28);
       }
     }
 
@@ -188,6 +208,13 @@ export function estimate(text: string): number {
         if (previousType === LOWER || previousType === ACCENTED) closePiece();
         lastPairRare = pieceLetters > 0 && previousType === UPPER ? rarePair(text.charCodeAt(index - 1), code) : 0;
         pieceRare += lastPairRare;
+        // `AA`, `II`, `UU` inside capitals: a source-map segment, not a word.
+        if (
+          previousType === UPPER &&
+          code === text.charCodeAt(index - 1) &&
+          (code === 0x41 || code === 0x49 || code === 0x55)
+        )
+          pieceDoubled = true;
         pieceLetters++;
         pieceCapitals++;
         break;
@@ -223,10 +250,17 @@ export function estimate(text: string): number {
       default: {
         const repeated = code === text.charCodeAt(index - 1);
         if (type === PUNCT) {
-          marks++;
-          marksCost += marks > 1 && repeated ? REPEATED_PUNCT_RATE : PUNCT_RATE;
+          if (code < 0x20 || code === 0x7f) {
+            symbols += CONTROL_COST; // the escape of a colour code is a token of its own
+          } else {
+            marks++;
+            marksCost += marks > 1 && repeated ? (ASCII_REPEAT_RATE[code] as number) : PUNCT_RATE;
+          }
+        } else if (previousType !== SYMBOL) {
+          symbols += cost;
         } else {
-          symbols += code < 0x10000 && repeated ? REPEATED_PUNCT_RATE : cost;
+          // Glued to the symbol before it: only a few merge when repeated; the rest split into bytes.
+          symbols += code < 0x10000 && repeated && mergesWhenRepeated(code) ? REPEATED_PUNCT_RATE : glued;
         }
       }
     }

@@ -49,12 +49,66 @@ export const KANA_COST = 0.7;
 export const HANGUL_COST = 0.62;
 /** Extra cost of one punctuation mark glued to the front of a word (`.count`, `(message`). */
 export const GLUED_PUNCT = 0.42;
+/**
+ * The same for `.`, `/` and `(` between two ASCII words (`java.lang.Integer`, `Main.run(Main.java`):
+ * o200k_base reads the mark with the next word at little extra cost.
+ */
+export const GLUED_PATH_MARK = 0.2;
 /** Tokens per mark of a run of ASCII punctuation, which costs at least one (`");`, `!==`, `},`). */
 export const PUNCT_RATE = 0.44;
-/** Tokens per mark or symbol that repeats the one before it (`-----`, `=====`, `━━━━`). */
+/** Tokens per non-ASCII symbol that repeats one of the few that merge (`━━━━`, `────`). */
 export const REPEATED_PUNCT_RATE = 0.18;
+
+/**
+ * Tokens per ASCII mark that repeats the one before it, by mark, as o200k_base merges them: rules and
+ * underlines (`-----`, `=====`, `_____`, `.....`, `#####`, `*****`, `/////`) take one token for
+ * sixty-four marks and more, brackets and backticks one for two.
+ */
+export const ASCII_REPEAT_RATE = new Float64Array(128).map((_, code) => {
+  const mark = String.fromCharCode(code);
+  if ('-*./=_#'.includes(mark)) return 1 / 64;
+  if ('%+~'.includes(mark)) return 1 / 32;
+  if ('!;:'.includes(mark)) return 1 / 16;
+  if ('?<>@^'.includes(mark)) return 1 / 8;
+  if ('"$\'(),\\|'.includes(mark)) return 1 / 4;
+  return 1 / 2; // & [ ] ` { }
+});
 /** Tokens per non-ASCII punctuation mark or symbol (`→`, `，`, `—`, `│`). */
 export const SYMBOL_COST = 1.2;
+/**
+ * Tokens per non-ASCII symbol glued to the symbol before it (`✓✗`, `⎯⎯⎯`): without a leading space
+ * most symbols split into two byte-level tokens. Blocks o200k_base has no tokens for cost more (see
+ * `unicode-blocks.ts`).
+ */
+export const GLUED_SYMBOL_COST = 1.9;
+/** Tokens per character of a block o200k_base has (almost) no tokens for: each UTF-8 byte is one. */
+export const BYTE_FALLBACK_COST = 2;
+/** Tokens per character of such a block glued to the one before it: three bytes, three tokens. */
+export const BYTE_FALLBACK_GLUED_COST = 3;
+/**
+ * The few non-ASCII symbols whose repeats o200k_base merges into long tokens (`────`, `━━━━`, `════`,
+ * `————`, `…`, `█`): the rest cost a token or more each however often they repeat (`⎯⎯⎯⎯` is twelve).
+ */
+const MERGING_SYMBOLS = new Set([
+  0x2013, 0x2014, 0x2026, 0x2500, 0x2501, 0x2550, 0x2588, 0x25a1, 0x2605, 0x2640, 0xff01, 0xff0a, 0xff1d, 0xfffd,
+]);
+
+/** Whether repeats of this non-ASCII symbol merge into long tokens. */
+export function mergesWhenRepeated(code: number): boolean {
+  return MERGING_SYMBOLS.has(code);
+}
+/** Tokens of an ASCII control character (the escape of a terminal colour code `\u001b[31m`): one each. */
+export const CONTROL_COST = 1;
+/**
+ * Extra tokens of an all-capital piece of three or more letters with a doubled `A`, `I` or `U`
+ * (`SAAS`, `CAAC`: source-map segments), which no English word or code name has: it splits in two.
+ */
+export const DOUBLED_CAPITALS_COST = 1.5;
+/**
+ * Factor on a non-ASCII word right after a quote (`"воскресенье"` in JSON): the quote is a token of
+ * its own, and the word splits less than at the start of a line.
+ */
+export const QUOTED_FACTOR = 1.2;
 /** Tokens per pictograph of the Basic Multilingual Plane (`☀`, `✅`, `❤`). */
 export const PICTOGRAPH_COST = 2.2;
 /** Tokens per emoji or other character outside the Basic Multilingual Plane. */

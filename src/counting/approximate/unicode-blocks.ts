@@ -4,7 +4,10 @@ import {
   ACCENT_COST,
   ACCENTED,
   BLANK,
+  BYTE_FALLBACK_COST,
+  BYTE_FALLBACK_GLUED_COST,
   CJK,
+  GLUED_SYMBOL_COST,
   HAN_COST,
   HANGUL_COST,
   JOINER_COST,
@@ -19,10 +22,11 @@ import {
 /**
  * Type and cost of the Basic Multilingual Plane above ASCII, as `[first code, type, cost]` sorted by
  * code; each entry holds up to the next. The cost is per letter for letters, per character for
- * symbols, and per character in a long run for whitespace. Scripts that o200k_base saw less often
+ * symbols (and, as a fourth field, per symbol glued to the symbol before it when that differs from
+ * the default), and per character in a long run for whitespace. Scripts that o200k_base saw less often
  * cost more per letter.
  */
-export const BLOCKS: readonly (readonly [number, number, number])[] = [
+export const BLOCKS: readonly (readonly [number, number, number, number?])[] = [
   [0x0080, SYMBOL, SYMBOL_COST], // C1 controls, Latin-1 punctuation and symbols
   [0x0085, NEWLINE, 2], // next line
   [0x0086, SYMBOL, SYMBOL_COST],
@@ -73,9 +77,14 @@ export const BLOCKS: readonly (readonly [number, number, number])[] = [
   [0x2030, SYMBOL, SYMBOL_COST],
   [0x205f, BLANK, 2], // medium mathematical space
   [0x2060, SYMBOL, JOINER_COST],
-  [0x2070, SYMBOL, SYMBOL_COST], // super- and subscripts, currency, letterlike, arrows, math, box drawing
+  [0x2070, SYMBOL, SYMBOL_COST], // super- and subscripts, currency, letterlike, arrows, math
+  [0x2330, SYMBOL, BYTE_FALLBACK_COST, BYTE_FALLBACK_GLUED_COST], // the rest of Miscellaneous Technical (`⎯`, `⏎`)
+  [0x2400, SYMBOL, BYTE_FALLBACK_COST], // control pictures, OCR, enclosed alphanumerics (`␊`, `①`)
+  [0x2500, SYMBOL, SYMBOL_COST], // box drawing, block elements, geometric shapes
   [0x2600, SYMBOL, PICTOGRAPH_COST], // miscellaneous symbols, dingbats
-  [0x27c0, SYMBOL, SYMBOL_COST], // math, arrows, Braille
+  [0x27c0, SYMBOL, SYMBOL_COST], // math, arrows
+  [0x27f0, SYMBOL, BYTE_FALLBACK_COST, BYTE_FALLBACK_GLUED_COST], // supplemental arrows-A (`⟶`)
+  [0x2800, SYMBOL, SYMBOL_COST], // Braille, more arrows and math
   [0x2c00, LETTER, 0.5], // Glagolitic, Latin Extended-C, Coptic, Georgian Supplement, Tifinagh
   [0x2e00, SYMBOL, SYMBOL_COST], // supplemental punctuation
   [0x2e80, CJK, HAN_COST], // CJK radicals
@@ -107,6 +116,13 @@ export const BLOCKS: readonly (readonly [number, number, number])[] = [
 export const BLOCK_STARTS = Uint32Array.from(BLOCKS, (block) => block[0]);
 export const BLOCK_TYPES = Uint8Array.from(BLOCKS, (block) => block[1]);
 export const BLOCK_COSTS = Float64Array.from(BLOCKS, (block) => block[2]);
+/** The cost of a symbol of the block glued to the symbol before it. */
+export const BLOCK_GLUED_COSTS = Float64Array.from(
+  BLOCKS,
+  (block) =>
+    // Joiners and variation selectors inside an emoji sequence stay cheap.
+    block[3] ?? (block[2] <= JOINER_COST ? block[2] : Math.max(block[2], GLUED_SYMBOL_COST)),
+);
 
 /** The index in {@link BLOCKS} of a code point from 0x80 to 0xffff, by binary search. */
 export function blockOf(code: number): number {

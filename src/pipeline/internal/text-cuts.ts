@@ -56,10 +56,24 @@ export function formatCount(value: number, unit: string): string {
   return `${value.toLocaleString('en-US')} ${unit}${value === 1 ? '' : 's'}`;
 }
 
-/** A cut: the kept text, and whether it still ends with the end of what was cut. */
-interface Kept {
+/** The line ending an output uses: `\r\n` when its first line break is one, else `\n`. @internal */
+export function lineEndingOf(text: string): '\n' | '\r\n' {
+  const first = text.indexOf('\n');
+  return first > 0 && text.charCodeAt(first - 1) === 13 ? '\r\n' : '\n';
+}
+
+/** Where a line cut put its `... [N lines omitted] ...` marker, to keep it whole through later cuts. */
+export interface LineMarker {
+  /** UTF-16 offsets of the marker in the kept text (the line break after the head ends at `start`). */
+  start: number;
+  end: number;
+}
+
+/** A cut: the kept text, whether it still ends with the end of what was cut, and its line marker. */
+export interface Kept {
   text: string;
   end: boolean;
+  marker?: LineMarker;
 }
 
 /** The index just past the `count`-th newline from `start` (or the text's length). */
@@ -72,87 +86,204 @@ function afterNewlines(text: string, count: number): number {
   return index + 1;
 }
 
+/** The line marker for `count` omitted lines. @internal */
+export function lineMarker(count: number): string {
+  return `... [${formatCount(count, 'line')} omitted] ...`;
+}
+
 /**
  * Keeps `count` lines of a text of `lines` lines: the first ones, or with `marker` the first and
- * last around a marker line. Reads only the lines it keeps.
+ * last around a marker line. Reads only the lines it keeps; a `\r\n` output keeps `\r\n` around the
+ * marker and never ends in a lone `\r`.
  */
 export function cutLines(text: string, lines: number, count: number, marker: boolean): Kept {
   if (lines <= count) return { text, end: true };
-  if (!marker) return { text: text.slice(0, afterNewlines(text, count) - 1), end: false };
+  if (!marker) return { text: dropFinalReturn(text.slice(0, afterNewlines(text, count) - 1)), end: false };
   const room = count - 1;
   const head = Math.ceil(room / 2);
   const tail = room - head;
-  const textEnd = text.endsWith('\n') ? text.length - 1 : text.length;
+  let textEnd = text.endsWith('\n') ? text.length - 1 : text.length;
+  if (textEnd < text.length && text.charCodeAt(textEnd - 1) === 13) textEnd--;
   let tailStart = textEnd;
   for (let found = 0; found < tail; found++) tailStart = text.lastIndexOf('\n', tailStart - 1);
-  const omitted = `... [${formatCount(lines - head - tail, 'line')} omitted] ...`;
-  const kept = `${text.slice(0, afterNewlines(text, head))}${omitted}${tail > 0 ? text.slice(tailStart, textEnd) : ''}`;
-  return { text: kept, end: tail > 0 };
+  // The `\r` of a `\r\n` belongs with its `\n`, after the marker.
+  if (tail > 0 && tailStart > 0 && text.charCodeAt(tailStart - 1) === 13) tailStart--;
+  const kept = text.slice(0, afterNewlines(text, head));
+  const omitted = lineMarker(lines - head - tail);
+  return {
+    text: `${kept}${omitted}${tail > 0 ? text.slice(tailStart, textEnd) : ''}`,
+    end: tail > 0,
+    marker: { start: kept.length, end: kept.length + omitted.length },
+  };
 }
 
-export type Unit = 'chars' | 'bytes';
+function dropFinalReturn(text: string): string {
+  return text.charCodeAt(text.length - 1) === 13 ? text.slice(0, -1) : text;
+}
 
-/** The code point at `index` (a UTF-16 offset): its width in UTF-16 units and its size in `unit`. */
-function pointAt(text: string, index: number, unit: Unit): { width: number; units: number } {
+/** Room in both units at once: code points and UTF-8 bytes. @internal */
+export interface Room {
+  chars: number;
+  bytes: number;
+}
+
+/** The UTF-16 width and UTF-8 size of the code point at `index`. */
+function pointAt(text: string, index: number): { width: number; bytes: number } {
   const code = text.charCodeAt(index);
-  const pair = isHighSurrogate(code) && isLowSurrogate(text.charCodeAt(index + 1));
-  if (unit === 'chars') return { width: pair ? 2 : 1, units: 1 };
-  return { width: pair ? 2 : 1, units: pair ? 4 : code < 0x80 ? 1 : code < 0x800 ? 2 : 3 };
+  if (isHighSurrogate(code) && isLowSurrogate(text.charCodeAt(index + 1))) return { width: 2, bytes: 4 };
+  return { width: 1, bytes: code < 0x80 ? 1 : code < 0x800 ? 2 : 3 };
 }
 
 /** Like {@link pointAt} for the code point that ends just before `end`. */
-function pointBefore(text: string, end: number, unit: Unit): { width: number; units: number } {
+function pointBefore(text: string, end: number): { width: number; bytes: number } {
   const code = text.charCodeAt(end - 1);
-  const pair = isLowSurrogate(code) && end >= 2 && isHighSurrogate(text.charCodeAt(end - 2));
-  return pair ? { width: 2, units: unit === 'chars' ? 1 : 4 } : pointAt(text, end - 1, unit);
+  if (isLowSurrogate(code) && end >= 2 && isHighSurrogate(text.charCodeAt(end - 2))) return { width: 2, bytes: 4 };
+  return pointAt(text, end - 1);
 }
 
-/** The UTF-16 offset where the head of at most `max` units ends, and the units it holds. */
-function headEnd(text: string, max: number, unit: Unit): { end: number; used: number } {
+let segmenter: Intl.Segmenter | undefined;
+/** Code units read either side of a cut to find the grapheme cluster it falls in. */
+const CLUSTER_WINDOW = 64;
+
+/**
+ * The grapheme cluster around a cut at `index` (family emoji, flags, letters with combining marks,
+ * `\r\n`): its start and end, or `undefined` when the cut is between two clusters. Looks only at a
+ * window around the cut, so it costs the same on a long text as on a short one.
+ */
+function clusterAround(text: string, index: number): { start: number; end: number } | undefined {
+  if (index <= 0 || index >= text.length) return undefined;
+  const before = text.charCodeAt(index - 1);
+  const after = text.charCodeAt(index);
+  // Two ASCII characters are two clusters, except `\r\n`.
+  if (before < 0x80 && after < 0x80)
+    return before === 13 && after === 10 ? { start: index - 1, end: index + 1 } : undefined;
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  const from = Math.max(0, index - CLUSTER_WINDOW);
+  const window = text.slice(from, Math.min(text.length, index + CLUSTER_WINDOW));
+  const segment = segmenter.segment(window).containing(index - from);
+  if (segment === undefined || from + segment.index === index) return undefined;
+  return { start: from + segment.index, end: from + segment.index + segment.segment.length };
+}
+
+/** Units of a piece of text in both measures. */
+function roomOf(text: string): Room {
+  const size = measureText(text);
+  return { chars: size.chars, bytes: size.bytes };
+}
+
+/** The UTF-16 offset where the longest head of whole clusters within `room` ends. */
+function headWithin(text: string, room: Room): number {
   let end = 0;
-  let used = 0;
+  let chars = 0;
+  let bytes = 0;
   while (end < text.length) {
-    const point = pointAt(text, end, unit);
-    if (used + point.units > max) break;
-    used += point.units;
+    const point = pointAt(text, end);
+    if (chars + 1 > room.chars || bytes + point.bytes > room.bytes) break;
+    chars++;
+    bytes += point.bytes;
     end += point.width;
   }
-  return { end, used };
+  return end === text.length ? end : (clusterAround(text, end)?.start ?? end);
+}
+
+/** The UTF-16 offset where the longest tail of whole clusters within `room` starts (not before `floor`). */
+function tailWithin(text: string, room: Room, floor = 0): number {
+  let start = text.length;
+  let chars = 0;
+  let bytes = 0;
+  while (start > floor) {
+    const point = pointBefore(text, start);
+    if (chars + 1 > room.chars || bytes + point.bytes > room.bytes) break;
+    chars++;
+    bytes += point.bytes;
+    start -= point.width;
+  }
+  return start === floor ? start : (clusterAround(text, start)?.end ?? start);
 }
 
 const INLINE_MARKER = ' … [middle omitted] … ';
 const INLINE_MARKER_SIZE = measureText(INLINE_MARKER);
 
 /**
- * Keeps as many whole code points as fit in `max` units (code points or UTF-8 bytes): the head, or
- * the head and the tail around an inline marker. Never splits a surrogate pair, and reads only the
+ * Keeps as many whole grapheme clusters as fit in both rooms at once (code points and UTF-8 bytes):
+ * the head, or in `head_tail` mode the head and the tail around an inline marker. Never splits a
+ * cluster (a family emoji, a flag, a letter and its combining marks, `\r\n`), and reads only the
  * parts it keeps, so a multi-megabyte line costs no more than a short one.
  */
-export function cutBy(text: string, max: number, mode: TruncateMode, unit: Unit): Kept {
-  // UTF-16 length bounds both sizes: code points <= length, bytes <= 3 × length.
-  if (text.length * (unit === 'chars' ? 1 : 3) <= max) return { text, end: true };
-  const markerUnits = unit === 'chars' ? INLINE_MARKER_SIZE.chars : INLINE_MARKER_SIZE.bytes;
-  const headTail = mode === 'head_tail' && max >= markerUnits * 3;
-  const room = headTail ? max - markerUnits : max;
-  // Does the whole text fit? Read at most `max + 1` units to find out.
-  const whole = headEnd(text, max, unit);
-  if (whole.end === text.length) return { text, end: true };
-  const head = headTail ? headEnd(text, Math.ceil(room / 2), unit) : whole;
-  if (!headTail) return { text: text.slice(0, head.end), end: false };
-  let start = text.length;
-  let tailUsed = 0;
-  while (start > head.end) {
-    const point = pointBefore(text, start, unit);
-    if (head.used + tailUsed + point.units > room) break;
-    tailUsed += point.units;
-    start -= point.width;
-  }
-  return { text: text.slice(0, head.end) + INLINE_MARKER + text.slice(start), end: start < text.length };
+export function cutToRoom(text: string, room: Room, mode: TruncateMode): Kept {
+  if (fitsWithin(text, room)) return { text, end: true };
+  const headTail =
+    mode === 'head_tail' && room.chars >= INLINE_MARKER_SIZE.chars * 3 && room.bytes >= INLINE_MARKER_SIZE.bytes * 3;
+  if (!headTail) return { text: dropFinalReturn(text.slice(0, headWithin(text, room))), end: false };
+  const free = { chars: room.chars - INLINE_MARKER_SIZE.chars, bytes: room.bytes - INLINE_MARKER_SIZE.bytes };
+  const headEnd = headWithin(text, { chars: Math.ceil(free.chars / 2), bytes: Math.ceil(free.bytes / 2) });
+  const used = roomOf(text.slice(0, headEnd));
+  const tailStart = tailWithin(text, { chars: free.chars - used.chars, bytes: free.bytes - used.bytes }, headEnd);
+  return {
+    text: text.slice(0, headEnd) + INLINE_MARKER + text.slice(tailStart),
+    end: tailStart < text.length,
+  };
 }
 
-/** Drops trailing newlines, which would add a line before a notice that the room did not count. */
+/** Whether a text fits the room, reading at most one code point past it. */
+function fitsWithin(text: string, room: Room): boolean {
+  if (text.length <= room.chars && text.length * 3 <= room.bytes) return true;
+  return (
+    headWithin(text, { chars: room.chars + 1, bytes: room.bytes + 4 }) === text.length && fitsIn(roomOf(text), room)
+  );
+}
+
+function fitsIn(size: Room, room: Room): boolean {
+  return size.chars <= room.chars && size.bytes <= room.bytes;
+}
+
+/** Lines a piece of kept text shows (a leading line break starts no line of its own). */
+function linesShown(text: string): number {
+  return measureText(text.replace(/^\r?\n/, '')).lines;
+}
+
+/**
+ * A line cut that does not fit the code-point or byte room, cut further without ever cutting into
+ * its `... [N lines omitted] ...` marker: the head's start and the tail's end are kept (whole
+ * clusters) around the whole marker, whose count then says how many lines are gone entirely. A
+ * line cut without a marker is cut as any text. `undefined` when not even the marker fits.
+ *
+ * @internal
+ */
+export function cutLineCut(cut: Kept, totalLines: number, room: Room, mode: TruncateMode): Kept | undefined {
+  if (!cut.marker) return cutToRoom(cut.text, room, mode);
+  if (fitsWithin(cut.text, room)) return cut;
+  const eol = lineEndingOf(cut.text);
+  const head = cut.text.slice(0, cut.marker.start);
+  const tail = cut.text.slice(cut.marker.end);
+  let omitted = Number(/\[([\d,]+) line/.exec(cut.text.slice(cut.marker.start, cut.marker.end))![1]!.replace(/,/g, ''));
+  // The count can grow by a digit as fewer lines are shown: measure again with the new count.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const marker = lineMarker(omitted);
+    const markerSize = roomOf(eol + marker + eol);
+    const free = { chars: room.chars - markerSize.chars, bytes: room.bytes - markerSize.bytes };
+    if (free.chars < 1 || free.bytes < 1) return undefined;
+    const headEnd = headWithin(head, { chars: Math.ceil(free.chars / 2), bytes: Math.ceil(free.bytes / 2) });
+    let kept = dropFinalReturn(head.slice(0, headEnd).replace(/\r?\n$/, ''));
+    const used = roomOf(kept);
+    const tailStart = tailWithin(tail, { chars: free.chars - used.chars, bytes: free.bytes - used.bytes });
+    const shownTail = tail.slice(tailStart).replace(/^\r?\n/, '');
+    const gone = totalLines - (kept ? linesShown(kept) : 0) - (shownTail ? linesShown(shownTail) : 0);
+    if (gone !== omitted) {
+      omitted = gone;
+      continue;
+    }
+    kept = kept ? `${kept}${eol}` : '';
+    const text = `${kept}${marker}${shownTail ? `${eol}${shownTail}` : ''}`;
+    if (!fitsWithin(text, room)) return undefined;
+    return { text, end: shownTail.length > 0, marker: { start: kept.length, end: kept.length + marker.length } };
+  }
+  return undefined;
+}
+
+/** Drops trailing line breaks (`\n`, `\r\n`), which would add a line before a notice that the room did not count. */
 export function trimNewlines(text: string): string {
   let end = text.length;
-  while (end > 0 && text.charCodeAt(end - 1) === 10) end--;
+  while (end > 0 && (text.charCodeAt(end - 1) === 10 || text.charCodeAt(end - 1) === 13)) end--;
   return text.slice(0, end);
 }

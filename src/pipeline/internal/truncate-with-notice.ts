@@ -8,7 +8,17 @@ import {
 } from '../../config/index.js';
 import { parseOptions } from '../../validation/parse-options.js';
 import type { TruncateResult, TruncationStats } from '../truncate-result.js';
-import { cutBy, cutLines, formatCount, measureText, type TextSize, trimNewlines } from './text-cuts.js';
+import {
+  cutLineCut,
+  cutLines,
+  cutToRoom,
+  formatCount,
+  type Kept,
+  lineEndingOf,
+  measureText,
+  type TextSize,
+  trimNewlines,
+} from './text-cuts.js';
 
 /**
  * What {@link processToolOutput} adds to the notice: where the full output was saved, or why it
@@ -112,15 +122,16 @@ function cutWithNotice(
   // The reference keeps the head and the tail around a marker line when the line limit is at least 4.
   const marker = limits.truncateMode === 'head_tail' && limits.maxLines >= 4;
   if (marker && needMarker && original.lines > lineRoom && lineRoom < 3) return undefined;
-  const byLines = cutToLines(text, original, lineRoom, marker && lineRoom >= 3, { chars: charRoom, bytes: byteRoom });
-  const byChars = cutBy(byLines.text, charRoom, limits.truncateMode, 'chars');
-  const byBytes = cutBy(byChars.text, byteRoom, limits.truncateMode, 'bytes');
-  let result = byBytes.text;
+  const room = { chars: charRoom, bytes: byteRoom };
+  const byLines = cutToLines(text, original, lineRoom, marker && lineRoom >= 3, room);
+  // Code points and bytes are cut together, around the line marker (never into it); when not even
+  // the marker fits, the head alone is kept.
+  const cut = cutLineCut(byLines, original.lines, room, limits.truncateMode) ?? headOnly(byLines, room);
+  let result = cut.text;
   if (notice !== undefined) {
-    const kept = trimNewlines(byBytes.text);
+    const kept = trimNewlines(cut.text);
     if (kept === '') return undefined;
-    const shown: Shown =
-      byBytes.text === text ? 'all' : byLines.end && byChars.end && byBytes.end ? 'beginning and end' : 'beginning';
+    const shown: Shown = cut.text === text ? 'all' : byLines.end && cut.end ? 'beginning and end' : 'beginning';
     result = kept + separator + notice(shown);
   }
   // An inline marker in a byte cut can hold more code points than the middle it replaced.
@@ -161,11 +172,16 @@ function cutToLines(
   return best ?? byLines;
 }
 
+/** The head of a line cut before its marker, within the room: what is left when the marker does not fit. */
+function headOnly(byLines: Kept, room: { chars: number; bytes: number }): Kept {
+  const head = byLines.text.slice(0, byLines.marker?.start ?? byLines.text.length);
+  return { text: cutToRoom(head, room, 'head').text, end: byLines.marker === undefined && byLines.end };
+}
+
 /** The head that fits, with no notice: the last resort, always within the limits. */
 function cutHead(text: string, original: TextSize, limits: ToolOutputLimits): string {
   const byLines = cutLines(text, original.lines, limits.maxLines, false).text;
-  // Every code point is at least one byte, so this many bytes also fits the code-point limit.
-  return cutBy(byLines, Math.min(limits.maxChars, limits.maxBytes), 'head', 'bytes').text;
+  return cutToRoom(byLines, { chars: limits.maxChars, bytes: limits.maxBytes }, 'head').text;
 }
 
 /** The notice alone, when no part of the text fits beside it. */
@@ -195,10 +211,13 @@ export function truncateWithNotice(
     return { text, truncated: false, needsSpill, stats: { original, result: original, limitedBy } };
   }
   const notices = noticesFor(original, options, limitedBy.length === 0);
+  // A `\r\n` output keeps `\r\n` between its text and the notice.
+  const separators =
+    lineEndingOf(text) === '\r\n' ? SEPARATORS.map((separator) => separator.replace(/\n/g, '\r\n')) : SEPARATORS;
   const result =
     firstOf(notices, (notice) =>
-      firstOf(SEPARATORS, (separator, index) =>
-        cutWithNotice(text, original, limits, notice, separator, index < SEPARATORS.length - 1),
+      firstOf(separators, (separator, index) =>
+        cutWithNotice(text, original, limits, notice, separator, index < separators.length - 1),
       ),
     ) ??
     firstOf(notices, (notice) => noticeAlone(notice, limits)) ??

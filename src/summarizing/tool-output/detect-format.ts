@@ -41,7 +41,8 @@ const SIGNATURES: readonly (readonly [RegExp, ToolOutputFormat])[] = [
   [/^Traceback \(most recent call last\):|^Exception in thread "|^\s+at .+\(\S+:\d+:\d+\)$/, 'stack-trace'],
 ];
 
-const GREP_LINE = /^[^\s:]+:\d+[:-]|^\d+[:-]|^[\w./@-]+\.\w+$/;
+/** A grep match (`path:12:`), a ripgrep heading or line, a `-C` context line (`path.py-12-`) or group separator. */
+const GREP_LINE = /^[^\s:]+:\d+[:-]|^\d+[:-]|^[\w./@-]+\.\w+$|^[\w./@-]+\.\w+-\d+-|^--$/;
 
 /**
  * The format of an output: the command's tool when it names one, else the strongest signature among

@@ -7,7 +7,8 @@ const DIAGNOSTIC = /^(error|warning)(?:\[(\w+)\])?: (.+)$/;
 const ARROW = /^\s*--> (\S+:\d+:\d+)/;
 const LINT_NOTE = /#\[(?:warn|deny)\(([\w:]+)\)\]/;
 const TEST_LINE = /^test (\S+) \.\.\. (FAILED|ok|ignored)/;
-const PANIC = /^thread '([^']+)' panicked at (?:'(.*)', )?(\S+:\d+:\d+):?$/;
+/** `thread 'name' panicked at src/lib.rs:15:9:` (newer Rust adds the thread id: `'name' (14163) panicked`). */
+const PANIC = /^thread '([^']+)'(?: \(\d+\))? panicked at (?:'(.*)', )?(\S+?:\d+:\d+):?$/;
 const TEST_RESULT = /^test result: (\w+)\. (.+?)(?:; finished in .*)?$/;
 const SUMMARY =
   /^(?:error|warning): (?:could not compile|build failed|aborting due to)|generated \d+ warnings?|^error: test failed/;

@@ -64,9 +64,14 @@ const JS_FRAME = /^\s+at (?:.+? \()?((?:file:\/\/)?[^\s()]+:\d+:\d+)\)?$/;
 const PY_FRAME = /^\s+File "([^"]+)", line (\d+)(?:, in (.+))?$/;
 const PY_ERROR = /^((?:\w+\.)*\w+(?:Error|Exception|Exit|Interrupt|Warning)\w*)(?:: (.*))?$/;
 const JAVA_HEAD = /^Exception in thread "[^"]+" ([\w.$]+)(?:: (.*))?$/;
+/** A link of a Java exception chain (`Caused by: …`, `Suppressed: …`) or a JavaScript `[cause]: …`. */
+const CAUSE = /^\s*(?:Caused by|Suppressed|\[cause\]):\s+((?:[\w$]+\.)*[\w$]+)(?: \[(\w+)\])?(?::\s?(.*?))?\s*\{?$/;
 const JAVA_FRAME = /^\s+at [\w.$<>]+\(([\w.$]+:\d+)\)$/;
 
-/** Stack traces of JavaScript, Python and Java: the error, its message and its innermost own frame. @internal */
+/**
+ * Stack traces of JavaScript, Python and Java: each error of the chain (Java's `Caused by:`, Python's
+ * chained tracebacks, JavaScript's `[cause]:`), its message and its innermost own frame. @internal
+ */
 export function parseStackTrace(lines: readonly string[]): ParserResult {
   const result = emptyResult();
   let current: ToolOutputProblem | undefined;
@@ -75,6 +80,13 @@ export function parseStackTrace(lines: readonly string[]): ParserResult {
     const pyFrame = PY_FRAME.exec(line);
     if (pyFrame) {
       pythonFrame = `${pyFrame[1]}:${pyFrame[2]}`;
+      continue;
+    }
+    const cause = CAUSE.exec(line);
+    if (cause) {
+      current = { severity: 'error', code: cause[2] ?? cause[1]!, message: squash(cause[3] ?? '') };
+      result.problems.push(current);
+      pythonFrame = undefined;
       continue;
     }
     const js = JS_ERROR.exec(line.trim());

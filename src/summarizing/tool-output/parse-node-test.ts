@@ -90,7 +90,11 @@ export function parseNodeTap(lines: readonly string[]): ParserResult {
   return result;
 }
 
-/** node:test's spec reporter: `✖ name`, the error under it, and `ℹ fail N`. @internal */
+/**
+ * node:test's spec reporter: `✖ name` with its suites, the error under it (`Expected values to be
+ * strictly deep-equal:` and the like) and its location, and `ℹ fail N`; a suite's own `✖` line, which
+ * only repeats that a test inside failed, is not a failure of its own. @internal
+ */
 export function parseNodeSpec(lines: readonly string[]): ParserResult {
   const result = emptyResult();
   const suites: { indent: number; name: string }[] = [];
@@ -99,6 +103,8 @@ export function parseNodeSpec(lines: readonly string[]): ParserResult {
   let current: { problem: ToolOutputProblem; indent: number } | undefined;
   let inSummary = false;
   let pendingLocation: string | undefined;
+  /** Suites by full name: their own `✖` line only says that a test inside them failed. */
+  const suiteNames = new Set<string>();
   for (const line of lines) {
     const count = SPEC_COUNT.exec(line);
     if (count) {
@@ -137,6 +143,7 @@ export function parseNodeSpec(lines: readonly string[]): ParserResult {
       const indent = suite[1]!.length;
       while (suites.length > 0 && suites[suites.length - 1]!.indent >= indent) suites.pop();
       suites.push({ indent, name: suite[2]! });
+      suiteNames.add(suites.map((entry) => entry.name).join(' > '));
       current = undefined;
       continue;
     }
@@ -159,6 +166,6 @@ export function parseNodeSpec(lines: readonly string[]): ParserResult {
     if (current.problem.message.length < MESSAGE_CHARS && !current.problem.message.includes(trimmed))
       current.problem.message = squash(`${current.problem.message} ${trimmed}`);
   }
-  result.problems.push(...byName.values());
+  for (const [name, problem] of byName) if (!suiteNames.has(name) || problem.message) result.problems.push(problem);
   return result;
 }

@@ -107,28 +107,48 @@ export function parseGitDiff(lines: readonly string[]): ParserResult {
 }
 
 const MATCH_WITH_PATH = /^((?:[A-Za-z]:)?[^\s:]+):(\d+)(?::(\d+))?[:-](.*)$/;
+/** A context line of `grep -C` (`path-12-text`) or ripgrep's heading form (`12-text`), and the `--` between groups. */
+const CONTEXT_LINE = /^(?:(?:[A-Za-z]:)?[^\s:]+?-)?\d+-|^--$/;
 const MATCH_PATH_ONLY = /^((?:[A-Za-z]:)?[^\s:]+\.\w+):(.*)$/;
-const HEADING_MATCH = /^(\d+)(?::\d+)?[:-](.*)$/;
+const HEADING_MATCH = /^(\d+)(?::\d+)?:(.*)$/;
 
-/** grep and ripgrep (`path:line:text`, `path:text`, or ripgrep's heading form): matches per file. @internal */
+/** Code points of a match's text kept in its note. */
+const MATCH_TEXT_CHARS = 100;
+
+/**
+ * grep and ripgrep (`path:line:text`, `path:text`, or ripgrep's heading form): the total, and every
+ * match as its own `path:line text` note, in the order found, so none is folded into a count; the
+ * context lines of `-C` (`path-12-text`, `--`) are skipped. @internal
+ */
 export function parseGrep(lines: readonly string[]): ParserResult {
   const result = emptyResult();
-  const files = new Map<string, { count: number; first: string }>();
+  const files = new Set<string>();
   let heading: string | undefined;
+  /** A path alone (`grep -l`, or a ripgrep heading before its lines): a note of its own if no lines follow. */
+  let pathAlone: string | undefined;
+  const flush = () => {
+    if (pathAlone !== undefined) result.notes.push(pathAlone);
+    pathAlone = undefined;
+  };
   let total = 0;
   const add = (path: string, where: string, text: string) => {
+    if (path !== pathAlone) flush();
+    pathAlone = undefined;
     total++;
-    const entry = files.get(path);
-    const first = `${where} ${squash(text)}`.trim();
-    if (!entry) files.set(path, { count: 1, first });
-    else if (entry.count++ === 0) entry.first = first;
+    files.add(path);
+    const said = squash(text);
+    result.notes.push(
+      said ? `${where} ${said.length > MATCH_TEXT_CHARS ? `${said.slice(0, MATCH_TEXT_CHARS)}…` : said}` : where,
+    );
   };
   for (const line of lines) {
     if (!line.trim()) {
+      flush();
       heading = undefined;
       continue;
     }
     const withPath = MATCH_WITH_PATH.exec(line);
+    if (!withPath && CONTEXT_LINE.test(line)) continue;
     if (withPath) {
       add(withPath[1]!, `${withPath[1]}:${withPath[2]}${withPath[3] ? `:${withPath[3]}` : ''}`, withPath[4]!);
       continue;
@@ -144,12 +164,17 @@ export function parseGrep(lines: readonly string[]): ParserResult {
       continue;
     }
     if (/^\S+$/.test(line) && /[/.]/.test(line)) {
+      flush();
       heading = line;
-      if (!files.has(line)) files.set(line, { count: 0, first: '' });
+      if (!files.has(line)) {
+        files.add(line);
+        pathAlone = line;
+      }
     }
   }
-  result.counts.push(`${total} match${total === 1 ? '' : 'es'} in ${files.size} file${files.size === 1 ? '' : 's'}`);
-  for (const [path, entry] of files)
-    result.notes.push(entry.count > 1 ? `${entry.first} (+${entry.count - 1} in ${path})` : entry.first || path);
+  flush();
+  result.counts.push(
+    `${total || files.size} match${(total || files.size) === 1 ? '' : 'es'} in ${files.size} file${files.size === 1 ? '' : 's'}`,
+  );
   return result;
 }

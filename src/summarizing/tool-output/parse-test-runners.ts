@@ -121,10 +121,15 @@ export function parseVitestOrJest(lines: readonly string[]): ParserResult {
 
 const PYTEST_SUMMARY = /^(FAILED|ERROR) (\S+?)(?: - (.*))?$/;
 const PYTEST_SECTION = /^_{3,} (.+?) _{3,}$/;
-const PYTEST_WHERE = /^(\S+\.py):(\d+): (\w+)$/;
+/** `test_x.py:11: AssertionError` (long tracebacks) or `test_x.py:11: in test_name` (`--tb=short`). */
+const PYTEST_WHERE = /^(\S+\.py):(\d+): (?:\w+|in \S+)$/;
 const PYTEST_TOTAL = /^=+ (.*?\d+ (?:passed|failed|errors?|skipped).*?) =+$/;
 
-/** pytest: `FAILED path::test - message`, the `E` lines and `file:line` of each failure, the totals. @internal */
+/**
+ * pytest: `FAILED path::test - message` and `ERROR path::test` (setup and teardown errors), the `E`
+ * lines and the innermost `file:line` of each, in long and `--tb=short` tracebacks, and the totals.
+ * @internal
+ */
 export function parsePytest(lines: readonly string[]): ParserResult {
   const result = emptyResult();
   const failures = new Failures();
@@ -141,7 +146,7 @@ export function parsePytest(lines: readonly string[]): ParserResult {
     const heading = PYTEST_SECTION.exec(line);
     if (heading) {
       section = { lines: [] };
-      details.set(heading[1]!.replace(/^(ERROR|FAILURE) (at|collecting) /, ''), section);
+      details.set(heading[1]!.replace(/^(?:ERROR|FAILURE) (?:at (?:setup|teardown) of |at |collecting )/, ''), section);
       continue;
     }
     if (/^=+ .* =+$/.test(line)) section = undefined;

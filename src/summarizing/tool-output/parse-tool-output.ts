@@ -25,6 +25,8 @@ export interface ParseToolOutputOptions {
   command?: string;
   /** Read the output as this format instead of detecting it. */
   format?: ToolOutputFormat;
+  /** The command's exit status, when the host knows it; else it is read from the output's last lines. */
+  exitCode?: number;
 }
 
 const PARSERS: Record<ToolOutputFormat, (lines: readonly string[]) => ParserResult> = {
@@ -54,19 +56,24 @@ const parseToolOutputOptionsSchema = z.looseObject(
   {
     command: z.string({ error: 'must be a string' }).optional(),
     format: z.enum(Object.keys(PARSERS) as [ToolOutputFormat, ...ToolOutputFormat[]]).optional(),
+    exitCode: z
+      .number({ error: 'must be a whole number (the exit status)' })
+      .int('must be a whole number (the exit status)')
+      .optional(),
   },
-  { error: 'must be an object: { command?, format? }' },
+  { error: 'must be an object: { command?, format?, exitCode? }' },
 );
 
 /**
  * Reads a tool's output: which tool it came from (tsc, eslint, biome, node:test in TAP or spec form,
  * vitest, jest, pytest, go test, cargo build/test/clippy, git status, git diff, grep/ripgrep, npm,
  * pip, stack traces), the counts it reported, and each error, warning or failing test with its code,
- * `file:line:col` location and message. An output no parser recognises keeps its error-looking lines
- * and its head and tail. Pure, deterministic, linear in the output's length; never throws on a string.
+ * `file:line:col` location and message, and how the command exited when the host says (`exitCode`)
+ * or the output does. An output no parser recognises keeps its error-looking lines and its head and
+ * tail. Pure, deterministic, linear in the output's length; never throws on a string.
  *
  * @param text - The tool's output (terminal colour codes are ignored).
- * @param options - The command that produced it, or a format to force.
+ * @param options - The command that produced it, a format to force, and its exit status when known.
  * @returns The parsed output.
  *
  * @example
@@ -94,5 +101,27 @@ export function parseToolOutput(text: string, options: ParseToolOutputOptions = 
     format = 'unknown';
     result = parseUnknown(lines);
   }
-  return { format, lineCount, counts: result.counts, problems: result.problems, notes: result.notes };
+  const exitCode = options.exitCode ?? reportedExitCode(lines);
+  return {
+    format,
+    lineCount,
+    ...(exitCode === undefined ? {} : { exitCode }),
+    counts: result.counts,
+    problems: result.problems,
+    notes: result.notes,
+  };
+}
+
+/** `Exit code: 1`, `Process exited with code 2`, `exit status 1`, `(exit status: 101)`, `[exit 3]`. */
+const EXIT_LINE = /\b(?:exit(?:ed)?(?: with)?(?: code| status)|exit_code|returncode|\[exit)\s*[:=]?\s*(-?\d+)\b/i;
+
+/** The exit status an output reports, if it does: the last report wins (hosts and shells append it last). */
+function reportedExitCode(lines: readonly string[]): number | undefined {
+  for (let index = lines.length - 1; index >= 0; index--) {
+    const line = lines[index]!;
+    if (!line || !/exit|returncode/i.test(line)) continue;
+    const match = EXIT_LINE.exec(line);
+    if (match) return Number(match[1]);
+  }
+  return undefined;
 }

@@ -69,6 +69,12 @@ export interface ParsedToolOutput {
   format: ToolOutputFormat;
   /** Non-empty lines in the output. */
   lineCount: number;
+  /**
+   * How the command exited: the `exitCode` option when given, else what the output reports (its
+   * last mention: `Exit code: 1`, `Process exited with code 2`, cargo's `(exit status: 101)`); absent when
+   * neither says.
+   */
+  exitCode?: number;
   /** The counts the tool reported (`# fail 10`, `2 failed, 10 passed`), as short phrases. */
   counts: string[];
   /** Errors, warnings and failing tests, in the order the output gave them. */

@@ -8,6 +8,7 @@ const parsedSchema = z.looseObject(
   {
     format: z.string(),
     lineCount: z.number(),
+    exitCode: z.number().optional(),
     counts: z.array(z.string()),
     problems: z.array(z.looseObject({})),
     notes: z.array(z.string()),
@@ -47,9 +48,9 @@ function groupProblems(problems: readonly ToolOutputProblem[], byCode: boolean):
     ...problems.filter((problem) => problem.severity === 'warning'),
   ];
   for (const problem of ordered) {
-    // Failing tests stay one per test: their names are what a reader looks for.
+    // Failing tests (and tests that errored in setup) stay one per test: their names are what a reader looks for.
     const key =
-      problem.severity === 'failure'
+      problem.severity === 'failure' || problem.test !== undefined
         ? `failure\u0000${problem.test ?? ''}\u0000${problem.location ?? ''}`
         : byCode && problem.code
           ? `${problem.severity}\u0000${problem.code}`
@@ -65,11 +66,12 @@ function groupProblems(problems: readonly ToolOutputProblem[], byCode: boolean):
 function renderGroup(group: Group, width: number): string {
   const { problem, locations } = group;
   const message = width === 0 || !problem.message ? '' : clipText(problem.message, width, 'head');
-  if (problem.severity === 'failure') {
+  if (problem.severity === 'failure' || problem.test !== undefined) {
     const name = clipText(problem.test ?? '(unnamed test)', Math.max(width, 120), 'head');
     const where = locations.length ? ` (${locations.join(', ')})` : '';
     const code = problem.code && width > 0 ? ` [${problem.code}]` : '';
-    return `✗ ${name}${where}${code}${message ? ` — ${message}` : ''}`;
+    const error = problem.severity === 'error' ? ' error' : '';
+    return `✗ ${name}${where}${code}${error}${message ? ` — ${message}` : ''}`;
   }
   const label = problem.severity === 'warning' ? 'warning ' : '';
   const code = problem.code ? `${problem.code}` : '';
@@ -86,11 +88,13 @@ function renderGroup(group: Group, width: number): string {
 /** Counts that say nothing: `# todo 0`, `ℹ cancelled 0`, durations. */
 const IDLE_COUNT = /^(# )?(suites|cancelled|skipped|todo) 0$|^(# )?duration_ms\b/;
 
+/** The tool, how it exited (always said, `exit status unknown` when neither host nor output told), its counts. */
 function header(parsed: ParsedToolOutput): string {
   const name = parsed.format === 'unknown' ? 'output' : parsed.format;
+  const exit = parsed.exitCode === undefined ? 'exit status unknown' : `exit ${parsed.exitCode}`;
   const counts = parsed.counts.filter((count) => !IDLE_COUNT.test(count));
   const shown = counts.length > 0 ? counts.join('; ') : `${parsed.lineCount} line${parsed.lineCount === 1 ? '' : 's'}`;
-  return `${name}: ${shown}`;
+  return `${name} (${exit}): ${shown}`;
 }
 
 /** The distinct codes with how often each came up: what survives when nothing else fits. */
@@ -102,8 +106,8 @@ function codeLine(problems: readonly ToolOutputProblem[]): string | undefined {
 }
 
 /**
- * Writes a parsed output as a digest of at most `maxChars` code points: a first line with the tool
- * and its counts, one line per error (same code and message grouped, every location kept), per
+ * Writes a parsed output as a digest of at most `maxChars` code points: a first line with the tool,
+ * its exit status (`exit 1`, or `exit status unknown`) and its counts, one line per error (same code and message grouped, every location kept), per
  * failing test and per note. Messages are shortened first, then codes and locations are all that is
  * left of each item, then items are left out from the end with a count of how many.
  *

@@ -22,8 +22,10 @@ const DEFAULT_MAX_CHARS = 800;
 
 /**
  * Summarizes one tool output within a code-point clip: {@link parseToolOutput}, then
- * {@link renderToolOutput}. A tsc run keeps its error count, every code and every `file:line:col`;
- * a test run keeps its totals, each failing test's name, location and assertion message.
+ * {@link renderToolOutput}. The first line always states the exit status (`exitCode` when given, else
+ * what the output reports, else `exit status unknown`). A tsc run keeps its error count, every code
+ * and every `file:line:col`; a test run keeps its totals, each failing test's name, location and
+ * assertion message; a stack trace each error of its cause chain; a grep every match.
  *
  * @param text - The tool's output.
  * @param options - The clip (`maxChars`), and the command that produced the output when known.
@@ -31,8 +33,8 @@ const DEFAULT_MAX_CHARS = 800;
  *
  * @example
  * ```ts
- * summarizeToolOutput(tscOutput, { maxChars: 400, command: 'npx tsc --noEmit' });
- * // 'tsc: 16 errors in 6 files\nsrc/a.ts:12:5 TS2345: Argument of type …'
+ * summarizeToolOutput(tscOutput, { maxChars: 400, command: 'npx tsc --noEmit', exitCode: 2 });
+ * // 'tsc (exit 2): 16 errors in 6 files\nsrc/a.ts:12:5 TS2345: Argument of type …'
  * ```
  */
 export function summarizeToolOutput(text: string, options: SummarizeToolOutputOptions = {}): string {
