@@ -59,6 +59,7 @@ function sectionsFor(kind: SummaryKind, facts: ConversationFacts): Sections {
   const critical = [
     ...focus,
     ...list(facts.errors),
+    ...facts.asides.map((aside) => `- The user also asked: ${aside}`),
     ...facts.summaries.map((text) => `- Earlier summary: ${oneLine(text)}`),
   ];
   if (kind === 'branch') {
@@ -107,8 +108,13 @@ function carriedLines(
   facts: ConversationFacts,
 ): string[] {
   const lines = carried.get(title.toLowerCase()) ?? [];
-  if (title !== 'Blocked' && title !== 'Next Steps') return lines;
-  const cleared = (line: string) => facts.passed.some((call) => line.includes(`${call}:`));
+  if (title !== 'Blocked' && title !== 'Next Steps' && title !== 'Critical Context') return lines;
+  // An earlier Blocked item, Resolve step or error of a call that has since passed, or that ran
+  // again (its new state is written afresh), no longer holds.
+  const cleared = (line: string) =>
+    facts.passed.some((call) => line.includes(`${call}:`)) ||
+    (title === 'Critical Context' &&
+      facts.errors.some((error) => line.startsWith(`- ${error.slice(0, error.indexOf(': ') + 2)}`)));
   const freshSteps = new Set((fresh[title] ?? []).map((line) => line.replace(STEP, '')));
   const freshContinue = (fresh[title] ?? []).some((line) => CONTINUE_STEP.test(line));
   return lines.filter(
