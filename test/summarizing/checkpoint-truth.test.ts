@@ -143,7 +143,8 @@ describe('a checkpoint states only the current state', () => {
     const rank = (category: string, text: string) =>
       anchors.findIndex((anchor) => anchor.category === category && anchor.text.includes(text));
     // Pinned in priority order: the error before the question.
-    const compacted = await compact([...messages, userMessage('x'.repeat(4_000))], {
+    const notes = run('n', 'cat docs/notes.md', 'The limiter refills its bucket once a second. '.repeat(80));
+    const compacted = await compact([...messages, ...notes, userMessage('Carry on.')], {
       summarizer: { summarize: async () => 'Working on it.' },
       config: { keepRecent: 1, keepRecentTokens: 0 },
       maxOutputTokens: 40,

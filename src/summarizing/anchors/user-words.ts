@@ -74,7 +74,7 @@ function subjectWords(sentence: string): Set<string> {
 
 /**
  * Whether an assistant's sentence reports `item` (an open item's text) done: it says *done, added,
- * fixed, implemented…*, opens no new item, and holds at least 60% of the item's subject words.
+ * fixed, implemented…*, opens no new item, and holds at least 80% of the item's subject words.
  * @internal
  */
 export function isDoneWith(sentence: string, item: string): boolean {
@@ -84,7 +84,7 @@ export function isDoneWith(sentence: string, item: string): boolean {
   const said = subjectWords(sentence);
   let shared = 0;
   for (const word of wanted) if (said.has(word)) shared++;
-  return shared / wanted.size >= 0.6;
+  return shared / wanted.size >= 0.8;
 }
 
 /** At most `max` code points, cut at a word boundary when one is near. @internal */

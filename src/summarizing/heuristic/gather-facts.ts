@@ -2,7 +2,7 @@
 import { clipText } from '../../internal/clip-text.js';
 import type { Message, ToolCall, ToolResultMessage } from '../../types.js';
 import { commandOf, isModifying, pathsOf } from '../anchors/tool-facts.js';
-import { isAside, sentencesOf as sentences } from '../anchors/user-words.js';
+import { isAside, isOpenItem, sentencesOf as sentences } from '../anchors/user-words.js';
 import { argumentsText, contentText } from '../serialize-conversation.js';
 import { parseToolOutput } from '../tool-output/parse-tool-output.js';
 import { findPaths, highlightOutput } from '../tool-output-highlights.js';
@@ -102,7 +102,11 @@ export function gatherFacts(messages: readonly Message[]): ConversationFacts {
       if (text) {
         // What the assistant said is Done only when no call after it failed (a failed edit it
         // announced was not done).
-        if (facts.lastAssistant !== undefined && !failedSinceLast) facts.notes.push(facts.lastAssistant);
+        if (facts.lastAssistant !== undefined && !failedSinceLast) {
+          // Nor is what it left open (a TODO): an item still open is pinned by its anchor.
+          const done = sentences(facts.lastAssistant).filter((sentence) => !isOpenItem(sentence));
+          if (done.length > 0) facts.notes.push(done.join(' '));
+        }
         failedSinceLast = false;
         facts.lastAssistant = clipText(oneLine(text), ITEM_CHARS, 'head');
         for (const sentence of sentences(text)) if (DECISION.test(sentence)) addUnique(facts.decisions, sentence);
