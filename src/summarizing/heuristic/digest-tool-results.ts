@@ -98,19 +98,24 @@ const MIN_SHARE = 80;
 function digestEntry(entry: ResultEntry, maxChars: number): string {
   const head = `- ${squeeze(entry.what, 160)}: ${entry.outcome}`;
   let room = maxChars - codePointLength(head) - 1;
-  for (let attempt = 0; attempt < 3 && room > 0; attempt++) {
+  let text = head;
+  // The indent takes two code points a line, which the digest does not know of: it is asked again
+  // for less until it fits, and at worst cut after its last whole line that does.
+  for (let attempt = 0; attempt < 4 && room > 0; attempt++) {
     const body = summarizeToolOutput(entry.output, {
       maxChars: room,
       ...(entry.command === undefined ? {} : { command: entry.command }),
     });
-    const text = `${head}\n${body
+    text = `${head}\n${body
       .split('\n')
       .map((line) => `  ${line}`)
       .join('\n')}`;
     if (codePointLength(text) <= maxChars) return text;
     room -= codePointLength(text) - maxChars;
   }
-  return clipText(head, maxChars, 'head');
+  const cut = clipText(text, maxChars, 'head');
+  const lineEnd = cut.lastIndexOf('\n');
+  return lineEnd > 0 ? cut.slice(0, lineEnd) : clipText(head, maxChars, 'head');
 }
 
 /** A failed result's weight in the digest's shares, against 1 for the others. */
