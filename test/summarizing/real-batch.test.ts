@@ -65,6 +65,33 @@ describe('a default batch of real tool output', () => {
     expect(kept.errors).toBe(recorded.facts.errors.length);
   });
 
+  it('a compaction right after the archive keeps ≥ 95% of the facts in what the model sees', async () => {
+    const events: ContextEvent[] = [];
+    const manager = createContextManager({
+      summarizer: heuristicSummarizer,
+      contextWindow: 12_000,
+      config: { toolSummaryStrategy: 'heuristic', reserveTokens: 4_000, keepRecentTokens: 2_000 },
+      onEvent: (event) => events.push(event),
+    });
+    const reads = tail().map((message) =>
+      message.role === 'toolResult'
+        ? { ...message, content: [{ type: 'text' as const, text: 'Some prose. '.repeat(200) }] }
+        : message,
+    );
+    const history: Message[] = [conversation[0]!, ...batchMessages(), ...reads, { role: 'user', content: 'Carry on.' }];
+    const { messages } = await manager.prepare(history);
+    expect(events.some((event) => event.type === 'compaction-end' && event.error === undefined)).toBe(true);
+    const seen = messages
+      .map((message) =>
+        typeof message.content === 'string'
+          ? message.content
+          : message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n'),
+      )
+      .join('\n');
+    const kept = factsKept(seen);
+    expect(kept.share, kept.lost.join('\n')).toBeGreaterThanOrEqual(0.95);
+  });
+
   it('puts the results that failed first', async () => {
     const { summary } = await summarizeToolResults(conversation, { strategy: 'heuristic' });
     const lines = summary!.split('\n').filter((line) => line.startsWith('- '));
