@@ -36,10 +36,11 @@ function carriedPinnedChars(replaced: readonly Message[]): number {
  * Reads the anchors of the messages a compaction replaces (the earlier summary's included) and sets
  * two budgets. The summary's prose may take the budget, but no more than half of the tokens it
  * replaces apart from the pinned facts an earlier checkpoint carried: prose halves from round to
- * round. The pinned facts have a budget of their own, the same size as the summary's, which does
- * not shrink with the rounds: a fact leaves the pin when it is resolved (see `extractAnchors`), not
- * because the context it sits in was compacted again. The whole checkpoint stays under 90% of the
- * tokens it replaces, so pinning never makes a compaction fail to shrink the context.
+ * round. The pinned facts may take the whole budget, whatever was replaced, so their room does not
+ * shrink with the rounds: a fact leaves the pin when it is resolved (see `extractAnchors`), not
+ * because the context it sits in was compacted again. The whole checkpoint stays within the budget
+ * and under 90% of the tokens it replaces, so pinning never makes a compaction fail to shrink the
+ * context.
  *
  * @internal
  */
@@ -54,7 +55,7 @@ export function planAnchors(
   let keys = 0;
   for (const anchor of anchors) keys += codePointLength(anchor.keys.join(' ')) + 4;
   const pinTokens = Math.min(budgetTokens, Math.ceil(keys / CHARS_PER_TOKEN));
-  const total = Math.min(proseTokens + pinTokens, Math.floor(replacedTokens * MAX_SHARE_OF_REPLACED));
+  const total = Math.min(budgetTokens, proseTokens + pinTokens, Math.floor(replacedTokens * MAX_SHARE_OF_REPLACED));
   return {
     anchors,
     maxChars: Math.max(proseTokens, total) * CHARS_PER_TOKEN,
