@@ -42,8 +42,9 @@ export interface CompactOptions {
   tools?: unknown;
   /**
    * The checkpoint's budget (pinned section included). With anchoring on, the summarizer is asked for
-   * no more than half of the tokens it replaces apart from an earlier checkpoint's pinned facts (at
-   * least 256), and the facts it lost are pinned in the rest of the budget.
+   * up to 30% less (what the pinned section of the facts it might lose needs) and no more than half
+   * of the tokens it replaces apart from an earlier checkpoint's pinned facts (at least 256); the
+   * facts it lost are pinned within the budget.
    * @default 80% of `reserveTokens`, lowered so the summary, the kept tail, the system prompt and
    * the tools stay at least 10% under the effective token limit; never below 256
    */

@@ -9,6 +9,8 @@ import { PINNED_HEADING, withoutPinnedSection } from './pinned-section.js';
 
 /** Code points per token a summary budget is read as (the heuristic summarizer's rule). */
 const CHARS_PER_TOKEN = 4;
+/** The most of a summary budget the summarizer is asked to leave for the pinned section. */
+const MAX_RESERVE = 0.3;
 /** The checkpoint, pinned facts included, never takes more than this share of the tokens it replaces. */
 const MAX_SHARE_OF_REPLACED = 0.9;
 
@@ -17,7 +19,7 @@ export interface AnchorPlan {
   anchors: Anchor[];
   /** The budget of the whole checkpoint, pinned section included, in code points. */
   maxChars: number;
-  /** Tokens to ask the summarizer for: the summary's own budget. */
+  /** Tokens to ask the summarizer for: the prose's budget, less a reserve for the pinned section. */
   requestTokens: number;
 }
 
@@ -59,7 +61,12 @@ export function planAnchors(
   return {
     anchors,
     maxChars: Math.max(proseTokens, total) * CHARS_PER_TOKEN,
-    requestTokens: Math.max(Math.min(minTokens, budgetTokens), proseTokens),
+    // The summarizer is asked to leave room for what the facts' keys take (at most 30% of the
+    // budget), so its text is seldom cut to make room for pins.
+    requestTokens: Math.max(
+      Math.min(minTokens, budgetTokens),
+      Math.min(proseTokens, budgetTokens - Math.min(pinTokens, Math.floor(budgetTokens * MAX_RESERVE))),
+    ),
   };
 }
 
