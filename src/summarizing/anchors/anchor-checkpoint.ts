@@ -19,7 +19,7 @@ export interface AnchorPlan {
   anchors: Anchor[];
   /** The budget of the whole checkpoint, pinned section included, in code points. */
   maxChars: number;
-  /** Tokens to ask the summarizer for: the prose's budget, less a reserve for the pinned section. */
+  /** Tokens to ask the summarizer for: the budget less a reserve for the pinned section. */
   requestTokens: number;
 }
 
@@ -65,7 +65,7 @@ export function planAnchors(
     // budget), so its text is seldom cut to make room for pins.
     requestTokens: Math.max(
       Math.min(minTokens, budgetTokens),
-      Math.min(proseTokens, budgetTokens - Math.min(pinTokens, Math.floor(budgetTokens * MAX_RESERVE))),
+      budgetTokens - Math.min(pinTokens, Math.floor(budgetTokens * MAX_RESERVE)),
     ),
   };
 }

@@ -2,6 +2,7 @@
 // as the model prompts. Internal.
 import { clipText } from '../../internal/clip-text.js';
 import { PINNED_HEADING } from '../anchors/pinned-section.js';
+import { isOpenItem } from '../anchors/user-words.js';
 import type { SummaryKind } from '../summarizer-types.js';
 import { SUMMARY_SECTIONS } from '../summary-prompts.js';
 import { oneLine } from './describe-call.js';
@@ -98,8 +99,8 @@ const STEP = /^\s*\d+\.\s+/;
 const CONTINUE_STEP = /^\s*\d+\.\s+Continue the latest request:/;
 
 /**
- * The earlier checkpoint's lines of a section that still hold: In Progress is replaced by a fresh
- * one; a Blocked item, a `Resolve:` step or a Critical Context error is dropped once the call it
+ * The earlier checkpoint's lines of a section that still hold: an In Progress item that left
+ * something open (a TODO) is not carried; a Blocked item, a `Resolve:` step or a Critical Context error is dropped once the call it
  * names has passed or ran again (its state is written afresh); a `Continue the latest request` step is dropped when
  * a newer one is written; a step already written afresh is not repeated.
  */
@@ -110,9 +111,9 @@ function carriedLines(
   facts: ConversationFacts,
 ): string[] {
   const lines = carried.get(title.toLowerCase()) ?? [];
-  // What was in progress is replaced by what is in progress now (an item still open is pinned by
-  // its anchor, not carried as current work).
-  if (title === 'In Progress' && (fresh[title] ?? []).length > 0) return [];
+  // An item left open (a TODO) is not carried as current work: while it is open its anchor pins it,
+  // and once done it must not stay listed.
+  if (title === 'In Progress') return lines.filter((line) => !isOpenItem(line));
   if (title !== 'Blocked' && title !== 'Next Steps' && title !== 'Critical Context') return lines;
   // An earlier Blocked item, Resolve step or error of a call that has since passed, or that ran
   // again (its new state is written afresh), no longer holds.
