@@ -79,6 +79,15 @@ export interface ContextConfig {
   toolSummaryBatch: number;
   /** How old tool results are summarized. @default 'llm' */
   toolSummaryStrategy: ToolSummaryStrategy;
+  /**
+   * How long the summary of an archived batch may be. `'scaled'` grows it with the batch: 640 code
+   * points per failed result and 120 per other, at least 800 (heuristic) or 1,200 (model), at most a
+   * third of what the results take and 16,000; the model reads 1,600 code points per failed result
+   * and 400 per other (12,000 to 48,000). `'reference'` is seed 001's fixed 800 / 1,200 code points
+   * from 12,000 of input, whatever the batch.
+   * @default 'scaled'
+   */
+  toolSummaryBudget: 'scaled' | 'reference';
   /** Whether thresholds trigger compaction. @default true */
   autoCompact: boolean;
   /** The model's context window in tokens; unset means the limit is `maxTokens`. */
@@ -154,6 +163,7 @@ export const DEFAULT_CONFIG: Readonly<ContextConfig> = Object.freeze({
   toolCallCutoff: 10,
   toolSummaryBatch: 30,
   toolSummaryStrategy: 'llm',
+  toolSummaryBudget: 'scaled',
   autoCompact: true,
   contextWindow: undefined,
   warningThreshold: 0.8,

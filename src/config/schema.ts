@@ -38,6 +38,7 @@ export const contextConfigSchema = z.strictObject({
   toolCallCutoff: count.optional(),
   toolSummaryBatch: count.optional(),
   toolSummaryStrategy: toolSummaryStrategySchema.optional(),
+  toolSummaryBudget: z.enum(['scaled', 'reference']).optional(),
   autoCompact: z.boolean().optional(),
   contextWindow: positive.optional(),
   warningThreshold: share.optional(),

@@ -42,7 +42,9 @@ export interface CompactOptions {
   tools?: unknown;
   /**
    * The checkpoint's budget (pinned section included). With anchoring on, the summarizer is asked for
-   * up to 30% less, what the pinned section of the facts it might lose needs.
+   * up to 30% less, what the pinned section of the facts it might lose needs; its prose is held to
+   * half of the tokens it replaces apart from an earlier checkpoint's pinned facts, which may take
+   * the whole budget.
    * @default 80% of `reserveTokens`, lowered so the summary, the kept tail, the system prompt and
    * the tools stay at least 10% under the effective token limit; never below 256
    */

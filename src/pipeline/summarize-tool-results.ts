@@ -13,6 +13,7 @@ import { createToolSummaryMessage } from '../messages/internal/summary-messages.
 import { heuristicSummarizer } from '../summarizing/heuristic-summarizer.js';
 import type { Summarizer, SummaryRequest } from '../summarizing/summarizer-types.js';
 import { callSummarizer } from '../summarizing/summary-output.js';
+import { type BatchBudget, type BatchItem, batchBudget } from '../summarizing/tool-output/batch-budget.js';
 import { serializeToolBatch } from '../summarizing/tool-output/serialize-tool-batch.js';
 import type { Message, ToolResultMessage, UserMessage } from '../types.js';
 import { assertMessages } from '../validation/assert-messages.js';
@@ -28,7 +29,8 @@ const optionsSchema = z.object({
 });
 
 /**
- * Characters of tool output given to the model summarizer at most.
+ * Characters of tool output given to the model summarizer at most under the reference budget
+ * (`toolSummaryBudget: 'reference'`); the scaled budget starts there and grows with the batch.
  *
  * @example
  * ```ts
@@ -39,7 +41,8 @@ const optionsSchema = z.object({
  */
 export const TOOL_SUMMARY_INPUT_CHARS = 12_000;
 /**
- * Code points kept of a model-written tool summary.
+ * Code points kept of a model-written tool summary under the reference budget; the scaled budget
+ * starts there.
  *
  * @example
  * ```ts
@@ -51,8 +54,9 @@ export const TOOL_SUMMARY_INPUT_CHARS = 12_000;
  */
 export const TOOL_SUMMARY_OUTPUT_CHARS = 1_200;
 /**
- * Code points kept of a heuristic tool summary (head and tail). The heuristic is asked for
- * `HEURISTIC_SUMMARY_OUTPUT_CHARS / 4` tokens, so it shortens every item to fit rather than being cut.
+ * Code points kept of a heuristic tool summary (head and tail) under the reference budget; the
+ * scaled budget starts there. The heuristic is asked for a quarter as many tokens, so it shortens
+ * every item to fit rather than being cut.
  *
  * @example
  * ```ts
@@ -84,7 +88,10 @@ export interface SummarizeToolResultsOptions {
   strategy?: ToolSummaryStrategy;
   /** Required for the `llm` strategy. */
   summarizer?: Summarizer;
-  /** Where `cutoff` and `strategy` default from. @default the reference defaults */
+  /**
+   * Where `cutoff`, `batch`, `strategy` and the summary's budget (`toolSummaryBudget`) default from.
+   * @default the reference defaults
+   */
   config?: ContextConfig | ContextConfigInput;
   /** Aborts the summarizer call. */
   signal?: AbortSignal;
@@ -118,10 +125,13 @@ function isVisibleToolResult(message: Message): message is ToolResultMessage {
 /**
  * While more than `cutoff` tool results are visible, archives the oldest (`agentVisible: false`,
  * `userVisible` kept, kind `tool_result_archived`), then appends one summary message (role `user`,
- * visible to the agent, hidden from the user, kind `tool_summary`). The model summarizer sees at most
- * 12,000 characters and its answer is clipped to 1,200 code points; the heuristic is asked for an
- * answer of 800 code points (and clipped to that, head and tail), so it shortens each item rather
- * than lose the middle ones. When the model summarizer fails or answers nothing, the results are
+ * visible to the agent, hidden from the user, kind `tool_summary`). The summary's budget grows with
+ * the batch (`toolSummaryBudget: 'scaled'`): 640 code points per failed result and 120 per other,
+ * at least 800 (heuristic) or 1,200 (model), at most a third of what the results take and 16,000;
+ * the model reads 1,600 code points per failed result and 400 per other, at least 12,000 and at
+ * most 48,000. `'reference'` keeps seed 001's fixed 800 / 1,200 / 12,000. The heuristic writes
+ * failed results first, each command with its exit status, and shortens each item rather than
+ * lose the middle ones (it is clipped to its budget, head and tail). When the model summarizer fails or answers nothing, the results are
  * archived all the same, under the heuristic summary, and `fallback` and `error` say so; nothing is
  * lost either way, since archived results stay in the list. `off` does nothing.
  *
@@ -185,15 +195,14 @@ export async function summarizeToolResultsOf(
     archived.push(hidden);
     next[index] = hidden;
   }
-  const pairs = newestThatFit(withTheirCalls(messages, originals), TOOL_SUMMARY_INPUT_CHARS);
-  const request: SummaryRequest = {
-    kind: 'tool_results',
-    messages: pairs,
-    text: serializeToolBatch(pairs, TOOL_SUMMARY_INPUT_CHARS),
-    maxOutputTokens: Math.ceil(TOOL_SUMMARY_OUTPUT_CHARS / 2),
-    ...(options.signal ? { signal: options.signal } : {}),
-  };
-  const { summary, fallback, error } = await summarizeWithFallback(request, strategy, options.summarizer);
+  const budget = batchBudget(originals.map(batchItem), config.toolSummaryBudget);
+  const pairs = newestThatFit(withTheirCalls(messages, originals), budget.inputChars);
+  const { summary, fallback, error } = await summarizeWithFallback(
+    toolResultsRequest(pairs, budget, options.signal),
+    strategy,
+    options.summarizer,
+    budget,
+  );
   next.push(createToolSummaryMessage(summary));
   return { messages: next, archived, summary, fallback, ...(error === undefined ? {} : { error }) };
 }
@@ -207,17 +216,34 @@ export async function summarizeToolResultsOf(
  */
 export async function summarizeArchivedResults(
   pairs: Message[],
-  options: { strategy: 'llm' | 'heuristic'; summarizer: Summarizer | undefined; signal?: AbortSignal | undefined },
+  options: {
+    strategy: 'llm' | 'heuristic';
+    summarizer: Summarizer | undefined;
+    budget: BatchBudget;
+    signal?: AbortSignal | undefined;
+  },
 ): Promise<{ message: UserMessage; summary: string; fallback: boolean; error?: unknown }> {
-  const request: SummaryRequest = {
+  const request = toolResultsRequest(pairs, options.budget, options.signal);
+  const outcome = await summarizeWithFallback(request, options.strategy, options.summarizer, options.budget);
+  return { ...outcome, message: createToolSummaryMessage(outcome.summary) };
+}
+
+/** One archived result as the batch budget weighs it: failed when `isError`, and its text's length. @internal */
+export function batchItem(result: ToolResultMessage): BatchItem {
+  let chars = 0;
+  for (const part of result.content) chars += part.type === 'text' ? part.text.length : 8;
+  return { failed: result.isError === true, chars };
+}
+
+/** The summarizer's request for a batch: the pairs' text within the input budget, the answer within the model's. */
+function toolResultsRequest(pairs: Message[], budget: BatchBudget, signal: AbortSignal | undefined): SummaryRequest {
+  return {
     kind: 'tool_results',
     messages: pairs,
-    text: serializeToolBatch(pairs, TOOL_SUMMARY_INPUT_CHARS),
-    maxOutputTokens: Math.ceil(TOOL_SUMMARY_OUTPUT_CHARS / 2),
-    ...(options.signal ? { signal: options.signal } : {}),
+    text: serializeToolBatch(pairs, budget.inputChars),
+    maxOutputTokens: Math.ceil(budget.modelChars / 2),
+    ...(signal ? { signal } : {}),
   };
-  const outcome = await summarizeWithFallback(request, options.strategy, options.summarizer);
-  return { ...outcome, message: createToolSummaryMessage(outcome.summary) };
 }
 
 const FALLBACK_CONSEQUENCE =
@@ -227,12 +253,13 @@ async function summarizeWithFallback(
   request: SummaryRequest,
   strategy: 'llm' | 'heuristic',
   summarizer: Summarizer | undefined,
+  budget: BatchBudget,
 ): Promise<{ summary: string; fallback: boolean; error?: unknown }> {
   let error: unknown;
   if (strategy === 'llm' && summarizer) {
     try {
       const { text } = await callSummarizer(summarizer, request, FALLBACK_CONSEQUENCE);
-      if (text.length > 0) return { summary: clipText(text, TOOL_SUMMARY_OUTPUT_CHARS, 'head'), fallback: false };
+      if (text.length > 0) return { summary: clipText(text, budget.modelChars, 'head'), fallback: false };
       error = new Error(`The summarizer returned an empty summary; ${FALLBACK_CONSEQUENCE}.`);
     } catch (caught) {
       if (request.signal?.aborted) throw caught;
@@ -241,8 +268,8 @@ async function summarizeWithFallback(
   }
   const { text } = await callSummarizer(heuristicSummarizer, {
     ...request,
-    maxOutputTokens: HEURISTIC_SUMMARY_OUTPUT_CHARS / 4,
+    maxOutputTokens: budget.heuristicChars / 4,
   });
-  const summary = clipText(text, HEURISTIC_SUMMARY_OUTPUT_CHARS, 'head_tail');
+  const summary = clipText(text, budget.heuristicChars, 'head_tail');
   return strategy === 'llm' ? { summary, fallback: true, error } : { summary, fallback: false };
 }

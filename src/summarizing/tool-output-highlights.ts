@@ -61,10 +61,13 @@ const RANKED_CHARS = 1000;
 /** A passing test or check (`✓ test/a.test.ts (4 tests)`, `PASS`, go's `ok`): noise in a digest. */
 const PASSING = /^\s*(✓|✔|√|PASS\b|ok\s)/;
 
+/** A YAML block's key with nothing after it (`error: |-` in node:test's TAP): its message is on the next lines. */
+const YAML_BLOCK_KEY = /^\s*[\w-]+:\s*[|>][-+]?\s*$/;
+
 /** The rank of one line: 0 for noise. @internal */
 export function lineRank(line: string): number {
   const head = line.length > RANKED_CHARS ? line.slice(0, RANKED_CHARS) : line;
-  if (PASSING.test(head)) return 0;
+  if (PASSING.test(head) || YAML_BLOCK_KEY.test(head)) return 0;
   for (const [pattern, rank] of RANKS) if (pattern.test(head)) return rank;
   return 0;
 }

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, type Message, type Summarizer, summarizeToolResults } from '../../src/index.js';
 import {
+  batchItem,
   HEURISTIC_SUMMARY_OUTPUT_CHARS,
   TOOL_SUMMARY_INPUT_CHARS,
   TOOL_SUMMARY_OUTPUT_CHARS,
 } from '../../src/pipeline/summarize-tool-results.js';
 import { TOOL_SUMMARY_PREFIX } from '../../src/schemas/index.js';
+import { batchBudget } from '../../src/summarizing/tool-output/batch-budget.js';
 import { createScriptedSummarizer, toolCallMessage, toolResultMessage, userMessage } from '../../src/testing/index.js';
 
 function turns(count: number, output = (index: number) => `FAIL test ${index}\nexit code 1`): Message[] {
@@ -70,16 +72,18 @@ describe('summarizeToolResults', () => {
     expect(Array.from(result.summary ?? '')).toHaveLength(TOOL_SUMMARY_OUTPUT_CHARS);
   });
 
-  it('clips the heuristic summary to 800 code points', async () => {
-    const result = await summarizeToolResults(
-      turns(30, (index) => `error: ${'long line '.repeat(50)} ${index}`),
-      {
-        strategy: 'heuristic',
-        batch: 0,
-      },
-    );
-    expect(Array.from(result.summary ?? '').length).toBeLessThanOrEqual(HEURISTIC_SUMMARY_OUTPUT_CHARS);
-    expect(result.summary).toBeTruthy();
+  it('clips the heuristic summary to 800 code points with the reference budget, and to its scaled budget otherwise', async () => {
+    const messages = turns(30, (index) => `error: ${'long line '.repeat(50)} ${index}`);
+    const reference = await summarizeToolResults(messages, {
+      strategy: 'heuristic',
+      batch: 0,
+      config: { toolSummaryBudget: 'reference' },
+    });
+    expect(Array.from(reference.summary ?? '').length).toBeLessThanOrEqual(HEURISTIC_SUMMARY_OUTPUT_CHARS);
+    expect(reference.summary).toBeTruthy();
+    const scaled = await summarizeToolResults(messages, { strategy: 'heuristic', batch: 0 });
+    const budget = batchBudget(scaled.archived.map(batchItem), 'scaled').heuristicChars;
+    expect(Array.from(scaled.summary ?? '').length).toBeLessThanOrEqual(budget);
   });
 
   it('falls back to the heuristic when the summarizer fails or answers nothing, and says so', async () => {
@@ -145,7 +149,12 @@ describe('summarizeToolResults', () => {
         toolResultMessage(`c${index}`, output, { toolName: name, isError: index === 29 }),
       );
     }
-    const result = await summarizeToolResults(messages, { batch: 0, strategy: 'heuristic', cutoff: 0 });
+    const result = await summarizeToolResults(messages, {
+      batch: 0,
+      strategy: 'heuristic',
+      cutoff: 0,
+      config: { toolSummaryBudget: 'reference' },
+    });
     const summary = result.summary ?? '';
     expect(Array.from(summary).length).toBeLessThanOrEqual(HEURISTIC_SUMMARY_OUTPUT_CHARS);
     expect(summary).not.toContain('[…]');
@@ -156,7 +165,7 @@ describe('summarizeToolResults', () => {
   it('folds a long run of alike results rather than lose them', async () => {
     const result = await summarizeToolResults(
       turns(30, (index) => `step ${index}\n${'ok\n'.repeat(50)}done`),
-      { strategy: 'heuristic', cutoff: 0, batch: 0 },
+      { strategy: 'heuristic', cutoff: 0, batch: 0, config: { toolSummaryBudget: 'reference' } },
     );
     expect(result.summary).not.toContain('[…]');
     expect(result.summary).toMatch(/bash ×30, all ok: `npm test -- 0` … `npm test -- 29`/);

@@ -9,9 +9,15 @@ function results(count: number, size: number): Message[] {
   ]).flat();
 }
 
-async function inputOf(messages: Message[]): Promise<string> {
+async function inputOf(messages: Message[], budget: 'scaled' | 'reference' = 'scaled'): Promise<string> {
   const summarizer = createScriptedSummarizer(['ok']);
-  await summarizeToolResults(messages, { cutoff: 0, batch: 0, strategy: 'llm', summarizer });
+  await summarizeToolResults(messages, {
+    cutoff: 0,
+    batch: 0,
+    strategy: 'llm',
+    summarizer,
+    config: { toolSummaryBudget: budget },
+  });
   return summarizer.requests[0]!.text;
 }
 
@@ -26,12 +32,20 @@ describe('the tool-result summarizer input', () => {
   });
 
   it('keeps within the cap when thousands of results are archived at once: the newest that fit', async () => {
-    const text = await inputOf(results(3_000, 400));
-    expect(text.length).toBeLessThanOrEqual(12_000);
-    expect(text).toContain('END-2999');
-    expect(text).toContain('npm run step-2999');
-    expect(text).not.toContain('END-0\n');
-    expect(text).not.toContain('npm run step-0"');
+    // The input grows with the batch (400 code points per result that did not fail) up to 48,000;
+    // 12,000 with the reference budget.
+    for (const [budget, cap] of [
+      ['scaled', 48_000],
+      ['reference', 12_000],
+    ] as const) {
+      const text = await inputOf(results(3_000, 400), budget);
+      expect(text.length).toBeLessThanOrEqual(cap);
+      expect(text.length).toBeGreaterThan(cap * 0.9);
+      expect(text).toContain('END-2999');
+      expect(text).toContain('npm run step-2999');
+      expect(text).not.toContain('END-0\n');
+      expect(text).not.toContain('npm run step-0"');
+    }
   });
 
   it('keeps the command line and the label of a single 13 KB result', async () => {

@@ -77,6 +77,10 @@ const sessions = fc
     facts.push({ category: 'constraint', keys: [`Never change ${constraintOn} without asking`] });
     facts.push({ category: 'identifier', keys: [constraintOn] });
     const changed = new Set<string>();
+    const supersede = (category: DeclaredFact['category']) => {
+      for (let index = facts.length - 1; index >= 0; index--)
+        if (facts[index]!.category === category) facts.splice(index, 1);
+    };
     steps.forEach((entry, index) => {
       const id = `call_${index}`;
       const push = (name: string, args: Record<string, unknown>, output: string, isError = false) => {
@@ -105,6 +109,8 @@ const sessions = fc
           (error) => `${error.path}(${error.line},5): error TS${error.code}: Something is wrong here.`,
         );
         push('bash', { command: 'npx tsc --noEmit' }, `${lines.join('\n')}\n\nexit code 2`, true);
+        // Each run states the command's errors afresh: an earlier run's are resolved.
+        supersede('error');
         for (const error of entry.errors)
           facts.push({ category: 'error', keys: [`TS${error.code}`, `${error.path}:${error.line}:5`] });
         facts.push({ category: 'command', keys: ['npx tsc --noEmit'] });
@@ -116,6 +122,7 @@ const sessions = fc
           `TAP version 13\n${body.join('\n')}\n# fail ${entry.tests.length}\n\nexit code 1`,
           true,
         );
+        supersede('failing-test');
         for (const name of entry.tests) facts.push({ category: 'failing-test', keys: [name] });
       } else {
         messages.push(assistantMessage(`We decided to rewrite the ${entry.subject} layer.`));

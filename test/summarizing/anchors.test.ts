@@ -60,7 +60,9 @@ describe('extractAnchors', () => {
 
   it('keeps every error code with its location, and every failing test', () => {
     const errors = keysOf(anchors, 'error');
-    expect(errors).toHaveLength(16);
+    // 16 from tsc, and the failed edit's own message.
+    expect(errors).toHaveLength(17);
+    expect(errors).toContain('old_string not found');
     expect(errors).toContain('TS2305 src/server/routes.ts:8:10');
     expect(keysOf(anchors, 'failing-test')).toHaveLength(10);
     expect(keysOf(anchors, 'failing-test')).toContain('fromISO parses PT1H');

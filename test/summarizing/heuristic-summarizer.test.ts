@@ -157,7 +157,7 @@ describe('summarizeHeuristically: checkpoints', () => {
     expect(checkpoint).toContain('edit `src/parser/tokenize.ts` → ok');
     expect(checkpoint).toContain('- [ ] I decided to use Number() instead of parseInt because it rejects junk.');
     expect(checkpoint).toContain("ValueError: invalid literal for int() with base 10: 'abc'");
-    expect(checkpoint).toContain('npm ERR! code ERESOLVE');
+    expect(checkpoint).toContain('ERESOLVE: unable to resolve dependency tree');
     expect(checkpoint).toContain('Continue the latest request: Also make sure the CLI still starts.');
   });
 

@@ -2,12 +2,14 @@
 // was written as loops, and the fair shares it gives each group, by their properties.
 import { fc, test } from '@fast-check/vitest';
 import { expect } from 'vitest';
-import { codePointLength } from '../../src/internal/clip-text.js';
+import { clipText, codePointLength } from '../../src/internal/clip-text.js';
 import { withCallIds } from '../../src/manager/internal/sent-messages.js';
 import { withTheirCalls } from '../../src/pipeline/internal/tool-summary-input.js';
-import { serializeMessages } from '../../src/summarizing/serialize-conversation.js';
+import { commandOf, outcomeOf } from '../../src/summarizing/anchors/tool-facts.js';
+import { contentText, serializeMessages } from '../../src/summarizing/serialize-conversation.js';
 import { serializeToolBatch } from '../../src/summarizing/tool-output/serialize-tool-batch.js';
 import { shareBudget } from '../../src/summarizing/tool-output/share-budget.js';
+import { summarizeToolOutput } from '../../src/summarizing/tool-output/summarize-tool-output.js';
 import { arbitraryConversation } from '../../src/testing/index.js';
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from '../../src/types.js';
 
@@ -20,18 +22,36 @@ function referenceBatch(pairs: readonly Message[], maxChars: number): string {
     else groups.push([message]);
   }
   const full = groups.map((group) => serializeMessages(group));
-  const shares = shareBudget(full.map(codePointLength), maxChars - Math.max(0, groups.length - 1) * 2);
+  const failed = (group: Message[]) => {
+    const result = group.at(-1)!;
+    return result.role === 'toolResult' && !outcomeOf(result, contentText(result.content)).ok;
+  };
+  const shares = shareBudget(
+    full.map(codePointLength),
+    maxChars - Math.max(0, groups.length - 1) * 2,
+    groups.map((group) => (failed(group) ? 4 : 1)),
+  );
   return groups
     .map((group, index) => {
       if (codePointLength(full[index]!) <= shares[index]!) return full[index]!;
-      const frame = codePointLength(
-        serializeMessages(
-          group.map((message) =>
-            message.role === 'toolResult' ? { ...message, content: [{ type: 'text' as const, text: '' }] } : message,
-          ),
+      const empty = (message: Message) =>
+        message.role === 'toolResult' ? { ...message, content: [{ type: 'text' as const, text: '' }] } : message;
+      const room = Math.max(200, shares[index]! - codePointLength(serializeMessages(group.map(empty))));
+      const result = group.at(-1)!;
+      if (result.role !== 'toolResult') return serializeMessages(group, { toolResultMaxChars: room });
+      const output = contentText(result.content);
+      const call =
+        group[0]!.role === 'assistant' ? group[0]!.content.find((part) => part.type === 'toolCall') : undefined;
+      const command = call && commandOf(call);
+      const digest = summarizeToolOutput(output, { maxChars: Math.floor(room * 0.6), ...(command ? { command } : {}) });
+      const label = '\n[output, head and tail:]\n';
+      const rest = room - codePointLength(digest) - codePointLength(label);
+      const text = rest > 0 ? digest + label + clipText(output, rest, 'head_tail') : digest;
+      return serializeMessages(
+        group.map((message) =>
+          message === result ? { ...result, content: [{ type: 'text' as const, text }] } : message,
         ),
       );
-      return serializeMessages(group, { toolResultMaxChars: Math.max(200, shares[index]! - frame) });
     })
     .join('\n\n');
 }
@@ -57,6 +77,23 @@ test.prop([fc.array(fc.nat({ max: 5_000 }), { maxLength: 30 }), fc.integer({ min
     }
   },
 );
+
+test.prop([
+  fc.array(fc.record({ need: fc.nat({ max: 5_000 }), weight: fc.integer({ min: 1, max: 5 }) }), { maxLength: 30 }),
+  fc.integer({ min: -10, max: 20_000 }),
+])('shareBudget with weights spends what is needed or all it has, nobody over its need', (items, total) => {
+  const needs = items.map((item) => item.need);
+  const shares = shareBudget(
+    needs,
+    total,
+    items.map((item) => item.weight),
+  );
+  const needed = needs.reduce((sum, need) => sum + need, 0);
+  expect(shares.reduce((sum, share) => sum + share, 0)).toBe(Math.min(Math.max(0, total), needed));
+  shares.forEach((share, index) => {
+    expect(Number.isInteger(share) && share >= 0 && share <= needs[index]!).toBe(true);
+  });
+});
 
 test.prop([arbitraryConversation({ maxLength: 30 }), fc.integer({ min: 0, max: 4_000 })], { numRuns: 150 })(
   'serializeToolBatch writes the text of its definition, cut or not',

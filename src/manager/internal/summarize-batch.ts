@@ -3,9 +3,10 @@
 // aborted summarizer changes nothing.
 import type { ContextConfig } from '../../config/index.js';
 import { newestPairsThatFit } from '../../pipeline/internal/tool-summary-input.js';
-import { summarizeArchivedResults, TOOL_SUMMARY_INPUT_CHARS } from '../../pipeline/summarize-tool-results.js';
+import { batchItem, summarizeArchivedResults } from '../../pipeline/summarize-tool-results.js';
 import type { Summarizer } from '../../summarizing/summarizer-types.js';
-import type { Message } from '../../types.js';
+import { type BatchItem, batchBudget } from '../../summarizing/tool-output/batch-budget.js';
+import type { Message, ToolResultMessage } from '../../types.js';
 import type { CallOptions } from '../context-manager-types.js';
 import type { ToolResultsSummarizedEvent } from '../events.js';
 import { pairsIn } from './pairs-in.js';
@@ -33,14 +34,20 @@ export async function summarizeBatch(
   const strategy = options.config.toolSummaryStrategy as 'llm' | 'heuristic';
   const indexes = visible.oldest(visible.size - options.config.toolCallCutoff);
   const positions = visible.oldestPositions(indexes.length);
+  // The summary's budget grows with the whole batch (see `toolSummaryBudget`): each result is
+  // weighed by its flag and length, not read.
+  const items: BatchItem[] = [];
+  for (const index of indexes) items.push(batchItem(history[index] as ToolResultMessage));
+  const budget = batchBudget(items, options.config.toolSummaryBudget);
   // Only the newest few reach the summarizer: the results are looked up as they are weighed, not
   // all of them (a first call archives thousands).
-  const pairs = newestPairsThatFit(history, indexes, TOOL_SUMMARY_INPUT_CHARS, (newest) =>
+  const pairs = newestPairsThatFit(history, indexes, budget.inputChars, (newest) =>
     pairsIn(history, indexes.slice(-newest)),
   );
   const outcome = await summarizeArchivedResults(pairs, {
     strategy,
     summarizer: options.summarizer,
+    budget,
     signal: callOptions.signal,
   });
   return { indexes, positions, outcome };

@@ -1,16 +1,20 @@
-/** The anchoring step of a compaction: plan the reserve before the summarizer call, pin after. Internal. */
+/** The anchoring step of a compaction: plan the budgets before the summarizer call, pin after. Internal. */
 import { codePointLength } from '../../internal/clip-text.js';
+import { summaryText } from '../../messages/summary-text.js';
 import type { Message } from '../../types.js';
 import type { Anchor } from './anchor.js';
 import { extractAnchors } from './extract-anchors.js';
 import { type PinAnchorsResult, pinAnchors } from './pin-anchors.js';
+import { PINNED_HEADING, withoutPinnedSection } from './pinned-section.js';
 
 /** Code points per token a summary budget is read as (the heuristic summarizer's rule). */
 const CHARS_PER_TOKEN = 4;
-/** The most of a summary budget held back from the summarizer for the pinned section. */
+/** The most of a summary budget the summarizer is asked to leave for the pinned section. */
 const MAX_RESERVE = 0.3;
+/** The checkpoint, pinned facts included, never takes more than this share of the tokens it replaces. */
+const MAX_SHARE_OF_REPLACED = 0.9;
 
-/** What a compaction anchors, and how much of the summary budget it keeps for pins. @internal */
+/** What a compaction anchors, and the budgets of its summary and of its pinned facts. @internal */
 export interface AnchorPlan {
   anchors: Anchor[];
   /** The budget of the whole checkpoint, pinned section included, in code points. */
@@ -19,11 +23,26 @@ export interface AnchorPlan {
   requestTokens: number;
 }
 
+/** Code points of the pinned sections of the earlier checkpoints among `replaced`. */
+function carriedPinnedChars(replaced: readonly Message[]): number {
+  let chars = 0;
+  for (const message of replaced) {
+    const text = summaryText(message);
+    if (text === undefined || !text.includes(PINNED_HEADING)) continue;
+    chars += Math.max(0, codePointLength(text) - codePointLength(withoutPinnedSection(text)));
+  }
+  return chars;
+}
+
 /**
- * Reads the anchors of the messages a compaction replaces (the earlier summary's included) and sizes
- * the reserve for their pinned section: what their keys take, at most 30% of the budget. The
- * checkpoint may take the budget, but no more than half the tokens it replaces, so pinning never
- * makes a compaction fail to shrink the context.
+ * Reads the anchors of the messages a compaction replaces (the earlier summary's included) and sets
+ * two budgets. The summary's prose may take the budget, but no more than half of the tokens it
+ * replaces apart from the pinned facts an earlier checkpoint carried: prose halves from round to
+ * round. The pinned facts may take the whole budget, whatever was replaced, so their room does not
+ * shrink with the rounds: a fact leaves the pin when it is resolved (see `extractAnchors`), not
+ * because the context it sits in was compacted again. The whole checkpoint stays within the budget
+ * and under 90% of the tokens it replaces, so pinning never makes a compaction fail to shrink the
+ * context.
  *
  * @internal
  */
@@ -33,11 +52,22 @@ export function planAnchors(
 ): AnchorPlan {
   const { tokens: budgetTokens, minTokens, replacedTokens } = budget;
   const anchors = extractAnchors(replaced);
-  const maxChars = Math.min(budgetTokens, Math.floor(replacedTokens / 2)) * CHARS_PER_TOKEN;
+  const carriedTokens = Math.ceil(carriedPinnedChars(replaced) / CHARS_PER_TOKEN);
+  const proseTokens = Math.min(budgetTokens, Math.floor(Math.max(0, replacedTokens - carriedTokens) / 2));
   let keys = 0;
   for (const anchor of anchors) keys += codePointLength(anchor.keys.join(' ')) + 4;
-  const reserve = Math.min(Math.ceil(keys / CHARS_PER_TOKEN), Math.floor(budgetTokens * MAX_RESERVE));
-  return { anchors, maxChars, requestTokens: Math.max(Math.min(minTokens, budgetTokens), budgetTokens - reserve) };
+  const pinTokens = Math.min(budgetTokens, Math.ceil(keys / CHARS_PER_TOKEN));
+  const total = Math.min(budgetTokens, proseTokens + pinTokens, Math.floor(replacedTokens * MAX_SHARE_OF_REPLACED));
+  return {
+    anchors,
+    maxChars: Math.max(proseTokens, total) * CHARS_PER_TOKEN,
+    // The summarizer is asked to leave room for what the facts' keys take (at most 30% of the
+    // budget), so its text is seldom cut to make room for pins.
+    requestTokens: Math.max(
+      Math.min(minTokens, budgetTokens),
+      budgetTokens - Math.min(pinTokens, Math.floor(budgetTokens * MAX_RESERVE)),
+    ),
+  };
 }
 
 /**

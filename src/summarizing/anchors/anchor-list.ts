@@ -22,6 +22,10 @@ export class AnchorList {
   delete(anchor: Anchor): void {
     this.byIdentity.delete(anchorIdentity(anchor));
   }
+  /** Removes every anchor `resolved` says is resolved. */
+  deleteWhere(resolved: (anchor: Anchor) => boolean): void {
+    for (const [identity, anchor] of this.byIdentity) if (resolved(anchor)) this.byIdentity.delete(identity);
+  }
   values(): Anchor[] {
     return [...this.byIdentity.values()];
   }

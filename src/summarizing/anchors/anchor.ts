@@ -67,6 +67,12 @@ export interface Anchor {
   keys: string[];
   /** Never dropped from a pinned section, whatever the budget: the first goal and the user's constraints. */
   required?: boolean;
+  /**
+   * The command whose output reported the fact (an error or a failing test), as its `command`
+   * anchor's key: the next run of that command states them afresh, so what it no longer reports is
+   * resolved and leaves.
+   */
+  source?: string;
 }
 
 /**
@@ -84,11 +90,18 @@ export const anchorSchema: z.ZodType<Anchor> = z.object({
   text: z.string(),
   keys: z.array(z.string()),
   required: z.boolean().optional(),
+  source: z.string().optional(),
 });
 
-/** The pin order of a category: lower is pinned first and dropped last. @internal */
+/**
+ * The pin order of an anchor: lower is pinned first and dropped last. Required anchors come first;
+ * a later request of the user's (a goal that is not required) ranks after errors and failing tests.
+ * @internal
+ */
 export function anchorPriority(anchor: Anchor): number {
-  return anchor.required ? -1 : ANCHOR_CATEGORIES.indexOf(anchor.category);
+  if (anchor.required) return -1;
+  if (anchor.category === 'goal') return ANCHOR_CATEGORIES.indexOf('failing-test') + 0.5;
+  return ANCHOR_CATEGORIES.indexOf(anchor.category);
 }
 
 /** One identity per fact: its category and keys. @internal */

@@ -13,8 +13,10 @@ import { toolResultAnchors } from './tool-result-anchors.js';
 import {
   clipWords,
   identifiersIn,
+  isAside,
   isConstraint,
   isDecision,
+  isDoneWith,
   isOpenItem,
   KEY_CHARS,
   oneLine,
@@ -51,15 +53,18 @@ function carriedAnchors(message: Message, text: string): Anchor[] {
 }
 
 /** The user's goal, constraints, identifiers and numbers, in their own words. */
-function userAnchors(text: string, isFirstGoal: boolean, list: AnchorList): void {
+function userAnchors(text: string, isFirstGoal: boolean, list: AnchorList): boolean {
   const line = oneLine(text);
-  if (!line) return;
-  list.add({
-    category: 'goal',
-    text: clipWords(line, TEXT_CHARS),
-    keys: [clipWords(line, TEXT_CHARS)],
-    ...(isFirstGoal ? { required: true } : {}),
-  });
+  if (!line) return false;
+  // An aside (a question by the way) is not a goal; the identifiers in it still count.
+  const aside = isAside(line);
+  if (!aside)
+    list.add({
+      category: 'goal',
+      text: clipWords(line, TEXT_CHARS),
+      keys: [clipWords(line, TEXT_CHARS)],
+      ...(isFirstGoal ? { required: true } : {}),
+    });
   for (const sentence of sentencesOf(text)) {
     if (!isConstraint(sentence)) continue;
     list.add({
@@ -71,11 +76,13 @@ function userAnchors(text: string, isFirstGoal: boolean, list: AnchorList): void
   }
   for (const identifier of identifiersIn(text))
     list.add({ category: 'identifier', text: identifier, keys: [identifier] });
+  return !aside;
 }
 
-/** Decisions and open items in the assistant's text. */
+/** Decisions and open items in the assistant's text; an item it reports done leaves. */
 function assistantAnchors(text: string, list: AnchorList): void {
   for (const sentence of sentencesOf(text)) {
+    list.deleteWhere((anchor) => anchor.category === 'open-item' && isDoneWith(sentence, anchor.text));
     const category = isDecision(sentence) ? 'decision' : isOpenItem(sentence) ? 'open-item' : undefined;
     if (category) list.add({ category, text: clipWords(sentence, TEXT_CHARS), keys: [clipWords(sentence, KEY_CHARS)] });
   }
@@ -138,8 +145,7 @@ export function extractAnchors(messages: readonly Message[], options: ExtractAnc
         if (carried.some((anchor) => anchor.category === 'goal' && anchor.required)) goalSeen = true;
         return;
       }
-      userAnchors(text, !goalSeen, list);
-      goalSeen = true;
+      if (userAnchors(text, !goalSeen, list)) goalSeen = true;
     } else if (message.role === 'assistant') {
       const text = message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
       assistantAnchors(text, list);

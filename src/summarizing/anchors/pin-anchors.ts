@@ -88,11 +88,22 @@ function pinsFor(lost: readonly Anchor[], full: boolean): string[] {
   );
 }
 
-/** Anchors by priority (required first), stable. */
+/** Anchors by priority (required first), in the order given within a priority. */
 function byPriority(anchors: readonly Anchor[]): Anchor[] {
   return anchors
     .map((anchor, index) => ({ anchor, index }))
     .sort((left, right) => anchorPriority(left.anchor) - anchorPriority(right.anchor) || left.index - right.index)
+    .map((entry) => entry.anchor);
+}
+
+/**
+ * Anchors in the order they are kept when not all fit: by priority, the newest first within a
+ * priority (so the oldest of the lowest priority goes first).
+ */
+function byKeepOrder(anchors: readonly Anchor[]): Anchor[] {
+  return anchors
+    .map((anchor, index) => ({ anchor, index }))
+    .sort((left, right) => anchorPriority(left.anchor) - anchorPriority(right.anchor) || right.index - left.index)
     .map((entry) => entry.anchor);
 }
 
@@ -111,7 +122,8 @@ const pinAnchorsOptionsSchema = z.object({ maxChars: option.tokens() }, { error:
  * when the lost facts do not fit beside the whole summary, they are shortened to their keys (grouped
  * by category) and the summary is cut, line by line from its end, to make room (facts it kept in the
  * cut part are pinned too). Only when the facts alone do not fit are the lowest-priority ones dropped
- * (file reads and commands first); the first goal and the user's constraints are never dropped. Pure.
+ * (file reads and commands first, the oldest of a kind before the newer); the first goal and the
+ * user's constraints are never dropped. Pure.
  *
  * @param summary - The summary (an earlier pinned section in it is replaced).
  * @param anchors - The facts it must keep, from {@link extractAnchors}.
@@ -135,12 +147,18 @@ export function pinAnchors(summary: string, anchors: readonly Anchor[], options:
     const text = join(body, section(pinsFor(lost, full)));
     if (codePointLength(text) <= maxChars) return outcome(text, anchors, lost);
   }
-  // 2. The most facts that fit on their own, by priority (all required ones at least).
-  let count = order.length;
-  const fitsAlone = (n: number) => codePointLength(section(pinsFor(order.slice(0, n), false))) <= maxChars;
-  if (!fitsAlone(order.filter((anchor) => anchor.required).length)) return makeRoomForRequired(body, anchors, maxChars);
+  // 2. The most facts that fit on their own, by priority and the newest first (all required ones at
+  //    least), pinned in their own order.
+  const keep = byKeepOrder(anchors);
+  let count = keep.length;
+  const chosen = (n: number) => {
+    const set = new Set(keep.slice(0, n));
+    return order.filter((anchor) => set.has(anchor));
+  };
+  const fitsAlone = (n: number) => codePointLength(section(pinsFor(chosen(n), false))) <= maxChars;
+  if (!fitsAlone(keep.filter((anchor) => anchor.required).length)) return makeRoomForRequired(body, anchors, maxChars);
   if (!fitsAlone(count)) {
-    let low = order.filter((anchor) => anchor.required).length;
+    let low = keep.filter((anchor) => anchor.required).length;
     let high = count;
     while (low < high) {
       const middle = Math.ceil((low + high) / 2);
@@ -149,7 +167,7 @@ export function pinAnchors(summary: string, anchors: readonly Anchor[], options:
     }
     count = low;
   }
-  const wanted = order.slice(0, count);
+  const wanted = chosen(count);
   // 3. The longest head of the summary beside which those facts, pinned where it lost them, fit
   //    (cut at a line's end when one is near, so the summary's last line stays whole).
   const points = codePoints(body);

@@ -18,14 +18,73 @@ export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** Sentences of a text (by `.`, `!`, `?` and line breaks), each on one line. @internal */
+/** A piece that ends in an abbreviation or an initial, not a sentence: `e.g.`, `i.e.`, `etc.`, `vs.`, `U.S.` */
+const ABBREVIATION = /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|incl|esp|resp|viz|no|fig|mr|mrs|ms|dr|st|[a-z])\.$/i;
+
+/**
+ * Sentences of a text (by `.`, `!`, `?` and line breaks, not after an abbreviation such as `e.g.`),
+ * each on one line. @internal
+ */
 export function sentencesOf(text: string): string[] {
   const out: string[] = [];
-  for (const piece of text.split(/(?<=[.!?])\s+|\n+/)) {
-    const sentence = oneLine(piece.replace(/^[-*•\d.)\s]+/, ''));
-    if (sentence) out.push(sentence);
+  for (const line of text.split(/\n+/)) {
+    let sentence = '';
+    for (const piece of line.split(/(?<=[.!?])\s+/)) {
+      sentence = sentence ? `${sentence} ${piece}` : piece;
+      if (ABBREVIATION.test(sentence)) continue;
+      const clean = oneLine(sentence.replace(/^[-*•\d.)\s]+/, ''));
+      if (clean) out.push(clean);
+      sentence = '';
+    }
+    const rest = oneLine(sentence.replace(/^[-*•\d.)\s]+/, ''));
+    if (rest) out.push(rest);
   }
   return out;
+}
+
+/** An aside of the user's: a question that is not a task (`By the way, what time zone…?`). */
+const ASIDE =
+  /^(?:by the way|btw|unrelated(?:ly)?|off[- ]topic|quick question|just curious|out of curiosity|random question)\b|^(?:what|when|where|who|which)\b[^\n]*\?$/i;
+
+/**
+ * Whether a user's message is an aside rather than a request: it opens with *by the way*, *btw*,
+ * *off-topic*, *quick question*… or it is one short question of *what / when / where / who / which*.
+ * @internal
+ */
+export function isAside(text: string): boolean {
+  const line = oneLine(text);
+  return line.length <= 240 && ASIDE.test(line);
+}
+
+/** An assistant's sentence that reports something done. */
+const DONE =
+  /\b(done|added|fixed|implemented|completed|finished|resolved|wrote|written|removed|updated|handled|addressed|landed|merged)\b/i;
+/** Words that say nothing of what an item is about. */
+const FILLER = new Set(
+  "todo still need needs next will then also that this with from into have has the and for are was were been it's its add added write wrote make made done fix fixed".split(
+    ' ',
+  ),
+);
+
+/** The words of a sentence that say what it is about (four letters or more, no filler). */
+function subjectWords(sentence: string): Set<string> {
+  const words = sentence.toLowerCase().match(/[\p{L}\p{N}_-]{4,}/gu) ?? [];
+  return new Set(words.filter((word) => !FILLER.has(word)));
+}
+
+/**
+ * Whether an assistant's sentence reports `item` (an open item's text) done: it says *done, added,
+ * fixed, implemented…*, opens no new item, and holds at least 80% of the item's subject words.
+ * @internal
+ */
+export function isDoneWith(sentence: string, item: string): boolean {
+  if (!DONE.test(sentence) || OPEN_ITEM.test(sentence)) return false;
+  const wanted = subjectWords(item);
+  if (wanted.size === 0) return false;
+  const said = subjectWords(sentence);
+  let shared = 0;
+  for (const word of wanted) if (said.has(word)) shared++;
+  return shared / wanted.size >= 0.8;
 }
 
 /** At most `max` code points, cut at a word boundary when one is near. @internal */

@@ -98,26 +98,40 @@ const MIN_SHARE = 80;
 function digestEntry(entry: ResultEntry, maxChars: number): string {
   const head = `- ${squeeze(entry.what, 160)}: ${entry.outcome}`;
   let room = maxChars - codePointLength(head) - 1;
-  for (let attempt = 0; attempt < 3 && room > 0; attempt++) {
+  let text = head;
+  // The indent takes two code points a line, which the digest does not know of: it is asked again
+  // for less until it fits, and at worst cut after its last whole line that does.
+  for (let attempt = 0; attempt < 4 && room > 0; attempt++) {
     const body = summarizeToolOutput(entry.output, {
       maxChars: room,
       ...(entry.command === undefined ? {} : { command: entry.command }),
     });
-    const text = `${head}\n${body
+    text = `${head}\n${body
       .split('\n')
       .map((line) => `  ${line}`)
       .join('\n')}`;
     if (codePointLength(text) <= maxChars) return text;
     room -= codePointLength(text) - maxChars;
   }
-  return clipText(head, maxChars, 'head');
+  const cut = clipText(text, maxChars, 'head');
+  const lineEnd = cut.lastIndexOf('\n');
+  return lineEnd > 0 ? cut.slice(0, lineEnd) : clipText(head, maxChars, 'head');
+}
+
+/** A failed result's weight in the digest's shares, against 1 for the others. */
+const FAILED_WEIGHT = 4;
+
+/** Whether an entry did not end ok. */
+function isFailure(entry: ResultEntry): boolean {
+  return entry.outcome !== 'ok' && !entry.outcome.startsWith('ok ');
 }
 
 /**
- * The digest of a batch of tool results through the tool-output parsers, each result within its fair
- * share of the budget (what a short result leaves goes to the longer ones), so every result keeps its
- * counts, codes, locations and failing tests as far as its share allows. `undefined` when the shares
- * are too small for that (the brief digests take over).
+ * The digest of a batch of tool results through the tool-output parsers: the results that failed
+ * first (in their order), then the others, each named by its whole command (up to 160 code points)
+ * and how it ended, with its output's counts, codes, locations and failing tests within its share of
+ * the budget (a failed result weighs four times another; what a short result leaves goes to the
+ * longer ones). `undefined` when the shares are too small for that (the brief digests take over).
  *
  * @internal
  */
@@ -127,11 +141,16 @@ export function digestWithShares(
   budget: number,
 ): string | undefined {
   if (entries.length === 0) return undefined;
+  const ordered = [...entries.filter(isFailure), ...entries.filter((entry) => !isFailure(entry))];
   const earlier = earlierLine(previous, Math.min(300, Math.floor(budget / 5)));
-  const room = budget - (earlier.length > 0 ? codePointLength(earlier[0]!) + 1 : 0) - (entries.length - 1);
-  const needs = entries.map((entry) => codePointLength(digestEntry(entry, 4_000)));
-  const shares = shareBudget(needs, room);
+  const room = budget - (earlier.length > 0 ? codePointLength(earlier[0]!) + 1 : 0) - (ordered.length - 1);
+  const needs = ordered.map((entry) => codePointLength(digestEntry(entry, 4_000)));
+  const shares = shareBudget(
+    needs,
+    room,
+    ordered.map((entry) => (isFailure(entry) ? FAILED_WEIGHT : 1)),
+  );
   if (shares.some((share, index) => share < Math.min(MIN_SHARE, needs[index]!))) return undefined;
-  const text = [...earlier, ...entries.map((entry, index) => digestEntry(entry, shares[index]!))].join('\n');
+  const text = [...earlier, ...ordered.map((entry, index) => digestEntry(entry, shares[index]!))].join('\n');
   return codePointLength(text) <= budget ? text : undefined;
 }

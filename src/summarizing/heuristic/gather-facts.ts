@@ -1,14 +1,18 @@
 // The facts the heuristic summarizer reads out of a conversation. Internal.
 import { clipText } from '../../internal/clip-text.js';
 import type { Message, ToolCall, ToolResultMessage } from '../../types.js';
-import { isModifying, pathsOf } from '../anchors/tool-facts.js';
+import { commandOf, isModifying, pathsOf } from '../anchors/tool-facts.js';
+import { isAside, isOpenItem, sentencesOf as sentences } from '../anchors/user-words.js';
 import { argumentsText, contentText } from '../serialize-conversation.js';
+import { parseToolOutput } from '../tool-output/parse-tool-output.js';
 import { findPaths, highlightOutput } from '../tool-output-highlights.js';
 import { describeCall, oneLine, outcome } from './describe-call.js';
 
 /** What the heuristic knows about a conversation. @internal */
 export interface ConversationFacts {
   requests: string[];
+  /** The user's asides (questions by the way): not requests to continue. */
+  asides: string[];
   constraints: string[];
   commands: string[];
   files: string[];
@@ -33,13 +37,6 @@ const CONSTRAINT = /\b(must|should(?:n't)?|don't|do not|never|always|prefer|avoi
 const DECISION =
   /\b(decided|decide|instead|i'll use|we'll use|going with|chose|choose|switch(?:ed)? to|root cause|because)\b/i;
 
-function sentences(text: string): string[] {
-  return text
-    .split(/(?<=[.!?])\s+|\n+/)
-    .map(oneLine)
-    .filter((sentence) => sentence.length > 0);
-}
-
 /**
  * Adds a value once, keeping first-mention order.
  *
@@ -58,6 +55,7 @@ export function addUnique(list: string[], value: string): void {
 export function gatherFacts(messages: readonly Message[]): ConversationFacts {
   const facts: ConversationFacts = {
     requests: [],
+    asides: [],
     constraints: [],
     commands: [],
     files: [],
@@ -79,6 +77,7 @@ export function gatherFacts(messages: readonly Message[]): ConversationFacts {
     }
   };
   const calls = new Map<string, ToolCall>();
+  let failedSinceLast = false;
   const results = new Map<string, ToolResultMessage>();
   for (const message of messages) if (message.role === 'toolResult') results.set(message.toolCallId, message);
   for (const message of messages) {
@@ -89,7 +88,10 @@ export function gatherFacts(messages: readonly Message[]): ConversationFacts {
         facts.summaries.push(text);
         continue;
       }
-      addUnique(facts.requests, clipText(oneLine(text), ITEM_CHARS, 'head'));
+      // An aside is not a request: it is neither the goal nor the request to continue.
+      if (isAside(text) && facts.requests.length > 0)
+        addUnique(facts.asides, clipText(oneLine(text), ITEM_CHARS, 'head'));
+      else addUnique(facts.requests, clipText(oneLine(text), ITEM_CHARS, 'head'));
       for (const sentence of sentences(text)) if (CONSTRAINT.test(sentence)) addUnique(facts.constraints, sentence);
       addFiles(text);
     } else if (message.role === 'assistant') {
@@ -98,7 +100,14 @@ export function gatherFacts(messages: readonly Message[]): ConversationFacts {
         .join('\n')
         .trim();
       if (text) {
-        if (facts.lastAssistant !== undefined) facts.notes.push(facts.lastAssistant);
+        // What the assistant said is Done only when no call after it failed (a failed edit it
+        // announced was not done).
+        if (facts.lastAssistant !== undefined && !failedSinceLast) {
+          // Nor is what it left open (a TODO): an item still open is pinned by its anchor.
+          const done = sentences(facts.lastAssistant).filter((sentence) => !isOpenItem(sentence));
+          if (done.length > 0) facts.notes.push(done.join(' '));
+        }
+        failedSinceLast = false;
         facts.lastAssistant = clipText(oneLine(text), ITEM_CHARS, 'head');
         for (const sentence of sentences(text)) if (DECISION.test(sentence)) addUnique(facts.decisions, sentence);
         addFiles(text);
@@ -110,7 +119,9 @@ export function gatherFacts(messages: readonly Message[]): ConversationFacts {
         const output = result ? contentText(result.content) : '';
         const ended = outcome(result, output);
         calls.set(part.id, part);
-        facts.commands.push(`${describeCall(part)} → ${ended}`);
+        // A call without its result here had it archived (a compaction sees visible messages
+        // only): its outcome is not known, so none is stated.
+        facts.commands.push(result ? `${describeCall(part)} → ${ended}` : describeCall(part));
         addFiles(argumentsText(part));
         // Only the paths an edit names, and only when it succeeded, are files it changed.
         if (isModifying(part) && ended.startsWith('ok'))
@@ -124,8 +135,16 @@ export function gatherFacts(messages: readonly Message[]): ConversationFacts {
       const failed = !outcome(message, output).startsWith('ok');
       const call = calls.get(message.toolCallId);
       const what = call ? describeCall(call) : String(message.toolName);
-      const line = `${what}: ${topError ?? excerpt.find((entry) => entry !== '…') ?? 'failed'}`;
+      const said = problemsLine(output, call) ?? topError ?? excerpt.find((entry) => entry !== '…') ?? 'failed';
+      const line = `${what}: ${said}`;
+      // A run states its call's problems afresh: what an earlier run of the same call reported is
+      // replaced, and a clean run clears it.
+      removeWhere(facts.errors, (error) => error.startsWith(`${what}: `));
       if (failed || topRank >= 6) addUnique(facts.errors, line);
+      if (failed) {
+        failedSinceLast = true;
+        removeWhere(facts.passed, (call) => call === what);
+      }
       facts.blocked = failed ? line : undefined;
       if (!failed) addUnique(facts.passed, what);
       addFiles(excerpt.join('\n'));
@@ -133,6 +152,40 @@ export function gatherFacts(messages: readonly Message[]): ConversationFacts {
   }
   facts.files = fileList(files);
   return facts;
+}
+
+/** Removes, in place, the items `matches` picks. */
+function removeWhere(list: string[], matches: (item: string) => boolean): void {
+  for (let index = list.length - 1; index >= 0; index--) if (matches(list[index]!)) list.splice(index, 1);
+}
+
+/** Problems shown on one error line at most. */
+const PROBLEMS_PER_LINE = 3;
+
+/**
+ * A tool output's problems on one line, as the parsers read them (`✗ test — message`, `TS2339
+ * src/a.ts:3:7: message`), or `undefined` when they read none.
+ */
+function problemsLine(output: string, call: ToolCall | undefined): string | undefined {
+  const command = call ? commandOf(call) : undefined;
+  const parsed = parseToolOutput(output, command === undefined ? {} : { command });
+  const shown: string[] = [];
+  let count = 0;
+  for (const problem of parsed.problems) {
+    if (problem.severity === 'warning') continue;
+    count++;
+    if (shown.length >= PROBLEMS_PER_LINE) continue;
+    const message = problem.message ? clipText(oneLine(problem.message), 120, 'head') : '';
+    if (problem.severity === 'failure') {
+      const test = problem.test ?? message;
+      shown.push(`✗ ${test}${problem.test && message ? ` — ${message}` : ''}`);
+    } else {
+      const head = [problem.location, problem.code].filter(Boolean).join(' ');
+      shown.push(head && message ? `${head}: ${message}` : head || message);
+    }
+  }
+  if (shown.length === 0) return undefined;
+  return `${shown.join('; ')}${count > shown.length ? ` (+${count - shown.length} more)` : ''}`;
 }
 
 /** Files in order of first mention, `(modified)` where a tool changed them; a bare name is dropped when a path ends with it. */

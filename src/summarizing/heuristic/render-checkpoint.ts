@@ -1,6 +1,8 @@
 // The checkpoint the heuristic summarizer writes from a conversation's facts, with the same headings
 // as the model prompts. Internal.
 import { clipText } from '../../internal/clip-text.js';
+import { PINNED_HEADING } from '../anchors/pinned-section.js';
+import { isOpenItem } from '../anchors/user-words.js';
 import type { SummaryKind } from '../summarizer-types.js';
 import { SUMMARY_SECTIONS } from '../summary-prompts.js';
 import { oneLine } from './describe-call.js';
@@ -59,6 +61,7 @@ function sectionsFor(kind: SummaryKind, facts: ConversationFacts): Sections {
   const critical = [
     ...focus,
     ...list(facts.errors),
+    ...facts.asides.map((aside) => `- The user also asked: ${aside}`),
     ...facts.summaries.map((text) => `- Earlier summary: ${oneLine(text)}`),
   ];
   if (kind === 'branch') {
@@ -96,8 +99,9 @@ const STEP = /^\s*\d+\.\s+/;
 const CONTINUE_STEP = /^\s*\d+\.\s+Continue the latest request:/;
 
 /**
- * The earlier checkpoint's lines of a section that still hold: a Blocked item or a `Resolve:` step
- * is dropped once the call it names has passed; a `Continue the latest request` step is dropped when
+ * The earlier checkpoint's lines of a section that still hold: an In Progress item that left
+ * something open (a TODO) is not carried; a Blocked item, a `Resolve:` step or a Critical Context error is dropped once the call it
+ * names has passed or ran again (its state is written afresh); a `Continue the latest request` step is dropped when
  * a newer one is written; a step already written afresh is not repeated.
  */
 function carriedLines(
@@ -107,8 +111,14 @@ function carriedLines(
   facts: ConversationFacts,
 ): string[] {
   const lines = carried.get(title.toLowerCase()) ?? [];
-  if (title !== 'Blocked' && title !== 'Next Steps') return lines;
-  const cleared = (line: string) => facts.passed.some((call) => line.includes(`${call}:`));
+  // An item left open (a TODO) is not carried as current work: while it is open its anchor pins it,
+  // and once done it must not stay listed.
+  if (title === 'In Progress') return lines.filter((line) => !isOpenItem(line));
+  if (title !== 'Blocked' && title !== 'Next Steps' && title !== 'Critical Context') return lines;
+  // An earlier Blocked item, Resolve step or error of a call that has since passed, or that ran
+  // again (its new state is written afresh), no longer holds.
+  const ranAgain = [...facts.passed, ...facts.errors.map((error) => error.slice(0, error.indexOf(': ')))];
+  const cleared = (line: string) => ranAgain.some((call) => call && line.includes(`${call}:`));
   const freshSteps = new Set((fresh[title] ?? []).map((line) => line.replace(STEP, '')));
   const freshContinue = (fresh[title] ?? []).some((line) => CONTINUE_STEP.test(line));
   return lines.filter(
@@ -143,7 +153,11 @@ export function renderCheckpoint(
   const carried = parseSections(options.previousSummary ?? '');
   const titles = kind === 'branch' ? SUMMARY_SECTIONS.branch : SUMMARY_SECTIONS.compaction;
   const known = new Set<string>([...titles, ...SUMMARY_SECTIONS.progress].map((title) => title.toLowerCase()));
-  const unplaced = [...carried].filter(([title]) => !known.has(title)).flatMap(([, lines]) => lines);
+  // The earlier pinned facts are not carried as text: the anchoring step pins afresh those that
+  // still hold, and carrying them would keep a fixed error or a passing test listed.
+  const unplaced = [...carried]
+    .filter(([title]) => !known.has(title) && `## ${title}` !== PINNED_HEADING.toLowerCase())
+    .flatMap(([, lines]) => lines);
   const body = (title: string) => {
     const extra = title === 'Critical Context' ? unplaced : [];
     const lines: string[] = [];

@@ -1,11 +1,19 @@
 /** The text of a batch of archived tool results for a summarizer, each result given its share. Internal. */
-import { codePointLength } from '../../internal/clip-text.js';
+import { clipText, codePointLength } from '../../internal/clip-text.js';
 import type { Message } from '../../types.js';
-import { serializeMessages } from '../serialize-conversation.js';
+import { commandOf, outcomeOf } from '../anchors/tool-facts.js';
+import { contentText, serializeMessages } from '../serialize-conversation.js';
 import { shareBudget } from './share-budget.js';
+import { summarizeToolOutput } from './summarize-tool-output.js';
 
 /** Code points of a result's text kept at least, whatever its share. */
 const MIN_RESULT_CHARS = 200;
+/** A failed result's weight in the shares, against 1 for the others: its errors are what a summary keeps. */
+const FAILED_WEIGHT = 4;
+/** Of a cut result's room, the most its parsed digest (counts, codes, locations, failing tests) takes. */
+const DIGEST_SHARE = 0.6;
+/** Between a cut result's digest and its output's head and tail. */
+const OUTPUT_LABEL = '\n[output, head and tail:]\n';
 
 /** Code points of `text`, counted without building them. */
 function size(text: string): number {
@@ -13,10 +21,12 @@ function size(text: string): number {
 }
 
 /**
- * Serializes each call and its result on their own, within a fair share of `maxChars` (what a short
- * result leaves goes to the longer ones): a call's line (its command) and the result's label are
- * never cut, only the result's text, head and tail. So twenty results archived at once all reach the
- * model, and a single long one keeps its command line.
+ * Serializes each call and its result on their own, within a share of `maxChars` (what a short
+ * result leaves goes to the longer ones; a failed result weighs four times another): a call's line
+ * (its command) and the result's label are never cut, only the result's text. A result cut to its
+ * share starts with its parsed digest (the tool's counts, every error code and location and failing
+ * test that fit), then its output's head and tail. So twenty results archived at once all reach the
+ * model, with the facts of the failed ones.
  *
  * Its pairs are checked by the caller (they are copies the summary input builds from checked messages).
  *
@@ -33,13 +43,15 @@ export function serializeToolBatch(pairs: readonly Message[], maxChars: number):
   const full: string[] = [];
   // Each text's code points counted once: the shares are computed from them and then compared.
   const sizes: number[] = [];
+  const weights: number[] = [];
   for (const group of groups) {
     const text = serializeMessages(group);
     full.push(text);
     sizes.push(size(text));
+    weights.push(failed(group) ? FAILED_WEIGHT : 1);
   }
   const separators = Math.max(0, groups.length - 1) * 2;
-  const shares = shareBudget(sizes, maxChars - separators);
+  const shares = shareBudget(sizes, maxChars - separators, weights);
   const texts: string[] = [];
   for (let index = 0; index < groups.length; index++) {
     texts.push(sizes[index]! <= shares[index]! ? full[index]! : cutToShare(groups[index]!, shares[index]!));
@@ -47,8 +59,19 @@ export function serializeToolBatch(pairs: readonly Message[], maxChars: number):
   return texts.join('\n\n');
 }
 
-/** A call and its result within `share` code points: the call's line and the labels whole, the result's text cut. */
+/** Whether a group's result did not end ok (an error, or a non-zero exit it reports). */
+function failed(group: readonly Message[]): boolean {
+  const result = group[group.length - 1];
+  if (result?.role !== 'toolResult') return false;
+  return !outcomeOf(result, contentText(result.content)).ok;
+}
+
+/**
+ * A call and its result within `share` code points: the call's line and the labels whole, the
+ * result's text as its digest and then its head and tail.
+ */
 function cutToShare(group: readonly Message[], share: number): string {
+  const result = group[group.length - 1];
   const frame = size(
     serializeMessages(
       group.map((message) =>
@@ -56,5 +79,18 @@ function cutToShare(group: readonly Message[], share: number): string {
       ),
     ),
   );
-  return serializeMessages(group, { toolResultMaxChars: Math.max(MIN_RESULT_CHARS, share - frame) });
+  const room = Math.max(MIN_RESULT_CHARS, share - frame);
+  if (result?.role !== 'toolResult') return serializeMessages(group, { toolResultMaxChars: room });
+  const call = group[0]?.role === 'assistant' ? group[0].content.find((part) => part.type === 'toolCall') : undefined;
+  const output = contentText(result.content);
+  const command = call === undefined ? undefined : commandOf(call);
+  const digest = summarizeToolOutput(output, {
+    maxChars: Math.floor(room * DIGEST_SHARE),
+    ...(command === undefined ? {} : { command }),
+  });
+  const rest = room - size(digest) - size(OUTPUT_LABEL);
+  const text = rest > 0 ? `${digest}${OUTPUT_LABEL}${clipText(output, rest, 'head_tail')}` : digest;
+  return serializeMessages(
+    group.map((message) => (message === result ? { ...result, content: [{ type: 'text' as const, text }] } : message)),
+  );
 }
