@@ -1,6 +1,6 @@
 import { effectiveKeepRecentTokens, effectiveTokenLimit } from '../config/index.js';
 import { approximateCounter } from '../counting/approximate-counter.js';
-import type { ContextUsage } from '../counting/context-usage.js';
+import { type ContextUsage, measureUsage } from '../counting/context-usage.js';
 import { countExtras } from '../counting/estimate-context-tokens.js';
 import { countMessageTokens } from '../counting/internal/count-message-tokens.js';
 import { ContextError } from '../errors.js';
@@ -15,7 +15,6 @@ import { endsWithFreshSummary } from './internal/ends-with-fresh-summary.js';
 import { checkList } from './internal/host-input.js';
 import { callListener, resolveManagerOptions } from './internal/manager-options.js';
 import { isAbort } from './internal/overflow-reply.js';
-import { usageAt } from './internal/usage-at.js';
 import { ManagedHistory } from './managed-history.js';
 import { ManagerCompaction } from './manager-compaction.js';
 import { recoverFromOverflow } from './overflow-recovery.js';
@@ -111,7 +110,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       tokens = fromRecorded.tokens;
       source = fromRecorded.estimated ? 'mixed' : 'usage';
     }
-    return usageAt(config, limit, tokens, source, projection.sent.length);
+    return measureUsage(config, tokens, source, projection.sent.length);
   }
 
   /** The manager's current usage and projection. */

@@ -118,7 +118,6 @@ export class ManagedHistory {
   ): boolean | Promise<boolean> {
     const before = this.arrays.lengths();
     this.early.plan(tally, this.visible.size, this.options.config);
-    this.projection.reserveCalls(tally.calls);
     const taken = this.intake(input, start, false, callOptions);
     return typeof taken === 'boolean' ? taken : this.undoOnFailure(taken, before);
   }
