@@ -7,7 +7,7 @@
  *
  * `CTXKIT_BENCH_QUICK=1` runs the small sizes only (for a quick look; it does not write the file).
  */
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { approximateCounter, referenceCounter } from '../src/index.js';
 import { createTokenizerCounter } from '../src/tokenizer/index.js';
 import { corpus } from '../test/fixtures/corpus.js';
@@ -30,8 +30,12 @@ import { runSession, type SessionResult } from './session.js';
 
 const quick = process.env.CTXKIT_BENCH_QUICK === '1';
 const began = performance.now();
-const log = (text: string) =>
+/** The one-minute load average at each step, to say in the report how busy the machine was. */
+const loads: number[] = [];
+const log = (text: string) => {
+  loads.push(loadavg()[0] ?? 0);
   process.stderr.write(`[bench ${((performance.now() - began) / 1000).toFixed(0)}s] ${text}\n`);
+};
 
 /** A tool step slower than this at one size is not run at the larger sizes (it would take minutes). */
 const TOO_SLOW_MS = 400;
@@ -145,7 +149,8 @@ function render(): string {
     '# Benchmarks',
     '',
     'Written by `npm run bench` (`bench/run.ts`) in one run on one machine',
-    `(${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.version}), shared with other work while it ran:`,
+    `(${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.version}), shared with other work while it ran`,
+    `(one-minute load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} over the run, sampled at each step):`,
     'compare the ratios within a table, not absolute times across runs.',
     '',
     '## Method',
