@@ -41,6 +41,8 @@ export interface PerCallRow {
   countNewMessage?: Samples | undefined;
   /** One new message, the host pushing it onto the `history` it received and passing that back. */
   pushOntoHistory?: Samples | undefined;
+  /** Tool steps, the host pushing each onto the `history` it received (the mean and the slowest include archived batches). */
+  pushToolStepOntoHistory?: Samples | undefined;
   /** One new message, the host passing `[...history, message]` (ctxkit's share: the copy is not timed). */
   copyOfHistory?: Samples | undefined;
   skipped?: string;
@@ -199,6 +201,11 @@ export async function measurePerCall(options: {
     before: () => kept.push(steps.user()),
     budgetMs: options.budgetMs,
   });
+  // Tool steps pushed onto the returned history: the mean and the slowest include the calls that archive a batch.
+  const pushToolStepOntoHistory = await sample(options.toolSteps, () => manager.prepare(kept).then(keep), {
+    before: () => kept.push(...steps.tool()),
+    budgetMs: options.budgetMs,
+  });
   let copy: Message[] = [];
   const copyOfHistory = await sample(options.newMessages, () => manager.prepare(copy).then(keep), {
     before: () => {
@@ -221,6 +228,7 @@ export async function measurePerCall(options: {
     appendToolStep,
     countNewMessage,
     pushOntoHistory,
+    pushToolStepOntoHistory,
     copyOfHistory,
   };
 }

@@ -7,7 +7,7 @@
  *
  * `CTXKIT_BENCH_QUICK=1` runs the small sizes only (for a quick look; it does not write the file).
  */
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { approximateCounter, referenceCounter } from '../src/index.js';
 import { createTokenizerCounter } from '../src/tokenizer/index.js';
 import { corpus } from '../test/fixtures/corpus.js';
@@ -30,8 +30,12 @@ import { runSession, type SessionResult } from './session.js';
 
 const quick = process.env.CTXKIT_BENCH_QUICK === '1';
 const began = performance.now();
-const log = (text: string) =>
+/** The one-minute load average at each step, to say in the report how busy the machine was. */
+const loads: number[] = [];
+const log = (text: string) => {
+  loads.push(loadavg()[0] ?? 0);
   process.stderr.write(`[bench ${((performance.now() - began) / 1000).toFixed(0)}s] ${text}\n`);
+};
 
 /** A tool step slower than this at one size is not run at the larger sizes (it would take minutes). */
 const TOO_SLOW_MS = 400;
@@ -145,7 +149,8 @@ function render(): string {
     '# Benchmarks',
     '',
     'Written by `npm run bench` (`bench/run.ts`) in one run on one machine',
-    `(${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.version}), shared with other work while it ran:`,
+    `(${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.version}), shared with other work while it ran`,
+    `(one-minute load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} over the run, sampled at each step):`,
     'compare the ratios within a table, not absolute times across runs.',
     '',
     '## Method',
@@ -263,11 +268,21 @@ function render(): string {
       '',
       'The same manager, one new user message per call, the host passing: its own array with the message pushed',
       'onto it (as above); the `history` the manager returned, with the message pushed onto it; or a new array',
-      "`[...history, message]`, as the README's loop does (the host's copy is not timed: only `prepare`).",
+      "`[...history, message]`, as the README's loop does (the host's copy is not timed: only `prepare`). The last",
+      'column pushes tool steps onto the returned history: its mean and slowest call include the calls that',
+      'archive a batch.',
       '',
       table(
-        ['mix', 'ids', 'messages', 'own array', 'returned history, pushed onto', '`[...history, message]`'],
-        ['l', 'l', 'r', 'r', 'r', 'r'],
+        [
+          'mix',
+          'ids',
+          'messages',
+          'own array',
+          'returned history, pushed onto',
+          '`[...history, message]`',
+          'tool steps pushed onto the returned history: median (mean, slowest)',
+        ],
+        ['l', 'l', 'r', 'r', 'r', 'r', 'r'],
         hostRows.map((row) => [
           row.mix,
           row.ids,
@@ -275,6 +290,7 @@ function render(): string {
           formatTime(row.newMessage.median),
           formatTime(row.pushOntoHistory!.median),
           formatTime(row.copyOfHistory!.median),
+          `${formatTime(row.pushToolStepOntoHistory!.median)} (${formatTime(row.pushToolStepOntoHistory!.mean)}, ${formatTime(row.pushToolStepOntoHistory!.max)})`,
         ]),
       ),
       '',

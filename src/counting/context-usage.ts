@@ -101,13 +101,16 @@ export function measureUsage(
   messageCount: number,
 ): ContextUsage {
   const limit = effectiveTokenLimit(config);
-  const base = { tokens, source, limit, contextWindow: config.contextWindow, messageCount };
+  const contextWindow = config.contextWindow;
+  let ratio: number;
+  let level: ContextUsage['level'];
   if (limit === undefined) {
-    const ratio = messageCount / config.maxMessages;
-    const level = messageCount > config.maxMessages ? 'compact' : ratio >= config.warningThreshold ? 'warning' : 'ok';
-    return { ...base, ratio, level };
+    ratio = messageCount / config.maxMessages;
+    level = messageCount > config.maxMessages ? 'compact' : ratio >= config.warningThreshold ? 'warning' : 'ok';
+  } else {
+    ratio = tokens / (contextWindow ?? limit);
+    level = tokens >= limit ? 'compact' : ratio >= config.warningThreshold ? 'warning' : 'ok';
   }
-  const ratio = tokens / (config.contextWindow ?? limit);
-  const level = tokens >= limit ? 'compact' : ratio >= config.warningThreshold ? 'warning' : 'ok';
-  return { ...base, ratio, level };
+  // One literal: the manager places its usage with this on every call.
+  return { tokens, source, limit, contextWindow, messageCount, ratio, level };
 }

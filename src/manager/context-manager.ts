@@ -15,13 +15,12 @@ import { endsWithFreshSummary } from './internal/ends-with-fresh-summary.js';
 import { checkList } from './internal/host-input.js';
 import { callListener, resolveManagerOptions } from './internal/manager-options.js';
 import { isAbort } from './internal/overflow-reply.js';
-import { usageAt } from './internal/usage-at.js';
 import { ManagedHistory } from './managed-history.js';
 import { ManagerCompaction } from './manager-compaction.js';
 import { recoverFromOverflow } from './overflow-recovery.js';
-import { RecordedUsage } from './recorded-usage.js';
 import { SentProjection } from './sent-projection.js';
 import { buildBreakdown, oldestAge } from './stats.js';
+import { TokenAccounting } from './token-accounting.js';
 import { ToolOutputGuard } from './tool-output-guard.js';
 
 /** The summary room a compaction level must leave under the limit for its tail to count as fitting. */
@@ -57,7 +56,6 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
   const now = options.now ?? Date.now;
   // Never more than the model can write in one response.
   const maxModelOutput = limits?.maxOutputTokens ?? Number.POSITIVE_INFINITY;
-  const reported = new RecordedUsage();
   const count = (message: Message) => countMessageTokens(message, counter);
   const backoff = new CompactionBackoff(
     Math.max(1, Math.ceil((limit ?? 0) * 0.05), Math.floor(effectiveKeepRecentTokens(config) / 4)),
@@ -68,6 +66,10 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
   const isOverflow = (value: unknown) =>
     isContextOverflow(value, config.contextWindow ? { contextWindow: config.contextWindow } : {});
 
+  // The stages of a call, in order: 1–4 take what is new, guard tool output, archive a batch and
+  // project what is sent (ManagedHistory); 5 account tokens; 6 compact when due.
+  const accounting = new TokenAccounting({ config, extras, emit });
+  const reported = accounting.recorded;
   const state = new ManagedHistory({
     config,
     count,
@@ -76,7 +78,6 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     emit,
     onRebuild: () => reported.invalidate(),
   });
-  let warned = false;
   /** The host's turn (each of its user messages starts one; a turn gets one overflow recovery). */
   const turns = { current: 0, recovered: -1 };
   const compaction = new ManagerCompaction({
@@ -93,30 +94,12 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     backoff,
     usage: () => measure().usage,
     usageOf: (list) => measureList(list).usage,
-    belowWarning: () => {
-      warned = false;
-    },
+    belowWarning: () => accounting.belowWarning(),
   });
-
-  /** Usage of a projection: the provider's count where one applies (corrected by what changed since), else the estimate. */
-  function measureProjection(projection: SentProjection, recorded: boolean): ContextUsage {
-    let tokens = projection.anchored;
-    let source: ContextUsage['source'] = projection.estimatedAfterAnchor ? 'mixed' : 'usage';
-    if (tokens === undefined) {
-      tokens = projection.estimate + extras();
-      source = 'estimate';
-    }
-    const fromRecorded = recorded ? reported.measure(projection) : undefined;
-    if (fromRecorded !== undefined && (fromRecorded.tokens > tokens || source === 'estimate')) {
-      tokens = fromRecorded.tokens;
-      source = fromRecorded.estimated ? 'mixed' : 'usage';
-    }
-    return usageAt(config, limit, tokens, source, projection.sent.length);
-  }
 
   /** The manager's current usage and projection. */
   function measure(): { usage: ContextUsage; projection: SentProjection } {
-    return { usage: measureProjection(state.projection, true), projection: state.projection };
+    return { usage: accounting.measure(state.projection, true), projection: state.projection };
   }
 
   /**
@@ -127,20 +110,16 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     if (state.holds(list)) return measure();
     const continued = state.continuation(list);
     const projection = SentProjection.of(continued ?? list, count);
-    return { usage: measureProjection(projection, continued !== undefined), projection };
+    return { usage: accounting.measure(projection, continued !== undefined), projection };
   }
 
-  function updateWarning(usage: ContextUsage): void {
-    if (usage.level !== 'ok' && !warned) {
-      warned = true;
-      emit({ type: 'context-warning', usage });
-    }
-  }
-
-  /** The result of a call when no compaction is due (synchronously), else a promise of it after compacting. */
-  function maybeCompact(callOptions: CallOptions): PrepareResult | Promise<PrepareResult> {
-    const { usage } = measure();
-    updateWarning(usage);
+  /**
+   * Stages 5 and 6: accounts the tokens of what is sent, then compacts when due. The result of a
+   * call when no compaction is due (synchronously), else a promise of it after compacting.
+   */
+  function accountAndCompact(callOptions: CallOptions): PrepareResult | Promise<PrepareResult> {
+    const usage = accounting.measure(state.projection, true);
+    accounting.warn(usage);
     const due =
       config.autoCompact && usage.level === 'compact' && backoff.allows(usage) && !endsWithFreshSummary(state.history);
     if (due) return compactNow(usage, callOptions);
@@ -164,9 +143,10 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
   }
 
   /**
-   * Takes in the host's array (or only what is new), then compacts when due. Synchronous up to the
-   * returned promise unless a tool output needs cutting, a batch is archived or a compaction runs;
-   * a failure is a rejected promise, never a throw.
+   * One call: stages 1–4 on the host's array (or only what is new), then stages 5 and 6. Synchronous
+   * up to the returned promise unless a tool output needs cutting, a batch is archived or a
+   * compaction runs (so `append` pays for one resolved promise, not a chain of awaits); a
+   * failure is a rejected promise, never a throw.
    */
   function take(
     input: readonly Message[],
@@ -196,7 +176,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     callOptions: CallOptions,
   ): PrepareResult | Promise<PrepareResult> {
     if (startsTurn) turns.current++;
-    const result = maybeCompact(callOptions);
+    const result = accountAndCompact(callOptions);
     if (where === 'afterTurn') return result;
     if (result instanceof Promise) {
       return result.then((prepared) => {

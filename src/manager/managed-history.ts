@@ -1,43 +1,43 @@
-import { isAgentVisible } from '../counting/is-agent-visible.js';
-import { archiveToolResult } from '../messages/internal/kept-tool-results.js';
-import type { Message, ToolResultMessage } from '../types.js';
+import type { Message } from '../types.js';
 import type { CallOptions } from './context-manager-types.js';
-import { EarlyArchive } from './internal/early-archive.js';
 import { type ArrayLengths, HistoryArrays } from './internal/history-arrays.js';
 import { continues, isHostTurn } from './internal/host-input.js';
 import { checkAndTally, type IntakeTally } from './internal/intake-tally.js';
 import type { ManagedHistoryOptions } from './internal/managed-history-options.js';
-import { projectHistory } from './internal/project-history.js';
-import { summarizeBatch, summarizedEvent } from './internal/summarize-batch.js';
-import { VisibleResults } from './internal/visible-results.js';
 import { SentProjection } from './sent-projection.js';
+import { ToolBatches } from './tool-batches.js';
 
 /**
- * The manager's history and its projection, kept up to date one new message at a time.
+ * The manager's history and its projection, kept up to date one new message at a time, through
+ * the first four stages of a call, in order:
  *
- * A host hands in its whole array each call (`take`), or only what is new (`append`). For a whole
- * array, the manager finds what is new by comparing it with a private copy of the previous input
- * (or with its own history, when the host keeps that one), object by object (see `continues`: the
- * host may change its array anywhere between calls). New messages are
- * checked, their tool output cut to the limits, and appended to the history and the projection;
- * old tool results are archived in batches (see `toolSummaryBatch`), in place. Nothing is copied
- * per call: `history` and `projection.sent` are the arrays the host receives, kept up to date by
- * later calls (see {@link HistoryArrays} for who writes which array). Taking in what needs no cutting, spilling or summary is synchronous: only
- * those steps return a promise.
+ * 1. take what is new ({@link HistoryArrays}): the host hands in its whole array (`take`), which
+ *    is compared object by object with the arrays it may go on from (the host may change its
+ *    array anywhere between calls), or only what is new (`append`); every new message is checked
+ *    before any is taken in;
+ * 2. guard tool output (`ToolOutputGuard`): a new tool result over the limits is cut (and spilled);
+ * 3. archive a batch ({@link ToolBatches}): past `toolCallCutoff + toolSummaryBatch` visible
+ *    results, the oldest are archived behind one summary, in place;
+ * 4. project what is sent ({@link SentProjection}): each message kept is appended to what is sent,
+ *    with its token count.
+ *
+ * Nothing is copied per call: `history` and `projection.sent` are the arrays the host receives,
+ * kept up to date by later calls. Taking in what needs no cutting, spilling or summary is
+ * synchronous: only those steps return a promise.
  *
  * @internal
  */
 export class ManagedHistory {
   private readonly arrays = new HistoryArrays();
+  private readonly batches: ToolBatches;
   projection: SentProjection;
   /** Lengths of `history` and `projection.sent` when the host last received them. */
   private handedHistory = 0;
   private handedSent = 0;
-  private readonly visible = new VisibleResults();
-  private readonly early = new EarlyArchive();
 
   constructor(private readonly options: ManagedHistoryOptions) {
     this.projection = new SentProjection(options.count);
+    this.batches = new ToolBatches(options);
   }
 
   /**
@@ -117,8 +117,7 @@ export class ManagedHistory {
     callOptions: CallOptions,
   ): boolean | Promise<boolean> {
     const before = this.arrays.lengths();
-    this.early.plan(tally, this.visible.size, this.options.config);
-    this.projection.reserveCalls(tally.calls);
+    this.batches.plan(tally);
     const taken = this.intake(input, start, false, callOptions);
     return typeof taken === 'boolean' ? taken : this.undoOnFailure(taken, before);
   }
@@ -133,10 +132,12 @@ export class ManagedHistory {
     startsTurn: boolean,
     callOptions: CallOptions,
   ): boolean | Promise<boolean> {
+    const { guard, emit } = this.options;
     for (let index = from; index < input.length; index++) {
       const message = input[index]!;
-      if (message.role === 'toolResult' && !this.options.guard.fits(message)) {
-        return this.options.guard.processOne(message, this.options.emit).then((kept) => {
+      // 2. Guard tool output: a result over the limits is cut (an async step), then taken in.
+      if (message.role === 'toolResult' && !guard.fits(message)) {
+        return guard.processOne(message, emit).then((kept) => {
           this.takeIn(message, kept);
           return this.intake(input, index + 1, startsTurn, callOptions);
         });
@@ -144,62 +145,39 @@ export class ManagedHistory {
       if (isHostTurn(message)) startsTurn = true;
       this.takeIn(message, message);
     }
-    if (this.archiveDue()) return this.archive(callOptions).then(() => startsTurn);
-    this.early.restore(this.projection, this.arrays.mirror);
+    // 3. Archive a batch, when one is due.
+    if (this.batches.due()) return this.archiveBatch(callOptions).then(() => startsTurn);
+    this.batches.keepUnarchived(this.projection, this.arrays.mirror);
     return startsTurn;
   }
 
   private undoOnFailure(step: Promise<boolean>, before: ArrayLengths): Promise<boolean> {
     return step.catch((error: unknown) => {
       this.arrays.truncate(before);
-      this.early.clear();
+      this.batches.forget();
       this.rebuild();
       throw error;
     });
   }
 
-  /** Takes in a message of the host's (`kept` is what the history keeps: its tool output cut, or itself). */
+  /** 1. Takes in a message of the host's (`kept` is what the history keeps: its tool output cut, or itself), then projects it. */
   private takeIn(message: Message, kept: Message): void {
     this.project(kept, this.arrays.takeIn(message, kept));
   }
 
-  /** Projects the message at history index `index`, just appended. */
+  /** 4. Projects the message at history index `index`, just appended (as its archived copy when the batch due hides it). */
   private project(message: Message, index: number): void {
-    const early = this.early.take(message, index);
-    if (!this.projection.append(message, early)) this.rebuild();
-    else if (message.role === 'toolResult' && isAgentVisible(message)) {
-      this.early.sentAt(early, this.projection.lastPosition);
-      this.visible.add(index, this.projection.lastPosition);
-    }
+    const copy = this.batches.sendAs(message, index);
+    if (!this.projection.append(message, copy)) this.rebuild();
+    else this.batches.note(message, index, copy, this.projection.lastPosition);
   }
 
-  /** Whether more than `toolCallCutoff + toolSummaryBatch` tool results are visible (and a strategy archives them). */
-  private archiveDue(): boolean {
-    const { toolSummaryStrategy: strategy, toolCallCutoff: cutoff, toolSummaryBatch: batch } = this.options.config;
-    return strategy !== 'off' && this.visible.size > cutoff + batch;
-  }
-
-  /**
-   * Archives the oldest visible tool results down to `toolCallCutoff`, under one summary. The
-   * summary is made first: when the summarizer is aborted nothing changes.
-   */
-  private async archive(callOptions: CallOptions): Promise<void> {
-    const batch = await summarizeBatch(this.arrays.mirror, this.visible, this.options, callOptions);
-    const { indexes, positions, outcome } = batch;
-    this.visible.drop(indexes.length);
-    // A loop, not a callback: a closure made per call is compiled again by V8 once it is hot.
-    const hidden: ToolResultMessage[] = [];
-    for (let rank = 0; rank < indexes.length; rank++) {
-      const index = indexes[rank]!;
-      const early = this.early.copyOf(index); // sent as its placeholder already
-      const copy = early ?? archiveToolResult(this.arrays.mirror[index] as ToolResultMessage);
-      if (early === undefined) this.projection.replaceResult(positions[rank]!, copy);
-      hidden.push(copy);
-    }
-    this.arrays.replaceAt(indexes, hidden);
-    this.early.clear();
-    this.project(outcome.message, this.arrays.push(outcome.message));
-    this.options.emit(summarizedEvent(batch));
+  /** Archives the batch due: the summary is made first (when the summarizer is aborted nothing changes), then applied. */
+  private async archiveBatch(callOptions: CallOptions): Promise<void> {
+    const batch = await this.batches.archive(this.arrays.mirror, this.projection, callOptions);
+    this.arrays.replaceAt(batch.indexes, batch.copies);
+    this.project(batch.summary, this.arrays.push(batch.summary));
+    this.options.emit(batch.event);
   }
 
   /**
@@ -212,9 +190,20 @@ export class ManagedHistory {
     if (this.projection.sent.length !== this.handedSent) this.rebuild();
   }
 
-  /** Projects the history from scratch, noting its visible tool results and where they are sent. */
+  /** Projects the history from scratch (a new raw id equal to a fresh one, a history replaced or changed), noting its tool results. */
   private rebuild(): void {
-    this.projection = projectHistory(this.arrays.mirror, this.options.count, this.visible, this.early);
+    const history = this.arrays.mirror;
+    const projection = new SentProjection(this.options.count);
+    projection.seedIds(history);
+    this.batches.restart();
+    for (let index = 0; index < history.length; index++) {
+      const message = history[index]!;
+      const copy = this.batches.earlyCopyOf(index);
+      projection.append(message, copy);
+      this.batches.note(message, index, copy, projection.lastPosition);
+    }
+    this.batches.projected();
+    this.projection = projection;
     this.options.onRebuild();
   }
 }

@@ -7,7 +7,6 @@ import type { AssistantMessage, Message, ToolResultMessage } from '../types.js';
 import { CallIds } from './internal/call-ids.js';
 import { type OpenCall, OpenCalls } from './internal/open-calls.js';
 import { sendable, withCallIds } from './internal/sent-messages.js';
-import { TokenCounts } from './internal/token-counts.js';
 
 /**
  * The projection of a history as `prepareModelMessages` defines it, built one message at a time,
@@ -32,8 +31,8 @@ import { TokenCounts } from './internal/token-counts.js';
 export class SentProjection {
   /** The messages to send. */
   readonly sent: Message[] = [];
-  /** Tokens of each sent message. */
-  private readonly counts = new TokenCounts();
+  /** Tokens of each sent message, by position. */
+  private readonly counts: number[] = [];
   /** Sum of {@link counts}. */
   private sum = 0;
   private length = 0;
@@ -41,7 +40,7 @@ export class SentProjection {
   private last = -1;
   private readonly open = new OpenCalls();
   /** The ids met so far: which raw ids were sent as a call's, which fresh ids were made. */
-  private readonly ids = new CallIds(this.sent);
+  private readonly ids = new CallIds();
   /** Sent index up to which usage is stale (a compaction summary and the messages it kept). */
   private staleUntil = -1;
   /** Usage of the anchor minus the estimate of `sent[0…anchor]`; undefined without an anchor. */
@@ -93,7 +92,7 @@ export class SentProjection {
 
   /** Tokens of one sent message. */
   tokensAt(sentIndex: number): number {
-    return this.counts.at(sentIndex);
+    return this.counts[sentIndex] ?? 0;
   }
 
   /**
@@ -106,11 +105,6 @@ export class SentProjection {
       else if (message.role === 'assistant')
         for (const part of message.content) if (part.type === 'toolCall') this.ids.note(part.id);
     }
-  }
-
-  /** Makes room for the ids of `calls` tool calls about to be taken in. */
-  reserveCalls(calls: number): void {
-    this.ids.reserve(calls);
   }
 
   /**
@@ -181,7 +175,7 @@ export class SentProjection {
     const sentMessage = renamed ? withCallIds(sendable, calls) : sendable;
     const position = this.push(sentMessage);
     this.last = position;
-    for (const call of calls) if (call.id === call.raw) this.ids.addSent(call.id, position);
+    for (const call of calls) if (call.id === call.raw) this.ids.addSent(call.id);
     this.noteUsage(sentMessage);
     let rank = 0;
     for (const part of message.content) {
@@ -195,7 +189,7 @@ export class SentProjection {
   private push(message: Message): number {
     const position = this.sent.push(message) - 1;
     const tokens = this.tokensOf(message);
-    this.counts.set(position, tokens);
+    this.counts.push(tokens);
     this.sum += tokens;
     if (message.role === 'user') this.noteSummary(message, position);
     return position;
@@ -216,8 +210,8 @@ export class SentProjection {
 
   private set(position: number, message: Message): void {
     const tokens = this.tokensOf(message);
-    this.sum += tokens - this.counts.at(position);
-    this.counts.set(position, tokens);
+    this.sum += tokens - this.counts[position]!;
+    this.counts[position] = tokens;
     this.sent[position] = message;
   }
 

@@ -86,6 +86,27 @@ const operation = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('record' as const) }) },
 );
 
+type Operation = typeof operation extends fc.Arbitrary<infer T> ? T : never;
+
+/**
+ * Runs that once failed, kept so they are checked on every run whatever the random seed.
+ * - seed -2120951001: after an overflow recovery, an `append` pushed onto the compacted history
+ *   kept that history as a way in while a `prepare` of the host's own array dropped it, so going
+ *   back to the compacted array continued it on one path and started over on the other (the tool
+ *   summary then came before the answer on one and after it on the other).
+ */
+const regressions: [Operation[]][] = [
+  [
+    [
+      { kind: 'pushOwn', step: { kind: 'answer', size: 27 }, via: 'prepare' },
+      { kind: 'copyReturned', step: { kind: 'tool', calls: 1, lines: 5, early: false }, via: 'prepare' },
+      { kind: 'pushReturned', step: { kind: 'tool', calls: 1, lines: 6, early: false }, via: 'recover' },
+      { kind: 'append', step: { kind: 'tool', calls: 2, lines: 0, early: false }, pushOntoReturned: true },
+      { kind: 'back', pick: 716547448, step: { kind: 'answer', size: 1 }, via: 'prepare' },
+    ],
+  ],
+];
+
 let serial = 0;
 const seen = { compactions: 0, archives: 0, cuts: 0, aborts: 0, recoveries: 0, sharedHistory: 0 };
 afterAll(() => {
@@ -122,7 +143,7 @@ async function call(
   return { history: result.history, messages: result.messages, result };
 }
 
-test.prop([fc.array(operation, { minLength: 1, maxLength: 40 })], { numRuns: 400 })(
+test.prop([fc.array(operation, { minLength: 1, maxLength: 40 })], { numRuns: 400, examples: regressions })(
   'whatever arrays a host passes, pushes onto, edits or goes back to, the manager answers as for a fresh copy of the same history and never writes an array the host owns',
   async (operations) => {
     serial = 0;

@@ -12,7 +12,7 @@ const step = fc.oneof(
 );
 
 test.prop([fc.array(step, { maxLength: 40 })], { numRuns: 400 })(
-  'OpenCalls pairs each result with the call pairToolResults pairs it with (the newest message’s calls kept out of the map)',
+  'OpenCalls pairs each result with the call pairToolResults pairs it with',
   (steps) => {
     const messages: Message[] = [];
     const open = new OpenCalls();

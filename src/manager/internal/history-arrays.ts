@@ -58,15 +58,19 @@ export class HistoryArrays {
 
   /**
    * The host goes on from the array {@link startOf} found: notes what the host holds now (its
-   * history, the compacted history, a copy of the history); a compacted history it did not take
-   * is no longer a way in.
+   * history, the compacted history, a copy of the history). A compacted history stays a way in
+   * until the host takes it or the next compaction: `append` cannot tell which array the host
+   * pushes onto, so a whole array that continues another way must not decide it either (the two
+   * would then answer differently when the host goes back to the compacted array).
    */
   settle(): void {
     if (this.way === 'history') this.hostsHistory = true;
     if (this.way === 'history' || this.way === 'mirror') this.shareKnown();
-    else if (this.way === 'compacted') this.ownKnown(this.compactedArray!);
+    else if (this.way === 'compacted') {
+      this.ownKnown(this.compactedArray!);
+      this.compactedArray = undefined;
+    }
     this.way = undefined;
-    this.compactedArray = undefined;
   }
 
   /** Everything starts over, empty. */

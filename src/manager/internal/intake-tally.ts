@@ -6,8 +6,6 @@ import { assertMessage } from '../../validation/assert-messages.js';
 export interface IntakeTally {
   /** Tool results visible to the agent. */
   results: number;
-  /** Tool calls. */
-  calls: number;
   /** Whether an assistant message carries usage. */
   usage: boolean;
 }
@@ -22,7 +20,6 @@ export interface IntakeTally {
  */
 export function checkAndTally(input: readonly Message[], start: number, where: string): IntakeTally {
   let results = 0;
-  let calls = 0;
   let usage = false;
   for (let index = start; index < input.length; index++) {
     const message = input[index];
@@ -31,8 +28,7 @@ export function checkAndTally(input: readonly Message[], start: number, where: s
       if (isAgentVisible(message)) results++;
     } else if (message.role === 'assistant') {
       if (message.usage !== undefined) usage = true;
-      for (const part of message.content) if (part.type === 'toolCall') calls++;
     }
   }
-  return { results, calls, usage };
+  return { results, usage };
 }
