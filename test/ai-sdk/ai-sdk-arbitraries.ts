@@ -104,6 +104,11 @@ const message = <T>(role: string, content: fc.Arbitrary<T>) =>
     .tuple(content, messageOptions)
     .map(([value, options]) => ({ role, content: value, ...(options ? { providerOptions: options } : {}) }));
 
+function isUnsignedReasoning(part: { type?: unknown; providerOptions?: unknown }): boolean {
+  const anthropic = (part.providerOptions as { anthropic?: { signature?: unknown } } | undefined)?.anthropic;
+  return part.type === 'reasoning' && anthropic?.signature === undefined;
+}
+
 function exchange(turn: number) {
   return fc.nat(2).chain((calls) => {
     const ids = Array.from({ length: calls }, (_, index) => `call_${turn}_${index}`);
@@ -128,7 +133,8 @@ function exchange(turn: number) {
               ? [{ type: 'tool-approval-request', approvalId: `approval_${ids[0]}`, toolCallId: ids[0] }]
               : []),
           ])
-          .filter((parts) => parts.length > 0),
+          // A turn of unsigned reasoning only is no valid prompt: providers would send it empty.
+          .filter((parts) => parts.length > 0 && !parts.every(isUnsignedReasoning)),
       ),
     );
     const tool =

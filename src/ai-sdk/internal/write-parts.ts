@@ -72,9 +72,43 @@ export function writeImage(part: ImageContent, format: Format): WireObject {
   };
 }
 
-/** Thinking as a reasoning part. @internal */
+/** A reasoning part's Anthropic signature or redacted data, where `@ai-sdk/anthropic` reads them. */
+function anthropicSignature(options: unknown): { signature?: unknown; redactedData?: unknown } | undefined {
+  if (typeof options !== 'object' || options === null) return undefined;
+  const anthropic = (options as Record<string, unknown>)['anthropic'];
+  return typeof anthropic === 'object' && anthropic !== null ? anthropic : undefined;
+}
+
+/**
+ * Thinking as a reasoning part. A ctxkit signature (thinking read from Anthropic's own format) goes
+ * where `@ai-sdk/anthropic` reads it, unless the part's provider options already carry one.
+ *
+ * @internal
+ */
 export function writeThinking(part: ThinkingContent): WireObject {
-  return { type: 'reasoning', text: part.thinking, ...withOptions(dataOf(part)['providerOptions']) };
+  const options = dataOf(part)['providerOptions'];
+  const anthropic = anthropicSignature(options);
+  if (part.signature === undefined || anthropic?.signature !== undefined || anthropic?.redactedData !== undefined) {
+    return { type: 'reasoning', text: part.thinking, ...withOptions(options) };
+  }
+  const signed = part.redacted ? { redactedData: part.signature } : { signature: part.signature };
+  const providerOptions = {
+    ...(options as Record<string, unknown> | undefined),
+    anthropic: { ...anthropic, ...signed },
+  };
+  return { type: 'reasoning', text: part.thinking, providerOptions };
+}
+
+/**
+ * Whether a written reasoning part carries a signature a provider sends back (Anthropic's signature
+ * or redacted data). `@ai-sdk/anthropic` drops unsigned reasoning, and an assistant turn of nothing
+ * else would go out empty.
+ *
+ * @internal
+ */
+export function isSignedReasoning(part: WireObject): boolean {
+  const anthropic = anthropicSignature(part['providerOptions']);
+  return typeof anthropic?.signature === 'string' || typeof anthropic?.redactedData === 'string';
 }
 
 /** A tool call, with its input as it came when it was not an object. @internal */
