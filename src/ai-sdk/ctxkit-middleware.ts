@@ -124,6 +124,9 @@ function recordUsage(manager: ContextManager, usage: ProviderUsage | undefined):
  * (which truncates tool output, archives old tool results, compacts at the threshold, and on the
  * provider's overflow error compacts and retries once), sends the prepared messages after the
  * leading system messages, and records the response's usage (at the stream's end for `streamText`).
+ * A call with the same prompt as the one before (the SDK retrying after a 500 or a 429) sends the
+ * history prepared for that prompt again: nothing is archived or compacted twice, and the
+ * summarizer is not called again.
  *
  * One manager and one middleware per conversation. Build the summarizer on the unwrapped model, or
  * its calls would run through the middleware too.
@@ -154,16 +157,16 @@ export function ctxkitMiddleware(manager: ContextManager): CtxkitMiddleware {
   }
   let previous: Continuation | undefined;
 
-  function continuation(prompt: readonly AISDKMessageInput[]): {
-    system: AISDKMessageInput[];
-    rest: AISDKMessageInput[];
-    history: Message[];
-  } {
+  function split(prompt: readonly AISDKMessageInput[]): { system: AISDKMessageInput[]; rest: AISDKMessageInput[] } {
     if (!Array.isArray(prompt))
       throw new ConfigError({ message: `${WHERE}: params.prompt must be an array.`, field: 'prompt' });
     let start = 0;
     while (start < prompt.length && prompt[start]?.role === 'system') start++;
-    const rest = prompt.slice(start);
+    return { system: prompt.slice(0, start), rest: prompt.slice(start) };
+  }
+
+  /** The history for `rest`: what the manager kept of the previous prompt, and the new messages read. */
+  function continuation(rest: readonly AISDKMessageInput[]): Message[] {
     let base: Message[] = [];
     let from = 0;
     if (previous !== undefined && previous.prompt.length <= rest.length) {
@@ -173,20 +176,29 @@ export function ctxkitMiddleware(manager: ContextManager): CtxkitMiddleware {
         from = known.length;
       }
     }
-    const suffix = readMessages(rest.slice(from), WHERE, false).messages;
-    return { system: prompt.slice(0, start), rest, history: base.concat(suffix) };
+    return base.concat(readMessages(rest.slice(from), WHERE, false).messages);
   }
 
   async function run<Params extends CallOptionsLike, Result>(
     params: Params,
     call: (prompt: WireObject[]) => PromiseLike<Result>,
   ) {
-    const { system, rest, history } = continuation(params.prompt);
+    const { system, rest } = split(params.prompt);
+    const options = params.abortSignal ? { signal: params.abortSignal } : {};
+    // The SDK retries a call that failed (a 500, a 429) with the same prompt: the history prepared
+    // for it then is sent again, so nothing is truncated, archived or compacted twice.
+    const retry = previous !== undefined && previous.prompt.length === rest.length && same(previous.prompt, rest);
+    let history: Message[];
+    if (retry) history = previous!.history;
+    else {
+      history = (await manager.prepare(continuation(rest), options)).history;
+      previous = { prompt: rest, history };
+    }
     const outcome = await manager.runWithOverflowRecovery(
       history,
       async (messages) =>
         call([...(system as unknown as WireObject[]), ...writeMessages(messages, 'prompt', WHERE).messages]),
-      params.abortSignal ? { signal: params.abortSignal } : {},
+      options,
     );
     previous = { prompt: rest, history: outcome.history };
     return outcome.result;
