@@ -4,6 +4,8 @@
  * code, and the host keeps its whole `ModelMessage[]` while each request is prepared, truncated,
  * archived and compacted inside the middleware, with one recovery from an overflow per call.
  *
+ * Written for `ai` 7 and `@ai-sdk/anthropic` 4 (ctxkit works with `ai` 6 and its providers 3 too).
+ *
  * Run: ANTHROPIC_API_KEY=… node --import tsx examples/06-ai-sdk.ts "Which files here are TypeScript?"
  * (ANTHROPIC_BASE_URL points the provider at another endpoint, e.g. https://host/v1.)
  */
@@ -45,5 +47,7 @@ const result = await generateText({
   messages,
   stopWhen: stepCountIs(10),
 });
-messages.push(...result.response.messages);
+// Every step's messages (tool calls and results included). `ai` 7 keeps them in `responseMessages`;
+// its `response.messages` holds only the last step's. Under `ai` 6, use `result.response.messages`.
+messages.push(...result.responseMessages);
 console.log(result.text);

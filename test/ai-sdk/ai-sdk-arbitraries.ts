@@ -70,8 +70,9 @@ const contentItem = fc.oneof(
     'mediaType',
   ]),
   withOptions({ type: fc.constant('image-url'), url: fc.webUrl() }, ['type', 'url']),
+  // Items both majors accept (`ai` 6's deprecated `media` is gone in 7; it has its own example test).
   fc.record(
-    { type: fc.constant('media'), data: base64, mediaType: fc.constantFrom('image/jpeg', 'audio/wav') },
+    { type: fc.constant('file-data'), data: base64, mediaType: fc.constantFrom('application/pdf', 'audio/wav') },
     { noNullPrototype: true },
   ),
   fc.record({ type: fc.constant('file-url'), url: fc.webUrl() }, { noNullPrototype: true }),

@@ -1,10 +1,10 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { generateText, jsonSchema, type ModelMessage, stepCountIs, streamText, tool, wrapLanguageModel } from 'ai';
+import type { ModelMessage } from 'ai';
 import { type ContextEvent, createContextManager } from 'ctxkit';
 import { createGenerateTextSummarizer, ctxkitMiddleware } from 'ctxkit/ai-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAnthropicServer } from '../anthropic/loopback-anthropic-server.js';
 import { type FailingProxy, startFailingProxy } from './failing-proxy.js';
+import { type Major, majors } from './sdk-majors.js';
 
 // The AI SDK retries a model call that failed with a 500 or a 429 by calling the wrapped model again
 // with the same prompt. The middleware must send what it prepared for that prompt again, not prepare
@@ -17,18 +17,6 @@ function readLog(file: string, id: string): string {
   const seed = [...id].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) % 10_007, 7);
   return Array.from({ length: 60 + (seed % 2_000) }, (_, index) => `${file}:${index} ok`).join('\n');
 }
-
-const tools = {
-  read_log: tool({
-    description: 'Reads a log file.',
-    inputSchema: jsonSchema<{ file: string }>({
-      type: 'object',
-      properties: { file: { type: 'string' } },
-      required: ['file'],
-    }),
-    execute: async ({ file }, { toolCallId }) => readLog(file, toolCallId),
-  }),
-};
 
 interface Run {
   compactions: number;
@@ -45,7 +33,20 @@ afterEach(async () => {
 });
 
 /** A 12-turn session; `failAfterCompaction` answers the first agent request after each summary with a 500 or a 429. */
-async function session(failAfterCompaction: boolean, stream: boolean): Promise<Run> {
+async function session(major: Major, failAfterCompaction: boolean, stream: boolean): Promise<Run> {
+  const { generateText, jsonSchema, stepCountIs, streamText, tool, wrapLanguageModel } = major.ai;
+  const tools = {
+    read_log: tool({
+      description: 'Reads a log file.',
+      inputSchema: jsonSchema<{ file: string }>({
+        type: 'object',
+        properties: { file: { type: 'string' } },
+        required: ['file'],
+      }),
+      execute: async ({ file }, { toolCallId }) => readLog(file, toolCallId),
+    }),
+  };
+
   const server = await startAnthropicServer({ contextWindow: WINDOW });
   closers.push(() => server.close());
   let summarized = false;
@@ -64,7 +65,7 @@ async function session(failAfterCompaction: boolean, stream: boolean): Promise<R
     },
   });
   closers.push(() => proxy.close());
-  const provider = createAnthropic({ apiKey: 'test-key', baseURL: `${proxy.url}/v1` });
+  const provider = major.createAnthropic({ apiKey: 'test-key', baseURL: `${proxy.url}/v1` });
   const events: ContextEvent[] = [];
   const manager = createContextManager({
     model: MODEL,
@@ -81,9 +82,9 @@ async function session(failAfterCompaction: boolean, stream: boolean): Promise<R
     if (stream) {
       const result = streamText(options);
       await result.consumeStream({ onError: (error) => Promise.reject(error) });
-      messages.push(...(await result.response).messages);
+      messages.push(...(await major.streamedMessages(result)));
     } else {
-      messages.push(...(await generateText(options)).response.messages);
+      messages.push(...major.responseMessages(await generateText(options)));
     }
   }
   return {
@@ -96,13 +97,13 @@ async function session(failAfterCompaction: boolean, stream: boolean): Promise<R
   };
 }
 
-describe('ctxkitMiddleware under the AI SDK retries', () => {
+describe.each(majors)('ctxkitMiddleware under the AI SDK retries ($name)', (major) => {
   it.each([
     ['generateText', false],
     ['streamText', true],
   ])('a retried call reuses what was prepared for its prompt (%s)', async (_name, stream) => {
-    const steady = await session(false, stream);
-    const flaky = await session(true, stream);
+    const steady = await session(major, false, stream);
+    const flaky = await session(major, true, stream);
     expect(steady.compactions).toBeGreaterThanOrEqual(3);
     expect(flaky.failures.length).toBe(steady.compactions);
     expect(flaky.failures).toContain(429);
@@ -112,7 +113,7 @@ describe('ctxkitMiddleware under the AI SDK retries', () => {
     expect(flaky.messages).toBe(steady.messages);
     expect(flaky.rejected).toEqual([]);
     console.info(
-      `retries (${_name}): ${flaky.failures.length} transient errors, ${flaky.compactions} compactions and ${flaky.summaries} summaries (without errors: ${steady.compactions} and ${steady.summaries})`,
+      `retries (${major.name}, ${_name}): ${flaky.failures.length} transient errors, ${flaky.compactions} compactions and ${flaky.summaries} summaries (without errors: ${steady.compactions} and ${steady.summaries})`,
     );
   });
 });

@@ -1,6 +1,5 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
 import { fc, test } from '@fast-check/vitest';
-import { generateText, jsonSchema, type ModelMessage, stepCountIs, tool, wrapLanguageModel } from 'ai';
+import type { ModelMessage } from 'ai';
 import {
   buildContextFromBranch,
   createContextManager,
@@ -14,6 +13,7 @@ import { ctxkitMiddleware, fromModelMessages, toModelMessages } from 'ctxkit/ai-
 import { checkSplitKeepsToolPairs, checkToolPairing } from 'ctxkit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnthropicServer, startAnthropicServer } from '../anthropic/loopback-anthropic-server.js';
+import { majors } from './sdk-majors.js';
 
 // AI SDK tool approvals: a call with a `tool-approval-request` answered by a `tool-approval-response`
 // and no result yet waits for the SDK to run it. ctxkit must not answer it with a synthetic result
@@ -180,7 +180,8 @@ describe('tool approvals stay with their calls', () => {
   });
 });
 
-describe('tool approvals with the real AI SDK', () => {
+describe.each(majors)('tool approvals with the real AI SDK ($name)', (major) => {
+  const { generateText, jsonSchema, stepCountIs, tool, wrapLanguageModel } = major.ai;
   let server: AnthropicServer;
   beforeAll(async () => {
     server = await startAnthropicServer({ contextWindow: 50_000, toolCallsPerTurn: 1 });
@@ -205,13 +206,13 @@ describe('tool approvals with the real AI SDK', () => {
         },
       }),
     };
-    const provider = createAnthropic({ apiKey: 'test-key', baseURL: `${server.url}/v1` });
+    const provider = major.createAnthropic({ apiKey: 'test-key', baseURL: `${server.url}/v1` });
     const model = provider('claude-sonnet-4-6');
     const messages: ModelMessage[] = [{ role: 'user', content: 'Check the logs of batch 1.' }];
     const first = await generateText({ model, tools, messages, maxRetries: 0 });
     const approvals = first.content.filter((part) => part.type === 'tool-approval-request');
     expect(approvals.length).toBeGreaterThan(0);
-    messages.push(...first.response.messages, {
+    messages.push(...major.responseMessages(first), {
       role: 'tool',
       content: approvals.map((part) => ({
         type: 'tool-approval-response',
@@ -244,7 +245,7 @@ describe('tool approvals with the real AI SDK', () => {
 
   it('generateText runs the approved tool through the middleware', async () => {
     const manager = createContextManager({ contextWindow: 50_000, summarizer: heuristicSummarizer });
-    const provider = createAnthropic({ apiKey: 'test-key', baseURL: `${server.url}/v1` });
+    const provider = major.createAnthropic({ apiKey: 'test-key', baseURL: `${server.url}/v1` });
     const model = wrapLanguageModel({ model: provider('claude-sonnet-4-6'), middleware: ctxkitMiddleware(manager) });
     let runs = 0;
     const tools = {
@@ -260,7 +261,7 @@ describe('tool approvals with the real AI SDK', () => {
     const messages: ModelMessage[] = [{ role: 'user', content: 'Check the logs of batch 2.' }];
     const first = await generateText({ model, tools, messages, maxRetries: 0 });
     const approvals = first.content.filter((part) => part.type === 'tool-approval-request');
-    messages.push(...first.response.messages, {
+    messages.push(...major.responseMessages(first), {
       role: 'tool',
       content: approvals.map((part) => ({
         type: 'tool-approval-response',

@@ -1,9 +1,9 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { generateText, type ModelMessage, wrapLanguageModel } from 'ai';
+import type { ModelMessage } from 'ai';
 import { createContextManager, heuristicSummarizer, type Message } from 'ctxkit';
 import { ctxkitMiddleware, fromModelMessages, toModelMessages } from 'ctxkit/ai-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnthropicServer, startAnthropicServer } from '../anthropic/loopback-anthropic-server.js';
+import { majors } from './sdk-majors.js';
 
 // An assistant turn of unsigned thinking only: @ai-sdk/anthropic drops the reasoning and would send
 // `{"role":"assistant","content":[]}`, which Anthropic rejects. Every ctxkit/ai-sdk path drops the turn.
@@ -89,7 +89,8 @@ describe('unsigned thinking through ctxkit/ai-sdk', () => {
     ]);
   });
 
-  describe('through the middleware and @ai-sdk/anthropic', () => {
+  describe.each(majors)('through the middleware and @ai-sdk/anthropic ($name)', (major) => {
+    const { generateText, wrapLanguageModel } = major.ai;
     let server: AnthropicServer;
     beforeAll(async () => {
       server = await startAnthropicServer({ contextWindow: 50_000 });
@@ -97,7 +98,7 @@ describe('unsigned thinking through ctxkit/ai-sdk', () => {
     afterAll(() => server.close());
 
     it('never sends an empty assistant turn', async () => {
-      const provider = createAnthropic({ apiKey: 'test-key', baseURL: `${server.url}/v1` });
+      const provider = major.createAnthropic({ apiKey: 'test-key', baseURL: `${server.url}/v1` });
       const manager = createContextManager({ contextWindow: 50_000, summarizer: heuristicSummarizer });
       const model = wrapLanguageModel({ model: provider('claude-sonnet-4-6'), middleware: ctxkitMiddleware(manager) });
       const messages: ModelMessage[] = [

@@ -1,5 +1,5 @@
 import type { ImageContent, TextContent, ThinkingContent, ToolCall } from '../../types.js';
-import { decodeData, isHttpUrl, parseDataUrl } from './data-content.js';
+import { decodeData, isHttpUrl, parseDataUrl, tagFileData } from './data-content.js';
 import { dataOf } from './provider-data.js';
 import { describePart } from './read-parts.js';
 import type { WireObject } from './wire-object.js';
@@ -25,8 +25,16 @@ export function carriedPart(part: TextContent): WireObject | undefined {
   if (typeof carried !== 'object' || carried === null || describePart(carried as WireObject) !== part.text)
     return undefined;
   const restored = { ...(carried as WireObject) };
-  if (data['data'] !== undefined && typeof restored['data'] === 'string')
-    restored['data'] = decodeData(restored['data'], data['data']);
+  const kind = data['data'];
+  if (kind === undefined) return restored;
+  const value = restored['data'];
+  if (typeof value === 'string') restored['data'] = decodeData(value, kind);
+  else if (typeof value === 'object' && value !== null) {
+    // Tagged file data (`ai` 7): the bytes or URL inside the tag.
+    const tagged = value as WireObject;
+    const tag = tagged['type'] === 'url' ? 'url' : 'data';
+    restored['data'] = { ...tagged, [tag]: decodeData(String(tagged[tag]), kind) };
+  }
   return restored;
 }
 
@@ -58,7 +66,7 @@ export function writeImage(part: ImageContent, format: Format): WireObject {
     }
     return {
       type: 'file',
-      data: content,
+      data: tagFileData(content, data['tag']),
       mediaType,
       ...(data['filename'] === undefined ? {} : { filename: data['filename'] }),
       ...options,
