@@ -8,7 +8,9 @@ export {
 } from './create-generate-text-summarizer.js';
 export {
   type CallOptionsLike,
+  type ConversationStart,
   type CtxkitMiddleware,
+  type CtxkitMiddlewareOptions,
   ctxkitMiddleware,
   type LanguageModelLike,
   type WrapOptions,
