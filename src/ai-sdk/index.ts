@@ -6,6 +6,7 @@ export {
   createGenerateTextSummarizer,
   type GenerateTextFunction,
 } from './create-generate-text-summarizer.js';
+export { createToolResultMessage, type ToolOutcome } from './create-tool-result-message.js';
 export {
   type CallOptionsLike,
   type ConversationStart,
