@@ -5,7 +5,8 @@ import type { AISDKResponseResult, GenerateTextResultLike } from './result-types
 
 /**
  * Converts a `generateText` result: `messages` are all its response messages (every step's
- * assistant message and tool results, converted exactly from `result.response.messages`) to append
+ * assistant message and tool results, converted exactly from `result.responseMessages` under `ai` 7,
+ * `result.response.messages` under `ai` 6) to append
  * to the history; `message` is the last assistant message, with the last step's usage (the size of
  * the last request, which is what the context now holds) and the final stop reason.
  *
@@ -21,10 +22,12 @@ import type { AISDKResponseResult, GenerateTextResultLike } from './result-types
  * ```
  */
 export function fromGenerateTextResult(result: GenerateTextResultLike): AISDKResponseResult & { messages: Message[] } {
-  const read = readMessages(result.response.messages, 'fromGenerateTextResult');
+  // `ai` 7 keeps every step's messages in `responseMessages` (its `response.messages` holds the last
+  // step's) and sums the steps' usage in `usage`: the context is the last step's request.
+  const read = readMessages(result.responseMessages ?? result.response.messages, 'fromGenerateTextResult');
   const lastStep = result.steps[result.steps.length - 1];
   const response = buildResponseResult(read.messages, {
-    usage: result.usage,
+    usage: lastStep?.usage ?? result.usage,
     finishReason: result.finishReason,
     provider: lastStep?.model?.provider ?? 'ai-sdk',
     model: lastStep?.model?.modelId ?? result.response.modelId,

@@ -18,11 +18,18 @@ import type { AISDKResponseResult, StreamTextResultLike } from './result-types.j
 export async function fromStreamTextResult(
   result: StreamTextResultLike,
 ): Promise<AISDKResponseResult & { messages: Message[] }> {
-  const [steps, finishReason, usage, response] = await Promise.all([
+  const [steps, finishReason, usage, response, responseMessages] = await Promise.all([
     result.steps,
     result.finishReason,
     result.usage,
     result.response,
+    result.responseMessages,
   ]);
-  return fromGenerateTextResult({ steps, finishReason, usage, response });
+  return fromGenerateTextResult({
+    steps,
+    finishReason,
+    usage,
+    response,
+    ...(responseMessages === undefined ? {} : { responseMessages }),
+  });
 }

@@ -6,9 +6,12 @@ export {
   createGenerateTextSummarizer,
   type GenerateTextFunction,
 } from './create-generate-text-summarizer.js';
+export { createToolResultMessage, type ToolOutcome } from './create-tool-result-message.js';
 export {
   type CallOptionsLike,
+  type ConversationStart,
   type CtxkitMiddleware,
+  type CtxkitMiddlewareOptions,
   ctxkitMiddleware,
   type LanguageModelLike,
   type WrapOptions,

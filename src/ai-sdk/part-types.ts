@@ -131,7 +131,9 @@ export type ToolResultOutput =
   | { type: 'content'; value: ToolResultContentItem[] };
 
 /**
- * One item of a `content` tool output: text or an image (other items are carried as they came).
+ * One item of a `content` tool output as ctxkit writes it: text or an image, in forms both `ai` 6
+ * and 7 accept (other items are carried as they came; an image read from `ai` 6's deprecated
+ * `media` item is written as `image-data`).
  *
  * @example
  * ```ts
@@ -141,8 +143,7 @@ export type ToolResultOutput =
 export type ToolResultContentItem =
   | { type: 'text'; text: string; providerOptions?: ProviderOptions }
   | { type: 'image-data'; data: string; mediaType: string; providerOptions?: ProviderOptions }
-  | { type: 'image-url'; url: string; providerOptions?: ProviderOptions }
-  | { type: 'media'; data: string; mediaType: string };
+  | { type: 'image-url'; url: string; providerOptions?: ProviderOptions };
 
 /**
  * A tool result.

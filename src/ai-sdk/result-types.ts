@@ -51,9 +51,16 @@ export interface StepResultLike {
 export interface GenerateTextResultLike {
   readonly steps: readonly StepResultLike[];
   readonly finishReason: string;
-  /** The usage of the last step: the size of the last request, which is what the context holds. */
+  /**
+   * `ai` 6: the usage of the last step; `ai` 7: the sum over the steps. ctxkit reads the last
+   * step's usage (the size of the last request, which is what the context holds) and falls back
+   * to this one only when there are no steps.
+   */
   readonly usage: GenerateTextUsage;
+  /** `ai` 6: `messages` holds every step's messages; `ai` 7: only the last step's. */
   readonly response: { readonly modelId: string; readonly messages: readonly AISDKMessageInput[] };
+  /** `ai` 7: every step's messages (read in preference to `response.messages`). */
+  readonly responseMessages?: readonly AISDKMessageInput[];
 }
 
 /**
@@ -69,6 +76,8 @@ export interface StreamTextResultLike {
   readonly finishReason: PromiseLike<string>;
   readonly usage: PromiseLike<GenerateTextUsage>;
   readonly response: PromiseLike<{ readonly modelId: string; readonly messages: readonly AISDKMessageInput[] }>;
+  /** `ai` 7: every step's messages (read in preference to `response.messages`). */
+  readonly responseMessages?: PromiseLike<readonly AISDKMessageInput[]>;
 }
 
 /**

@@ -24,8 +24,10 @@ export interface ToModelMessagesInput {
 /**
  * Converts ctxkit messages to the AI SDK's `ModelMessage[]`, ready for `generateText({ messages })`.
  * Consecutive tool results share one `tool` message; empty or blank text parts and messages left
- * empty are dropped with a warning (providers reject them). Everything `fromModelMessages` carried
- * is restored.
+ * empty are dropped with a warning (providers reject them), and so is an assistant turn of unsigned
+ * thinking only (`@ai-sdk/anthropic` drops unsigned reasoning and would send the turn empty). A
+ * thinking part's `signature` is written as `providerOptions.anthropic.signature` (`redactedData`
+ * when redacted). Everything `fromModelMessages` carried is restored.
  *
  * @param input - The messages, and optionally the system prompt and what `fromModelMessages` returned.
  * @returns `ModelMessage[]` and warnings.

@@ -1,9 +1,11 @@
 import type { Message } from '../types.js';
+import { approvalRequests, approvalResponseIds } from './tool-approvals.js';
 
 /**
  * For every boundary `i` (0…n), whether splitting the list into `messages[0, i)` and
- * `messages[i, n)` keeps every tool call in the same part as its results. A result whose call is
- * nowhere before it (an orphan) places no constraint.
+ * `messages[i, n)` keeps every tool call in the same part as its results (and an AI SDK approval
+ * response with the message holding its request). A result whose call is nowhere before it (an
+ * orphan) places no constraint.
  *
  * @internal
  */
@@ -11,13 +13,24 @@ export function validCutPoints(messages: readonly Message[]): boolean[] {
   const n = messages.length;
   const callIndexOfResult = new Array<number>(n).fill(Number.POSITIVE_INFINITY);
   const callIndex = new Map<string, number>();
+  let requestIndex: Map<string, number> | undefined;
   for (let index = 0; index < n; index++) {
     const message = messages[index]!;
     if (message.role === 'assistant') {
       for (const part of message.content) if (part.type === 'toolCall') callIndex.set(part.id, index);
+      for (const request of approvalRequests(message)) {
+        requestIndex ??= new Map();
+        requestIndex.set(request.approvalId, index);
+      }
     } else if (message.role === 'toolResult') {
       const call = callIndex.get(message.toolCallId);
       if (call !== undefined) callIndexOfResult[index] = call;
+    } else if (requestIndex !== undefined) {
+      // An approval response stays with the message holding its request (and its call).
+      for (const id of approvalResponseIds(message) ?? []) {
+        const request = requestIndex.get(id);
+        if (request !== undefined) callIndexOfResult[index] = Math.min(callIndexOfResult[index]!, request);
+      }
     }
   }
   const valid = new Array<boolean>(n + 1);

@@ -6,6 +6,7 @@ import { countMessageTokens } from '../counting/internal/count-message-tokens.js
 import { ContextError } from '../errors.js';
 import { isContextOverflow } from '../models/is-context-overflow.js';
 import type { CompactionResult } from '../pipeline/compact.js';
+import { withoutAwaitedResults } from '../pipeline/internal/awaited-approvals.js';
 import type { Message } from '../types.js';
 import { CompactionBackoff } from './compaction-backoff.js';
 import { compactionLevels } from './compaction-levels.js';
@@ -124,7 +125,12 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       config.autoCompact && usage.level === 'compact' && backoff.allows(usage) && !endsWithFreshSummary(state.history);
     if (due) return compactNow(usage, callOptions);
     state.handOut();
-    return { messages: state.projection.sent, history: state.history, usage, compacted: undefined };
+    return {
+      messages: withoutAwaitedResults(state.projection.sent),
+      history: state.history,
+      usage,
+      compacted: undefined,
+    };
   }
 
   async function compactNow(before: ContextUsage, callOptions: CallOptions): Promise<PrepareResult> {
@@ -139,7 +145,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       backoff.failed(usage);
     }
     state.handOut();
-    return { messages: state.projection.sent, history: state.history, usage, compacted };
+    return { messages: withoutAwaitedResults(state.projection.sent), history: state.history, usage, compacted };
   }
 
   /**

@@ -3,6 +3,7 @@ import { pairToolResults, toolCallIds } from '../internal/tool-pairing.js';
 import { createArchivedPlaceholder, createMissingResult } from '../messages/internal/kept-tool-results.js';
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from '../types.js';
 import { assertMessages } from '../validation/assert-messages.js';
+import { withoutAwaitedResults } from './internal/awaited-approvals.js';
 import { sendableAssistant, sendableUser } from './internal/empty-content.js';
 
 const placeholders = new WeakMap<ToolResultMessage, ToolResultMessage>();
@@ -116,6 +117,10 @@ function freshId(
  * - every tool call is followed, right after its assistant message and in call order, by exactly
  *   one result: a result found later in the list is moved up, and a call with none gets a synthetic
  *   error result. A result answers the nearest call before it with its id that has no result yet;
+ * - the one exception: a call awaiting its approved execution (an AI SDK `tool-approval-request`
+ *   beside it, answered by a `tool-approval-response` at the end of the list, and no result yet)
+ *   gets no synthetic result, as the AI SDK runs the approved tool (or writes its denial) itself
+ *   before the next model call, and skips a call that already has a result;
  * - results whose call is missing, and second results for the same call, are dropped;
  * - a tool call id used again (by a later turn, or twice in one message: some providers and local
  *   servers restart their ids) is sent as a fresh id (`call_1#2`), in the call and in its result, as
@@ -181,5 +186,5 @@ export function prepareModelMessages(messages: readonly Message[]): Message[] {
       }
     }
   });
-  return output;
+  return withoutAwaitedResults(output);
 }

@@ -1,3 +1,4 @@
+import { approvalRequestOf, approvalResponseIds } from '../internal/tool-approvals.js';
 import { pairToolResults } from '../internal/tool-pairing.js';
 import type { AssistantMessage, Message } from '../types.js';
 
@@ -27,10 +28,10 @@ function withoutCalls(message: AssistantMessage, parts: ReadonlySet<number>): As
  * (`pairToolResults`, the rule the provider projection uses; ids may be reused across turns); a
  * second result for one call is dropped. A result whose call is dropped, or not in the list at all, is dropped too; a
  * call left with no kept result is removed from its (memoized, copied) assistant message, which is
- * dropped when nothing is left in it. The one exception is a pending turn: calls in the last message
- * of the list that have no result yet stay, unless `pending` is false.
- *
- * @internal
+ * dropped when nothing is left in it. The one exception is a pending turn: calls in the last
+ * assistant message, followed by nothing but its results and approval responses, that have no
+ * result yet stay, unless `pending` is false. An AI SDK approval goes with its call: a request whose
+ * call is removed is removed with it, and an approval response whose request is not kept is dropped.
  *
  * @internal
  */
@@ -51,18 +52,57 @@ export function keepToolPairs(
       answered.set(key, (answered.get(key) ?? 0) + 1);
     }
   });
-  const last = messages.length - 1;
-  return messages.map((message, index) => {
+  const pendingTurn = lastTurn(messages);
+  const paired = messages.map((message, index) => {
     if (!keep[index] || message.role !== 'assistant') return message;
     const orphaned = new Set<number>();
+    const orphanedIds = new Set<string>();
     message.content.forEach((part, partIndex) => {
       if (part.type !== 'toolCall' || (answered.get(`${index}:${partIndex}`) ?? 0) > 0) return;
-      if (index === last && options.pending !== false) return;
+      if (index === pendingTurn && options.pending !== false) return;
       orphaned.add(partIndex);
+      orphanedIds.add(part.id);
     });
     if (orphaned.size === 0) return message;
+    // An approval request goes with its call.
+    message.content.forEach((part, partIndex) => {
+      const request = part.type === 'text' ? approvalRequestOf(part) : undefined;
+      if (request !== undefined && orphanedIds.has(request.toolCallId)) orphaned.add(partIndex);
+    });
     const result = withoutCalls(message, orphaned);
     if (result.content.length === 0) keep[index] = false;
     return result;
+  });
+  dropUnansweredApprovals(paired, keep);
+  return paired;
+}
+
+/**
+ * The index of the last assistant message when nothing but tool results and approval responses
+ * follows it (a turn whose tools are about to run, or wait for approval), else -1.
+ */
+function lastTurn(messages: readonly Message[]): number {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index]!;
+    if (message.role === 'assistant') return index;
+    if (message.role !== 'toolResult' && approvalResponseIds(message) === undefined) return -1;
+  }
+  return -1;
+}
+
+/** Drops (in `keep`) the approval responses whose request is no longer kept with its call. */
+function dropUnansweredApprovals(messages: readonly Message[], keep: boolean[]): void {
+  const requested = new Set<string>();
+  messages.forEach((message, index) => {
+    if (!keep[index]) return;
+    if (message.role === 'assistant') {
+      for (const part of message.content) {
+        const request = part.type === 'text' ? approvalRequestOf(part) : undefined;
+        if (request !== undefined) requested.add(request.approvalId);
+      }
+      return;
+    }
+    const ids = approvalResponseIds(message);
+    if (ids !== undefined && !ids.every((id) => requested.has(id))) keep[index] = false;
   });
 }

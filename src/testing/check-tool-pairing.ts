@@ -1,4 +1,5 @@
 import type { Message } from '../index.js';
+import { approvalRequests, approvalResponseIds } from '../internal/tool-approvals.js';
 
 /**
  * Options of {@link checkToolPairing}.
@@ -11,7 +12,8 @@ import type { Message } from '../index.js';
 export interface CheckToolPairingOptions {
   /**
    * Accept a last assistant turn whose calls have no results yet, when nothing but some of its
-   * results follows it (the host is about to run the tools). @default false
+   * results (and AI SDK approval responses) follows it (the host, or the AI SDK after an
+   * approval, is about to run the tools). @default false
    */
   allowPendingTail?: boolean;
 }
@@ -66,6 +68,7 @@ export function checkToolPairing(messages: readonly Message[], options: CheckToo
     let next = index + 1;
     for (; next < messages.length && waiting.size > 0; next++) {
       const candidate = messages[next]!;
+      if (approvalResponseIds(candidate) !== undefined) continue; // an AI SDK approval, sent beside the results
       if (candidate.role !== 'toolResult' || !waiting.has(candidate.toolCallId)) break;
       waiting.delete(candidate.toolCallId);
       paired.add(next);
@@ -112,9 +115,20 @@ export function checkSplitKeepsToolPairs(old: readonly Message[], recent: readon
     if (message.role !== 'assistant') continue;
     for (const part of message.content) if (part.type === 'toolCall') oldCalls.add(part.id);
   }
+  const oldRequests = new Set<string>();
+  for (const message of old) {
+    if (message.role === 'assistant')
+      for (const request of approvalRequests(message)) oldRequests.add(request.approvalId);
+  }
   const recentCalls = new Set<string>();
   const problems: string[] = [];
   recent.forEach((message, index) => {
+    for (const id of approvalResponseIds(message) ?? []) {
+      if (oldRequests.has(id))
+        problems.push(
+          `approval response "${id}" at index ${index} of recent answers a request in old: the cut parts them`,
+        );
+    }
     if (message.role === 'assistant') {
       for (const part of message.content) if (part.type === 'toolCall') recentCalls.add(part.id);
     } else if (

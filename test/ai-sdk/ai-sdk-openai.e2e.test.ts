@@ -1,11 +1,11 @@
-import { createOpenAI } from '@ai-sdk/openai';
-import { generateText, jsonSchema, type ModelMessage, stepCountIs, tool, wrapLanguageModel } from 'ai';
+import type { ModelMessage } from 'ai';
 import { type ContextEvent, createContextManager } from 'ctxkit';
 import { createGenerateTextSummarizer, ctxkitMiddleware } from 'ctxkit/ai-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeOpenAI, startFakeOpenAI } from '../openai/fake-openai-server.js';
+import { majors } from './sdk-majors.js';
 
-// The AI SDK with @ai-sdk/openai (Chat Completions) against the loopback OpenAI server, ctxkit as a
+// The AI SDK (`ai` 7 and 6) with @ai-sdk/openai (Chat Completions and Responses) against the loopback OpenAI server, ctxkit as a
 // language-model middleware.
 
 const MODEL = 'gpt-4o';
@@ -16,25 +16,26 @@ function output(path: string, id: string): string {
   return Array.from({ length: 60 + (seed % 3_000) }, (_, index) => `${path}:${index} ok`).join('\n');
 }
 
-const schema = jsonSchema<{ path: string; verbose?: boolean }>({
-  type: 'object',
-  properties: { path: { type: 'string' }, verbose: { type: 'boolean' } },
-  required: ['path'],
-});
-const tools = {
-  read_file: tool({
-    description: 'Reads a file.',
-    inputSchema: schema,
-    execute: async ({ path }, { toolCallId }) => output(path, toolCallId),
-  }),
-  run_tests: tool({
-    description: 'Runs tests.',
-    inputSchema: schema,
-    execute: async ({ path }, { toolCallId }) => output(path, toolCallId),
-  }),
-};
+describe.each(majors)('AI SDK with @ai-sdk/openai end to end ($name)', (major) => {
+  const { generateText, jsonSchema, stepCountIs, tool, wrapLanguageModel } = major.ai;
+  const schema = jsonSchema<{ path: string; verbose?: boolean }>({
+    type: 'object',
+    properties: { path: { type: 'string' }, verbose: { type: 'boolean' } },
+    required: ['path'],
+  });
+  const tools = {
+    read_file: tool({
+      description: 'Reads a file.',
+      inputSchema: schema,
+      execute: async ({ path }, { toolCallId }) => output(path, toolCallId),
+    }),
+    run_tests: tool({
+      description: 'Runs tests.',
+      inputSchema: schema,
+      execute: async ({ path }, { toolCallId }) => output(path, toolCallId),
+    }),
+  };
 
-describe('AI SDK with @ai-sdk/openai end to end', () => {
   let server: FakeOpenAI;
   beforeAll(async () => {
     server = await startFakeOpenAI({ contextWindow: WINDOW, maxOutputTokens: 16_384 });
@@ -42,7 +43,7 @@ describe('AI SDK with @ai-sdk/openai end to end', () => {
   afterAll(() => server.close());
 
   it('runs a session over the Responses API with no request rejected', async () => {
-    const provider = createOpenAI({ apiKey: 'test-key', baseURL: server.baseURL });
+    const provider = major.createOpenAI({ apiKey: 'test-key', baseURL: server.baseURL });
     const manager = createContextManager({
       model: MODEL,
       contextWindow: WINDOW,
@@ -64,13 +65,13 @@ describe('AI SDK with @ai-sdk/openai end to end', () => {
         maxRetries: 0,
         providerOptions: { openai: { store: false } },
       });
-      messages.push(...result.response.messages);
+      messages.push(...major.responseMessages(result));
     }
     expect(server.log.rejected.slice(before)).toEqual([]);
   });
 
   it('runs a 40-turn generateText session over Chat Completions with no request rejected', async () => {
-    const provider = createOpenAI({ apiKey: 'test-key', baseURL: server.baseURL });
+    const provider = major.createOpenAI({ apiKey: 'test-key', baseURL: server.baseURL });
     const events: ContextEvent[] = [];
     const manager = createContextManager({
       model: MODEL,
@@ -91,14 +92,14 @@ describe('AI SDK with @ai-sdk/openai end to end', () => {
         stopWhen: stepCountIs(6),
         maxRetries: 0,
       });
-      messages.push(...result.response.messages);
+      messages.push(...major.responseMessages(result));
     }
     const compactions = events.filter((event) => event.type === 'compaction-end' && event.error === undefined);
     expect(server.log.rejected).toEqual([]);
     expect(compactions.length).toBeGreaterThan(0);
     expect(server.log.overflows).toBeGreaterThan(0);
     console.info(
-      `ai sdk + openai chat: ${server.log.requests.length} requests, ${compactions.length} compactions, ${server.log.overflows} overflow recoveries`,
+      `${major.name} + openai chat: ${server.log.requests.length} requests, ${compactions.length} compactions, ${server.log.overflows} overflow recoveries`,
     );
   });
 });

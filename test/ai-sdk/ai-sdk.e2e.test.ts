@@ -1,5 +1,4 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { generateText, jsonSchema, type ModelMessage, stepCountIs, streamText, tool, wrapLanguageModel } from 'ai';
+import type { ModelMessage } from 'ai';
 import { type ContextEvent, createContextManager } from 'ctxkit';
 import {
   createGenerateTextSummarizer,
@@ -9,9 +8,11 @@ import {
 } from 'ctxkit/ai-sdk';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type AnthropicServer, startAnthropicServer } from '../anthropic/loopback-anthropic-server.js';
+import { majors } from './sdk-majors.js';
 
-// The AI SDK (`generateText` and `streamText` with @ai-sdk/anthropic) against the loopback Anthropic
-// server, with ctxkit as a language-model middleware and nothing else in the host's code.
+// The AI SDK (`generateText` and `streamText` with @ai-sdk/anthropic; `ai` 7 and 6) against the
+// loopback Anthropic server, with ctxkit as a language-model middleware and nothing else in the
+// host's code.
 
 const MODEL = 'claude-sonnet-4-6';
 const SYSTEM = 'You are a coding agent. Read the logs you are asked about.';
@@ -23,24 +24,25 @@ function readLog(file: string, id: string): string {
   return Array.from({ length: 60 + (seed % 3_000) }, (_, index) => `${file}:${index} ok`).join('\n');
 }
 
-const tools = {
-  read_log: tool({
-    description: 'Reads a log file.',
-    inputSchema: jsonSchema<{ file: string }>({
-      type: 'object',
-      properties: { file: { type: 'string' } },
-      required: ['file'],
-    }),
-    execute: async ({ file }, { toolCallId }) => readLog(file, toolCallId),
-  }),
-};
-
 /** Tool messages in a response: each becomes one ctxkit message per result. */
 function countToolMessages(response: { messages: ModelMessage[] }): number {
   return response.messages.filter((message) => message.role === 'tool').length;
 }
 
-describe('AI SDK end to end', () => {
+describe.each(majors)('AI SDK end to end ($name)', (major) => {
+  const { generateText, jsonSchema, stepCountIs, streamText, tool, wrapLanguageModel } = major.ai;
+  const tools = {
+    read_log: tool({
+      description: 'Reads a log file.',
+      inputSchema: jsonSchema<{ file: string }>({
+        type: 'object',
+        properties: { file: { type: 'string' } },
+        required: ['file'],
+      }),
+      execute: async ({ file }, { toolCallId }) => readLog(file, toolCallId),
+    }),
+  };
+
   let server: AnthropicServer;
   beforeAll(async () => {
     server = await startAnthropicServer({ contextWindow: WINDOW });
@@ -48,7 +50,7 @@ describe('AI SDK end to end', () => {
   afterAll(() => server.close());
 
   function setup() {
-    const provider = createAnthropic({ apiKey: 'test-key', baseURL: `${server.url}/v1` });
+    const provider = major.createAnthropic({ apiKey: 'test-key', baseURL: `${server.url}/v1` });
     const events: ContextEvent[] = [];
     const manager = createContextManager({
       model: MODEL,
@@ -75,7 +77,7 @@ describe('AI SDK end to end', () => {
         stopWhen: stepCountIs(6),
         maxRetries: 0,
       });
-      messages.push(...result.response.messages);
+      messages.push(...major.responseMessages(result));
       expect(fromGenerateTextResult(result).message.content.length).toBeGreaterThan(0);
     }
     const compactions = events.filter((event) => event.type === 'compaction-end' && event.error === undefined);
@@ -88,7 +90,7 @@ describe('AI SDK end to end', () => {
     );
     expect(messages.length).toBeGreaterThan(120);
     console.info(
-      `ai sdk generateText: ${server.stats.requests - before.requests} requests, ${compactions.length} compactions, ${overflows} overflow recoveries`,
+      `${major.name} generateText: ${server.stats.requests - before.requests} requests, ${compactions.length} compactions, ${overflows} overflow recoveries`,
     );
   });
 
@@ -104,12 +106,11 @@ describe('AI SDK end to end', () => {
       expect(text.length).toBeGreaterThan(0);
       const converted = await fromStreamTextResult(result);
       expect(converted.message).toMatchObject({ role: 'assistant', stopReason: 'stop', model: MODEL });
+      const streamed = await major.streamedMessages(result);
       expect(converted.messages.length).toBe(
-        (await result.response).messages.length +
-          converted.toolResults.length -
-          countToolMessages(await result.response),
+        streamed.length + converted.toolResults.length - countToolMessages({ messages: streamed }),
       );
-      messages.push(...(await result.response).messages);
+      messages.push(...streamed);
     }
     expect(server.stats.rejected).toEqual([]);
     expect(recorded).toHaveBeenCalled();

@@ -1,5 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { modelMessageSchema } from 'ai';
+import { modelMessageSchema as modelMessageSchema6 } from 'ai-v6';
 import {
   CompactionError,
   clearToolUses,
@@ -17,12 +18,13 @@ import { modelMessages } from './ai-sdk-arbitraries.js';
 type Wire = { role: string; content: string | { type: string; [key: string]: unknown }[] };
 
 /**
- * The first rule a ModelMessage[] breaks: the SDK's own schema, no empty or blank text, no empty
+ * The first rule a ModelMessage[] breaks: the SDK's own schema (`ai` 7's and 6's), no empty or blank text, no empty
  * message, and every tool call answered by exactly one result in the tool messages right after it.
  */
 function findViolation(messages: Wire[]): string | undefined {
   for (const [index, message] of messages.entries()) {
-    if (!modelMessageSchema.safeParse(message).success) return `messages[${index}] fails the SDK's schema`;
+    if (!modelMessageSchema.safeParse(message).success) return `messages[${index}] fails the SDK's schema (ai 7)`;
+    if (!modelMessageSchema6.safeParse(message).success) return `messages[${index}] fails the SDK's schema (ai 6)`;
     if (typeof message.content === 'string') {
       if (message.content.trim() === '' && message.role !== 'system') return `messages[${index}] is empty`;
       continue;

@@ -1,10 +1,11 @@
 import { anthropic } from '@ai-sdk/anthropic';
-import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
+import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import {
   type GenerateTextResult,
   generateText,
   type LanguageModelUsage,
   type ModelMessage,
+  type Output,
   type StepResult,
   type StreamTextResult,
   type ToolSet,
@@ -25,17 +26,22 @@ import {
 import { describe, expect, expectTypeOf, it } from 'vitest';
 
 // The adapter declares the AI SDK's formats itself; these checks (run by `tsc` in `npm run check`)
-// hold it to the SDK's own types: `ai` 6 and `@ai-sdk/provider` 3.
+// hold it to the SDK's own types: `ai` 7 and `@ai-sdk/provider` 4 here, `ai` 6 and
+// `@ai-sdk/provider` 3 in sdk-types-v6.test.ts.
 
 describe('structural compatibility with the AI SDK', () => {
   it('what toModelMessages writes is a ModelMessage, and the SDK prompts are what the readers read', () => {
     expectTypeOf<AISDKMessage>().toExtend<ModelMessage>();
     expectTypeOf<ModelMessage>().toExtend<AISDKMessageInput>();
-    expectTypeOf<LanguageModelV3Prompt[number]>().toExtend<AISDKMessageInput>();
+    expectTypeOf<LanguageModelV4Prompt[number]>().toExtend<AISDKMessageInput>();
     expectTypeOf<LanguageModelUsage>().toExtend<GenerateTextUsage>();
-    expectTypeOf(fromGenerateTextResult).toBeCallableWith({} as GenerateTextResult<ToolSet, never>);
+    expectTypeOf(fromGenerateTextResult).toBeCallableWith(
+      {} as GenerateTextResult<ToolSet, Record<string, unknown>, Output.Output<string, string>>,
+    );
     expectTypeOf(fromStepResult).toBeCallableWith({} as StepResult<ToolSet>);
-    expectTypeOf(fromStreamTextResult).toBeCallableWith({} as StreamTextResult<ToolSet, never>);
+    expectTypeOf(fromStreamTextResult).toBeCallableWith(
+      {} as StreamTextResult<ToolSet, Record<string, unknown>, Output.Output<string, string>>,
+    );
   });
 
   it('plugs into wrapLanguageModel and generateText without casts', () => {

@@ -38,6 +38,33 @@ export function decodeData(data: string, kind: unknown): string | Uint8Array | A
   return data;
 }
 
+/**
+ * File data in the tagged form of `ai` 7 and of the `v4` provider-level prompt (`{ type: 'data',
+ * data }`, `{ type: 'url', url }`) read as plain data, with the tag to write it back under; bare
+ * data (`ai` 6, `v3`) has no tag. `undefined` for another tagged form (a provider reference,
+ * inline text, a URL with its `originalUrl`), which is carried as it came.
+ *
+ * @internal
+ */
+export function untagFileData(value: unknown): { value: unknown; tag?: 'data' | 'url' } | undefined {
+  if (typeof value !== 'object' || value === null || value instanceof URL || value instanceof ArrayBuffer) {
+    return { value };
+  }
+  if (ArrayBuffer.isView(value)) return { value };
+  const tagged = value as Record<string, unknown>;
+  const keys = Object.keys(tagged).sort().join(',');
+  if (tagged['type'] === 'data' && keys === 'data,type') return { value: tagged['data'], tag: 'data' };
+  if (tagged['type'] === 'url' && keys === 'type,url') return { value: tagged['url'], tag: 'url' };
+  return undefined;
+}
+
+/** Data written back under the tag it came with (see {@link untagFileData}). @internal */
+export function tagFileData(value: unknown, tag: unknown): unknown {
+  if (tag === 'data') return { type: 'data', data: value };
+  if (tag === 'url') return { type: 'url', url: value };
+  return value;
+}
+
 /** Whether text is an http(s) URL. @internal */
 export function isHttpUrl(text: string): boolean {
   return /^https?:\/\//i.test(text);

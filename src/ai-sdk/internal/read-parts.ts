@@ -1,5 +1,5 @@
 import type { ImageContent, TextContent, ThinkingContent, ToolCall } from '../../types.js';
-import { encodeData } from './data-content.js';
+import { encodeData, untagFileData } from './data-content.js';
 import { withData } from './provider-data.js';
 import { expectObject, expectString, invalid, type WireObject } from './wire-object.js';
 
@@ -28,13 +28,19 @@ export function describePart(part: WireObject): string {
   return typeof name === 'string' ? `[${type}: ${name}]` : `[${type}]`;
 }
 
-/** A part carried as it came (binary data as base64). @internal */
+/**
+ * A part carried as it came: binary data as base64 (inside its tag, for `ai` 7's tagged file
+ * data), other data as it is. @internal
+ */
 export function passthrough(part: WireObject, place: Place): TextContent {
   let carried = part;
   let kind: string | undefined;
-  if ('data' in part && typeof part['data'] !== 'string') {
-    const encoded = encodeData(part['data'], place.where, `${place.path}.data`);
-    carried = { ...part, data: encoded.data };
+  const untagged = 'data' in part ? untagFileData(part['data']) : undefined;
+  if (untagged !== undefined && typeof untagged.value !== 'string') {
+    const encoded = encodeData(untagged.value, place.where, `${place.path}.data`);
+    const data =
+      untagged.tag === undefined ? encoded.data : { ...(part['data'] as WireObject), [untagged.tag]: encoded.data };
+    carried = { ...part, data };
     kind = encoded.kind;
   }
   return { type: 'text', text: describePart(part), ...withData({ part: carried, data: kind }) };
@@ -46,7 +52,9 @@ export function readText(part: WireObject, place: Place): TextContent {
   return { type: 'text', text, ...withData({ providerOptions: providerOptionsOf(part) }) };
 }
 
-function readImage(part: WireObject, place: Place): ImageContent {
+function readImage(part: WireObject, place: Place): ImageContent | TextContent {
+  // `ai` 7 also takes a provider reference (an object of ids) here: carried as it came.
+  if (isPlainObject(part['image'])) return passthrough(part, place);
   const image = encodeData(part['image'], place.where, `${place.path}.image`);
   const mediaType = part['mediaType'];
   if (mediaType !== undefined && typeof mediaType !== 'string')
@@ -66,8 +74,9 @@ function readImage(part: WireObject, place: Place): ImageContent {
 /** A file part: an image file becomes an image part, any other file is carried as it came. */
 function readFile(part: WireObject, place: Place): ImageContent | TextContent {
   const mediaType = expectString(part, 'mediaType', place.where, place.path);
-  if (!mediaType.startsWith('image/')) return passthrough(part, place);
-  const file = encodeData(part['data'], place.where, `${place.path}.data`);
+  const untagged = untagFileData(part['data']);
+  if (!mediaType.startsWith('image/') || untagged === undefined) return passthrough(part, place);
+  const file = encodeData(untagged.value, place.where, `${place.path}.data`);
   const known = ['type', 'data', 'mediaType', 'filename', 'providerOptions'];
   if (Object.keys(part).some((key) => !known.includes(key))) return passthrough(part, place);
   return {
@@ -77,6 +86,7 @@ function readFile(part: WireObject, place: Place): ImageContent | TextContent {
     ...withData({
       part: 'file',
       data: file.kind,
+      tag: untagged.tag,
       filename: part['filename'],
       providerOptions: providerOptionsOf(part),
     }),

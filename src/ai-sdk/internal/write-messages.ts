@@ -8,6 +8,7 @@ import type { WireObject } from './wire-object.js';
 import {
   carriedPart,
   type Format,
+  isSignedReasoning,
   type Warn,
   withOptions,
   writeImage,
@@ -79,6 +80,12 @@ function writeAssistant(
   }
   if (content.length === 0) {
     warn('dropped an assistant message with no content (providers reject an empty assistant turn)');
+    return undefined;
+  }
+  if (content.every((part) => part['type'] === 'reasoning' && !isSignedReasoning(part))) {
+    warn(
+      'dropped an assistant message of unsigned thinking only: providers drop unsigned reasoning, and an empty assistant turn is rejected',
+    );
     return undefined;
   }
   const only = content[0]!;

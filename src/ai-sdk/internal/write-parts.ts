@@ -1,5 +1,5 @@
 import type { ImageContent, TextContent, ThinkingContent, ToolCall } from '../../types.js';
-import { decodeData, isHttpUrl, parseDataUrl } from './data-content.js';
+import { decodeData, isHttpUrl, parseDataUrl, tagFileData } from './data-content.js';
 import { dataOf } from './provider-data.js';
 import { describePart } from './read-parts.js';
 import type { WireObject } from './wire-object.js';
@@ -25,8 +25,16 @@ export function carriedPart(part: TextContent): WireObject | undefined {
   if (typeof carried !== 'object' || carried === null || describePart(carried as WireObject) !== part.text)
     return undefined;
   const restored = { ...(carried as WireObject) };
-  if (data['data'] !== undefined && typeof restored['data'] === 'string')
-    restored['data'] = decodeData(restored['data'], data['data']);
+  const kind = data['data'];
+  if (kind === undefined) return restored;
+  const value = restored['data'];
+  if (typeof value === 'string') restored['data'] = decodeData(value, kind);
+  else if (typeof value === 'object' && value !== null) {
+    // Tagged file data (`ai` 7): the bytes or URL inside the tag.
+    const tagged = value as WireObject;
+    const tag = tagged['type'] === 'url' ? 'url' : 'data';
+    restored['data'] = { ...tagged, [tag]: decodeData(String(tagged[tag]), kind) };
+  }
   return restored;
 }
 
@@ -58,7 +66,7 @@ export function writeImage(part: ImageContent, format: Format): WireObject {
     }
     return {
       type: 'file',
-      data: content,
+      data: tagFileData(content, data['tag']),
       mediaType,
       ...(data['filename'] === undefined ? {} : { filename: data['filename'] }),
       ...options,
@@ -72,9 +80,43 @@ export function writeImage(part: ImageContent, format: Format): WireObject {
   };
 }
 
-/** Thinking as a reasoning part. @internal */
+/** A reasoning part's Anthropic signature or redacted data, where `@ai-sdk/anthropic` reads them. */
+function anthropicSignature(options: unknown): { signature?: unknown; redactedData?: unknown } | undefined {
+  if (typeof options !== 'object' || options === null) return undefined;
+  const anthropic = (options as Record<string, unknown>)['anthropic'];
+  return typeof anthropic === 'object' && anthropic !== null ? anthropic : undefined;
+}
+
+/**
+ * Thinking as a reasoning part. A ctxkit signature (thinking read from Anthropic's own format) goes
+ * where `@ai-sdk/anthropic` reads it, unless the part's provider options already carry one.
+ *
+ * @internal
+ */
 export function writeThinking(part: ThinkingContent): WireObject {
-  return { type: 'reasoning', text: part.thinking, ...withOptions(dataOf(part)['providerOptions']) };
+  const options = dataOf(part)['providerOptions'];
+  const anthropic = anthropicSignature(options);
+  if (part.signature === undefined || anthropic?.signature !== undefined || anthropic?.redactedData !== undefined) {
+    return { type: 'reasoning', text: part.thinking, ...withOptions(options) };
+  }
+  const signed = part.redacted ? { redactedData: part.signature } : { signature: part.signature };
+  const providerOptions = {
+    ...(options as Record<string, unknown> | undefined),
+    anthropic: { ...anthropic, ...signed },
+  };
+  return { type: 'reasoning', text: part.thinking, providerOptions };
+}
+
+/**
+ * Whether a written reasoning part carries a signature a provider sends back (Anthropic's signature
+ * or redacted data). `@ai-sdk/anthropic` drops unsigned reasoning, and an assistant turn of nothing
+ * else would go out empty.
+ *
+ * @internal
+ */
+export function isSignedReasoning(part: WireObject): boolean {
+  const anthropic = anthropicSignature(part['providerOptions']);
+  return typeof anthropic?.signature === 'string' || typeof anthropic?.redactedData === 'string';
 }
 
 /** A tool call, with its input as it came when it was not an object. @internal */

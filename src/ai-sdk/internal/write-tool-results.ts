@@ -24,7 +24,9 @@ function writeContentItem(part: TextContent | ImageContent, warn: Warn): WireObj
   if (!part.mimeType.startsWith('image/') || part.mimeType === 'image/*') {
     warn(`an image of type ${part.mimeType} was sent as image data; its media type may be rejected`);
   }
-  return { type: item === 'media' ? 'media' : 'image-data', data: part.data, mediaType: part.mimeType, ...options };
+  // An image that came as a `media` item (deprecated in `ai` 6, gone in 7) leaves as `image-data`,
+  // which both majors accept.
+  return { type: 'image-data', data: part.data, mediaType: part.mimeType, ...options };
 }
 
 function writeOutput(message: ToolResultMessage, warn: Warn): WireObject {

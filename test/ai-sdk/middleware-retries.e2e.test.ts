@@ -1,0 +1,119 @@
+import type { ModelMessage } from 'ai';
+import { type ContextEvent, createContextManager } from 'ctxkit';
+import { createGenerateTextSummarizer, ctxkitMiddleware } from 'ctxkit/ai-sdk';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startAnthropicServer } from '../anthropic/loopback-anthropic-server.js';
+import { type FailingProxy, startFailingProxy } from './failing-proxy.js';
+import { type Major, majors } from './sdk-majors.js';
+
+// The AI SDK retries a model call that failed with a 500 or a 429 by calling the wrapped model again
+// with the same prompt. The middleware must send what it prepared for that prompt again, not prepare
+// (and compact, and call the summarizer) a second time.
+
+const MODEL = 'claude-sonnet-4-6';
+const WINDOW = 14_000;
+
+function readLog(file: string, id: string): string {
+  const seed = [...id].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) % 10_007, 7);
+  return Array.from({ length: 60 + (seed % 2_000) }, (_, index) => `${file}:${index} ok`).join('\n');
+}
+
+interface Run {
+  compactions: number;
+  summaries: number;
+  requests: number;
+  failures: number[];
+  rejected: string[];
+  messages: number;
+}
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+/** A 12-turn session; `failAfterCompaction` answers the first agent request after each summary with a 500 or a 429. */
+async function session(major: Major, failAfterCompaction: boolean, stream: boolean): Promise<Run> {
+  const { generateText, jsonSchema, stepCountIs, streamText, tool, wrapLanguageModel } = major.ai;
+  const tools = {
+    read_log: tool({
+      description: 'Reads a log file.',
+      inputSchema: jsonSchema<{ file: string }>({
+        type: 'object',
+        properties: { file: { type: 'string' } },
+        required: ['file'],
+      }),
+      execute: async ({ file }, { toolCallId }) => readLog(file, toolCallId),
+    }),
+  };
+
+  const server = await startAnthropicServer({ contextWindow: WINDOW });
+  closers.push(() => server.close());
+  let summarized = false;
+  let failed = 0;
+  const proxy: FailingProxy = await startFailingProxy({
+    target: server.url,
+    failWith: ({ body }) => {
+      const summary = body.tools === undefined || body.tools.length === 0;
+      if (summary) {
+        summarized = true;
+        return undefined;
+      }
+      if (!failAfterCompaction || !summarized) return undefined;
+      summarized = false;
+      return failed++ % 2 === 0 ? 500 : 429;
+    },
+  });
+  closers.push(() => proxy.close());
+  const provider = major.createAnthropic({ apiKey: 'test-key', baseURL: `${proxy.url}/v1` });
+  const events: ContextEvent[] = [];
+  const manager = createContextManager({
+    model: MODEL,
+    contextWindow: WINDOW,
+    summarizer: createGenerateTextSummarizer({ generateText, model: provider(MODEL) }),
+    config: { reserveTokens: 1_024, toolOutput: { maxLines: 200 } },
+    onEvent: (event) => events.push(event),
+  });
+  const model = wrapLanguageModel({ model: provider(MODEL), middleware: ctxkitMiddleware(manager) });
+  const messages: ModelMessage[] = [];
+  for (let turn = 0; turn < 12; turn++) {
+    messages.push({ role: 'user', content: `Check the logs of batch ${turn}.` });
+    const options = { model, system: 'You read logs.', tools, messages, stopWhen: stepCountIs(6), maxRetries: 2 };
+    if (stream) {
+      const result = streamText(options);
+      await result.consumeStream({ onError: (error) => Promise.reject(error) });
+      messages.push(...(await major.streamedMessages(result)));
+    } else {
+      messages.push(...major.responseMessages(await generateText(options)));
+    }
+  }
+  return {
+    compactions: events.filter((event) => event.type === 'compaction-end' && event.error === undefined).length,
+    summaries: server.stats.summaries,
+    requests: server.stats.requests,
+    failures: proxy.failures,
+    rejected: server.stats.rejected,
+    messages: messages.length,
+  };
+}
+
+describe.each(majors)('ctxkitMiddleware under the AI SDK retries ($name)', (major) => {
+  it.each([
+    ['generateText', false],
+    ['streamText', true],
+  ])('a retried call reuses what was prepared for its prompt (%s)', async (_name, stream) => {
+    const steady = await session(major, false, stream);
+    const flaky = await session(major, true, stream);
+    expect(steady.compactions).toBeGreaterThanOrEqual(3);
+    expect(flaky.failures.length).toBe(steady.compactions);
+    expect(flaky.failures).toContain(429);
+    expect(flaky.compactions).toBe(steady.compactions);
+    expect(flaky.summaries).toBe(steady.summaries);
+    expect(flaky.requests).toBe(steady.requests);
+    expect(flaky.messages).toBe(steady.messages);
+    expect(flaky.rejected).toEqual([]);
+    console.info(
+      `retries (${major.name}, ${_name}): ${flaky.failures.length} transient errors, ${flaky.compactions} compactions and ${flaky.summaries} summaries (without errors: ${steady.compactions} and ${steady.summaries})`,
+    );
+  });
+});
