@@ -2,6 +2,7 @@ import { toJSONSchema } from 'zod';
 import { ConfigError } from '../errors.js';
 import { createContextManager } from '../manager/context-manager.js';
 import type { ContextManager, ContextManagerOptions } from '../manager/context-manager-types.js';
+import type { ContextStats } from '../manager/stats.js';
 import type { Message } from '../types.js';
 import { MessageReader } from './from-langchain-messages.js';
 import { fromLangChainUsage } from './from-langchain-usage.js';
@@ -50,8 +51,10 @@ export interface CtxkitLangChainMiddleware {
     request: Request,
     handler: (request: Request) => PromiseLike<Response> | Response,
   ): Promise<Response>;
-  /** The manager of a conversation the middleware has seen, by its id (for `stats`, a `/compact` command). */
+  /** The manager of a conversation the middleware has seen, by its id. */
   managerOf(conversationId: string): ContextManager | undefined;
+  /** The context of a conversation as its last call left it (a `/context` command), by its id. */
+  statsOf(conversationId: string): ContextStats | undefined;
 }
 
 /**
@@ -302,6 +305,10 @@ export function ctxkitMiddleware(options: CtxkitMiddlewareOptions): CtxkitLangCh
     },
     managerOf(id) {
       return conversations.get(id)?.manager;
+    },
+    statsOf(id) {
+      const conversation = conversations.get(id);
+      return conversation?.manager.stats(conversation.previous?.history ?? []);
     },
   };
   return middleware;

@@ -18,6 +18,7 @@ import {
 } from 'ctxkit';
 import { fromModelMessages, toModelMessages } from 'ctxkit/ai-sdk';
 import { fromAnthropic, toAnthropic } from 'ctxkit/anthropic';
+import { fromLangChainMessages, toLangChainMessages } from 'ctxkit/langchain';
 import { createInMemoryMemoryStore, createMemoryTool } from 'ctxkit/memory';
 import { createFileMemoryStore, createFileSpillStore, createJsonlStore } from 'ctxkit/node';
 import { createPostgresStore, POSTGRES_SCHEMA_VERSION } from 'ctxkit/postgres';
@@ -71,6 +72,12 @@ const modelMessages = [
   },
 ];
 assert.deepEqual(toModelMessages(fromModelMessages(modelMessages)).messages, modelMessages);
+const langChainMessages = [
+  { type: 'human', content: 'hi' },
+  { type: 'ai', content: '', tool_calls: [{ id: 'c1', name: 'ls', args: {} }] },
+  { type: 'tool', tool_call_id: 'c1', name: 'ls', content: 'a.ts' },
+];
+assert.deepEqual(toLangChainMessages(fromLangChainMessages(langChainMessages)).messages, langChainMessages);
 assert.ok(truncateToolContent('line\n'.repeat(5_000)).truncated);
 assert.ok(isContextOverflow({ error: { code: 'context_length_exceeded' } }));
 assert.ok(clearToolUses(messages, { trigger: 1_000 }).cleared.length > 0);
