@@ -16,6 +16,7 @@ export const entries = {
   'anthropic/index': 'src/anthropic/index.ts',
   'ai-sdk/index': 'src/ai-sdk/index.ts',
   'langchain/index': 'src/langchain/index.ts',
+  'openai-agents/index': 'src/openai-agents/index.ts',
 };
 
 /** The `ctxkit` command line (package.json `bin`): ESM only, no types, a shebang. */
