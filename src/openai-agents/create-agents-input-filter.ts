@@ -1,6 +1,7 @@
 import { ConfigError } from '../errors.js';
 import { createContextManager } from '../manager/context-manager.js';
 import type { ContextManager, ContextManagerOptions } from '../manager/context-manager-types.js';
+import type { ContextStats } from '../manager/stats.js';
 import type { Message } from '../types.js';
 import { fromAgentItems, toAgentItems } from './agent-items.js';
 import type { AgentItem, AgentModelInput } from './item-types.js';
@@ -35,8 +36,10 @@ export interface AgentsInputFilter {
   }): Promise<AgentModelInput<Item>>;
   /** Asks the SDK to hand over its own item objects, which ctxkit never modifies. */
   readonly preserveInputIdentity: true;
-  /** The conversation's manager, once the first call built it (for `stats`, a `/compact` command). */
+  /** The conversation's manager, once the first call built it (for a `/compact` command). */
   readonly manager: ContextManager | undefined;
+  /** The context as the last call left it (a `/context` command), once there was a call. */
+  stats(): ContextStats | undefined;
   /**
    * Wraps the agent's model for this conversation, so each reply's usage is recorded and a provider
    * overflow error is compacted and retried once (a filter alone never sees the reply). Non-streaming
@@ -201,5 +204,6 @@ export function createAgentsInputFilter(options: CreateAgentsInputFilterOptions)
     preserveInputIdentity: { value: true, enumerable: true },
     manager: { get: () => manager, enumerable: true },
     wrapModel: { value: wrapModel, enumerable: true },
+    stats: { value: () => (manager && previous ? manager.stats(previous.history) : undefined), enumerable: true },
   }) as AgentsInputFilter;
 }

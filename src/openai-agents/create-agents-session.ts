@@ -148,7 +148,7 @@ export function createAgentsSession<Item extends object = AgentItem>(
       await ensure();
       const entries = itemEntries(await store.getBranch(sessionId));
       const last = entries[entries.length - 1];
-      if (!last || last.type !== 'message') return undefined;
+      if (last?.type !== 'message') return undefined;
       await store.setLeaf(sessionId, last.parentId);
       cache = undefined;
       return itemOf(last)[0] as Item | undefined;
