@@ -15,6 +15,8 @@ export const entries = {
   'openai/index': 'src/openai/index.ts',
   'anthropic/index': 'src/anthropic/index.ts',
   'ai-sdk/index': 'src/ai-sdk/index.ts',
+  'langchain/index': 'src/langchain/index.ts',
+  'openai-agents/index': 'src/openai-agents/index.ts',
 };
 
 /** The `ctxkit` command line (package.json `bin`): ESM only, no types, a shebang. */

@@ -5,28 +5,47 @@
  * converters return can be passed straight to `client.chat.completions.create`.
  */
 
+/**
+ * The end of a reusable prompt prefix, marked on a content part (added in `openai` 7). ctxkit carries it
+ * verbatim on the part it marks; a part that compaction summarizes away takes its mark with it.
+ */
+export interface OpenAIPromptCacheBreakpoint {
+  /** Always `explicit`. */
+  mode: 'explicit';
+  /** The least lifetime of the cached prefix; the request's own TTL when absent. */
+  ttl?: '30m' | '12h';
+}
+
 /** Text inside a Chat Completions message. */
 export interface OpenAIChatTextPart {
   type: 'text';
   text: string;
+  prompt_cache_breakpoint?: OpenAIPromptCacheBreakpoint;
 }
 
-/** An image in a user message: a URL or a base64 `data:` URL. */
+/**
+ * An image in a user message: a URL or a base64 `data:` URL. `detail` is typed as `openai` 6 accepts it
+ * so what ctxkit writes type-checks against both majors; `openai` 7's `'original'` is read (see
+ * {@link OpenAIChatMessageInput}) and written back verbatim.
+ */
 export interface OpenAIChatImagePart {
   type: 'image_url';
   image_url: { url: string; detail?: 'auto' | 'low' | 'high' };
+  prompt_cache_breakpoint?: OpenAIPromptCacheBreakpoint;
 }
 
 /** Audio in a user message, base64-encoded. */
 export interface OpenAIChatAudioPart {
   type: 'input_audio';
   input_audio: { data: string; format: 'wav' | 'mp3' };
+  prompt_cache_breakpoint?: OpenAIPromptCacheBreakpoint;
 }
 
 /** A file in a user message, inline (`file_data`) or uploaded (`file_id`). */
 export interface OpenAIChatFilePart {
   type: 'file';
   file: { file_data?: string; file_id?: string; filename?: string };
+  prompt_cache_breakpoint?: OpenAIPromptCacheBreakpoint;
 }
 
 /** A refusal inside an assistant message's content. */
@@ -120,6 +139,36 @@ export type OpenAIChatMessage =
   | OpenAIChatAssistantMessage
   | OpenAIChatToolMessage
   | OpenAIChatFunctionMessage;
+
+/**
+ * A user message as {@link fromOpenAIChat} reads it: besides what {@link OpenAIChatUserMessage}
+ * allows, images with `openai` 7's `detail: 'original'` (the image as it is, not resized).
+ */
+export interface OpenAIChatUserMessageInput {
+  role: 'user';
+  content:
+    | string
+    | (
+        | OpenAIChatUserPart
+        | (Omit<OpenAIChatImagePart, 'image_url'> & {
+            image_url: { url: string; detail?: 'auto' | 'low' | 'high' | 'original' };
+          })
+      )[];
+  name?: string;
+}
+
+/**
+ * What {@link fromOpenAIChat} reads: an `openai` 6 or 7 `ChatCompletionMessageParam`. It is wider than
+ * {@link OpenAIChatMessage}, what ctxkit writes, by the `openai` 7 values `openai` 6 would refuse.
+ *
+ * @example
+ * ```ts
+ * const history: OpenAIChatMessageInput[] = [
+ *   { role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://example.com/a.png', detail: 'original' } }] },
+ * ];
+ * ```
+ */
+export type OpenAIChatMessageInput = OpenAIChatMessage | OpenAIChatUserMessageInput;
 
 /** Token usage of a Chat Completions response (`prompt_tokens` includes `cached_tokens`). */
 export interface OpenAIChatUsage {

@@ -2,7 +2,7 @@ import { ConfigError } from '../errors.js';
 import { getModelLimits, type ModelLimits } from '../models/model-limits.js';
 import { type CompletionInput, type CompletionOutput, createSummarizer } from '../summarizing/create-summarizer.js';
 import type { Summarizer } from '../summarizing/summarizer-types.js';
-import type { OpenAIChatCompletion, OpenAIChatMessage } from './chat-types.js';
+import type { OpenAIChatCompletion } from './chat-types.js';
 import { isObject } from './internal/wire-object.js';
 import type { OpenAIResponse } from './responses-types.js';
 
@@ -21,7 +21,12 @@ export interface OpenAISummarizerClient {
     completions: {
       /** Creates a chat completion (non-streaming). */
       create(
-        body: { model: string; messages: OpenAIChatMessage[]; max_completion_tokens?: number; max_tokens?: number },
+        body: {
+          model: string;
+          messages: { role: 'system' | 'user'; content: string }[];
+          max_completion_tokens?: number;
+          max_tokens?: number;
+        },
         options?: { signal?: AbortSignal },
       ): PromiseLike<OpenAIChatCompletion>;
     };

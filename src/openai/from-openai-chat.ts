@@ -1,6 +1,6 @@
 import type { Message } from '../types.js';
 import type { ChatMessageData, OpenAIChatConversation } from './chat-data.js';
-import type { OpenAIChatMessage } from './chat-types.js';
+import type { OpenAIChatMessageInput } from './chat-types.js';
 import { instructionText } from './internal/instruction-text.js';
 import { otherFields, withData } from './internal/provider-data.js';
 import {
@@ -39,7 +39,7 @@ export interface FromOpenAIChatResult extends OpenAIChatConversation {
  *   or part, so {@link toOpenAIChat} rebuilds the input exactly: `toOpenAIChat(fromOpenAIChat(x))`
  *   deep-equals `x`.
  *
- * @param messages - The request's messages, as the SDK types them.
+ * @param messages - The request's messages, as `openai` 6 or 7 types them.
  * @returns The system prompt, the messages and the warnings.
  * @throws `ContextError` with code `INPUT_INVALID` when the input is not a list of Chat
  * Completions messages (the index and field are named).
@@ -52,7 +52,7 @@ export interface FromOpenAIChatResult extends OpenAIChatConversation {
  * await client.chat.completions.create({ model, messages: request.messages });
  * ```
  */
-export function fromOpenAIChat(messages: readonly OpenAIChatMessage[]): FromOpenAIChatResult {
+export function fromOpenAIChat(messages: readonly OpenAIChatMessageInput[]): FromOpenAIChatResult {
   const list = expectArray(messages, WHERE, 'messages');
   const warnings: string[] = [];
   const output: Message[] = [];

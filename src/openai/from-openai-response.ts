@@ -16,7 +16,8 @@ const WHERE = 'fromOpenAIResponse';
  * `message` → text, `function_call` → a tool call, other items carried verbatim. Usage follows
  * {@link fromOpenAIUsage}: `input` is `input_tokens - cached_tokens`, `cacheRead` is `cached_tokens`.
  * Stop reason: `completed` → `toolUse` when there is a function call, else `stop`; `incomplete`
- * because of `max_output_tokens` → `length`, because of the content filter → `error`; `failed` →
+ * because of `max_output_tokens` (or `max_messages`) → `length`, because of the content filter →
+ * `error`, because it was `steered` (openai 7) → as if completed; `failed` →
  * `error` (with the error's message); `cancelled` → `aborted`.
  *
  * @param response - The response.
@@ -63,6 +64,10 @@ function stopReasonOf(response: WireObject, hasToolCall: boolean): { stopReason:
       if (reason === 'content_filter') {
         return { stopReason: 'error', errorMessage: 'The response was stopped by the content filter.' };
       }
+      // openai 7: a `response.steer` stopped it at a safe output boundary, so what it wrote is whole
+      // and goes back to the model like a finished turn (an `aborted` one never would).
+      if (reason === 'steered') return { stopReason: hasToolCall ? 'toolUse' : 'stop' };
+      // `max_output_tokens`, and openai 7's `max_messages`: a limit cut it short.
       return { stopReason: 'length' };
     }
     case 'failed': {

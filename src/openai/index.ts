@@ -13,6 +13,7 @@ export type {
   OpenAIChatFunctionToolCall,
   OpenAIChatImagePart,
   OpenAIChatMessage,
+  OpenAIChatMessageInput,
   OpenAIChatRefusalPart,
   OpenAIChatResponseMessage,
   OpenAIChatSystemMessage,
@@ -21,7 +22,9 @@ export type {
   OpenAIChatToolMessage,
   OpenAIChatUsage,
   OpenAIChatUserMessage,
+  OpenAIChatUserMessageInput,
   OpenAIChatUserPart,
+  OpenAIPromptCacheBreakpoint,
 } from './chat-types.js';
 export {
   type CreateOpenAISummarizerOptions,

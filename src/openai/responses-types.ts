@@ -5,10 +5,13 @@
  * references, MCP calls…) pass through the converters verbatim.
  */
 
+import type { OpenAIPromptCacheBreakpoint } from './chat-types.js';
+
 /** Text in an input message or a function call's output. */
 export interface OpenAIResponsesInputText {
   type: 'input_text';
   text: string;
+  prompt_cache_breakpoint?: OpenAIPromptCacheBreakpoint;
 }
 
 /** An image in an input message or a function call's output: a URL, a `data:` URL or an uploaded file. */
@@ -17,6 +20,7 @@ export interface OpenAIResponsesInputImage {
   detail: 'low' | 'high' | 'auto' | 'original';
   image_url?: string | null;
   file_id?: string | null;
+  prompt_cache_breakpoint?: OpenAIPromptCacheBreakpoint;
 }
 
 /** A file in an input message. */
@@ -26,6 +30,7 @@ export interface OpenAIResponsesInputFile {
   file_id?: string | null;
   file_url?: string;
   filename?: string;
+  prompt_cache_breakpoint?: OpenAIPromptCacheBreakpoint;
 }
 
 /** Any part of an input message. */

@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import AnthropicV112 from 'anthropic-sdk-v1-12';
 import { type ContextEvent, createContextManager, type Message, type ToolCall, type ToolResultMessage } from 'ctxkit';
 import { createAnthropicSummarizer, fromAnthropicMessage, toAnthropic } from 'ctxkit/anthropic';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,7 +34,18 @@ function runTool(call: ToolCall): ToolResultMessage {
   };
 }
 
-describe('@anthropic-ai/sdk end to end', () => {
+/** The current release and 1.12 (under the `anthropic-sdk-v1-12` alias), the one ctxkit was first tested on. */
+const clients = [
+  { version: 'current', create: (baseURL: string) => new Anthropic({ apiKey: 'test-key', baseURL, maxRetries: 0 }) },
+  {
+    version: '1.12',
+    // Typed as the current release so one session body drives both; sdk-types.test.ts checks 1.12's types.
+    create: (baseURL: string) =>
+      new AnthropicV112({ apiKey: 'test-key', baseURL, maxRetries: 0 }) as unknown as Anthropic,
+  },
+];
+
+describe.each(clients)('@anthropic-ai/sdk ($version) end to end', ({ create }) => {
   let server: AnthropicServer;
   beforeAll(async () => {
     server = await startAnthropicServer({ contextWindow: WINDOW });
@@ -41,7 +53,7 @@ describe('@anthropic-ai/sdk end to end', () => {
   afterAll(() => server.close());
 
   it('runs a 40-turn tool-using session with compaction and overflow recovery, and no request rejected', async () => {
-    const client = new Anthropic({ apiKey: 'test-key', baseURL: server.url, maxRetries: 0 });
+    const client = create(server.url);
     const events: ContextEvent[] = [];
     const manager = createContextManager({
       model: MODEL,
@@ -88,7 +100,7 @@ describe('@anthropic-ai/sdk end to end', () => {
   it('compacts with a reserve of 32,000 tokens: the summary budget is clamped to what the SDK sends without streaming', async () => {
     const big = await startAnthropicServer({ contextWindow: 200_000 });
     try {
-      const client = new Anthropic({ apiKey: 'test-key', baseURL: big.url, maxRetries: 0 });
+      const client = create(big.url);
       const manager = createContextManager({
         model: MODEL,
         summarizer: createAnthropicSummarizer({ client, model: MODEL }),

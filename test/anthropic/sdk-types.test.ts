@@ -1,4 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
+import type AnthropicV112 from 'anthropic-sdk-v1-12';
 import {
   type AnthropicClientLike,
   type AnthropicMessageInput,
@@ -21,6 +22,14 @@ describe('structural compatibility with @anthropic-ai/sdk', () => {
     expectTypeOf<Anthropic.MessageParam>().toExtend<AnthropicMessageInput>();
     expectTypeOf<Anthropic.Message>().toExtend<AnthropicResponse>();
     expectTypeOf<Anthropic>().toExtend<AnthropicClientLike>();
+  });
+
+  it('holds for 1.12 too (the release before the current one, under the anthropic-sdk-v1-12 alias)', () => {
+    expectTypeOf<AnthropicMessageParam>().toExtend<AnthropicV112.MessageParam>();
+    expectTypeOf<AnthropicSystemParam>().toExtend<NonNullable<AnthropicV112.MessageCreateParams['system']>>();
+    expectTypeOf<AnthropicV112.MessageParam>().toExtend<AnthropicMessageInput>();
+    expectTypeOf<AnthropicV112.Message>().toExtend<AnthropicResponse>();
+    expectTypeOf<AnthropicV112>().toExtend<AnthropicClientLike>();
   });
 
   it('round-trips an SDK-typed request without casts', () => {

@@ -1,4 +1,4 @@
-// The real `openai` client against a loopback server that checks requests by OpenAI's rules: a
+// The real `openai` clients (7, and 6 under the `openai-v6` alias) against a loopback server that checks requests by OpenAI's rules: a
 // 40-turn tool-using session through the context manager, with tool output of thousands of lines and
 // a window small enough that compaction and overflow recovery both happen. No request may break a
 // rule; every overflow must be recovered.
@@ -8,10 +8,12 @@ import {
   createOpenAISummarizer,
   fromOpenAIChatCompletion,
   fromOpenAIResponse,
+  type OpenAISummarizerClient,
   toOpenAIChat,
   toOpenAIResponses,
 } from 'ctxkit/openai';
 import OpenAI from 'openai';
+import OpenAIv6 from 'openai-v6';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type FakeOpenAI, startFakeOpenAI } from './fake-openai-server.js';
 
@@ -46,7 +48,7 @@ const outputs = [150, 3_000, 700, 2_200, 400, 1_500, 2_800, 1_000].map((count, i
 });
 const toolOutput = (seed: number) => outputs[seed % outputs.length]!;
 
-function managerFor(client: OpenAI, events: ContextEvent[], tools: unknown) {
+function managerFor(client: OpenAISummarizerClient, events: ContextEvent[], tools: unknown) {
   return createContextManager({
     model,
     contextWindow: WINDOW,
@@ -90,7 +92,18 @@ async function runSession(
   return { answers, recoveries };
 }
 
-describe('the openai client through ctxkit/openai', () => {
+/** Both majors: openai 7 is the current one, 6 the one before. They differ in types, not in use. */
+const clients = [
+  { major: 7, create: (baseURL: string) => new OpenAI({ apiKey: 'test', baseURL, maxRetries: 0 }) },
+  {
+    major: 6,
+    create: (baseURL: string) =>
+      // Typed as 7 here so one session body drives both; sdk-types-v6.test.ts checks 6's own types.
+      new OpenAIv6({ apiKey: 'test', baseURL, maxRetries: 0 }) as unknown as OpenAI,
+  },
+];
+
+describe.each(clients)('the openai $major client through ctxkit/openai', ({ create }) => {
   let server: FakeOpenAI;
   beforeAll(async () => {
     server = await startFakeOpenAI({ contextWindow: WINDOW, maxOutputTokens: 16_384 });
@@ -100,7 +113,7 @@ describe('the openai client through ctxkit/openai', () => {
   });
 
   test('Chat Completions: 40 tool-using turns, compaction and overflow recovery, no rejected request', async () => {
-    const client = new OpenAI({ apiKey: 'test', baseURL: server.baseURL, maxRetries: 0 });
+    const client = create(server.baseURL);
     const tools = functions.map((fn) => ({ type: 'function' as const, function: fn }));
     const events: ContextEvent[] = [];
     const manager = managerFor(client, events, tools);
@@ -130,7 +143,7 @@ describe('the openai client through ctxkit/openai', () => {
   });
 
   test('Responses with store: false: 40 turns with encrypted reasoning, no rejected request', async () => {
-    const client = new OpenAI({ apiKey: 'test', baseURL: server.baseURL, maxRetries: 0 });
+    const client = create(server.baseURL);
     const tools = functions.map((fn) => ({ type: 'function' as const, strict: false, ...fn }));
     const events: ContextEvent[] = [];
     const manager = managerFor(client, events, tools);

@@ -1,4 +1,4 @@
-// The wire types of `ctxkit/openai` against the real `openai` SDK's (a dev dependency): what the SDK
+// The wire types of `ctxkit/openai` against the real `openai` 7 SDK's (the current major, a dev dependency): what the SDK
 // hands a host is accepted as it is, and what the converters return is accepted by the SDK's
 // `create` calls. `npm run check` (tsc) is the test; the runtime part runs the SDK's sample shapes.
 
@@ -10,6 +10,7 @@ import {
   fromOpenAIUsage,
   type OpenAIChatCompletion,
   type OpenAIChatMessage,
+  type OpenAIChatMessageInput,
   type OpenAIResponse,
   type OpenAIResponsesItem,
   type OpenAIResponsesItemInput,
@@ -24,9 +25,9 @@ import type { CompletionUsage } from 'openai/resources/completions';
 import type { Response, ResponseInputItem, ResponseUsage } from 'openai/resources/responses/responses';
 import { describe, expect, expectTypeOf, test } from 'vitest';
 
-describe('structural compatibility with openai 6', () => {
+describe('structural compatibility with openai 7', () => {
   test('Chat Completions: SDK params in, SDK params out', () => {
-    expectTypeOf<ChatCompletionMessageParam[]>().toExtend<readonly OpenAIChatMessage[]>();
+    expectTypeOf<ChatCompletionMessageParam[]>().toExtend<readonly OpenAIChatMessageInput[]>();
     expectTypeOf<OpenAIChatMessage[]>().toExtend<ChatCompletionMessageParam[]>();
     expectTypeOf<ReturnType<typeof toOpenAIChat>['messages']>().toExtend<ChatCompletionMessageParam[]>();
     expectTypeOf<ChatCompletion>().toExtend<OpenAIChatCompletion>();
@@ -88,5 +89,50 @@ describe('structural compatibility with openai 6', () => {
         cacheRead: 8,
       },
     );
+  });
+
+  test("openai 7's new wire fields: detail 'original', prompt cache breakpoints, a steered response", () => {
+    const history: ChatCompletionMessageParam[] = [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Compare these.', prompt_cache_breakpoint: { mode: 'explicit', ttl: '12h' } },
+          { type: 'image_url', image_url: { url: 'https://example.com/a.png', detail: 'original' } },
+        ],
+      },
+    ];
+    const chat = fromOpenAIChat(history);
+    expect(chat.warnings).toEqual([]);
+    expect(toOpenAIChat(chat).messages).toStrictEqual(history);
+
+    const items: ResponseInputItem[] = [
+      {
+        role: 'user',
+        content: [
+          { type: 'input_text', text: 'Compare these.', prompt_cache_breakpoint: { mode: 'explicit' } },
+          { type: 'input_image', image_url: 'https://example.com/a.png', detail: 'original' },
+        ],
+      },
+    ];
+    expect(toOpenAIResponses(fromOpenAIResponses(items)).items).toStrictEqual(items);
+
+    const steered = {
+      id: 'resp_1',
+      model: 'gpt-5',
+      status: 'incomplete',
+      incomplete_details: { reason: 'steered' },
+      output: [
+        {
+          id: 'msg_1',
+          type: 'message',
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: 'Half done; switching.', annotations: [] }],
+        },
+      ],
+    } satisfies OpenAIResponse;
+    expect(fromOpenAIResponse(steered).stopReason).toBe('stop');
+    const limited = { ...steered, incomplete_details: { reason: 'max_messages' } } satisfies OpenAIResponse;
+    expect(fromOpenAIResponse(limited).stopReason).toBe('length');
   });
 });

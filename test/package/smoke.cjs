@@ -10,6 +10,7 @@ const { createPostgresStore, migratePostgres } = require('ctxkit/postgres');
 const { contextConfigSchema } = require('ctxkit/schemas');
 const { fromAnthropicUsage } = require('ctxkit/anthropic');
 const { fromLanguageModelUsage } = require('ctxkit/ai-sdk');
+const { fromLangChainUsage } = require('ctxkit/langchain');
 
 async function main() {
   const messages = [];
@@ -50,6 +51,10 @@ async function main() {
       cacheRead: 5,
       total: 9,
     },
+  );
+  assert.deepEqual(
+    fromLangChainUsage({ input_tokens: 8, output_tokens: 1, total_tokens: 9, input_token_details: { cache_read: 5 } }),
+    { input: 3, output: 1, cacheRead: 5, total: 9 },
   );
   assert.equal(typeof createJsonlStore, 'function');
   assert.equal(typeof createSqliteStore, 'function');

@@ -18,8 +18,10 @@ import {
 } from 'ctxkit';
 import { fromModelMessages, toModelMessages } from 'ctxkit/ai-sdk';
 import { fromAnthropic, toAnthropic } from 'ctxkit/anthropic';
+import { fromLangChainMessages, toLangChainMessages } from 'ctxkit/langchain';
 import { createInMemoryMemoryStore, createMemoryTool } from 'ctxkit/memory';
 import { createFileMemoryStore, createFileSpillStore, createJsonlStore } from 'ctxkit/node';
+import { fromAgentItems, toAgentItems } from 'ctxkit/openai-agents';
 import { createPostgresStore, POSTGRES_SCHEMA_VERSION } from 'ctxkit/postgres';
 import { messageSchema, SUMMARY_PREFIX } from 'ctxkit/schemas';
 import { entryToMessage, walkBranch } from 'ctxkit/session';
@@ -71,6 +73,18 @@ const modelMessages = [
   },
 ];
 assert.deepEqual(toModelMessages(fromModelMessages(modelMessages)).messages, modelMessages);
+const langChainMessages = [
+  { type: 'human', content: 'hi' },
+  { type: 'ai', content: '', tool_calls: [{ id: 'c1', name: 'ls', args: {} }] },
+  { type: 'tool', tool_call_id: 'c1', name: 'ls', content: 'a.ts' },
+];
+assert.deepEqual(toLangChainMessages(fromLangChainMessages(langChainMessages)).messages, langChainMessages);
+const agentItems = [
+  { role: 'user', content: 'hi' },
+  { type: 'function_call', callId: 'c1', name: 'ls', arguments: '{}', status: 'completed' },
+  { type: 'function_call_result', callId: 'c1', name: 'ls', status: 'completed', output: 'a.ts' },
+];
+assert.deepEqual(toAgentItems(fromAgentItems(agentItems).messages), agentItems);
 assert.ok(truncateToolContent('line\n'.repeat(5_000)).truncated);
 assert.ok(isContextOverflow({ error: { code: 'context_length_exceeded' } }));
 assert.ok(clearToolUses(messages, { trigger: 1_000 }).cleared.length > 0);

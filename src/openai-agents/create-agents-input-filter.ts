@@ -1,0 +1,209 @@
+import { ConfigError } from '../errors.js';
+import { createContextManager } from '../manager/context-manager.js';
+import type { ContextManager, ContextManagerOptions } from '../manager/context-manager-types.js';
+import type { ContextStats } from '../manager/stats.js';
+import type { Message } from '../types.js';
+import { fromAgentItems, toAgentItems } from './agent-items.js';
+import type { AgentItem, AgentModelInput } from './item-types.js';
+
+/**
+ * Options of {@link createAgentsInputFilter}: the context manager's options (the agent's
+ * instructions and tools are counted from the first call).
+ *
+ * @example
+ * ```ts
+ * const options: CreateAgentsInputFilterOptions = { model: 'gpt-4o', summarizer };
+ * ```
+ */
+export type CreateAgentsInputFilterOptions = Omit<ContextManagerOptions, 'systemPrompt' | 'tools'>;
+
+/**
+ * A `callModelInputFilter` for `run(agent, input, { callModelInputFilter })`, with the manager it
+ * prepares the input with.
+ *
+ * @example
+ * ```ts
+ * const filter: AgentsInputFilter = createAgentsInputFilter({ model: 'gpt-4o', summarizer });
+ * await run(agent, input, { session, callModelInputFilter: filter });
+ * ```
+ */
+export interface AgentsInputFilter {
+  /** Prepares one model call's input (`Item` is the SDK's `AgentInputItem`). */
+  <Item>(args: {
+    modelData: AgentModelInput<Item>;
+    agent: { readonly tools?: readonly unknown[] };
+    context?: unknown;
+  }): Promise<AgentModelInput<Item>>;
+  /** Asks the SDK to hand over its own item objects, which ctxkit never modifies. */
+  readonly preserveInputIdentity: true;
+  /** The conversation's manager, once the first call built it (for a `/compact` command). */
+  readonly manager: ContextManager | undefined;
+  /** The context as the last call left it (a `/context` command), once there was a call. */
+  stats(): ContextStats | undefined;
+  /**
+   * Wraps the agent's model for this conversation, so each reply's usage is recorded and a provider
+   * overflow error is compacted and retried once (a filter alone never sees the reply). Non-streaming
+   * calls only: a streamed call passes through unchanged.
+   */
+  wrapModel<Model extends AgentsModelLike>(model: Model): Model;
+}
+
+/**
+ * The part of an Agents SDK `Model` that {@link AgentsInputFilter.wrapModel} wraps.
+ *
+ * @example
+ * ```ts
+ * const model: AgentsModelLike = new OpenAIResponsesModel(client, 'gpt-4o');
+ * ```
+ */
+export interface AgentsModelLike {
+  /** One non-streaming call. */
+  getResponse(request: { input: unknown; signal?: AbortSignal }): Promise<{
+    usage?: { inputTokens?: number; outputTokens?: number; totalTokens?: number; inputTokensDetails?: unknown };
+  }>;
+}
+
+/** Cached tokens in the SDK's usage details (an object, or one per request). */
+function cachedTokens(details: unknown): number {
+  const list = Array.isArray(details) ? details : [details];
+  let cached = 0;
+  for (const entry of list) {
+    const value = typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>).cached_tokens : 0;
+    if (typeof value === 'number' && value > 0) cached += value;
+  }
+  return cached;
+}
+
+/** A tool as the provider will see it, near enough to count. */
+function describeTool(tool: unknown): unknown {
+  if (typeof tool !== 'object' || tool === null) return tool;
+  const { name, description, parameters } = tool as Record<string, unknown>;
+  return { name, description, parameters };
+}
+
+/**
+ * Deep equality of two JSON values, ignoring `id` keys: the SDK drops item ids when it replays
+ * history, and a session hands back copies (`callId`s, which pair calls and results, are compared).
+ */
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = (value: Record<string, unknown>) =>
+    Object.keys(value).filter((key) => key !== 'id' && value[key] !== undefined);
+  const leftKeys = keys(left);
+  if (leftKeys.length !== keys(right).length) return false;
+  return leftKeys.every((key) => same(left[key], right[key]));
+}
+
+/** An item the previous call sent, handed over again: the same object, or a copy (read back, replayed). */
+function sameItem(a: AgentItem, b: AgentItem): boolean {
+  return same(a, b);
+}
+
+/**
+ * A `callModelInputFilter` for the OpenAI Agents SDK that prepares each model call's input with a
+ * ctxkit manager: the SDK keeps the whole history (in its session), ctxkit decides what is sent —
+ * tool output truncated, old tool results archived behind a summary, the history compacted at the
+ * threshold. Items ctxkit left alone are sent as the SDK's own objects; what it changed or wrote is
+ * sent as new items of the same kinds.
+ *
+ * One filter per conversation (keep it beside the conversation's session): its manager continues
+ * from call to call, so a compaction is made once and reused. The manager is built on the first call,
+ * with the agent's instructions and tools counted in every estimate.
+ *
+ * A filter runs before the model call and never sees its reply: it cannot record the provider's usage
+ * or recover from the provider's overflow error, so ctxkit estimates every call (leave some margin
+ * in `config.reserveTokens` against the provider's own count).
+ *
+ * @param options - The context manager's options.
+ * @returns The filter.
+ * @throws `ConfigError` when `options` is not an object.
+ *
+ * @example
+ * ```ts
+ * import { run } from '@openai/agents';
+ *
+ * const session = createAgentsSession({ store, sessionId });
+ * const callModelInputFilter = createAgentsInputFilter({ model: 'gpt-4o', summarizer });
+ * await run(agent, 'Fix the failing test', { session, callModelInputFilter });
+ * ```
+ */
+export function createAgentsInputFilter(options: CreateAgentsInputFilterOptions): AgentsInputFilter {
+  if (typeof options !== 'object' || options === null) {
+    throw new ConfigError({
+      message: 'createAgentsInputFilter needs options: at least a summarizer.',
+      field: 'options',
+    });
+  }
+  let manager: ContextManager | undefined;
+  let previous: { input: AgentItem[]; history: Message[] } | undefined;
+
+  const filter = async ({
+    modelData,
+    agent,
+  }: {
+    modelData: AgentModelInput<AgentItem>;
+    agent: { readonly tools?: readonly unknown[] };
+  }): Promise<AgentModelInput<AgentItem>> => {
+    const input = modelData.input;
+    if (!Array.isArray(input)) {
+      throw new ConfigError({
+        message: 'createAgentsInputFilter: modelData.input must be an array.',
+        field: 'modelData.input',
+      });
+    }
+    manager ??= createContextManager({
+      ...options,
+      ...(modelData.instructions ? { systemPrompt: modelData.instructions } : {}),
+      ...(agent?.tools?.length ? { tools: agent.tools.map(describeTool) } : {}),
+    });
+    let base: Message[] = [];
+    let from = 0;
+    if (
+      previous &&
+      previous.input.length <= input.length &&
+      previous.input.every((item, index) => sameItem(item, input[index]!))
+    ) {
+      base = previous.history;
+      from = previous.input.length;
+    }
+    const history = base.concat(fromAgentItems(input.slice(from)).messages);
+    const prepared = await manager.prepare(history);
+    previous = { input, history: prepared.history };
+    return { ...modelData, input: toAgentItems(prepared.messages) };
+  };
+  function wrapModel<Model extends AgentsModelLike>(model: Model): Model {
+    const wrapped = Object.create(model) as Model;
+    wrapped.getResponse = async (request) => {
+      if (!manager || !previous) return model.getResponse(request);
+      const outcome = await manager.runWithOverflowRecovery(
+        previous.history,
+        (messages) => model.getResponse({ ...request, input: toAgentItems(messages) }),
+        request.signal ? { signal: request.signal } : {},
+      );
+      previous = { input: previous.input, history: outcome.history };
+      const usage = outcome.result?.usage;
+      if (usage && typeof usage.inputTokens === 'number' && typeof usage.outputTokens === 'number') {
+        const cached = cachedTokens(usage.inputTokensDetails);
+        manager.recordUsage({
+          input: Math.max(0, usage.inputTokens - cached),
+          output: usage.outputTokens,
+          ...(cached > 0 ? { cacheRead: cached } : {}),
+          ...(typeof usage.totalTokens === 'number' && usage.totalTokens > 0 ? { total: usage.totalTokens } : {}),
+        });
+      }
+      return outcome.result;
+    };
+    return wrapped;
+  }
+
+  return Object.defineProperties(filter, {
+    preserveInputIdentity: { value: true, enumerable: true },
+    manager: { get: () => manager, enumerable: true },
+    wrapModel: { value: wrapModel, enumerable: true },
+    stats: { value: () => (manager && previous ? manager.stats(previous.history) : undefined), enumerable: true },
+  }) as AgentsInputFilter;
+}

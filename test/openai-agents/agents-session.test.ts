@@ -1,0 +1,166 @@
+// createAgentsSession over every ctxkit store (memory, JSONL, SQLite, PostgreSQL): the items the
+// Agents SDK adds come back exactly, popItem and clearSession move the leaf without deleting, and two
+// workers on one PostgreSQL store share a session. The converters round-trip SDK items.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AgentInputItem } from '@openai/agents';
+import Database from 'better-sqlite3';
+import { ConfigError, createInMemorySessionStore, type SessionStore } from 'ctxkit';
+import { createJsonlStore } from 'ctxkit/node';
+import { createAgentsSession, fromAgentItems, toAgentItems } from 'ctxkit/openai-agents';
+import { createPostgresStore } from 'ctxkit/postgres';
+import { createSqliteStore } from 'ctxkit/sqlite';
+import { afterAll, describe, expect, test } from 'vitest';
+import { createTestPool, createTestSchema, dropTestSchema, postgresUrl } from '../postgres/server.js';
+
+const items: AgentInputItem[] = [
+  {
+    role: 'user',
+    content: [
+      { type: 'input_text', text: 'Fix the test' },
+      { type: 'input_image', image: 'https://example.com/a.png', detail: 'auto' },
+    ],
+  },
+  { type: 'reasoning', id: 'rs_1', content: [], providerData: { encrypted_content: 'gAAAA…' } },
+  {
+    role: 'assistant',
+    type: 'message',
+    status: 'completed',
+    id: 'msg_1',
+    content: [
+      { type: 'output_text', text: 'Reading it.' },
+      { type: 'output_text', text: 'Then testing.' },
+    ],
+  },
+  { type: 'function_call', callId: 'call_1', name: 'read_file', arguments: '{"path": "a.ts"}', status: 'completed' },
+  { type: 'function_call', callId: 'call_2', name: 'run_tests', arguments: 'not json', status: 'completed' },
+  {
+    type: 'function_call_result',
+    callId: 'call_1',
+    name: 'read_file',
+    status: 'completed',
+    output: 'export const a = 1;',
+  },
+  {
+    type: 'function_call_result',
+    callId: 'call_2',
+    name: 'run_tests',
+    status: 'completed',
+    output: { type: 'text', text: 'not ok 1' },
+  },
+  { type: 'hosted_tool_call', name: 'web_search', id: 'ws_1', status: 'completed' },
+  { role: 'user', content: 'Thanks' },
+];
+
+const tempDirectories: string[] = [];
+const pool = postgresUrl ? createTestPool(4) : undefined;
+const schemas: string[] = [];
+afterAll(async () => {
+  for (const directory of tempDirectories) rmSync(directory, { recursive: true, force: true });
+  if (pool) {
+    for (const schema of schemas) await dropTestSchema(pool, schema);
+    await pool.end();
+  }
+});
+
+const stores: { name: string; create: () => Promise<SessionStore> }[] = [
+  { name: 'memory', create: async () => createInMemorySessionStore() },
+  {
+    name: 'JSONL',
+    create: async () => {
+      const directory = mkdtempSync(join(tmpdir(), 'ctxkit-agents-'));
+      tempDirectories.push(directory);
+      return createJsonlStore({ directory });
+    },
+  },
+  { name: 'SQLite', create: async () => createSqliteStore({ database: new Database(':memory:') }) },
+  ...(pool
+    ? [
+        {
+          name: 'PostgreSQL',
+          create: async () => {
+            const schema = await createTestSchema(pool);
+            schemas.push(schema);
+            return createPostgresStore({ pool, schema });
+          },
+        },
+      ]
+    : []),
+];
+
+describe.each(stores)('createAgentsSession on the $name store', ({ create }) => {
+  test('gives back what was added, pops and clears by moving the leaf', async () => {
+    const store = await create();
+    const session = createAgentsSession<AgentInputItem>({ store, sessionId: 'agents-1' });
+    expect(await session.getSessionId()).toBe('agents-1');
+    expect(await session.getItems()).toEqual([]);
+    await session.addItems(items.slice(0, 4));
+    await session.addItems(items.slice(4));
+    expect(await session.getItems()).toEqual(items);
+    expect(await session.getItems(2)).toEqual(items.slice(-2));
+    // Another session object on the same store (a second worker) reads the same conversation.
+    expect(await createAgentsSession<AgentInputItem>({ store, sessionId: 'agents-1' }).getItems()).toEqual(items);
+    expect(await session.popItem()).toEqual(items.at(-1));
+    expect(await session.getItems()).toEqual(items.slice(0, -1));
+    await session.clearSession();
+    expect(await session.getItems()).toEqual([]);
+    // Nothing was deleted: every entry is still in the store.
+    expect((await store.getEntries('agents-1')).length).toBe(items.length);
+  });
+});
+
+describe('the Agents SDK item converters', () => {
+  test('toAgentItems(fromAgentItems(x)) gives x back, and ctxkit sees what it models', () => {
+    const { messages, warnings } = fromAgentItems(items);
+    expect(toAgentItems(messages)).toEqual(items);
+    expect(messages.map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'toolResult',
+      'toolResult',
+      'assistant',
+      'user',
+    ]);
+    expect(messages[1]).toMatchObject({
+      stopReason: 'toolUse',
+      content: [
+        { type: 'thinking', redacted: true },
+        { type: 'text', text: 'Reading it.' },
+        { type: 'text', text: 'Then testing.' },
+        { type: 'toolCall', id: 'call_1', arguments: { path: 'a.ts' } },
+        { type: 'toolCall', id: 'call_2', arguments: {} },
+      ],
+    });
+    expect(warnings.map((warning) => warning.index)).toEqual([4, 7]);
+  });
+
+  test('what ctxkit changed or wrote becomes new items of the same kind', () => {
+    const { messages } = fromAgentItems(items.slice(3, 6));
+    const [call, result] = messages;
+    const changed = toAgentItems([
+      { role: 'user', content: 'Summary of the conversation so far.' },
+      call!,
+      {
+        ...(result as Extract<typeof result, { role: 'toolResult' }>),
+        content: [{ type: 'text', text: '[archived]' }],
+      },
+    ]);
+    expect(changed[0]).toEqual({ role: 'user', content: 'Summary of the conversation so far.' });
+    expect(changed[1]).toBe(items[3]);
+    expect(changed[3]).toMatchObject({
+      type: 'function_call_result',
+      callId: 'call_1',
+      name: 'read_file',
+      output: '[archived]',
+    });
+  });
+
+  test('bad input is refused with the field named', () => {
+    expect(() => fromAgentItems('x' as never)).toThrow(/items must be an array/);
+    expect(() => fromAgentItems([{ type: 'function_call', name: 'ls' }])).toThrow(/items\[0\]/);
+    expect(() => createAgentsSession({ store: {} as never, sessionId: 'x' })).toThrow(ConfigError);
+    expect(() => createAgentsSession({ store: createInMemorySessionStore(), sessionId: '' })).toThrow(/sessionId/);
+  });
+});
