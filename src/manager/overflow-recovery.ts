@@ -1,5 +1,5 @@
 import { countExtras } from '../counting/estimate-context-tokens.js';
-import { countMessageTokens } from '../counting/internal/count-message-tokens.js';
+import { estimateMessageTokens } from '../counting/estimate-message-tokens.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { CompactionError } from '../errors.js';
 import type { CompactionResult } from '../pipeline/compact.js';
@@ -104,7 +104,8 @@ async function climbLadder(
   callOptions: CallOptions,
 ): Promise<PendingCompaction> {
   const { counter, options, config, levels, summaryRoom } = compaction.parts;
-  const count = (message: Message) => countMessageTokens(message, counter);
+  // Cached per message object: the rungs count the same kept messages again and again.
+  const count = (message: Message) => estimateMessageTokens(message, counter);
   const extras = countExtras(options, counter);
   const limit = compaction.parts.limit ?? config.contextWindow ?? Number.POSITIVE_INFINITY;
   const history = prepared.history;

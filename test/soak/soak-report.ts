@@ -1,0 +1,64 @@
+// The soak's block of docs/benchmarks.md, between its markers (the rest of the file is left alone).
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { SoakReport } from './soak-session.js';
+
+const START = '<!-- soak:start -->';
+const END = '<!-- soak:end -->';
+
+/** The markdown block for a soak run, markers included. */
+export function soakBlock(reports: readonly SoakReport[]): string {
+  const turns = reports[0]?.turns ?? 0;
+  const row = (report: SoakReport) =>
+    [
+      report.family,
+      `${report.completed}/${report.turns}`,
+      String(report.dead),
+      String(report.rejected.length),
+      String(report.unanswered),
+      String(report.modelRequests),
+      `${report.forced.overflow} / ${report.forced['500']} / ${report.forced['429']}`,
+      String(report.compactions.threshold),
+      String(report.recoveries),
+      String(report.compactions.failed),
+      String(report.summarizerCalls),
+      Object.entries(report.rungs)
+        .map(([rung, count]) => `${rung} ${count}`)
+        .join(', ') || '—',
+      String(report.toolCalls),
+      report.seconds.toFixed(1),
+    ].join(' | ');
+  return [
+    START,
+    '## Soak: long sessions through the real clients, with faults',
+    '',
+    `Written by \`npm run soak\` (test/soak): one session of ${turns} user turns per client family — the`,
+    'real `openai` client (Chat Completions, Responses with `store: false`), `@anthropic-ai/sdk`, and `ai`',
+    "with ctxkit's middleware and with the converters only — against the loopback servers (32,000-token",
+    "window; the servers count 30–50% above ctxkit's estimate) behind a proxy that forces the provider's",
+    'own overflow error at the first call of every ninth turn, on two turns in a row every fifty, and on',
+    'the call right after each threshold compaction (at most once in a turn that has not recovered yet:',
+    'the manager recovers once per turn), a 500 every 11th call and a 429 every 17th (the SDKs retry',
+    'them). Tool outputs run from one line to 500,000 characters; assistant turns carry thinking, signed',
+    'on two turns in three and unsigned on the third (not through the AI SDK, whose thinking and tool',
+    'approvals are handled by another change). A session is dead when anything escapes its loop; a',
+    'request is rejected when a server or the proxy refuses it for breaking a provider rule.',
+    '',
+    '| family | turns | dead | rejected | unanswered calls | model requests | forced overflow / 500 / 429 | threshold compactions | overflow recoveries | failed compactions | summarizer calls | recovery rungs | tool calls | seconds |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |',
+    ...reports.map((report) => `| ${row(report)} |`),
+    END,
+  ].join('\n');
+}
+
+/** Replaces the soak block of docs/benchmarks.md, or appends it. */
+export function writeSoakBlock(block: string): void {
+  const file = new URL('../../docs/benchmarks.md', import.meta.url);
+  const current = readFileSync(file, 'utf8');
+  const start = current.indexOf(START);
+  const end = current.indexOf(END);
+  const next =
+    start >= 0 && end > start
+      ? `${current.slice(0, start)}${block}${current.slice(end + END.length)}`
+      : `${current.trimEnd()}\n\n${block}\n`;
+  writeFileSync(file, next);
+}
