@@ -92,8 +92,9 @@ export async function recoverFromOverflow<T>(
  *
  * Throws `OVERFLOW_UNRECOVERED` (before any summarizer call) when even the smallest request — the
  * system prompt, the tool definitions and the newest message — is over the limit, saying which part
- * is too large and by how much; and when the last rung still leaves the request over the limit. A failure is reported through `compaction-end` (with the rungs climbed); the history is
- * unchanged. An abort is rethrown as it is.
+ * is too large and by how much; and when the last rung still leaves the request over the limit. A
+ * failure is reported through `compaction-end` (with the rungs climbed); the history is unchanged.
+ * An abort is rethrown as it is.
  *
  * @internal
  */
