@@ -55,6 +55,8 @@ export interface SoakReport {
   modelRequests: number;
   summarizerCalls: number;
   forced: Record<Fault, number>;
+  /** Overflows the servers answered on their own (the prompt was over their window). */
+  serverOverflows: number;
   /** Requests a server or the proxy refused for breaking a rule (the forced faults are not counted). */
   rejected: string[];
   /** Tool calls in the final history without a result. */
@@ -250,7 +252,7 @@ function report(
   loop: LoopOutcome,
   proxy: FaultProxy,
   tally: EventTally,
-  rejected: string[],
+  server: { rejected: string[]; overflows: number },
 ): SoakReport {
   return {
     family,
@@ -261,7 +263,8 @@ function report(
     modelRequests: proxy.stats.modelRequests,
     summarizerCalls: proxy.stats.summaryRequests,
     forced: { ...proxy.stats.forced },
-    rejected: [...rejected, ...proxy.stats.rejected],
+    serverOverflows: server.overflows,
+    rejected: [...server.rejected, ...proxy.stats.rejected],
     unanswered: loop.unanswered,
     compactions: { ...tally.compactions },
     recoveries: tally.recoveries,
@@ -328,15 +331,10 @@ async function runOpenAI(family: 'openai-chat' | 'openai-responses', turns: numb
               }),
             ).message;
     const loop = await hostLoop(parts, turns, call, true);
-    return report(
-      family,
-      turns,
-      started,
-      loop,
-      proxy,
-      parts.tally,
-      server.log.rejected.map((entry) => entry.error.message),
-    );
+    return report(family, turns, started, loop, proxy, parts.tally, {
+      rejected: server.log.rejected.map((entry) => entry.error.message),
+      overflows: server.log.overflows,
+    });
   } finally {
     await proxy.close();
     await server.close();
@@ -388,7 +386,7 @@ async function runAnthropic(turns: number): Promise<SoakReport> {
       },
       true,
     );
-    return report('anthropic', turns, started, loop, proxy, parts.tally, server.stats.rejected);
+    return report('anthropic', turns, started, loop, proxy, parts.tally, server.stats);
   } finally {
     await proxy.close();
     await server.close();
@@ -482,7 +480,7 @@ async function runAISDK(family: 'ai-sdk-middleware' | 'ai-sdk-converters', turns
     }
     loop.toolCalls = toolCalls || loop.toolCalls;
     loop.largest = Math.max(largest, loop.largest);
-    return report(family, turns, started, loop, proxy, parts.tally, server.stats.rejected);
+    return report(family, turns, started, loop, proxy, parts.tally, server.stats);
   } finally {
     await proxy.close();
     await server.close();
