@@ -236,4 +236,28 @@ describe('the overflow-recovery ladder', () => {
       ]);
     }
   });
+
+  it('leaves the history exactly as it was when the retry overflows again, and reports the rungs it tried', async () => {
+    const events: ContextEvent[] = [];
+    const context = manager(scripted('SUMMARY'), events, { systemPrompt: SYSTEM, config: noAuto });
+    const history: Message[] = [createSummaryMessage('Goal: fix the build.'), call('a'), result('a', log(900))];
+    const snapshot = structuredClone(history);
+    let calls = 0;
+    const error = await context
+      .runWithOverflowRecovery(history, async () => {
+        calls++;
+        throw Object.assign(new Error('prompt is too long: 12000 tokens > 10000 maximum'), { status: 400 });
+      })
+      .catch((caught: unknown) => caught);
+    expect(calls).toBe(2);
+    expect(CompactionError.isInstance(error) && error.code).toBe('OVERFLOW_UNRECOVERED');
+    expect((error as Error).message).toMatch(/again after recovery \(cut-results-8k \d+ → \d+\)/);
+    expect(history).toEqual(snapshot);
+    const end = endOf(events).at(-1)!;
+    expect(end).toMatchObject({ reason: 'overflow', rungs: [{ rung: 'cut-results-8k' }] });
+    expect(end.error).toBeDefined();
+    // The manager did not adopt the cut result: the next call sends the history as it was.
+    const prepared = await context.prepare([...history, answer('x')]);
+    expect(prepared.history.slice(0, history.length)).toEqual(snapshot);
+  });
 });
