@@ -7,7 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const turns = process.argv[2] ?? '1000';
-const families = ['openai-chat', 'openai-responses', 'anthropic', 'ai-sdk-middleware', 'ai-sdk-converters'];
+const all = ['openai-chat', 'openai-responses', 'anthropic', 'ai-sdk-middleware', 'ai-sdk-converters'];
+// A subset (`npm run soak -- 1000 anthropic,ai-sdk-middleware`) reruns those families only; their rows
+// replace theirs in the block, the other rows are kept.
+const families = process.argv[3] ? process.argv[3].split(',') : all;
 const directory = mkdtempSync(join(tmpdir(), 'ctxkit-soak-'));
 
 function run(family) {
@@ -36,7 +39,7 @@ const write = spawnSync(
     'tsx',
     '--input-type=module',
     '-e',
-    `import { soakBlock, writeSoakBlock } from './test/soak/soak-report.ts'; writeSoakBlock(soakBlock(${JSON.stringify(reports)}));`,
+    `import { writeSoakReports } from './test/soak/soak-report.ts'; writeSoakReports(${JSON.stringify(reports)});`,
   ],
   { stdio: 'inherit' },
 );

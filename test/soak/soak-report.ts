@@ -2,11 +2,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { SoakReport } from './soak-session.js';
 
+const FAMILY_ORDER = ['openai-chat', 'openai-responses', 'anthropic', 'ai-sdk-middleware', 'ai-sdk-converters'];
 const START = '<!-- soak:start -->';
 const END = '<!-- soak:end -->';
 
-/** The markdown block for a soak run, markers included. */
-export function soakBlock(reports: readonly SoakReport[]): string {
+/** The markdown block for a soak run, markers included; `kept` rows (of families not rerun) stay. */
+export function soakBlock(reports: readonly SoakReport[], kept: readonly string[] = []): string {
   const turns = reports[0]?.turns ?? 0;
   const row = (report: SoakReport) =>
     [
@@ -48,17 +49,30 @@ export function soakBlock(reports: readonly SoakReport[]): string {
     '',
     '| family | turns | dead | rejected | unanswered calls | model requests | forced overflow / 500 / 429 | server overflows | threshold compactions | overflow recoveries | failed compactions | summarizer calls | recovery rungs | tool calls | seconds |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |',
-    ...reports.map((report) => `| ${row(report)} |`),
+    ...[
+      ...kept.filter((line) => !reports.some((report) => line.startsWith(`| ${report.family} |`))),
+      ...reports.map((report) => `| ${row(report)} |`),
+    ].sort(
+      (a, b) => FAMILY_ORDER.indexOf(a.split(' | ')[0]!.slice(2)) - FAMILY_ORDER.indexOf(b.split(' | ')[0]!.slice(2)),
+    ),
     END,
   ].join('\n');
 }
 
-/** Replaces the soak block of docs/benchmarks.md, or appends it. */
-export function writeSoakBlock(block: string): void {
+/** Writes the block for `reports` into docs/benchmarks.md (replacing the soak block, or appended), keeping the rows of families not in `reports`. */
+export function writeSoakReports(reports: readonly SoakReport[]): void {
   const file = new URL('../../docs/benchmarks.md', import.meta.url);
   const current = readFileSync(file, 'utf8');
   const start = current.indexOf(START);
   const end = current.indexOf(END);
+  const kept =
+    start >= 0 && end > start
+      ? current
+          .slice(start, end)
+          .split('\n')
+          .filter((line) => FAMILY_ORDER.some((family) => line.startsWith(`| ${family} |`)))
+      : [];
+  const block = soakBlock(reports, kept);
   const next =
     start >= 0 && end > start
       ? `${current.slice(0, start)}${block}${current.slice(end + END.length)}`

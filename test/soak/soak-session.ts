@@ -362,8 +362,9 @@ async function runAnthropic(turns: number): Promise<SoakReport> {
         summarizer: createAnthropicSummarizer({ client, model: CLAUDE }),
         systemPrompt: SYSTEM,
         tools: anthropicTools,
-        // The loopback server counts 30% above ctxkit's estimate: a reserve of a quarter.
-        config: { reserveTokens: 8_000, toolOutput: { maxBytes: 24 * 1024, maxLines: 400 } },
+        // The loopback server counts 30% above ctxkit's estimate, JSON framing on top: a reserve of
+        // almost a third, so a request right after a compaction (estimated, no usage yet) fits.
+        config: { reserveTokens: 10_000, toolOutput: { maxBytes: 24 * 1024, maxLines: 400 } },
         onEvent,
       }),
     );
@@ -412,7 +413,7 @@ async function runAISDK(family: 'ai-sdk-middleware' | 'ai-sdk-converters', turns
         summarizer: createGenerateTextSummarizer({ generateText, model: provider(CLAUDE) }),
         systemPrompt: SYSTEM,
         tools: anthropicTools,
-        config: { reserveTokens: 8_000, toolOutput: { maxBytes: 24 * 1024, maxLines: 400 } },
+        config: { reserveTokens: 10_000, toolOutput: { maxBytes: 24 * 1024, maxLines: 400 } },
         onEvent,
       }),
     );
