@@ -8,7 +8,6 @@ const END = '<!-- soak:end -->';
 
 /** The markdown block for a soak run, markers included; `kept` rows (of families not rerun) stay. */
 export function soakBlock(reports: readonly SoakReport[], kept: readonly string[] = []): string {
-  const turns = reports[0]?.turns ?? 0;
   const row = (report: SoakReport) =>
     [
       report.family,
@@ -33,7 +32,7 @@ export function soakBlock(reports: readonly SoakReport[], kept: readonly string[
     START,
     '## Soak: long sessions through the real clients, with faults',
     '',
-    `Written by \`npm run soak\` (test/soak): one session of ${turns} user turns per client family — the`,
+    'Written by `npm run soak` (test/soak): one session per client family (its user turns in the table) — the',
     'real `openai` client (Chat Completions, Responses with `store: false`), `@anthropic-ai/sdk`, and `ai`',
     "with ctxkit's middleware and with the converters only — against the loopback servers (32,000-token",
     "window; the servers count 30–50% above ctxkit's estimate) behind a proxy that forces the provider's",
