@@ -28,7 +28,9 @@ describe(`soak: ${TURNS} turns per client family, faults forced along the way`, 
         // The faults happened, and what the manager did about them was reported.
         expect(report.forced.overflow).toBeGreaterThan(0);
         expect(report.forced['500'] + report.forced['429']).toBeGreaterThan(0);
-        expect(report.recoveries).toBeGreaterThanOrEqual(report.forced.overflow);
+        // Every forced overflow started a recovery. Through the AI SDK a 500 on the recovery's retry is
+        // retried by the SDK around the middleware, which drops that recovery (reported as failed).
+        expect(report.recoveries + report.compactions.failed).toBeGreaterThanOrEqual(report.forced.overflow);
         expect(report.compactions.threshold + report.compactions.overflow).toBeGreaterThan(0);
         expect(report.largestToolOutput).toBeGreaterThanOrEqual(500_000);
       },
