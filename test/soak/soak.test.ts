@@ -1,4 +1,4 @@
-// The soak in CI: a short session per client family (CTXKIT_SOAK_TURNS turns, 40 by default: two turns in a row
+// The soak in CI: a short session per client family (CTXKIT_SOAK_TURNS turns, 25 by default: two turns in a row
 // forced at 20 and 21).
 // `npm run soak` runs 1,000 turns per family (one process per family, CTXKIT_SOAK_FAMILY), saves
 // each report (CTXKIT_SOAK_JSON) and writes the figures to docs/benchmarks.md.
@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runSoak, SOAK_FAMILIES, type SoakFamily, type SoakReport } from './soak-session.js';
 
-const TURNS = Number(process.env.CTXKIT_SOAK_TURNS ?? 40);
+const TURNS = Number(process.env.CTXKIT_SOAK_TURNS ?? 25);
 const only = process.env.CTXKIT_SOAK_FAMILY as SoakFamily | undefined;
 const families = only === undefined ? SOAK_FAMILIES : SOAK_FAMILIES.filter((family) => family === only);
 const reports: SoakReport[] = [];
