@@ -1,4 +1,4 @@
-/** Writes docs/benchmarks.md, keeping the block another benchmark owns (`npm run bench:fidelity`). */
+/** Writes docs/benchmarks.md, keeping the blocks other runs own (`npm run bench:fidelity`, `npm run soak`). */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 const START = '<!-- fidelity:start -->';
@@ -14,10 +14,19 @@ export function fidelityBlock(path: URL): string {
   return text.slice(start, end + END.length);
 }
 
-/** Writes `body` followed by the preserved fidelity block. */
+/** The soak block (`npm run soak`) of the current file, markers included, or empty when there is none. */
+function soakBlock(path: URL): string {
+  if (!existsSync(path)) return '';
+  const text = readFileSync(path, 'utf8');
+  const start = text.indexOf('<!-- soak:start -->');
+  const end = text.indexOf('<!-- soak:end -->');
+  return start < 0 || end < start ? '' : `\n\n${text.slice(start, end + '<!-- soak:end -->'.length)}`;
+}
+
+/** Writes `body` followed by the preserved fidelity and soak blocks. */
 export function writeReport(path: URL, body: string): void {
   const block = fidelityBlock(path);
-  writeFileSync(path, `${body.trimEnd()}\n\n${block}\n`);
+  writeFileSync(path, `${body.trimEnd()}\n\n${block}${soakBlock(path)}\n`);
 }
 
 /** A markdown table. */

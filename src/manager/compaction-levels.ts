@@ -8,6 +8,7 @@ import type { TokenCounter } from '../counting/token-counter.js';
 import { planCompaction } from '../pipeline/plan-compaction.js';
 import { truncateToolContent } from '../pipeline/truncate-tool-content.js';
 import type { Message, ToolResultMessage } from '../types.js';
+import { applyRung, CUTTING_RUNGS, requestTokens } from './recovery-ladder.js';
 
 /** One way to compact, from the gentlest to the deepest. @internal */
 export interface CompactionLevel {
@@ -75,4 +76,51 @@ export function chooseCompactionLevel(
     if (options.limit === undefined || plan.split.recentTokens + options.extra < options.limit) return fallback;
   }
   return fallback ?? { level: levels[0]!, recentTokens: 0 };
+}
+
+/**
+ * The kept tail of an overflow recovery's summarize rung: the gentlest level whose request fits
+ * under `target` with its tool results intact (its kept tail, the system prompt and tools, and room
+ * for the summary); else the gentlest whose request fits once the cutting rungs have cut the
+ * tail down to stubs (the rungs after summarize then cut it no further than needed); else the
+ * deepest level. A level with nothing older than its tail to summarize keeps the whole history
+ * (`summarize: false`): then the recovery only cuts. `recentTokens` is the kept part as it will fit
+ * (intact, or stubbed).
+ *
+ * @internal
+ */
+export function chooseRecoveryLevel(
+  history: readonly Message[],
+  levels: readonly CompactionLevel[],
+  options: {
+    counter: TokenCounter;
+    count: (message: Message) => number;
+    target: number;
+    /** Tokens of the system prompt and tools. */
+    extras: number;
+    /** What a summary needs under the target. */
+    summaryRoom: number;
+  },
+): { level: CompactionLevel; recentTokens: number; summarize: boolean } {
+  const candidates = levels.map((level) => {
+    const plan = planCompaction(history, { config: level.config, counter: options.counter });
+    const summarize = plan.toSummarize.length > 0;
+    // Without a summary the whole history is sent (an earlier summary in the old part included).
+    return { level, summarize, kept: summarize ? plan.split.recent : [...history] };
+  });
+  const fits = (tokens: number, summarize: boolean) =>
+    tokens + options.extras + (summarize ? options.summaryRoom : 0) <= options.target;
+  for (const { level, summarize, kept } of candidates) {
+    const tokens = requestTokens(kept, options.count, 0);
+    if (fits(tokens, summarize)) return { level, recentTokens: tokens, summarize };
+  }
+  let deepest: { level: CompactionLevel; recentTokens: number; summarize: boolean } | undefined;
+  for (const { level, summarize, kept } of candidates) {
+    let cut: readonly Message[] = kept;
+    for (const rung of CUTTING_RUNGS) cut = applyRung(rung, cut, kept);
+    deepest = { level, recentTokens: requestTokens(cut, options.count, 0), summarize };
+    if (fits(deepest.recentTokens, summarize)) return deepest;
+  }
+  if (deepest === undefined) throw new Error('chooseRecoveryLevel needs at least one level');
+  return deepest;
 }

@@ -4,6 +4,34 @@ import type { ContextUsage } from '../counting/context-usage.js';
 export type CompactionReason = 'threshold' | 'overflow' | 'manual';
 
 /**
+ * A rung of the overflow-recovery ladder, climbed in this order, each on top of the ones before,
+ * until the request fits: summarize what is older than the kept tail; drop the thinking of all but
+ * the newest assistant turn; cut the kept tool results to 8 KiB; to 2 KiB; replace them by a
+ * one-line stub that says how to get the output again.
+ *
+ * @example
+ * ```ts
+ * const deepest: CompactionRung = 'stub-results';
+ * ```
+ */
+export type CompactionRung = 'summarize' | 'drop-thinking' | 'cut-results-8k' | 'cut-results-2k' | 'stub-results';
+
+/**
+ * One rung an overflow recovery climbed, with the request's estimated tokens (messages, system
+ * prompt and tools) before and after it.
+ *
+ * @example
+ * ```ts
+ * const step: CompactionRungReport = { rung: 'cut-results-8k', tokensBefore: 41_000, tokensAfter: 9_500 };
+ * ```
+ */
+export interface CompactionRungReport {
+  rung: CompactionRung;
+  tokensBefore: number;
+  tokensAfter: number;
+}
+
+/**
  * Raised once when usage crosses `warningThreshold`, and again only after a compaction brought it
  * back below.
  *
@@ -49,8 +77,10 @@ export interface CompactionEndEvent {
   messagesAfter: number;
   /** Whether the compacted context is below the compaction limit. */
   belowLimit: boolean;
-  /** The summary written, when it succeeded. */
+  /** The summary written, when one was (an overflow recovery may only cut the kept tail). */
   summary?: string;
+  /** The rungs an overflow recovery climbed, in order (`reason: 'overflow'` only). */
+  rungs?: CompactionRungReport[];
   /** Why the compaction failed; then nothing changed (`tokensAfter` equals `tokensBefore`). */
   error?: unknown;
   /**

@@ -6,16 +6,25 @@ import type { Message } from '../types.js';
 import type { CompactionBackoff } from './compaction-backoff.js';
 import { type CompactionLevel, chooseCompactionLevel } from './compaction-levels.js';
 import type { CallOptions, ContextManagerOptions } from './context-manager-types.js';
-import type { CompactionReason, ContextEvent } from './events.js';
+import type { CompactionReason, CompactionRungReport, ContextEvent } from './events.js';
 import type { ManagedHistory } from './managed-history.js';
 import { persistCompaction } from './persist-compaction.js';
 
-/** A compaction whose result is not adopted yet (an overflow recovery adopts it after the retry). @internal */
+/**
+ * A compaction whose result is not adopted yet (an overflow recovery adopts it after the retry).
+ * `messages` is the history to adopt: the summarize step's result, and for an overflow recovery the
+ * kept tail cut further by the rungs it climbed (`rungs`). `result` is undefined when a recovery
+ * only cut the tail: then nothing is recorded in the store.
+ *
+ * @internal
+ */
 export interface PendingCompaction {
-  result: CompactionResult;
+  result: CompactionResult | undefined;
+  messages: readonly Message[];
   reason: CompactionReason;
   before: ContextUsage;
   history: readonly Message[];
+  rungs?: CompactionRungReport[];
 }
 
 /** What {@link ManagerCompaction} needs from the manager. @internal */
@@ -49,61 +58,91 @@ export interface ManagerCompactionParts {
  * @internal
  */
 export class ManagerCompaction {
-  constructor(private readonly parts: ManagerCompactionParts) {}
+  constructor(readonly parts: ManagerCompactionParts) {}
 
   /** Runs a compaction; reports a failure through `compaction-end` and rethrows. */
   async run(
     history: readonly Message[],
     reason: CompactionReason,
     callOptions: CallOptions & { instructions?: string } = {},
-  ): Promise<PendingCompaction> {
-    const { options, counter, limit, extras, maxModelOutput, emit } = this.parts;
-    const before = this.parts.usageOf(history);
+  ): Promise<PendingCompaction & { result: CompactionResult }> {
+    const { counter, limit, extras } = this.parts;
     const { level, recentTokens } = chooseCompactionLevel(history, this.parts.levels, {
       counter,
       limit,
       extra: extras() + this.parts.summaryRoom,
     });
-    // compact's own budget rule (what the kept tail leaves under the limit), within the model's cap.
-    const maxOutputTokens = Math.min(maxModelOutput, defaultSummaryBudget(level.config, recentTokens + extras()));
-    emit({ type: 'compaction-start', reason, tokensBefore: before.tokens, messagesBefore: before.messageCount });
+    const started = this.begin(history, reason);
     try {
-      const result = await compact(level.prepare(history), {
-        summarizer: options.summarizer,
-        config: level.config,
-        counter,
-        maxOutputTokens,
-        ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
-        ...(options.tools === undefined ? {} : { tools: options.tools }),
-        ...(callOptions.instructions ? { instructions: callOptions.instructions } : {}),
-        ...(callOptions.signal ? { signal: callOptions.signal } : {}),
-      });
-      return { result, reason, before, history };
+      const result = await this.summarize(level.prepare(history), { level, recentTokens }, callOptions);
+      return { ...started, result, messages: result.messages };
     } catch (error) {
-      emit({ ...endEvent({ reason, before, history }, undefined), error });
+      this.parts.emit({ ...endEvent(started, undefined), error });
       throw error;
     }
   }
 
+  /** Notes the usage before a compaction and reports its start. */
+  begin(history: readonly Message[], reason: CompactionReason): Omit<PendingCompaction, 'result' | 'messages'> {
+    const before = this.parts.usageOf(history);
+    this.parts.emit({
+      type: 'compaction-start',
+      reason,
+      tokensBefore: before.tokens,
+      messagesBefore: before.messageCount,
+    });
+    return { reason, before, history };
+  }
+
+  /**
+   * The one async step: summarizes what is older than the chosen level's kept tail (of
+   * `recentTokens`). The summary's budget is what the tail leaves under the limit (10% free),
+   * under `target` too when one is given, within the model's output cap. Reports nothing.
+   */
+  async summarize(
+    history: readonly Message[],
+    choice: { level: CompactionLevel; recentTokens: number; target?: number },
+    callOptions: CallOptions & { instructions?: string } = {},
+  ): Promise<CompactionResult> {
+    const { options, counter, extras, maxModelOutput } = this.parts;
+    const { level, recentTokens, target } = choice;
+    const used = recentTokens + extras();
+    // compact's own budget rule (what the kept tail leaves under the limit), within the model's cap.
+    let maxOutputTokens = Math.min(maxModelOutput, defaultSummaryBudget(level.config, used));
+    if (target !== undefined) {
+      maxOutputTokens = Math.min(maxOutputTokens, Math.max(MIN_SUMMARY_TOKENS, target - used - Math.ceil(target / 10)));
+    }
+    return compact(history, {
+      summarizer: options.summarizer,
+      config: level.config,
+      counter,
+      maxOutputTokens,
+      ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
+      ...(options.tools === undefined ? {} : { tools: options.tools }),
+      ...(callOptions.instructions ? { instructions: callOptions.instructions } : {}),
+      ...(callOptions.signal ? { signal: callOptions.signal } : {}),
+    });
+  }
+
   /** Makes a compaction the manager's state, records it in the store, and reports it. */
-  async adopt(pending: PendingCompaction, known?: readonly Message[]): Promise<CompactionResult> {
+  async adopt<Pending extends PendingCompaction>(
+    pending: Pending,
+    known?: readonly Message[],
+  ): Promise<Pending['result']> {
     const { state, backoff, options } = this.parts;
     const { result } = pending;
-    state.replace(result.messages, known);
+    state.replace(pending.messages, known);
     const after = this.parts.usage();
     if (after.level === 'compact') backoff.failed(after);
     else backoff.succeeded();
     if (after.level === 'ok') this.parts.belowWarning();
-    const storeError = await persistCompaction(
-      options.store,
-      options.sessionId,
-      pending.history,
-      result,
-      pending.reason,
-    );
+    const storeError =
+      result === undefined
+        ? undefined
+        : await persistCompaction(options.store, options.sessionId, pending.history, result, pending.reason);
     this.parts.emit({
       ...endEvent(pending, after),
-      summary: result.summary,
+      ...(result === undefined ? {} : { summary: result.summary }),
       ...(storeError === undefined ? {} : { storeError }),
     });
     state.handOut();
@@ -116,8 +155,11 @@ export class ManagerCompaction {
   }
 }
 
-function endEvent(pending: Omit<PendingCompaction, 'result'>, after: ContextUsage | undefined) {
-  const { reason, before } = pending;
+/** The smallest summary budget an overflow recovery asks for (compact's own floor). */
+const MIN_SUMMARY_TOKENS = 256;
+
+function endEvent(pending: Omit<PendingCompaction, 'result' | 'messages'>, after: ContextUsage | undefined) {
+  const { reason, before, rungs } = pending;
   return {
     type: 'compaction-end' as const,
     reason,
@@ -126,5 +168,6 @@ function endEvent(pending: Omit<PendingCompaction, 'result'>, after: ContextUsag
     messagesBefore: before.messageCount,
     messagesAfter: (after ?? before).messageCount,
     belowLimit: (after ?? before).level !== 'compact',
+    ...(rungs === undefined ? {} : { rungs }),
   };
 }

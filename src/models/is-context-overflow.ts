@@ -53,7 +53,8 @@ function isSilentOverflow(value: unknown, contextWindow: number | undefined): bo
  * fixes.
  *
  * Recognises the overflow errors of OpenAI (chat and Responses), Anthropic, Gemini, Vertex AI,
- * Bedrock, Mistral, Groq, Cerebras, xAI, OpenRouter, Together, Moonshot, DeepSeek, Cohere, vLLM,
+ * Bedrock, Mistral, Groq, Cerebras, xAI, OpenRouter (and the providers it relays), Together,
+ * Moonshot, DeepSeek, Cohere, GitHub Copilot, MiniMax, DashScope, SambaNova, NVIDIA NIM, vLLM,
  * SGLang, Hugging Face TGI, llama.cpp, llama-cpp-python, LM Studio and Ollama by message text or
  * error code (`context_length_exceeded`, …), and HTTP 413 as a status or as text ("413 status code
  * (no body)"). A retry wrapper (the AI SDK's `RetryError`, with `errors` and `lastError`) is judged

@@ -35,6 +35,16 @@ export const OVERFLOW_PATTERNS: readonly RegExp[] = [
   /too many tokens in (the )?(prompt|request|input)/i,
   /request_too_large|request exceeds the maximum (allowed )?(number of bytes|size)/i, // Anthropic 413
   /request entity too large|payload too large/i, // HTTP 413 reason phrase
+  /string too long\. Expected a string with maximum length/i, // OpenAI: "Invalid 'messages[1].content': string too long. Expected a string with maximum length 10485760, …"
+  /prompt token count of \d+ exceeds the limit/i, // GitHub Copilot: "prompt token count of 150000 exceeds the limit of 128000"
+  /message exceeds token limit/i, // VS Code language model API (Copilot): "Message exceeds token limit."
+  /context window exceeds limit/i, // MiniMax: "invalid params, context window exceeds limit (2013)"
+  /range of input length should be \[/i, // DashScope (Qwen): "Range of input length should be [1, 30720]"
+  /\binput length \d+ exceeds\b/i, // LM Studio "Input length 6491 exceeds context length 1500"; OpenRouter relaying Poolside "… exceeds the maximum allowed input length of 262144 tokens."; NVIDIA NIM
+  /\binput (length )?exceeds (the )?context length/i, // Ollama: "the input length exceeds the context length", "input exceeds context length"
+  /input prompt \(\d+ tokens\) is too long/i, // vLLM scheduler: "Input prompt (9040 tokens) is too long and exceeds limit of 4000"
+  /input length of input_ids is \d+, but `max_length` is set to/i, // Hugging Face transformers
+  /too many tokens: size limit exceeded by/i, // Cohere v1: "too many tokens: size limit exceeded by 1502 tokens. …"
 ];
 
 /**
@@ -63,6 +73,7 @@ export const OVERFLOW_CODES = new Set([
   'exceed_context_size_error',
   'string_above_max_length',
   'model_context_window_exceeded',
+  'model_max_prompt_tokens_exceeded',
 ]);
 /**
  * Error codes of throttling and quotas: not an overflow.
