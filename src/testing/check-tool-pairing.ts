@@ -1,4 +1,6 @@
 import type { Message } from '../index.js';
+import { assertOptionalObjectArgument } from '../validation/assert-argument.js';
+import { assertMessages } from '../validation/assert-messages.js';
 
 /**
  * Options of {@link checkToolPairing}.
@@ -47,6 +49,8 @@ function describeAt(messages: readonly Message[], index: number): string {
  * ```
  */
 export function checkToolPairing(messages: readonly Message[], options: CheckToolPairingOptions = {}): string[] {
+  assertMessages(messages, 'checkToolPairing');
+  assertOptionalObjectArgument(options, 'checkToolPairing', 'options');
   const problems: string[] = [];
   const paired = new Set<number>();
   const callIds = new Map<string, number>();
@@ -107,6 +111,8 @@ export function checkToolPairing(messages: readonly Message[], options: CheckToo
  * ```
  */
 export function checkSplitKeepsToolPairs(old: readonly Message[], recent: readonly Message[]): string[] {
+  assertMessages(old, 'checkSplitKeepsToolPairs');
+  assertMessages(recent, 'checkSplitKeepsToolPairs');
   const oldCalls = new Set<string>();
   for (const message of old) {
     if (message.role !== 'assistant') continue;
