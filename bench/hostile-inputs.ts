@@ -1,15 +1,21 @@
 /**
  * `npm run bench:hostile`: what one hostile input costs — counting 1 MB texts that the split
  * pattern keeps in one piece (runs of one character, a paragraph of Chinese without punctuation,
- * a long word) with the exact tokenizer, beside gpt-tokenizer's own encoder on shorter runs, and
- * `manager.prepare` on a user message of 1 MB. Writes docs/hostile-inputs.md. Every figure comes
+ * a long word) with the exact tokenizer, beside gpt-tokenizer's own encoder on shorter runs,
+ * `manager.prepare` on a user message of 1 MB, and the HTML report of a 50 MB session in Chromium
+ * (opening it, and each keystroke of a search). Writes docs/hostile-inputs.md. Every figure comes
  * from one run on one machine; each time is the median of a few runs, after a warm-up.
  */
-import { writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { countTokens as encoderCount } from 'gpt-tokenizer/encoding/o200k_base';
+import { chromium } from 'playwright-core';
 import { approximateCounter, createContextManager, heuristicSummarizer } from '../src/index.js';
 import { createTokenizerCounter } from '../src/tokenizer/index.js';
+import { recordLargeSession } from '../test/cli/record-large-session.js';
+import { runCli } from '../test/cli/run-cli.js';
 import { corpus } from '../test/fixtures/corpus.js';
 import { formatCount, formatTime, sample } from './measure.js';
 import { table } from './report.js';
@@ -89,6 +95,72 @@ for (const [name, text] of HOSTILE_TEXTS.slice(0, 6)) {
   prepare.push([name, formatTime(times.median)]);
 }
 
+/** Opens the report in Chromium and types a query, timing the page's load and each keystroke. */
+async function timeReport(file: string, query: string): Promise<{ open: number; keys: [string, number, string][] }> {
+  const profile = mkdtempSync(join(tmpdir(), 'ctxkit-bench-chromium-'));
+  const browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu'],
+  });
+  try {
+    const page = await browser.newPage();
+    const start = performance.now();
+    await page.goto(pathToFileURL(file).href, { waitUntil: 'load', timeout: 120_000 });
+    await page.waitForFunction('/ of /.test(document.getElementById("search-count").textContent)', null, {
+      timeout: 120_000,
+    });
+    const open = performance.now() - start;
+    const keys: [string, number, string][] = [];
+    for (const character of query) {
+      // Page code runs in the browser; it is given as text (no DOM types here). It types one
+      // character and waits for the count to change and the next frame to be drawn.
+      const [time, count] = await page.evaluate<[number, string]>(`(async () => {
+        const input = document.getElementById('search');
+        const count = document.getElementById('search-count');
+        const start = performance.now();
+        input.value += ${JSON.stringify(character)};
+        input.dispatchEvent(new Event('input'));
+        await new Promise((resolve) => {
+          const observer = new MutationObserver(() => { observer.disconnect(); resolve(); });
+          observer.observe(count, { childList: true, characterData: true, subtree: true });
+          setTimeout(resolve, 30000);
+        });
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        return [performance.now() - start, count.textContent];
+      })()`);
+      keys.push([character, time, count]);
+    }
+    return { open, keys };
+  } finally {
+    await browser.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+const CHROMIUM = '/usr/bin/chromium';
+const reportRows: string[][] = [];
+let reportNote = `Not run: no Chromium at ${CHROMIUM}.`;
+if (existsSync(CHROMIUM)) {
+  log('report: recording a 50 MB session');
+  const directory = mkdtempSync(join(tmpdir(), 'ctxkit-bench-report-'));
+  try {
+    const session = await recordLargeSession(directory, 50);
+    const file = join(directory, 'report.html');
+    log('report: ctxkit report');
+    const started = performance.now();
+    const run = await runCli(['report', session, '-o', file, '--window', '200000']);
+    if (run.exitCode !== 0) throw new Error(run.stderr);
+    const written = performance.now() - started;
+    log('report: Chromium');
+    const { open, keys } = await timeReport(file, "node42' is");
+    reportNote = `A session of ${formatCount(statSync(session).size)} bytes (JSONL); \`ctxkit report\` wrote a page of ${formatCount(statSync(file).size)} bytes in ${formatTime(written)}. In Chromium (headless) the page opened — loaded, and its first 100 messages drawn — in **${formatTime(open)}**. Each keystroke of a search, typed one by one (the time includes the 40 ms the page waits for more typing, the search and the next frame):`;
+    for (const [character, time, count] of keys) reportRows.push([`\`${character}\``, formatTime(time), count]);
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
 const report = `# Hostile inputs
 
 What a single hostile input costs: written by \`npm run bench:hostile\` (\`bench/hostile-inputs.ts\`)
@@ -111,6 +183,12 @@ ${table(['newlines', 'gpt-tokenizer countTokens', 'ctxkit/tokenizer count'], ['r
 ## \`manager.prepare\` on one user message of 1 MB (exact counter, fresh manager)
 
 ${table(['message', 'prepare'], ['l', 'r'], prepare)}
+
+## The HTML report of a 50 MB session
+
+${reportNote}
+
+${reportRows.length === 0 ? '' : table(['key', 'time to the answer', 'count shown'], ['l', 'r', 'r'], reportRows)}
 `;
 
 writeFileSync(new URL('../docs/hostile-inputs.md', import.meta.url), report);
