@@ -7,7 +7,7 @@
  */
 import { SessionError } from '../errors.js';
 import type { CompactionEntry, SessionEntry } from '../session-entry.js';
-import { describeValue } from '../validation/parse-options.js';
+import { describeValue } from '../validation/describe-value.js';
 
 /**
  * Where the latest compaction's kept range starts: the index of its `firstKeptEntryId` in `path`,

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { SessionError, StoreError } from '../errors.js';
-import { describeValue } from '../validation/parse-options.js';
+import { describeValue } from '../validation/describe-value.js';
 import type { CreateSessionInit, SessionInfo } from './session-store.js';
 
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;

@@ -1,6 +1,6 @@
 import { SessionError } from '../errors.js';
 import type { SessionEntry } from '../session-entry.js';
-import { describeValue } from '../validation/parse-options.js';
+import { describeValue } from '../validation/describe-value.js';
 import { checkEntry, checkEntryCollection, checkOptionsObject, isFrozenEntry, isStoreArray } from './check-entries.js';
 import { contextBranchHead } from './context-branch.js';
 

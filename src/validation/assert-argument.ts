@@ -2,7 +2,7 @@
 // path): a value of the wrong kind fails there with a ContextError (code INPUT_INVALID) naming the
 // function and the argument, never as a TypeError from inside.
 import { ContextError } from '../errors.js';
-import { describeValue } from './parse-options.js';
+import { describeValue } from './describe-value.js';
 
 /**
  * The error for an argument of the wrong kind: `<where>: <name> must be <requirement> (got <value>).`
