@@ -7,7 +7,7 @@
  * from one run on one machine; each time is the median of a few runs, after a warm-up.
  */
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { countTokens as encoderCount } from 'gpt-tokenizer/encoding/o200k_base';
@@ -164,8 +164,9 @@ if (existsSync(CHROMIUM)) {
 const report = `# Hostile inputs
 
 What a single hostile input costs: written by \`npm run bench:hostile\` (\`bench/hostile-inputs.ts\`)
-on ${cpus()[0]?.model ?? 'an unknown CPU'} (${cpus().length} cores), Node ${process.version}. Each
-time is the median of three runs after a warm-up; compare the ratios, not the absolute times.
+on ${cpus()[0]?.model ?? 'an unknown CPU'} (${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)} at the end of the
+run), Node ${process.version}. Each time is the median of three runs after a warm-up; compare the
+ratios, not the absolute times.
 
 ## Counting 1 MB texts that are one piece
 
@@ -184,7 +185,7 @@ ${table(['newlines', 'gpt-tokenizer countTokens', 'ctxkit/tokenizer count'], ['r
 
 ${table(['message', 'prepare'], ['l', 'r'], prepare)}
 
-## The HTML report of a 50 MB session
+## The HTML report of a session of about 50 MB
 
 ${reportNote}
 
