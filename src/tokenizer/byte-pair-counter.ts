@@ -7,7 +7,7 @@
 // seconds. This counter runs the same algorithm — split with the encoding's own pattern, a piece
 // that is a token counts one, otherwise repeatedly merge the adjacent pair of lowest rank, the
 // leftmost on a tie — over a linked list of parts with a heap of pairs, which gives the same merges
-// in the same order (bench line "tokenizer: hostile 1 MB texts").
+// in the same order (`npm run bench:hostile`).
 
 /** A rank table as gpt-tokenizer ships it: a token's text, or its bytes when they are not UTF-8. */
 export type Ranks = readonly (string | readonly number[])[];
@@ -165,33 +165,54 @@ class PairHeap {
 
 /**
  * The number of tokens byte-pair merging leaves of a piece whose bytes are the tokens `tokens`
- * (overwritten). Parts are a linked list of start offsets; a heap holds each adjacent pair by rank
- * and start, so it pops the lowest rank and, among equal ranks, the leftmost pair. A popped pair
- * whose rank is no longer the one recorded for its start is stale (its parts merged since) and
- * skipped. Typed arrays and a hand-kept heap: the bench line "tokenizer: hostile 1 MB texts"
- * misses its goal by far with arrays and objects.
+ * (overwritten). Parts are a linked list of start offsets; the pairs wait by rank and start (a
+ * long piece's first pairs in a sorted array, the pairs merges make in a heap), so the lowest rank
+ * and, among equal ranks, the leftmost pair comes first. A pair whose rank is no longer the one
+ * recorded for its start is stale (its parts merged since) and skipped. Typed arrays and a
+ * hand-kept heap: `npm run bench:hostile` (1 MB texts in one piece) misses its goal by far with
+ * arrays and objects.
  */
 function mergedLength(tokens: Int32Array, rankOf: PairRank): number {
   const length = tokens.length;
   const next = new Int32Array(length);
   const previous = new Int32Array(length);
   const pairRanks = new Int32Array(length).fill(-1);
-  const heap = new PairHeap(3 * length);
   for (let index = 0; index < length; index++) {
     next[index] = index + 1;
     previous[index] = index - 1;
   }
   for (let index = 0; index < length - 1; index++) {
-    const rank = rankOf(index, index + 2, tokens[index]!, tokens[index + 1]!);
-    pairRanks[index] = rank;
-    if (rank >= 0) heap.push(rank, index);
+    pairRanks[index] = rankOf(index, index + 2, tokens[index]!, tokens[index + 1]!);
   }
+  // The first pairs in order (by rank, then start) without a heap; the heap holds the pairs merges
+  // make. The lowest of the two heads is the lowest pair: the same order as one heap of all pairs.
+  const heap = new PairHeap(3 * length);
+  const sorted = length >= SORTED_PAIRS_LENGTH ? sortedPairs(pairRanks) : undefined;
+  if (sorted === undefined) {
+    for (let index = 0; index < length - 1; index++) if (pairRanks[index]! >= 0) heap.push(pairRanks[index]!, index);
+  }
+  const firstStarts = sorted?.starts ?? NO_PAIRS;
+  const firstRanks = sorted?.ranks ?? NO_PAIRS;
+  let head = 0;
   let parts = length;
-  while (heap.size > 0) {
-    const rank = heap.topRank;
-    const start = heap.topStart;
-    heap.pop();
-    if (pairRanks[start] !== rank) continue;
+  for (;;) {
+    while (head < firstStarts.length && pairRanks[firstStarts[head]!] !== firstRanks[head]) head++;
+    let rank: number;
+    let start: number;
+    const fromFirst =
+      head < firstStarts.length &&
+      (heap.size === 0 ||
+        firstRanks[head]! < heap.topRank ||
+        (firstRanks[head] === heap.topRank && firstStarts[head]! < heap.topStart));
+    if (fromFirst) {
+      rank = firstRanks[head]!;
+      start = firstStarts[head++]!;
+    } else if (heap.size > 0) {
+      rank = heap.topRank;
+      start = heap.topStart;
+      heap.pop();
+      if (pairRanks[start] !== rank) continue;
+    } else break;
     const second = next[start]!;
     const after = next[second]!;
     next[start] = after;
@@ -212,9 +233,56 @@ function mergedLength(tokens: Int32Array, rankOf: PairRank): number {
 }
 
 /**
+ * Pieces from this length on keep their first pairs sorted beside the heap (a long piece's pairs
+ * then cost the heap nothing until merges make new ones); from the second length on they are
+ * sorted by counting ranks, shorter ones by comparing.
+ */
+const SORTED_PAIRS_LENGTH = 256;
+const COUNTING_SORT_LENGTH = 4096;
+const NO_PAIRS = new Int32Array(0);
+
+/** The pairs that are tokens (rank ≥ 0), ordered by rank and then by start. */
+function sortedPairs(pairRanks: Int32Array): { starts: Int32Array; ranks: Int32Array } {
+  let count = 0;
+  let highest = -1;
+  for (const rank of pairRanks) {
+    if (rank < 0) continue;
+    count++;
+    if (rank > highest) highest = rank;
+  }
+  const starts = new Int32Array(count);
+  const ranks = new Int32Array(count);
+  if (pairRanks.length < COUNTING_SORT_LENGTH) {
+    const keys = new Float64Array(count);
+    let at = 0;
+    for (let index = 0; index < pairRanks.length; index++) {
+      if (pairRanks[index]! >= 0) keys[at++] = pairRanks[index]! * 2 ** 32 + index;
+    }
+    keys.sort();
+    for (let at = 0; at < count; at++) {
+      starts[at] = keys[at]! % 2 ** 32;
+      ranks[at] = (keys[at]! - starts[at]!) / 2 ** 32;
+    }
+    return { starts, ranks };
+  }
+  // Where each rank's pairs begin, then each pair at its place (starts ascending within a rank).
+  const offsets = new Int32Array(highest + 2);
+  for (const rank of pairRanks) if (rank >= 0) offsets[rank + 1]!++;
+  for (let rank = 1; rank < offsets.length; rank++) offsets[rank]! += offsets[rank - 1]!;
+  for (let index = 0; index < pairRanks.length; index++) {
+    const rank = pairRanks[index]!;
+    if (rank < 0) continue;
+    const at = offsets[rank]!++;
+    starts[at] = index;
+    ranks[at] = rank;
+  }
+  return { starts, ranks };
+}
+
+/**
  * The ranks of pairs of tokens met so far, in an open-addressed table of typed arrays (emptied
  * when three quarters full): a `Map` keyed by `first × 2¹⁸ + second` hashes a double per lookup,
- * which the bench line "tokenizer: hostile 1 MB texts" cannot afford.
+ * which `npm run bench:hostile` cannot afford.
  */
 class PairRanks {
   private readonly firsts = new Int32Array(PAIR_SLOTS).fill(-1);
