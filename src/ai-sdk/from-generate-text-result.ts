@@ -1,6 +1,7 @@
 import type { Message } from '../types.js';
 import { buildResponseResult } from './internal/build-response-result.js';
 import { readMessages } from './internal/read-messages.js';
+import { expectObject, invalid } from './internal/wire-object.js';
 import type { AISDKResponseResult, GenerateTextResultLike } from './result-types.js';
 
 /**
@@ -24,6 +25,11 @@ import type { AISDKResponseResult, GenerateTextResultLike } from './result-types
 export function fromGenerateTextResult(result: GenerateTextResultLike): AISDKResponseResult & { messages: Message[] } {
   // `ai` 7 keeps every step's messages in `responseMessages` (its `response.messages` holds the last
   // step's) and sums the steps' usage in `usage`: the context is the last step's request.
+  const where = 'fromGenerateTextResult';
+  expectObject(expectObject(result, where, 'result')['response'], where, 'result.response');
+  if (!Array.isArray(result.steps)) invalid(where, 'result.steps', 'must be an array of step results');
+  const newest: unknown = result.steps[result.steps.length - 1];
+  if (newest !== undefined) expectObject(newest, where, `result.steps[${result.steps.length - 1}]`);
   const read = readMessages(result.responseMessages ?? result.response.messages, 'fromGenerateTextResult');
   const lastStep = result.steps[result.steps.length - 1];
   const response = buildResponseResult(read.messages, {

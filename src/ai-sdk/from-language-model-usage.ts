@@ -1,5 +1,5 @@
 import type { Usage } from '../types.js';
-import { invalid } from './internal/wire-object.js';
+import { expectObject, invalid } from './internal/wire-object.js';
 import type { GenerateTextUsage, ProviderUsage } from './result-types.js';
 
 function count(value: unknown, field: string): number | undefined {
@@ -30,6 +30,13 @@ function count(value: unknown, field: string): number | undefined {
  * ```
  */
 export function fromLanguageModelUsage(usage: GenerateTextUsage | ProviderUsage): Usage {
+  expectObject(usage, 'fromLanguageModelUsage', 'usage');
+  if (usage.inputTokens !== null && typeof usage.inputTokens === 'object') {
+    expectObject(usage.inputTokens, 'fromLanguageModelUsage', 'usage.inputTokens');
+    if (usage.outputTokens != null) expectObject(usage.outputTokens, 'fromLanguageModelUsage', 'usage.outputTokens');
+  } else if ((usage as GenerateTextUsage).inputTokenDetails != null) {
+    expectObject((usage as GenerateTextUsage).inputTokenDetails, 'fromLanguageModelUsage', 'usage.inputTokenDetails');
+  }
   let total: number | undefined;
   let noCache: number | undefined;
   let cacheRead: number | undefined;
@@ -57,6 +64,9 @@ export function fromLanguageModelUsage(usage: GenerateTextUsage | ProviderUsage)
   }
   const input = noCache ?? Math.max(0, (total ?? 0) - (cacheRead ?? 0) - (cacheWrite ?? 0));
   const out = output ?? 0;
+  if (!Number.isFinite(input + (cacheRead ?? 0) + (cacheWrite ?? 0) + out)) {
+    invalid('fromLanguageModelUsage', 'usage', 'token counts must add up to a finite number');
+  }
   return {
     input,
     output: out,

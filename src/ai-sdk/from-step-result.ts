@@ -1,9 +1,22 @@
 import { buildResponseResult } from './internal/build-response-result.js';
 import { readMessages } from './internal/read-messages.js';
-import type { WireObject } from './internal/wire-object.js';
+import { expectObject, invalid, type WireObject } from './internal/wire-object.js';
 import type { AISDKResponseResult, StepResultLike } from './result-types.js';
 
 /** The messages a step adds, built from its content as the SDK writes its response messages. */
+/**
+ * Checks the fields of a step result the converters read, naming the first wrong one. @internal
+ */
+export function checkStepResult(step: unknown, where: string, path: string): asserts step is StepResultLike {
+  const object = expectObject(step, where, path);
+  const content = object['content'];
+  if (!Array.isArray(content)) invalid(where, `${path}.content`, 'must be an array of parts');
+  for (const [index, part] of content.entries()) expectObject(part, where, `${path}.content[${index}]`);
+  expectObject(object['usage'], where, `${path}.usage`);
+  if (object['model'] !== undefined) expectObject(object['model'], where, `${path}.model`);
+  else expectObject(object['response'], where, `${path}.response`);
+}
+
 function stepMessages(content: readonly { readonly type: string }[]): WireObject[] {
   const assistant: WireObject[] = [];
   const results: WireObject[] = [];
@@ -77,6 +90,7 @@ function stepMessages(content: readonly { readonly type: string }[]): WireObject
  * ```
  */
 export function fromStepResult(step: StepResultLike): AISDKResponseResult {
+  checkStepResult(step, 'fromStepResult', 'step');
   const { messages } = readMessages(stepMessages(step.content) as never, 'fromStepResult');
   return buildResponseResult(messages, {
     usage: step.usage,

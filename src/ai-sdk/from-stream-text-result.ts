@@ -1,5 +1,6 @@
 import type { Message } from '../types.js';
 import { fromGenerateTextResult } from './from-generate-text-result.js';
+import { expectObject } from './internal/wire-object.js';
 import type { AISDKResponseResult, StreamTextResultLike } from './result-types.js';
 
 /**
@@ -18,6 +19,7 @@ import type { AISDKResponseResult, StreamTextResultLike } from './result-types.j
 export async function fromStreamTextResult(
   result: StreamTextResultLike,
 ): Promise<AISDKResponseResult & { messages: Message[] }> {
+  expectObject(result, 'fromStreamTextResult', 'result');
   const [steps, finishReason, usage, response, responseMessages] = await Promise.all([
     result.steps,
     result.finishReason,

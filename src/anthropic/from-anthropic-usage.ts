@@ -1,5 +1,5 @@
 import type { Usage } from '../types.js';
-import { invalid } from './internal/wire-object.js';
+import { expectObject, invalid } from './internal/wire-object.js';
 import type { AnthropicUsage } from './types.js';
 
 /**
@@ -18,6 +18,7 @@ import type { AnthropicUsage } from './types.js';
  * ```
  */
 export function fromAnthropicUsage(usage: AnthropicUsage): Usage {
+  expectObject(usage, 'fromAnthropicUsage', 'usage');
   const count = (value: unknown, field: string): number => {
     if (value === undefined || value === null) return 0;
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
@@ -29,6 +30,9 @@ export function fromAnthropicUsage(usage: AnthropicUsage): Usage {
   const output = count(usage.output_tokens, 'output_tokens');
   const cacheRead = count(usage.cache_read_input_tokens, 'cache_read_input_tokens');
   const cacheWrite = count(usage.cache_creation_input_tokens, 'cache_creation_input_tokens');
+  if (!Number.isFinite(input + cacheRead + cacheWrite + output)) {
+    invalid('fromAnthropicUsage', 'usage', 'token counts must add up to a finite number');
+  }
   return {
     input,
     output,

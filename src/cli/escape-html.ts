@@ -1,3 +1,5 @@
+import { escapeBidiControls } from './escape-controls.js';
+
 const ENTITIES: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',
@@ -7,13 +9,13 @@ const ENTITIES: Record<string, string> = {
 };
 
 /**
- * Escapes text for an HTML text node or a quoted attribute value. Session text is untrusted: every
- * piece of it goes through here.
+ * Escapes text for an HTML text node or a quoted attribute value, bidi controls shown as `\uXXXX`.
+ * Session text is untrusted: every piece of it goes through here.
  *
  * @internal
  */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => ENTITIES[character]!);
+  return escapeBidiControls(text).replace(/[&<>"']/g, (character) => ENTITIES[character]!);
 }
 
 /**

@@ -3,6 +3,7 @@ import { HELP, option, parse, positiveNumber, ratio, wholeNumber } from './argum
 import { branchTranscript } from './branch-transcript.js';
 import { CliError, EXIT, inputError, usageError } from './cli-error.js';
 import { type ContextSettings, resolveWindow } from './context-settings.js';
+import { escapeForTerminal } from './escape-controls.js';
 import { formatInspection } from './format-inspection.js';
 import { formatReplay } from './format-replay.js';
 import { inspectSession } from './inspect-session.js';
@@ -157,19 +158,9 @@ function formatWarnings(loaded: LoadedSession): string {
 }
 
 function toJson(value: unknown): string {
-  // C1 control characters pass JSON.stringify as they are; escape them for terminals.
-  return JSON.stringify(value, null, 2).replace(
-    /[\u007f-\u009f]/g,
-    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-}
-
-/** Session text is untrusted: control characters (terminal escapes) are shown, never sent. */
-function sanitizeForTerminal(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
-  return text.replace(/[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f]|\u001b/g, (character) =>
-    character === '\u001b' ? '\\e' : `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  // DEL, C1 and bidi controls pass JSON.stringify as they are: the terminal escapes below turn them
+  // into JSON's own \uXXXX escapes, so the output parses back to the same data.
+  return JSON.stringify(value, null, 2);
 }
 
 /** The version in the package's own package.json: the nearest one named ctxkit above this file. */
@@ -189,6 +180,6 @@ async function readVersion(): Promise<string> {
 }
 
 const result = await run(process.argv.slice(2), await readVersion());
-if (result.stdout) process.stdout.write(sanitizeForTerminal(result.stdout));
-if (result.stderr) process.stderr.write(sanitizeForTerminal(result.stderr));
+if (result.stdout) process.stdout.write(escapeForTerminal(result.stdout));
+if (result.stderr) process.stderr.write(escapeForTerminal(result.stderr));
 process.exitCode = result.exitCode;

@@ -1,4 +1,5 @@
 import type { TranscriptItem } from './branch-transcript.js';
+import { escapeBidiControls } from './escape-controls.js';
 import { html, Markup } from './escape-html.js';
 import type { InspectedCompaction, SessionInspection, TokenShare } from './inspect-session.js';
 import { REPORT_SCRIPT, REPORT_STYLES } from './report-assets.js';
@@ -16,12 +17,6 @@ const FATE_LABELS = {
   summarized: 'summarized',
   archived: 'archived',
   'previous-summary': 'previous checkpoint',
-};
-const STATUS_LABELS = {
-  'in-context': 'in context',
-  archived: 'archived',
-  compacted: 'compacted away',
-  checkpoint: 'checkpoint',
 };
 
 /**
@@ -102,13 +97,10 @@ ${renderBranches(inspection)}
 <select id="search-filter"><option value="all">all messages</option><option value="in-context">in context</option><option value="compacted">compacted away</option><option value="archived">archived</option><option value="checkpoint">checkpoints</option></select>
 </div>
 <p id="search-count" role="status" aria-live="polite">${transcript.length} messages</p>
-<ol id="transcript" class="messages">
-${transcript.map(
-  (item) => html`<li data-status="${item.status}" data-label="${item.label} ${item.kind}" id="entry-${item.entryId}">
-<div class="message-head"><span class="badge badge-${item.status}">${STATUS_LABELS[item.status]}</span><span class="who">${item.label}</span>${item.kind === 'message' ? '' : html`<span class="tokens">${item.kind}</span>`}<span class="tokens">${new Date(item.timestamp).toISOString()}</span></div>
-<pre>${item.text}</pre></li>`,
-)}
-</ol>
+<ol id="transcript" class="messages"></ol>
+<p><button type="button" id="show-more" hidden>Show more</button></p>
+<noscript><p>The messages are drawn by the page's script: allow it to see them.</p></noscript>
+<script type="application/json" id="transcript-data">${new Markup(transcriptData(transcript))}</script>
 </section>
 </main>
 <footer>Written by <code>ctxkit report</code>. Token counts are the context manager's estimates unless marked as provider-reported.</footer>
@@ -116,6 +108,26 @@ ${transcript.map(
 </body>
 </html>
 `.text;
+}
+
+/**
+ * The transcript as the report's script reads it: one row per message, `[entry id, status, label,
+ * kind, time, text]`, bidi controls shown as escapes, as JSON that cannot end its script element
+ * (`<`, `>` and `&` written as \\u escapes).
+ */
+function transcriptData(transcript: readonly TranscriptItem[]): string {
+  const rows = transcript.map((item) => [
+    item.entryId,
+    item.status,
+    escapeBidiControls(item.label),
+    escapeBidiControls(item.kind),
+    new Date(item.timestamp).toISOString(),
+    escapeBidiControls(item.text),
+  ]);
+  return JSON.stringify(rows).replace(
+    /[<>&\u2028\u2029]/g,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 function renderBreakdown(inspection: SessionInspection): Markup {

@@ -51,6 +51,7 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: 0; font: 13px/1.45
 .checkpoint pre { background: var(--bg); border: 1px solid var(--line); border-radius: 4px; padding: 8px; max-height: 32rem; overflow: auto; }
 ol.messages { list-style: none; padding: 0; margin: 0; }
 ol.messages li { border-left: 4px solid var(--line); padding: 4px 8px; margin: 4px 0; background: var(--bg); }
+#transcript > li { content-visibility: auto; contain-intrinsic-size: auto 8rem; }
 li[data-fate="kept"], li[data-status="in-context"] { border-left-color: var(--kept); }
 li[data-fate="summarized"], li[data-status="compacted"] { border-left-color: var(--summarized); }
 li[data-fate="archived"], li[data-status="archived"] { border-left-color: var(--archived); }
@@ -70,51 +71,155 @@ footer { max-width: 1100px; margin: 32px auto; padding: 0 16px; color: var(--mut
 `;
 
 /**
- * The report's one script: the search over the branch (a client-side filter). It reads only the
- * page's own text; nothing is evaluated or fetched.
+ * The report's one script: draws the transcript from the page's own data and searches it. It reads
+ * only the page's own text; nothing is evaluated or fetched.
+ *
+ * A session of 50 MB must open in seconds and answer each keystroke at once, so the script draws
+ * little and searches an index: the messages are data (`#transcript-data`), drawn 100 at a time
+ * and each cut to 3,000 characters until asked for whole, and the browser lays out only those on
+ * screen (`content-visibility`); their lowercased text is made once, in slices after the page has
+ * opened, in a form as long as the text (a character whose lowercase is longer, such as "İ", stays
+ * as it is), so a hit's index in it is its index in the text; a query that extends the previous
+ * one searches only the previous hits; typing is coalesced (40 ms).
  *
  * @internal
  */
 export const REPORT_SCRIPT = `
 (() => {
+  const PAGE = 100;
+  const CLIP = 3000;
+  const BEFORE_HIT = 200;
+  const STATUS_LABELS = { 'in-context': 'in context', archived: 'archived', compacted: 'compacted away', checkpoint: 'checkpoint' };
   const input = document.getElementById('search');
   const status = document.getElementById('search-filter');
   const count = document.getElementById('search-count');
-  const items = Array.from(document.querySelectorAll('#transcript > li'));
-  const bodies = items.map((item) => item.querySelector('pre'));
-  const texts = bodies.map((body) => body.textContent);
-  function highlight(body, text, query) {
-    body.textContent = '';
-    if (!query) { body.textContent = text; return; }
+  const list = document.getElementById('transcript');
+  const more = document.getElementById('show-more');
+  // Each row: [entry id, status, label, kind, ISO time, text].
+  const rows = JSON.parse(document.getElementById('transcript-data').textContent);
+  const everyRow = rows.map((_, index) => index);
+  const foldedTexts = new Array(rows.length);
+  const foldedLabels = rows.map((row) => fold(row[2] + ' ' + row[3]));
+  function fold(text) {
     const lower = text.toLowerCase();
-    let from = 0;
-    for (let at = lower.indexOf(query, from); at !== -1; at = lower.indexOf(query, from)) {
+    if (lower.length === text.length && !text.includes('\\u0130')) return lower;
+    let out = '';
+    for (const character of text) {
+      const folded = character.toLowerCase();
+      out += folded.length === character.length ? folded : character;
+    }
+    return out;
+  }
+  function foldedText(index) {
+    if (foldedTexts[index] === undefined) foldedTexts[index] = fold(rows[index][5]);
+    return foldedTexts[index];
+  }
+  let query = '';
+  let wanted = 'all';
+  let matches = everyRow;
+  let drawn = 0;
+  function span(className, text) {
+    const element = document.createElement('span');
+    element.className = className;
+    element.textContent = text;
+    return element;
+  }
+  // Appends text[start, end) with the hits marked; a hit that starts before the end is shown
+  // whole. Returns where the shown text ends.
+  function appendMarked(body, text, folded, start, end) {
+    if (!query) { body.append(text.slice(start, end)); return end; }
+    let from = start;
+    for (let at = folded.indexOf(query, from); at !== -1 && at < end; at = folded.indexOf(query, from)) {
       body.append(text.slice(from, at));
       const mark = document.createElement('mark');
       mark.textContent = text.slice(at, at + query.length);
       body.append(mark);
       from = at + query.length;
     }
-    body.append(text.slice(from));
+    if (from < end) body.append(text.slice(from, end));
+    return Math.max(from, end);
+  }
+  function fillText(body, index, whole) {
+    const text = rows[index][5];
+    const folded = query ? foldedText(index) : text;
+    let start = 0;
+    let end = whole ? text.length : Math.min(text.length, CLIP);
+    if (!whole && query) {
+      const first = folded.indexOf(query);
+      if (first >= end) {
+        start = Math.max(0, first - BEFORE_HIT);
+        end = Math.min(text.length, start + CLIP);
+      }
+    }
+    body.textContent = '';
+    if (start > 0) body.append('… ' + start.toLocaleString('en-US') + ' characters before …\\n');
+    end = appendMarked(body, text, folded, start, end);
+    if (end < text.length) body.append('\\n… ' + (text.length - end).toLocaleString('en-US') + ' more characters');
+  }
+  function item(index) {
+    const [entryId, state, label, kind, time, text] = rows[index];
+    const element = document.createElement('li');
+    element.dataset.status = state;
+    element.dataset.label = label + ' ' + kind;
+    element.id = 'entry-' + entryId;
+    const head = document.createElement('div');
+    head.className = 'message-head';
+    head.append(span('badge badge-' + state, STATUS_LABELS[state]), span('who', label));
+    if (kind !== 'message') head.append(span('tokens', kind));
+    head.append(span('tokens', time));
+    const body = document.createElement('pre');
+    fillText(body, index, false);
+    element.append(head, body);
+    if (text.length > CLIP) {
+      const whole = document.createElement('button');
+      whole.type = 'button';
+      whole.className = 'whole';
+      whole.textContent = 'Show the whole message (' + text.length.toLocaleString('en-US') + ' characters)';
+      whole.addEventListener('click', () => { fillText(body, index, true); whole.remove(); });
+      element.append(whole);
+    }
+    return element;
+  }
+  function drawMore() {
+    const fragment = document.createDocumentFragment();
+    const until = Math.min(matches.length, drawn + PAGE);
+    for (; drawn < until; drawn++) fragment.append(item(matches[drawn]));
+    list.append(fragment);
+    const rest = matches.length - drawn;
+    more.hidden = rest === 0;
+    more.textContent = 'Show ' + Math.min(PAGE, rest) + ' more (' + rest.toLocaleString('en-US') + ' not shown)';
   }
   function apply() {
-    const query = input.value.trim().toLowerCase();
-    const wanted = status.value;
-    let shown = 0;
-    items.forEach((item, index) => {
-      const matches = (!query || texts[index].toLowerCase().includes(query) || item.dataset.label.toLowerCase().includes(query))
-        && (wanted === 'all' || item.dataset.status === wanted);
-      item.hidden = !matches;
-      if (matches) shown++;
-      highlight(bodies[index], texts[index], matches ? query : '');
-    });
-    count.textContent = shown + ' of ' + items.length + ' messages';
+    const nextQuery = fold(input.value.trim());
+    const nextWanted = status.value;
+    // A longer query finds only what the shorter one found: search those again, not everything.
+    const base = nextWanted === wanted && nextQuery.includes(query) ? matches : everyRow;
+    query = nextQuery;
+    wanted = nextWanted;
+    matches = base.filter((index) =>
+      (wanted === 'all' || rows[index][1] === wanted) &&
+      (!query || foldedText(index).includes(query) || foldedLabels[index].includes(query)));
+    list.textContent = '';
+    drawn = 0;
+    drawMore();
+    count.textContent = matches.length.toLocaleString('en-US') + ' of ' + rows.length.toLocaleString('en-US') + ' messages';
   }
-  input.addEventListener('input', apply);
+  let timer;
+  const soon = () => { clearTimeout(timer); timer = setTimeout(apply, 40); };
+  input.addEventListener('input', soon);
   status.addEventListener('change', apply);
+  more.addEventListener('click', drawMore);
   document.addEventListener('keydown', (event) => {
     if (event.key === '/' && document.activeElement !== input) { event.preventDefault(); input.focus(); }
   });
   apply();
+  // Lowercase the texts in slices of about 1 MB after the page has opened, so the first search
+  // does not pay for all of them at once (a search before that lowercases what it reads).
+  let next = 0;
+  function foldSome() {
+    for (let budget = 1000000; next < rows.length && budget > 0; next++) budget -= foldedText(next).length;
+    if (next < rows.length) setTimeout(foldSome, 0);
+  }
+  setTimeout(foldSome, 0);
 })();
 `;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { assertStringArgument } from '../validation/assert-argument.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { estimate, roundUp } from './approximate/estimate-text.js';
 import { IMAGE_TOKENS, type TokenCounter } from './token-counter.js';
@@ -69,11 +70,15 @@ export function createApproximateCounter(options: ApproximateCounterOptions = {}
     messageOverhead = 0,
     scale = 1,
   } = parseOptions('createApproximateCounter', optionsSchema, options);
+  const name = scale === 1 ? 'approximate' : `approximate×${scale}`;
   return Object.freeze({
-    name: scale === 1 ? 'approximate' : `approximate×${scale}`,
+    name,
     imageTokens,
     messageOverhead,
-    count: (text: string) => (text.length === 0 ? 0 : roundUp(estimate(text) * scale)),
+    count: (text: string) => {
+      assertStringArgument(text, `${name}.count`, 'text');
+      return text.length === 0 ? 0 : roundUp(estimate(text) * scale);
+    },
   });
 }
 

@@ -1,10 +1,12 @@
 import type { Message } from '../types.js';
+import { assertObjectArgument } from '../validation/assert-argument.js';
 
 /**
  * Whether a message is shown in a transcript UI (`meta.userVisible` defaults to `true`).
  *
  * @param message - Any message. Takes trusted input: a `Message` as ctxkit's types describe it (one
- *   that came through a store or a checked function); it is not validated here.
+ *   that came through a store or a checked function); only its being an object is checked
+ *   (a `ContextError` with code `INPUT_INVALID` otherwise).
  * @returns `false` only when `meta.userVisible` is explicitly `false`.
  *
  * @example
@@ -13,5 +15,6 @@ import type { Message } from '../types.js';
  * ```
  */
 export function isUserVisible(message: Message): boolean {
+  assertObjectArgument(message, 'isUserVisible', 'message', 'a message object');
   return message.meta?.userVisible !== false;
 }

@@ -1,4 +1,5 @@
 import { codePointLength } from '../internal/clip-text.js';
+import { assertStringArgument } from '../validation/assert-argument.js';
 
 /**
  * Counts tokens in text. Counting is synchronous so that planning stays pure and fast.
@@ -50,5 +51,8 @@ export const referenceCounter: TokenCounter = Object.freeze({
   name: 'reference',
   imageTokens: IMAGE_TOKENS,
   messageOverhead: 0,
-  count: (text: string) => Math.ceil(codePointLength(text) / 4),
+  count: (text: string) => {
+    assertStringArgument(text, 'referenceCounter.count', 'text');
+    return Math.ceil(codePointLength(text) / 4);
+  },
 });

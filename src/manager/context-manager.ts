@@ -8,6 +8,7 @@ import { isContextOverflow } from '../models/is-context-overflow.js';
 import type { CompactionResult } from '../pipeline/compact.js';
 import { withoutAwaitedResults } from '../pipeline/internal/awaited-approvals.js';
 import type { Message } from '../types.js';
+import { assertObjectArgument, invalidArgument } from '../validation/assert-argument.js';
 import { CompactionBackoff } from './compaction-backoff.js';
 import { compactionLevels } from './compaction-levels.js';
 import type { CallOptions, ContextManager, ContextManagerOptions, PrepareResult } from './context-manager-types.js';
@@ -199,7 +200,10 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
   return {
     config,
     prepare,
-    recordUsage: (usage) => reported.record(usage),
+    recordUsage: (usage) => {
+      assertObjectArgument(usage, 'recordUsage', 'usage', 'a Usage object ({ input, output, … })');
+      reported.record(usage);
+    },
     append: (messages, callOptions = {}) => take(messages, 'append', callOptions),
     afterTurn: (input, callOptions = {}) => take(input, 'afterTurn', callOptions),
     async compact(history, callOptions = {}) {
@@ -208,8 +212,14 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       // The host goes on from the array it passed (or from the compacted messages).
       return compaction.adopt(await compaction.run(continued, 'manual', callOptions), history);
     },
-    runWithOverflowRecovery: (input, call, callOptions = {}) =>
-      recoverFromOverflow({ prepare, compaction, state, reported, isOverflow, turns }, input, call, callOptions),
+    runWithOverflowRecovery: (input, call, callOptions = {}) => {
+      if (typeof call !== 'function') {
+        return Promise.reject(
+          invalidArgument('runWithOverflowRecovery', 'call', 'a function that calls the model', call),
+        );
+      }
+      return recoverFromOverflow({ prepare, compaction, state, reported, isOverflow, turns }, input, call, callOptions);
+    },
     stats(history) {
       checkList(history, 'stats');
       const { usage, projection } = measureList(history);

@@ -19,7 +19,10 @@ export interface ContextBreakdown {
   tools: number;
   /** Estimated tokens of the sent messages by role. */
   byRole: Record<Role, number>;
-  /** Estimated tokens of the sent messages by `meta.kind` (`message` when unset). */
+  /**
+   * Estimated tokens of the sent messages by `meta.kind` (`message` when unset). An object without
+   * a prototype, so that a kind named `toString`, `constructor` or `__proto__` is a kind like any other.
+   */
   byKind: Record<string, number>;
   /** The sum of the above: an estimate, whatever `currentUsage` is based on. */
   total: number;
@@ -62,7 +65,8 @@ export function buildBreakdown(
   },
 ): ContextBreakdown {
   const byRole: Record<Role, number> = { user: 0, assistant: 0, toolResult: 0 };
-  const byKind: Record<string, number> = {};
+  // No prototype: a kind is data, and `toString` or `__proto__` must not reach Object's members.
+  const byKind: Record<string, number> = Object.create(null);
   let total = 0;
   for (let index = 0; index < sent.length; index++) {
     const message = sent[index]!;

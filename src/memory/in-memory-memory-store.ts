@@ -1,4 +1,5 @@
 import { StoreError } from '../errors.js';
+import { assertObjectArgument, assertStringArgument } from '../validation/assert-argument.js';
 import { isWithinMemoryPath } from './is-within-memory-path.js';
 import { MEMORY_ROOT } from './memory-root.js';
 import type {
@@ -56,9 +57,11 @@ export function createInMemoryMemoryStore(): MemoryStore {
 
   return {
     async stat(path: string): Promise<MemoryEntry | undefined> {
+      assertStringArgument(path, 'MemoryStore.stat', 'path');
       return entry(path);
     },
     async list(path: string, options?: MemoryListOptions): Promise<MemoryEntry[]> {
+      assertStringArgument(path, 'MemoryStore.list', 'path');
       if (!directories.has(path)) throw fail(`${path} is not a directory`);
       const limit = options?.limit ?? Number.POSITIVE_INFINITY;
       const children: MemoryEntry[] = [];
@@ -69,6 +72,7 @@ export function createInMemoryMemoryStore(): MemoryStore {
       return children;
     },
     async read(path: string, options?: MemoryReadOptions): Promise<string> {
+      assertStringArgument(path, 'MemoryStore.read', 'path');
       const text = files.get(path);
       if (text === undefined) throw fail(directories.has(path) ? `${path} is a directory` : `${path} does not exist`);
       const maxBytes = options?.maxBytes ?? Number.POSITIVE_INFINITY;
@@ -81,12 +85,16 @@ export function createInMemoryMemoryStore(): MemoryStore {
       return new TextDecoder().decode(bytes.subarray(0, end));
     },
     async write(path: string, text: string, options: MemoryWriteOptions): Promise<void> {
+      assertStringArgument(path, 'MemoryStore.write', 'path');
+      assertStringArgument(text, 'MemoryStore.write', 'text');
+      assertObjectArgument(options, 'MemoryStore.write', 'options');
       if (directories.has(path)) throw fail(`${path} is a directory`);
       if (files.has(path) && !options.overwrite) throw fail(`${path} already exists`);
       makeParents(path);
       files.set(path, text);
     },
     async delete(path: string): Promise<void> {
+      assertStringArgument(path, 'MemoryStore.delete', 'path');
       if (path === MEMORY_ROOT) throw fail(`${MEMORY_ROOT} itself cannot be deleted`);
       if (entry(path) === undefined) throw fail(`${path} does not exist`);
       for (const key of within(path)) {
@@ -95,6 +103,8 @@ export function createInMemoryMemoryStore(): MemoryStore {
       }
     },
     async rename(from: string, to: string): Promise<void> {
+      assertStringArgument(from, 'MemoryStore.rename', 'from');
+      assertStringArgument(to, 'MemoryStore.rename', 'to');
       if (from === MEMORY_ROOT || to === MEMORY_ROOT) throw fail(`${MEMORY_ROOT} itself cannot be renamed`);
       if (entry(from) === undefined) throw fail(`${from} does not exist`);
       if (entry(to) !== undefined) throw fail(`${to} already exists`);

@@ -1,3 +1,4 @@
+import { assertStringArgument } from '../validation/assert-argument.js';
 import { MEMORY_ROOT } from './memory-root.js';
 
 /**
@@ -13,6 +14,7 @@ import { MEMORY_ROOT } from './memory-root.js';
  * ```
  */
 export function parentMemoryPath(path: string): string {
+  assertStringArgument(path, 'parentMemoryPath', 'path');
   const index = path.lastIndexOf('/');
   return index <= MEMORY_ROOT.length - 1 ? MEMORY_ROOT : path.slice(0, index);
 }

@@ -1,4 +1,5 @@
 import type { Message } from '../types.js';
+import { assertMessageShape } from '../validation/assert-argument.js';
 import { onlyText, textOf } from './internal/message-text.js';
 import {
   ARCHIVED_RESULT_PLACEHOLDER,
@@ -50,6 +51,7 @@ export type CtxkitMessageKind =
  * ```
  */
 export function ctxkitMessageKind(message: Message): CtxkitMessageKind | undefined {
+  assertMessageShape(message, 'ctxkitMessageKind');
   const kind = message.meta?.kind;
   if (message.role === 'toolResult') {
     if (kind === 'tool_result_archived') return 'archived_result';

@@ -1,4 +1,5 @@
 import type { Message } from '../types.js';
+import { assertMessageShape } from '../validation/assert-argument.js';
 import { textOf } from './internal/message-text.js';
 import { SUMMARY_PREFIX } from './wire-strings.js';
 
@@ -17,6 +18,7 @@ import { SUMMARY_PREFIX } from './wire-strings.js';
  * ```
  */
 export function summaryText(message: Message): string | undefined {
+  assertMessageShape(message, 'summaryText');
   if (message.role !== 'user') return undefined;
   const kind = message.meta?.kind;
   if (kind !== 'compaction_summary' && kind !== undefined) return undefined;

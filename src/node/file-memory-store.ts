@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { createKeyedQueue } from '../memory/keyed-queue.js';
 import type { MemoryStore } from '../memory/memory-store.js';
+import { assertObjectArgument, assertStringArgument } from '../validation/assert-argument.js';
 import { parseOptions } from '../validation/parse-options.js';
 import { type FileMemoryTree, fixRootPath, hasDescriptorPaths } from './file-memory/file-memory-tree.js';
 import { listDirectory } from './file-memory/list-directory.js';
@@ -105,7 +106,11 @@ export function createFileMemoryStore(options: CreateFileMemoryStoreOptions): Me
     stat: (path) => statEntry(tree, path),
     list: (path, listOptions) => listDirectory(tree, path, listOptions),
     read: (path, readOptions) => readFile(tree, path, readOptions),
-    write: (path, text, writeOptions) => writeFile(tree, path, text, writeOptions),
+    write: async (path, text, writeOptions) => {
+      assertStringArgument(text, 'MemoryStore.write', 'text');
+      assertObjectArgument(writeOptions, 'MemoryStore.write', 'options');
+      return writeFile(tree, path, text, writeOptions);
+    },
     delete: (path) => removeEntry(tree, path),
     rename: (from, to) => renameEntry(tree, from, to),
     runExclusive<T>(task: () => Promise<T>): Promise<T> {

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SpilledOutput, SpillInfo, SpillStore } from '../pipeline/spill-store.js';
+import { assertObjectArgument, assertStringArgument } from '../validation/assert-argument.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { defaultSpillDirectory } from './default-spill-directory.js';
 
@@ -18,8 +19,8 @@ export interface CreateFileSpillStoreOptions {
   directory?: string;
 }
 
-function safeName(value: string | undefined): string {
-  const cleaned = (value ?? '').replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 40);
+function safeName(value: unknown): string {
+  const cleaned = (typeof value === 'string' ? value : '').replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 40);
   return cleaned === '' ? 'tool' : cleaned;
 }
 
@@ -48,6 +49,8 @@ export function createFileSpillStore(options: CreateFileSpillStoreOptions = {}):
   const directory = options.directory ?? defaultSpillDirectory();
   return {
     async save(content: string, info: SpillInfo): Promise<SpilledOutput> {
+      assertStringArgument(content, 'SpillStore.save', 'content');
+      assertObjectArgument(info, 'SpillStore.save', 'info');
       const data = Buffer.from(content, 'utf8');
       const sha256 = createHash('sha256').update(data).digest('hex');
       await mkdir(directory, { recursive: true, mode: 0o700 });

@@ -7,6 +7,7 @@
  */
 import { SessionError } from '../errors.js';
 import type { CompactionEntry, SessionEntry } from '../session-entry.js';
+import { describeValue } from '../validation/describe-value.js';
 
 /**
  * Where the latest compaction's kept range starts: the index of its `firstKeptEntryId` in `path`,
@@ -78,7 +79,7 @@ export function wantsContextBranch(functionName: string, options: unknown): bool
     return from === 'context';
   }
   throw new SessionError({
-    message: `${functionName}: options.from must be 'root' (the whole path) or 'context' (the context branch), got ${JSON.stringify(from) ?? typeof from}.`,
+    message: `${functionName}: options.from must be 'root' (the whole path) or 'context' (the context branch), got ${describeValue(from)}.`,
     code: 'INPUT_INVALID',
   });
 }

@@ -2,6 +2,7 @@ import { createSummaryMessage } from '../messages/create-summary-message.js';
 import { createBranchSummaryMessage } from '../messages/internal/summary-messages.js';
 import type { SessionEntry } from '../session-entry.js';
 import type { Message, UserMessage } from '../types.js';
+import { assertObjectArgument } from '../validation/assert-argument.js';
 
 const derived = new WeakMap<SessionEntry, UserMessage>();
 
@@ -46,6 +47,7 @@ function derive(entry: SessionEntry): UserMessage | undefined {
  * ```
  */
 export function entryToMessage(entry: SessionEntry): Message | undefined {
+  assertObjectArgument(entry, 'entryToMessage', 'entry', 'a session entry object');
   if (entry.type === 'message') return entry.message;
   let message = derived.get(entry);
   if (message === undefined) {

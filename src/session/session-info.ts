@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { SessionError, StoreError } from '../errors.js';
+import { describeValue } from '../validation/describe-value.js';
 import type { CreateSessionInit, SessionInfo } from './session-store.js';
 
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -15,7 +16,7 @@ const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
  * @internal
  */
 export function isSessionId(value: string): boolean {
-  return SESSION_ID.test(value);
+  return typeof value === 'string' && SESSION_ID.test(value);
 }
 
 const sessionInitSchema = z.object({
@@ -63,6 +64,12 @@ export function describeIssues(error: z.ZodError, root: string): string {
 
 /** @internal */
 export function sessionNotFound(sessionId: string): SessionError {
+  if (typeof sessionId !== 'string') {
+    return new SessionError({
+      message: `A session id must be a string (got ${describeValue(sessionId)}).`,
+      code: 'INPUT_INVALID',
+    });
+  }
   return new SessionError({
     message: `There is no session "${sessionId}". Create it with createSession first.`,
     code: 'SESSION_NOT_FOUND',

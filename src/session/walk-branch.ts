@@ -1,5 +1,6 @@
 import { SessionError } from '../errors.js';
 import type { SessionEntry } from '../session-entry.js';
+import { describeValue } from '../validation/describe-value.js';
 import { checkEntry, checkEntryCollection, checkOptionsObject, isFrozenEntry, isStoreArray } from './check-entries.js';
 import { contextBranchHead } from './context-branch.js';
 
@@ -50,6 +51,12 @@ export function indexEntries(entries: SessionEntries): ReadonlyMap<string, Sessi
   }
   for (let position = index.length; position < list.length; position++) {
     const entry = list[position]!;
+    if (typeof entry !== 'object' || entry === null) {
+      throw new SessionError({
+        message: `entries[${position}] must be a session entry object (got ${describeValue(entry)}).`,
+        code: 'INPUT_INVALID',
+      });
+    }
     index.byId.set(entry.id, entry);
   }
   index.length = list.length;

@@ -1,5 +1,6 @@
 import { clipText, codePointLength } from '../internal/clip-text.js';
 import type { Message } from '../types.js';
+import { checkSummaryRequest } from './check-summary-request.js';
 import { briefDigest, digestToolResults, digestWithShares } from './heuristic/digest-tool-results.js';
 import { gatherFacts } from './heuristic/gather-facts.js';
 import { type Detail, renderCheckpoint } from './heuristic/render-checkpoint.js';
@@ -95,6 +96,7 @@ export function summarizeHeuristically(request: SummaryRequest): string {
  */
 export const heuristicSummarizer: Summarizer = {
   async summarize(request) {
+    checkSummaryRequest(request, 'heuristicSummarizer.summarize');
     request.signal?.throwIfAborted();
     return summarizeHeuristically(request);
   },

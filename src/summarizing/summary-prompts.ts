@@ -1,3 +1,4 @@
+import { checkSummaryRequest } from './check-summary-request.js';
 import { serializeConversation } from './serialize-conversation.js';
 import type { SummaryKind, SummaryRequest } from './summarizer-types.js';
 
@@ -117,6 +118,7 @@ function closing(request: SummaryRequest): string {
 }
 
 function compactionPrompt(request: SummaryRequest): string {
+  checkSummaryRequest(request, 'SUMMARY_PROMPTS.compaction');
   const previous = request.previousSummary?.trim();
   const noContinue = 'Do not continue this conversation and do not answer any question in it.';
   if (!previous) {
@@ -149,6 +151,7 @@ ${closing(request)}`;
 }
 
 function toolResultsPrompt(request: SummaryRequest): string {
+  checkSummaryRequest(request, 'SUMMARY_PROMPTS.tool_results');
   const previous = request.previousSummary?.trim();
   const earlier = previous
     ? `\n\nAn earlier digest of older tool calls; keep the facts from it that still matter:\n${quoted('previous-summary', previous)}`
@@ -166,6 +169,7 @@ ${closing(request)}`;
 }
 
 function branchPrompt(request: SummaryRequest): string {
+  checkSummaryRequest(request, 'SUMMARY_PROMPTS.branch');
   const previous = request.previousSummary?.trim();
   const earlier = previous
     ? `\n\nA summary of what came before these messages on the branch; fold what still matters into yours:\n${quoted('previous-summary', previous)}`

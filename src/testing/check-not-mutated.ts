@@ -17,7 +17,8 @@ import { deepDifferences } from './deep-differences.js';
 export function deepFreeze<T>(value: T): T {
   const seen = new WeakSet<object>();
   const freeze = (item: unknown): void => {
-    if (typeof item !== 'object' || item === null || seen.has(item)) return;
+    // A typed array's elements cannot be frozen (the engine refuses): leave views as they are.
+    if (typeof item !== 'object' || item === null || seen.has(item) || ArrayBuffer.isView(item)) return;
     seen.add(item);
     for (const key of Reflect.ownKeys(item)) freeze((item as Record<PropertyKey, unknown>)[key]);
     Object.freeze(item);

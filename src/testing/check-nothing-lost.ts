@@ -1,5 +1,7 @@
 import type { Message } from '../index.js';
 import { archiveToolResult } from '../messages/internal/kept-tool-results.js';
+import { assertOptionalObjectArgument } from '../validation/assert-argument.js';
+import { assertMessages } from '../validation/assert-messages.js';
 import { deepEqual } from './deep-differences.js';
 
 /**
@@ -54,6 +56,9 @@ export function checkNothingLost(
   after: readonly Message[],
   options: CheckNothingLostOptions = {},
 ): string[] {
+  assertMessages(before, 'checkNothingLost');
+  assertMessages(after, 'checkNothingLost');
+  assertOptionalObjectArgument(options, 'checkNothingLost', 'options');
   const problems: string[] = [];
   let position = 0;
   before.forEach((message, index) => {

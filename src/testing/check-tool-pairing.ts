@@ -1,5 +1,7 @@
 import type { Message } from '../index.js';
 import { approvalRequests, approvalResponseIds } from '../internal/tool-approvals.js';
+import { assertOptionalObjectArgument } from '../validation/assert-argument.js';
+import { assertMessages } from '../validation/assert-messages.js';
 
 /**
  * Options of {@link checkToolPairing}.
@@ -49,6 +51,8 @@ function describeAt(messages: readonly Message[], index: number): string {
  * ```
  */
 export function checkToolPairing(messages: readonly Message[], options: CheckToolPairingOptions = {}): string[] {
+  assertMessages(messages, 'checkToolPairing');
+  assertOptionalObjectArgument(options, 'checkToolPairing', 'options');
   const problems: string[] = [];
   const paired = new Set<number>();
   const callIds = new Map<string, number>();
@@ -110,6 +114,8 @@ export function checkToolPairing(messages: readonly Message[], options: CheckToo
  * ```
  */
 export function checkSplitKeepsToolPairs(old: readonly Message[], recent: readonly Message[]): string[] {
+  assertMessages(old, 'checkSplitKeepsToolPairs');
+  assertMessages(recent, 'checkSplitKeepsToolPairs');
   const oldCalls = new Set<string>();
   for (const message of old) {
     if (message.role !== 'assistant') continue;

@@ -1,4 +1,5 @@
 import { DEFAULT_CONFIG, type ToolOutputLimits } from '../index.js';
+import { assertOptionalObjectArgument, assertStringArgument } from '../validation/assert-argument.js';
 
 const encoder = new TextEncoder();
 
@@ -19,6 +20,8 @@ const encoder = new TextEncoder();
  * ```
  */
 export function checkWithinLimits(text: string, limits: Partial<ToolOutputLimits> = {}): string[] {
+  assertStringArgument(text, 'checkWithinLimits', 'text');
+  assertOptionalObjectArgument(limits, 'checkWithinLimits', 'limits');
   const given = Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined));
   const { maxLines, maxChars, maxBytes } = { ...DEFAULT_CONFIG.toolOutput, ...given };
   let newlines = 0;
@@ -46,6 +49,7 @@ export function checkWithinLimits(text: string, limits: Partial<ToolOutputLimits
  * ```
  */
 export function checkWellFormedText(text: string): string[] {
+  assertStringArgument(text, 'checkWellFormedText', 'text');
   const problems: string[] = [];
   for (let index = 0; index < text.length && problems.length < 10; index++) {
     const code = text.charCodeAt(index);

@@ -1,6 +1,7 @@
 import * as fc from 'fast-check';
 import type { AssistantMessage, Message, StopReason, ToolResultMessage, UserMessage } from '../index.js';
 import { createToolSummaryMessage } from '../messages/internal/summary-messages.js';
+import { assertOptionalObjectArgument } from '../validation/assert-argument.js';
 import { imageMessage, summaryMessage, toolResultMessage } from './message-builders.js';
 
 /**
@@ -204,6 +205,7 @@ function toolTurn(
  * ```
  */
 export function arbitraryConversation(options: ArbitraryConversationOptions = {}): fc.Arbitrary<Message[]> {
+  assertOptionalObjectArgument(options, 'arbitraryConversation', 'options');
   const minLength = options.minLength ?? 0;
   const maxLength = Math.max(minLength, options.maxLength ?? 30);
   return fc.array(turnArbitraries(options), { minLength, maxLength }).map((turns) => {
@@ -237,6 +239,7 @@ export function arbitraryConversation(options: ArbitraryConversationOptions = {}
 export function arbitraryMessage(
   options: Omit<ArbitraryConversationOptions, 'minLength' | 'maxLength'> = {},
 ): fc.Arbitrary<Message> {
+  assertOptionalObjectArgument(options, 'arbitraryMessage', 'options');
   return fc.tuple(turnArbitraries(options), fc.nat()).map(([turn, pick]) => {
     const delayed: Message[] = [];
     const messages = [...turnMessages(turn, { next: 0 }, options.withImages !== false, delayed), ...delayed];

@@ -11,6 +11,7 @@ import type {
   UserMessage,
 } from '../index.js';
 import { createSummaryMessage } from '../messages/create-summary-message.js';
+import { assertObjectArgument, assertOptionalObjectArgument, invalidArgument } from '../validation/assert-argument.js';
 
 /**
  * A user message with plain-text content.
@@ -60,6 +61,7 @@ export interface AssistantMessageOptions {
  * ```
  */
 export function assistantMessage(text: string, options: AssistantMessageOptions = {}): AssistantMessage {
+  assertOptionalObjectArgument(options, 'assistantMessage', 'options');
   return {
     role: 'assistant',
     content: [
@@ -103,6 +105,9 @@ export interface ToolCallSpec {
  * ```
  */
 export function toolCallMessage(calls: readonly ToolCallSpec[], text?: string): AssistantMessage {
+  if (!Array.isArray(calls))
+    throw invalidArgument('toolCallMessage', 'calls', 'an array of { id, name, arguments }', calls);
+  for (const [index, call] of calls.entries()) assertObjectArgument(call, 'toolCallMessage', `calls[${index}]`);
   const parts: ToolCall[] = calls.map((call) => ({
     type: 'toolCall',
     id: call.id,
@@ -147,6 +152,7 @@ export interface ToolResultMessageOptions {
  * ```
  */
 export function toolResultMessage(id: string, text: string, options: ToolResultMessageOptions = {}): ToolResultMessage {
+  assertOptionalObjectArgument(options, 'toolResultMessage', 'options');
   return {
     role: 'toolResult',
     toolCallId: id,
@@ -187,6 +193,7 @@ export interface ImageMessageOptions {
  * ```
  */
 export function imageMessage(data: string, options: ImageMessageOptions = {}): UserMessage {
+  assertOptionalObjectArgument(options, 'imageMessage', 'options');
   const image: ImageContent = { type: 'image', data, mimeType: options.mimeType ?? 'image/png' };
   const text: TextContent[] = options.text === undefined ? [] : [{ type: 'text', text: options.text }];
   return { role: 'user', content: [...text, image], ...(options.meta === undefined ? {} : { meta: options.meta }) };

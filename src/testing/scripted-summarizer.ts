@@ -1,5 +1,6 @@
 import { abortReason, raceAbort } from '../internal/race-abort.js';
 import type { Summarizer, SummaryOutput, SummaryRequest } from '../summarizing/index.js';
+import { assertOptionalObjectArgument, invalidArgument } from '../validation/assert-argument.js';
 
 /**
  * One scripted answer of a {@link createScriptedSummarizer} summarizer:
@@ -79,6 +80,8 @@ export function createScriptedSummarizer(
   script: readonly ScriptStep[],
   options: CreateScriptedSummarizerOptions = {},
 ): ScriptedSummarizer {
+  if (!Array.isArray(script)) throw invalidArgument('createScriptedSummarizer', 'script', 'an array of steps', script);
+  assertOptionalObjectArgument(options, 'createScriptedSummarizer', 'options');
   const steps = [...script];
   const requests: SummaryRequest[] = [];
   let next = 0;

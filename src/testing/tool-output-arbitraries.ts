@@ -1,5 +1,6 @@
 import * as fc from 'fast-check';
 import type { ToolOutputLimits } from '../index.js';
+import { assertOptionalObjectArgument } from '../validation/assert-argument.js';
 
 /**
  * Options of {@link arbitraryToolOutput}.
@@ -50,6 +51,7 @@ const line: fc.Arbitrary<string> = fc.oneof(
  * ```
  */
 export function arbitraryToolOutput(options: ArbitraryToolOutputOptions = {}): fc.Arbitrary<string> {
+  assertOptionalObjectArgument(options, 'arbitraryToolOutput', 'options');
   const ordinary = fc
     .tuple(fc.array(line, { maxLength: options.maxLines ?? 60 }), fc.boolean())
     .map(([lines, trailing]) => lines.join('\n') + (trailing && lines.length > 0 ? '\n' : ''));

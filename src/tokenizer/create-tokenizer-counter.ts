@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IMAGE_TOKENS, type TokenCounter } from '../counting/token-counter.js';
 import { ConfigError } from '../errors.js';
+import { assertStringArgument } from '../validation/assert-argument.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { canLoadSync, getEncoder, type TokenizerEncoding } from './load-encoding.js';
 
@@ -38,9 +39,6 @@ const optionsSchema = z.strictObject({
   messageOverhead: option.tokens().optional(),
 });
 
-/** Special-token text such as `<|endoftext|>` is counted as the plain text it is, never thrown on. */
-const plainText = Object.freeze({ disallowedSpecial: new Set<string>() });
-
 /** The options with their defaults, or a `ConfigError` naming `caller` and the field. @internal */
 export function parseCounterOptions(
   options: CreateTokenizerCounterOptions,
@@ -65,7 +63,10 @@ export function counterFor({
     exact: true,
     imageTokens,
     messageOverhead,
-    count: (text: string) => (text.length === 0 ? 0 : getEncoder(encoding).countTokens(text, plainText)),
+    count: (text: string) => {
+      assertStringArgument(text, `${encoding} counter.count`, 'text');
+      return text.length === 0 ? 0 : getEncoder(encoding)(text);
+    },
   });
 }
 

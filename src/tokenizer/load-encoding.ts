@@ -1,5 +1,6 @@
-import { GptEncoding } from 'gpt-tokenizer/GptEncoding';
+import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { ConfigError } from '../errors.js';
+import { createBytePairCounter, type Ranks } from './byte-pair-counter.js';
 
 /**
  * The OpenAI encodings an exact counter can use: `o200k_base` (GPT-4o, GPT-4.1, GPT-5, the o-series)
@@ -13,14 +14,14 @@ import { ConfigError } from '../errors.js';
  */
 export type TokenizerEncoding = 'o200k_base' | 'cl100k_base';
 
-/** A rank table as gpt-tokenizer ships it. */
-type Ranks = (string | number[])[];
-
 /** The rank tables loaded so far; each is parsed once, the first time an encoding is asked for. */
 const loadedRanks = new Map<TokenizerEncoding, Ranks>();
 
-/** One encoder per encoding, shared by every counter that uses it. */
-const encoders = new Map<TokenizerEncoding, GptEncoding>();
+/** A function counting the tokens of a text. @internal */
+export type CountTokens = (text: string) => number;
+
+/** One count function per encoding, shared by every counter that uses it. */
+const encoders = new Map<TokenizerEncoding, CountTokens>();
 
 /** A Node `require`, made with `createRequire`. */
 type RequireFunction = (id: string) => unknown;
@@ -90,14 +91,17 @@ export async function loadRanks(encoding: TokenizerEncoding): Promise<void> {
 }
 
 /**
- * The shared encoder of an encoding, built on first use from its rank table (loaded synchronously
- * if no one loaded it before). @internal
+ * The shared count function of an encoding, built on first use from its rank table (loaded
+ * synchronously if no one loaded it before) and gpt-tokenizer's split pattern for it. @internal
  */
-export function getEncoder(encoding: TokenizerEncoding): GptEncoding {
+export function getEncoder(encoding: TokenizerEncoding): CountTokens {
   let encoder = encoders.get(encoding);
   if (encoder === undefined) {
     const ranks = loadRanksSync(encoding);
-    encoder = GptEncoding.getEncodingApi(encoding, () => ranks);
+    encoder = createBytePairCounter(
+      ranks,
+      encoding === 'o200k_base' ? O200K_TOKEN_SPLIT_REGEX : CL100K_TOKEN_SPLIT_REGEX,
+    );
     encoders.set(encoding, encoder);
   }
   return encoder;

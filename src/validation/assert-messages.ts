@@ -40,12 +40,16 @@ export function assertMessages(messages: unknown, where: string): asserts messag
  * @internal
  */
 export function assertMessage(message: unknown, where: string, index: number): asserts message is Message {
+  checkMessage(message, where, `messages[${index}]`);
+}
+
+function checkMessage(message: unknown, where: string, label: string): asserts message is Message {
   if (isWellFormedMessage(message)) return;
   const parsed = messageSchema.safeParse(message);
   if (parsed.success) return;
   const { field, detail } = firstIssue(parsed.error, '');
   throw new ContextError({
-    message: `${where}: messages[${index}]${field ? `.${field}` : ''} ${detail}. Each message needs a role of 'user', 'assistant' or 'toolResult' and content of that role's shape (see the Message type).`,
+    message: `${where}: ${label}${field ? `.${field}` : ''} ${detail}. Each message needs a role of 'user', 'assistant' or 'toolResult' and content of that role's shape (see the Message type).`,
     code: 'INPUT_INVALID',
     cause: parsed.error,
   });

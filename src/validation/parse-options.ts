@@ -6,21 +6,12 @@ import { z } from 'zod';
 import type { TokenCounter } from '../counting/token-counter.js';
 import { ConfigError } from '../errors.js';
 import type { Summarizer } from '../summarizing/summarizer-types.js';
+import { describeValue } from './describe-value.js';
 
 const isCount = (value: unknown) =>
   value === undefined || (typeof value === 'number' && Number.isFinite(value) && value >= 0);
 
 type Issue = z.core.$ZodIssue;
-
-/** A short, printable description of a value for an error message. @internal */
-export function describeValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-  if (value === null || value === undefined) return String(value);
-  if (Array.isArray(value)) return `an array of ${value.length}`;
-  if (typeof value === 'function') return 'a function';
-  return typeof value === 'object' ? 'an object' : typeof value;
-}
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let value = root;

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -7,7 +7,13 @@ import { createJsonlStore } from 'ctxkit/node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { SessionInspection } from '../../src/cli/inspect-session.js';
 import type { ReplayResult } from '../../src/cli/replay-session.js';
-import { type RecordedSessions, recordSessions, TERMINAL_PAYLOAD, XSS_PAYLOAD } from './record-sessions.js';
+import {
+  BIDI_PAYLOAD,
+  type RecordedSessions,
+  recordSessions,
+  TERMINAL_PAYLOAD,
+  XSS_PAYLOAD,
+} from './record-sessions.js';
 import { type CliRun, runCli } from './run-cli.js';
 
 /** The settings the compacted session was recorded with. */
@@ -197,6 +203,26 @@ describe.concurrent('ctxkit inspect', () => {
     const inspection = json(await runCli(['inspect', sessions.plain, '--json']));
     expect(inspection.messages.some((message) => message.text.includes(XSS_PAYLOAD))).toBe(true);
     expect(inspection.messages.some((message) => message.text.includes(TERMINAL_PAYLOAD))).toBe(true);
+  });
+
+  test('shows bidi controls escaped, never raw, in the terminal and in JSON; the data keeps them', async () => {
+    const bidi = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
+    const text = await runCli(['inspect', sessions.plain]);
+    expect(text.exitCode).toBe(0);
+    expect(text.stdout).not.toMatch(bidi);
+    expect(text.stdout).toContain('invoice\\u202efdp.exe');
+    const raw = await runCli(['inspect', sessions.plain, '--json']);
+    expect(raw.stdout).not.toMatch(bidi);
+    const inspection = json(raw);
+    expect(inspection.messages.some((message) => message.text.includes(BIDI_PAYLOAD))).toBe(true);
+    const replay = await runCli(['replay', sessions.plain, '--window', '8000']);
+    expect(replay.stdout + replay.stderr).not.toMatch(bidi);
+    mkdirSync(join(sessions.directory, 'reports'), { recursive: true });
+    const report = join(sessions.directory, 'reports', 'bidi.html');
+    expect(await runCli(['report', sessions.plain, '-o', report])).toMatchObject({ exitCode: 0 });
+    const page = readFileSync(report, 'utf8');
+    expect(page).not.toMatch(bidi);
+    expect(page).toContain('invoice\\u202efdp.exe');
   });
 });
 

@@ -13,6 +13,12 @@ export const XSS_PAYLOAD = '<script>window.__xss = 1</script><img src=x onerror=
 /** Terminal escapes (a window title, a color) that must never reach the terminal raw. */
 export const TERMINAL_PAYLOAD = '\u001b]0;owned\u0007\u001b[31mred';
 
+/** Unicode bidi controls that reorder what is displayed (a file name that reads as another). */
+export const BIDI_PAYLOAD = 'invoice\u202Efdp.exe \u2066isolated\u2069 \u202Aembedded\u202C';
+
+/** Text before a search hit that changes length under case folding ("İ" lowercases to two units). */
+export const CASE_FOLD_PAYLOAD = 'İİİİ the parser again';
+
 export interface RecordedSessions {
   directory: string;
   /** A few turns with tool calls, the XSS payload in one message. */
@@ -49,7 +55,7 @@ async function recordPlain(store: SessionStore, sessionId: string): Promise<void
       turn === 2
         ? `Please look at this: ${XSS_PAYLOAD}`
         : turn === 3
-          ? `Turn 3: fix the parser. ${TERMINAL_PAYLOAD}`
+          ? `Turn 3: fix the parser. ${TERMINAL_PAYLOAD} ${CASE_FOLD_PAYLOAD} ${BIDI_PAYLOAD}`
           : `Turn ${turn}: fix the parser.`;
     await append(store, sessionId, userMessage(text));
     await append(store, sessionId, {
@@ -59,7 +65,9 @@ async function recordPlain(store: SessionStore, sessionId: string): Promise<void
     });
     const error = `src/parser.ts(${turn},1): error TS1005: ';' expected.`;
     await append(store, sessionId, toolResultMessage(`call_${turn}`, error, { toolName: 'typecheck', isError: true }));
-    await append(store, sessionId, { ...assistantMessage(`Turn ${turn}: fixed one error.`), model: MODEL });
+    // The last answer carries bidi controls: `inspect` prints it as the branch's last message.
+    const answer = `Turn ${turn}: fixed one error.${turn === 3 ? ` ${BIDI_PAYLOAD}` : ''}`;
+    await append(store, sessionId, { ...assistantMessage(answer), model: MODEL });
   }
 }
 

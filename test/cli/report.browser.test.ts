@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type RecordedSessions, recordSessions, XSS_PAYLOAD } from './record-sessions.js';
+import { recordLargeSession } from './record-large-session.js';
+import { CASE_FOLD_PAYLOAD, type RecordedSessions, recordSessions, XSS_PAYLOAD } from './record-sessions.js';
 import { runCli } from './run-cli.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -31,7 +32,7 @@ interface CompactionView {
 let sessions: RecordedSessions;
 let browser: BrowserContext;
 let profile: string;
-const reports: Record<'compacted' | 'plain', string> = { compacted: '', plain: '' };
+const reports: Record<'compacted' | 'plain' | 'large', string> = { compacted: '', plain: '', large: '' };
 /** Every URL the pages asked for: a self-contained report asks for nothing but itself. */
 const requests: string[] = [];
 
@@ -61,10 +62,14 @@ describe.skipIf(!available)('ctxkit report in Chromium', () => {
     ];
     reports.compacted = join(sessions.directory, 'compacted.html');
     reports.plain = join(sessions.directory, 'plain.html');
-    const [compacted, plain] = await Promise.all([
+    reports.large = join(sessions.directory, 'large.html');
+    const large = await recordLargeSession(join(sessions.directory, 'large'), 3);
+    const [compacted, plain, largeRun] = await Promise.all([
       runCli(['report', sessions.compacted, '-o', reports.compacted, ...settings]),
       runCli(['report', sessions.plain, '-o', reports.plain, '--window', '8000', '--reserve', '1000']),
+      runCli(['report', large, '-o', reports.large, '--window', '200000']),
     ]);
+    expect(largeRun).toMatchObject({ exitCode: 0, stderr: '' });
     expect(compacted).toMatchObject({ exitCode: 0, stderr: '' });
     expect(plain).toMatchObject({ exitCode: 0, stderr: '' });
     profile = mkdtempSync(join(tmpdir(), 'ctxkit-chromium-'));
@@ -83,7 +88,7 @@ describe.skipIf(!available)('ctxkit report in Chromium', () => {
       ],
     });
     mkdirSync(ARTIFACTS, { recursive: true });
-  }, 30_000);
+  }, 90_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -153,15 +158,18 @@ describe.skipIf(!available)('ctxkit report in Chromium', () => {
 
   test('searches the branch on the client, from the keyboard', async () => {
     const page = await open(reports.compacted);
-    const items = page.locator('#transcript > li');
-    const total = await items.count();
+    const total = await page.evaluate<number>(
+      `JSON.parse(document.getElementById('transcript-data').textContent).length`,
+    );
     expect(total).toBeGreaterThan(50);
+    expect(await page.locator('#transcript > li').count()).toBe(Math.min(total, 100));
     await expect.poll(() => page.locator('#search-count').textContent()).toBe(`${total} of ${total} messages`);
     await page.keyboard.press('/');
     expect(await page.evaluate('document.activeElement && document.activeElement.id')).toBe('search');
     const query = 'Turn 7: keep fixing';
+    // Which messages hold it, read from the page's own data (a long message is drawn cut).
     const matching = await page.evaluate<number>(
-      `Array.from(document.querySelectorAll('#transcript > li pre')).filter((pre) => pre.textContent.includes(${JSON.stringify(query)})).length`,
+      `JSON.parse(document.getElementById('transcript-data').textContent).filter((row) => row[5].includes(${JSON.stringify(query)})).length`,
     );
     expect(matching).toBeGreaterThan(0);
     expect(matching).toBeLessThan(total);
@@ -184,13 +192,58 @@ describe.skipIf(!available)('ctxkit report in Chromium', () => {
     await page.close();
   });
 
+  test('highlights the text that matches, even after characters that change length when lowercased', async () => {
+    const page = await open(reports.plain);
+    expect(await page.locator('#transcript').textContent()).toContain(CASE_FOLD_PAYLOAD);
+    await page.fill('#search', 'PARSER');
+    await expect.poll(() => page.locator('#transcript > li:not([hidden]) mark').count()).toBeGreaterThan(3);
+    const marks = await page.locator('#transcript > li:not([hidden]) mark').allTextContents();
+    expect(new Set(marks.map((mark) => mark.toLowerCase()))).toEqual(new Set(['parser']));
+    // "İ" itself is found and marked whole.
+    await page.fill('#search', 'İİ the');
+    await expect.poll(() => page.locator('#transcript > li:not([hidden]) mark').first().textContent()).toBe('İİ the');
+    await page.close();
+  });
+
+  test('draws a large session a page at a time, long messages cut until asked for whole', async () => {
+    // What keeps a 50 MB session's report fast (npm run bench:hostile times it): the page draws a
+    // bounded part of the transcript, whatever the session's size, and searches its own data.
+    const page = await open(reports.large);
+    const rows = await page.evaluate<number>(
+      `JSON.parse(document.getElementById('transcript-data').textContent).length`,
+    );
+    expect(rows).toBe(450);
+    await expect.poll(() => page.locator('#search-count').textContent()).toBe('450 of 450 messages');
+    const drawn = page.locator('#transcript > li');
+    expect(await drawn.count()).toBe(100);
+    const drawnText = await page.evaluate<number>(`document.getElementById('transcript').textContent.length`);
+    expect(drawnText).toBeLessThan(100 * 3_400);
+    // The next page, from the keyboard.
+    await page.locator('#show-more').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => drawn.count()).toBe(200);
+    // A tool result of about 16,000 characters is cut, and opens whole on request.
+    const result = page.locator('#transcript > li[data-label^="toolResult"]').first();
+    expect((await result.locator('pre').textContent())!.length).toBeLessThan(3_100);
+    await result.locator('button.whole').click();
+    expect((await result.locator('pre').textContent())!.length).toBeGreaterThan(15_000);
+    // A hit past the cut is shown with the text around it, marked.
+    await page.fill('#search', "Node159' is not assignable (turn 77)");
+    await expect.poll(() => page.locator('#search-count').textContent()).toBe('1 of 450 messages');
+    expect(await page.locator('#transcript mark').allTextContents()).toEqual(["Node159' is not assignable (turn 77)"]);
+    expect(await page.locator('#transcript pre').textContent()).toMatch(/^… [\d,]+ characters before …/);
+    await page.close();
+  });
+
   test('shows session text as text: the XSS payload stays inert', async () => {
     const page = await open(reports.plain);
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     expect(await page.evaluate('window.__xss')).toBeUndefined();
     expect(await page.locator('img').count()).toBe(0);
-    expect(await page.locator('script').count()).toBe(1);
+    // One script runs; the other element is the transcript as JSON data, which never runs.
+    expect(await page.locator('script').count()).toBe(2);
+    expect(await page.locator('script[type="application/json"]').count()).toBe(1);
     expect(await page.locator('#transcript').textContent()).toContain(XSS_PAYLOAD);
     expect(readFileSync(reports.plain, 'utf8')).not.toContain('<script>window.__xss');
     expect(errors).toEqual([]);

@@ -345,6 +345,17 @@ describe('createContextManager', () => {
     expect(formatContextStats(stats)).toContain('System prompt');
   });
 
+  it('counts message kinds named like object members as kinds, not members', () => {
+    const context = manager(scripted(), []);
+    const kinds = ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf'];
+    const history: Message[] = kinds.map((kind) => ({ role: 'user', content: 'k'.repeat(40), meta: { kind } }));
+    const { byKind } = context.stats(history).breakdown;
+    expect(Object.keys(byKind).sort()).toEqual([...kinds].sort());
+    for (const kind of kinds) expect(Object.getOwnPropertyDescriptor(byKind, kind)?.value).toBe(10);
+    expect(JSON.parse(JSON.stringify(byKind))).toEqual(Object.fromEntries(kinds.map((kind) => [kind, 10])));
+    expect(formatContextStats(context.stats(history))).not.toMatch(/NaN|function/);
+  });
+
   it('records compactions in the session store', async () => {
     const store = createInMemorySessionStore();
     const session = await store.createSession();

@@ -26,9 +26,15 @@ export async function listDirectory(
     const listing = await opendir(directory.base).catch((error: unknown) => {
       throw fail(`${path} could not be listed (${errorCode(error)})`, error);
     });
-    for await (const child of listing) {
+    const entries = [];
+    for await (const child of listing) entries.push(child);
+    const names = new Set(entries.map((child) => child.name));
+    for (const child of entries) {
       if (!child.isFile() && !child.isDirectory()) continue;
-      const childPath = `${path}/${child.name}`;
+      // Listed under its NFC path (the one the tool reaches it by), unless its NFC twin is there.
+      const name = child.name.normalize('NFC');
+      if (name !== child.name && names.has(name)) continue;
+      const childPath = `${path}/${name}`;
       const resolved = resolveMemoryPath(childPath);
       if (!resolved.ok || resolved.path !== childPath) continue;
       const info = await lstatIn(directory, child.name, childPath);

@@ -1,6 +1,6 @@
 // Descriptor-relative path walking: every step opens one name relative to a directory already open.
 
-import { type FileHandle, lstat, mkdir, open } from 'node:fs/promises';
+import { type FileHandle, lstat, mkdir, open, readdir } from 'node:fs/promises';
 import type { StoreError } from '../../errors.js';
 import { MEMORY_ROOT } from '../../memory/memory-root.js';
 import { resolveMemoryPath } from '../../memory/resolve-memory-path.js';
@@ -65,7 +65,7 @@ export async function openChild(
   path: string,
 ): Promise<OpenDirectory | 'missing' | 'file'> {
   const host = `${parent.base}/${name}`;
-  const virtual = `${parent.virtual}/${name}`;
+  const virtual = `${parent.virtual}/${name.normalize('NFC')}`;
   let handle: FileHandle;
   try {
     handle = await open(host, DIRECTORY);
@@ -114,7 +114,8 @@ export async function walkToParent(tree: FileMemoryTree, path: string, create: b
   const names = segments(path);
   let current = await openRoot(tree);
   try {
-    for (const name of names.slice(0, -1)) {
+    for (const segment of names.slice(0, -1)) {
+      const name = await onDiskName(current, segment);
       let next = await openChild(tree, current, name, path);
       if (next === 'missing' && create) {
         try {
@@ -142,7 +143,30 @@ export async function walkToParent(tree: FileMemoryTree, path: string, create: b
     await current.handle.close();
     throw error;
   }
-  return { kind: 'open', parent: current, name: names[names.length - 1]! };
+  try {
+    return { kind: 'open', parent: current, name: await onDiskName(current, names[names.length - 1]!) };
+  } catch (error) {
+    await current.handle.close();
+    throw error;
+  }
+}
+
+/**
+ * The name under which `name` (NFC, as every memory path is) stands in `directory` on disk: itself
+ * when it is there, else the one entry whose NFC form it is (a name written in NFD, as macOS and
+ * some archive tools write them), else itself (for a name about to be created). Names on disk are
+ * compared as bytes, so without this a file named in NFD could be neither seen nor reached.
+ *
+ * @internal
+ */
+export async function onDiskName(directory: OpenDirectory, name: string): Promise<string> {
+  const present = await lstat(`${directory.base}/${name}`).then(
+    () => true,
+    (error: unknown) => errorCode(error) !== 'ENOENT',
+  );
+  if (present) return name;
+  const entries = await readdir(directory.base).catch(() => [] as string[]);
+  return entries.find((entry) => entry !== name && entry.normalize('NFC') === name) ?? name;
 }
 
 /**

@@ -1,0 +1,94 @@
+// The exact counters must give gpt-tokenizer's own count for every text, special-token text taken
+// as plain text. The encoder itself is the reference: it is quadratic in a piece's length, so the
+// texts here stay a few thousand characters long; the bench measures the long ones.
+import { fc, test } from '@fast-check/vitest';
+import { createTokenizerCounter } from 'ctxkit/tokenizer';
+import { countTokens as cl100kCount } from 'gpt-tokenizer/encoding/cl100k_base';
+import { countTokens as o200kCount } from 'gpt-tokenizer/encoding/o200k_base';
+import { describe, expect, it } from 'vitest';
+import { corpus } from '../fixtures/corpus.js';
+
+const plainText = { disallowedSpecial: new Set<string>() };
+const counters = [
+  { name: 'o200k_base', counter: createTokenizerCounter(), reference: (text: string) => o200kCount(text, plainText) },
+  {
+    name: 'cl100k_base',
+    counter: createTokenizerCounter({ encoding: 'cl100k_base' }),
+    reference: (text: string) => cl100kCount(text, plainText),
+  },
+] as const;
+
+/** Characters that make long pieces, split oddly or change under UTF-8. */
+const RUN_CHARACTERS = [
+  '\n',
+  ' ',
+  '\t',
+  '\r',
+  ' \n',
+  'a',
+  'A',
+  'aA',
+  'é',
+  'e\u0301',
+  '\u0301',
+  '中',
+  '中文',
+  '😀',
+  '!',
+  '!?',
+  '//',
+  '1',
+  '\uFEFF',
+  '\uD800',
+  '\uDC00',
+  "'s",
+  '<|endoftext|>',
+  'İ',
+  'ß',
+  'ا',
+  'ю',
+];
+
+/** A text made of runs of those characters, a few thousand characters at most. */
+const runs = fc
+  .array(fc.tuple(fc.constantFrom(...RUN_CHARACTERS), fc.integer({ min: 1, max: 200 })), { maxLength: 12 })
+  .map((parts) => parts.map(([text, times]) => text.repeat(times)).join(''));
+
+function expectExact(text: string): void {
+  for (const { name, counter, reference } of counters) {
+    expect({ name, tokens: counter.count(text) }).toEqual({ name, tokens: reference(text) });
+  }
+}
+
+describe('exact counters give the encoding’s own count', () => {
+  it('on the corpus', () => {
+    expectExact(corpus.map(({ text }) => text).join('\n'));
+  });
+
+  it('on long runs of one character and of a few', () => {
+    for (const text of ['\n', ' ', 'a', 'A', '中', '😀', '!', ' \n', '\uFEFF', 'ab']) {
+      expectExact(text.repeat(2_000));
+      expectExact(`x${text.repeat(1_001)}y`);
+    }
+  });
+
+  it('on byte order marks, which the encoder looks up oddly, and lone surrogates', () => {
+    for (const text of [
+      '\uFEFF',
+      '\uFEFFusing',
+      '\uFEFF#',
+      '\uFEFF\n\n',
+      'a\uFEFF//b',
+      '\uFEFF\uFEFF',
+      '\uD800',
+      'x\uDC00y',
+    ]) {
+      expectExact(text);
+      expectExact(`${text} ${text}\n${text}`);
+    }
+  });
+
+  test.prop([fc.string({ unit: 'binary', maxLength: 300 })], { numRuns: 300 })('on any string', expectExact);
+  test.prop([fc.string({ unit: 'grapheme', maxLength: 300 })], { numRuns: 200 })('on any graphemes', expectExact);
+  test.prop([runs], { numRuns: 150 })('on texts made of runs', expectExact);
+});
