@@ -8,6 +8,7 @@ import type {
   ToolResultMessage,
   UserMessage,
 } from '../types.js';
+import { assertMessages } from '../validation/assert-messages.js';
 import type { AgentItem, ConversionWarning } from './item-types.js';
 
 // The Agents SDK's items as ctxkit messages and back. Each message or part keeps the item it came
@@ -252,6 +253,7 @@ function writeParts(parts: readonly (TextContent | ImageContent)[]): unknown[] {
  * ```
  */
 export function toAgentItems(messages: readonly Message[]): AgentItem[] {
+  assertMessages(messages, 'toAgentItems');
   const items: AgentItem[] = [];
   messages.forEach((message, index) => {
     const data = readItem(message.providerData);
