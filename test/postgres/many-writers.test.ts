@@ -126,8 +126,10 @@ describe.skipIf(postgresUrl === undefined)('PostgreSQL store: many writers', () 
     );
     let pid: number | undefined;
     for (let attempt = 0; pid === undefined && attempt < 200; attempt++) {
+      // Only this test's schema: other test files share the server and may wait on locks too.
       const { rows } = await pool.query(
-        "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FOR UPDATE%' AND pid <> pg_backend_pid()",
+        "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FOR UPDATE%' AND strpos(query, $1) > 0 AND pid <> pg_backend_pid()",
+        [`"${schema}"`],
       );
       pid = rows[0]?.pid;
       if (pid === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
