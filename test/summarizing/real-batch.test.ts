@@ -63,6 +63,10 @@ describe('a default batch of real tool output', () => {
     expect(kept.share, kept.lost.join('\n')).toBeGreaterThanOrEqual(0.95);
     expect(kept.failingTests).toBe(recorded.facts.failingTests.length);
     expect(kept.errors).toBe(recorded.facts.errors.length);
+    // Java's and Python's inner frames too (the stack-trace digest lists the frames that called).
+    expect(kept.locations, kept.lost.join('\n')).toBe(recorded.facts.locations.length);
+    // Each call's line says how it ended; no result's digest spends characters saying it again.
+    expect(archived!.summary).not.toContain('exit status unknown');
   });
 
   it('a compaction right after the archive keeps ≥ 95% of the facts in what the model sees', async () => {
@@ -113,6 +117,7 @@ describe('a default batch of real tool output', () => {
     const kept = factsKept(requests[0]!.text, { commandsAnywhere: true });
     expect(kept.commands).toBe(recorded.results.length);
     expect(kept.share, kept.lost.join('\n')).toBeGreaterThanOrEqual(0.95);
+    expect(requests[0]!.text).not.toContain('exit status unknown');
     // Its answer is asked for in proportion to the batch, above the reference 1,200 code points.
     expect(requests[0]!.maxOutputTokens).toBeGreaterThan(600);
   });

@@ -9,7 +9,7 @@ import { commandOf, outcomeOf } from '../../src/summarizing/anchors/tool-facts.j
 import { contentText, serializeMessages } from '../../src/summarizing/serialize-conversation.js';
 import { serializeToolBatch } from '../../src/summarizing/tool-output/serialize-tool-batch.js';
 import { shareBudget } from '../../src/summarizing/tool-output/share-budget.js';
-import { summarizeToolOutput } from '../../src/summarizing/tool-output/summarize-tool-output.js';
+import { digestToolOutput } from '../../src/summarizing/tool-output/summarize-tool-output.js';
 import { arbitraryConversation } from '../../src/testing/index.js';
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from '../../src/types.js';
 
@@ -43,7 +43,7 @@ function referenceBatch(pairs: readonly Message[], maxChars: number): string {
       const call =
         group[0]!.role === 'assistant' ? group[0]!.content.find((part) => part.type === 'toolCall') : undefined;
       const command = call && commandOf(call);
-      const digest = summarizeToolOutput(output, { maxChars: Math.floor(room * 0.6), ...(command ? { command } : {}) });
+      const digest = digestToolOutput(output, { maxChars: Math.floor(room * 0.6), command, exit: 'known' });
       const label = '\n[output, head and tail:]\n';
       const rest = room - codePointLength(digest) - codePointLength(label);
       const text = rest > 0 ? digest + label + clipText(output, rest, 'head_tail') : digest;

@@ -1,7 +1,7 @@
 // The tool-results digests of the heuristic summarizer, from the most detailed to the briefest. Internal.
 import { clipText, codePointLength, codePoints } from '../../internal/clip-text.js';
 import { shareBudget } from '../tool-output/share-budget.js';
-import { summarizeToolOutput } from '../tool-output/summarize-tool-output.js';
+import { digestToolOutput } from '../tool-output/summarize-tool-output.js';
 import { type HighlightLimits, highlightOutput } from '../tool-output-highlights.js';
 import { oneLine } from './describe-call.js';
 import type { Detail } from './render-checkpoint.js';
@@ -102,10 +102,8 @@ function digestEntry(entry: ResultEntry, maxChars: number): string {
   // The indent takes two code points a line, which the digest does not know of: it is asked again
   // for less until it fits, and at worst cut after its last whole line that does.
   for (let attempt = 0; attempt < 4 && room > 0; attempt++) {
-    const body = summarizeToolOutput(entry.output, {
-      maxChars: room,
-      ...(entry.command === undefined ? {} : { command: entry.command }),
-    });
+    // The head says how the call ended: the body spends nothing on its exit status.
+    const body = digestToolOutput(entry.output, { maxChars: room, command: entry.command, exit: 'never' });
     text = `${head}\n${body
       .split('\n')
       .map((line) => `  ${line}`)

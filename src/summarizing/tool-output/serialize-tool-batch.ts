@@ -4,7 +4,7 @@ import type { Message } from '../../types.js';
 import { commandOf, outcomeOf } from '../anchors/tool-facts.js';
 import { contentText, serializeMessages } from '../serialize-conversation.js';
 import { shareBudget } from './share-budget.js';
-import { summarizeToolOutput } from './summarize-tool-output.js';
+import { digestToolOutput } from './summarize-tool-output.js';
 
 /** Code points of a result's text kept at least, whatever its share. */
 const MIN_RESULT_CHARS = 200;
@@ -84,10 +84,9 @@ function cutToShare(group: readonly Message[], share: number): string {
   const call = group[0]?.role === 'assistant' ? group[0].content.find((part) => part.type === 'toolCall') : undefined;
   const output = contentText(result.content);
   const command = call === undefined ? undefined : commandOf(call);
-  const digest = summarizeToolOutput(output, {
-    maxChars: Math.floor(room * DIGEST_SHARE),
-    ...(command === undefined ? {} : { command }),
-  });
+  // The result's label says whether it failed (`(error)`); its digest states an exit status the
+  // output reports, never `exit status unknown`.
+  const digest = digestToolOutput(output, { maxChars: Math.floor(room * DIGEST_SHARE), command, exit: 'known' });
   const rest = room - size(digest) - size(OUTPUT_LABEL);
   const text = rest > 0 ? `${digest}${OUTPUT_LABEL}${clipText(output, rest, 'head_tail')}` : digest;
   return serializeMessages(
