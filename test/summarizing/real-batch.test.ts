@@ -122,6 +122,38 @@ describe('a default batch of real tool output', () => {
     expect(requests[0]!.maxOutputTokens).toBeGreaterThan(600);
   });
 
+  it('names a call repeated with the same output without digesting its output again', async () => {
+    const again = batchMessages()
+      .slice(0, 2)
+      .map((message) =>
+        message.role === 'assistant'
+          ? {
+              ...message,
+              content: message.content.map((part) => (part.type === 'toolCall' ? { ...part, id: 'again' } : part)),
+            }
+          : message.role === 'toolResult'
+            ? { ...message, toolCallId: 'again' }
+            : message,
+      );
+    const repeated: Message[] = [conversation[0]!, ...batchMessages(), ...again, ...tail()];
+    const { summary } = await summarizeToolResults(repeated, { strategy: 'heuristic' });
+    const command = recorded.results[0]!.command;
+    const lines = summary!.split('\n').filter((line) => line.includes(command));
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/— same output as above$/);
+    const requests: SummaryRequest[] = [];
+    await summarizeToolResults(repeated, {
+      strategy: 'llm',
+      summarizer: {
+        async summarize(request: SummaryRequest) {
+          requests.push(request);
+          return 'ok';
+        },
+      },
+    });
+    expect(requests[0]!.text.split('(the same output as the same call above)')).toHaveLength(2);
+  });
+
   it('keeps seed 001’s fixed budgets with toolSummaryBudget: reference (800 code points for 31 results)', async () => {
     const { summary } = await summarizeToolResults(conversation, {
       strategy: 'heuristic',

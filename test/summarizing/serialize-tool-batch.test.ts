@@ -21,6 +21,22 @@ function referenceBatch(pairs: readonly Message[], maxChars: number): string {
     if (message.role === 'toolResult' && last && last[last.length - 1]?.role === 'assistant') last.push(message);
     else groups.push([message]);
   }
+  // A pair whose call and result an earlier pair had reads as a note instead of the output again.
+  const keys = groups.map((group) => {
+    const [assistant, result] = group;
+    if (group.length !== 2 || assistant?.role !== 'assistant' || result?.role !== 'toolResult') return undefined;
+    const call = assistant.content.find((part) => part.type === 'toolCall' && part.id === result.toolCallId);
+    if (call?.type !== 'toolCall') return undefined;
+    return JSON.stringify([call.name, call.arguments, result.isError === true, contentText(result.content)]);
+  });
+  keys.forEach((key, index) => {
+    if (key === undefined || keys.indexOf(key) === index) return;
+    groups[index] = groups[index]!.map((message) =>
+      message.role === 'toolResult'
+        ? { ...message, content: [{ type: 'text' as const, text: '(the same output as the same call above)' }] }
+        : message,
+    );
+  });
   const full = groups.map((group) => serializeMessages(group));
   const failed = (group: Message[]) => {
     const result = group.at(-1)!;

@@ -116,6 +116,11 @@ function digestEntry(entry: ResultEntry, maxChars: number): string {
   return lineEnd > 0 ? cut.slice(0, lineEnd) : clipText(head, maxChars, 'head');
 }
 
+/** A result whose call and output an earlier one of the batch had: its call and outcome, and no digest. */
+function repeatLine(entry: ResultEntry): string {
+  return `- ${squeeze(entry.what, 160)}: ${entry.outcome} — same output as above`;
+}
+
 /** A failed result's weight in the digest's shares, against 1 for the others. */
 const FAILED_WEIGHT = 4;
 
@@ -142,13 +147,24 @@ export function digestWithShares(
   const ordered = [...entries.filter(isFailure), ...entries.filter((entry) => !isFailure(entry))];
   const earlier = earlierLine(previous, Math.min(300, Math.floor(budget / 5)));
   const room = budget - (earlier.length > 0 ? codePointLength(earlier[0]!) + 1 : 0) - (ordered.length - 1);
-  const needs = ordered.map((entry) => codePointLength(digestEntry(entry, 4_000)));
+  // A run repeated with the same output (an agent running the suite again) is named, not digested again.
+  const seen = new Set<string>();
+  const repeats = ordered.map((entry) => {
+    const key = `${entry.what}\u0000${entry.outcome}\u0000${entry.output}`;
+    if (seen.has(key)) return repeatLine(entry);
+    seen.add(key);
+    return undefined;
+  });
+  const needs = ordered.map((entry, index) => codePointLength(repeats[index] ?? digestEntry(entry, 4_000)));
   const shares = shareBudget(
     needs,
     room,
     ordered.map((entry) => (isFailure(entry) ? FAILED_WEIGHT : 1)),
   );
   if (shares.some((share, index) => share < Math.min(MIN_SHARE, needs[index]!))) return undefined;
-  const text = [...earlier, ...ordered.map((entry, index) => digestEntry(entry, shares[index]!))].join('\n');
+  const text = [
+    ...earlier,
+    ...ordered.map((entry, index) => repeats[index] ?? digestEntry(entry, shares[index]!)),
+  ].join('\n');
   return codePointLength(text) <= budget ? text : undefined;
 }
