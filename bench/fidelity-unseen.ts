@@ -37,6 +37,17 @@ const ratio = (value: Tally) => `${value.kept}/${value.total} (${percent(value)}
 /** `exit code 1` and `exit 1` say the same: the check reads both as `exit 1`. */
 const sameExit = (text: string) => text.replace(/\bexit code (-?\d+)/g, 'exit $1');
 
+/**
+ * The same fact in the tools' own notations, read as the keys write it: tsc's `path(line,col)`,
+ * Python's `File "path", line N`, and a command's quotes JSON-escaped in a call's arguments.
+ */
+function sameNotation(text: string): string {
+  return text
+    .replace(/\\"/g, '"')
+    .replace(/([\w./-]+)\((\d+),(\d+)\)/g, '$1:$2:$3')
+    .replace(/File "([^"]+)", line (\d+)/g, '$1:$2');
+}
+
 function keeps(text: string, fact: CorpusFact): boolean {
   const said = sameExit(text);
   return fact.keys.every((key) => said.includes(sameExit(normalizeForCheck(key))));
@@ -70,7 +81,7 @@ function visibleText(messages: readonly Message[]): string {
         else if (part.type === 'toolCall') parts.push(JSON.stringify(part.arguments));
       }
   }
-  return normalizeForCheck(parts.join('\n'));
+  return normalizeForCheck(sameNotation(parts.join('\n')));
 }
 
 async function textOf(summarizer: Summarizer, request: Parameters<Summarizer['summarize']>[0]): Promise<string> {
@@ -173,7 +184,7 @@ async function batchRetention(entries: readonly CorpusEntry[]) {
     facts: facts.length,
     results: archived.length,
     heuristic: score(afterArchive(heuristic)),
-    given: score(normalizeForCheck(seen[0] ?? '')),
+    given: score(normalizeForCheck(sameNotation(seen[0] ?? ''))),
     paraphrased: score(afterArchive(paraphrased)),
   };
 }

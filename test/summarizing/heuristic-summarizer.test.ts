@@ -96,7 +96,9 @@ describe('summarizeHeuristically: tool results', () => {
   it('keeps compiler errors found amid hundreds of lines of noise, parsed', () => {
     expect(digest).toContain("src/parser/tokenize.ts:42:17 TS2345: Argument of type 'string' is not assignable.");
     expect(digest).toContain("src/index.ts:7:3 TS2305: Module './parser' has no exported member 'parse'.");
-    expect(digest).toContain('tsc (exit 2): 2 errors in 2 files');
+    // The call's line states how it ended: the parsed body does not say it again, nor `exit status unknown`.
+    expect(digest).toContain('tsc: 2 errors in 2 files');
+    expect(digest).not.toContain('exit status unknown');
     expect(digest).not.toContain('compiling module_'); // the noise is gone
   });
 
@@ -110,7 +112,10 @@ describe('summarizeHeuristically: tool results', () => {
 
   it('keeps the npm error and the Python exception with its location', () => {
     expect(digest).toContain('ERESOLVE: unable to resolve dependency tree');
-    expect(digest).toContain("app/runner.py:40 ValueError: invalid literal for int() with base 10: 'abc'");
+    // The innermost frame, then the frame that called it.
+    expect(digest).toContain(
+      "app/runner.py:40 ← app/main.py:12 ValueError: invalid literal for int() with base 10: 'abc'",
+    );
   });
 
   it('is deterministic and within budget', () => {

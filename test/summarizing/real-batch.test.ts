@@ -63,6 +63,10 @@ describe('a default batch of real tool output', () => {
     expect(kept.share, kept.lost.join('\n')).toBeGreaterThanOrEqual(0.95);
     expect(kept.failingTests).toBe(recorded.facts.failingTests.length);
     expect(kept.errors).toBe(recorded.facts.errors.length);
+    // Java's and Python's inner frames too (the stack-trace digest lists the frames that called).
+    expect(kept.locations, kept.lost.join('\n')).toBe(recorded.facts.locations.length);
+    // Each call's line says how it ended; no result's digest spends characters saying it again.
+    expect(archived!.summary).not.toContain('exit status unknown');
   });
 
   it('a compaction right after the archive keeps ≥ 95% of the facts in what the model sees', async () => {
@@ -113,8 +117,41 @@ describe('a default batch of real tool output', () => {
     const kept = factsKept(requests[0]!.text, { commandsAnywhere: true });
     expect(kept.commands).toBe(recorded.results.length);
     expect(kept.share, kept.lost.join('\n')).toBeGreaterThanOrEqual(0.95);
+    expect(requests[0]!.text).not.toContain('exit status unknown');
     // Its answer is asked for in proportion to the batch, above the reference 1,200 code points.
     expect(requests[0]!.maxOutputTokens).toBeGreaterThan(600);
+  });
+
+  it('names a call repeated with the same output without digesting its output again', async () => {
+    const again = batchMessages()
+      .slice(0, 2)
+      .map((message) =>
+        message.role === 'assistant'
+          ? {
+              ...message,
+              content: message.content.map((part) => (part.type === 'toolCall' ? { ...part, id: 'again' } : part)),
+            }
+          : message.role === 'toolResult'
+            ? { ...message, toolCallId: 'again' }
+            : message,
+      );
+    const repeated: Message[] = [conversation[0]!, ...batchMessages(), ...again, ...tail()];
+    const { summary } = await summarizeToolResults(repeated, { strategy: 'heuristic' });
+    const command = recorded.results[0]!.command;
+    const lines = summary!.split('\n').filter((line) => line.includes(command));
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/— same output as above$/);
+    const requests: SummaryRequest[] = [];
+    await summarizeToolResults(repeated, {
+      strategy: 'llm',
+      summarizer: {
+        async summarize(request: SummaryRequest) {
+          requests.push(request);
+          return 'ok';
+        },
+      },
+    });
+    expect(requests[0]!.text.split('(the same output as the same call above)')).toHaveLength(2);
   });
 
   it('keeps seed 001’s fixed budgets with toolSummaryBudget: reference (800 code points for 31 results)', async () => {

@@ -9,7 +9,7 @@ import { commandOf, outcomeOf } from '../../src/summarizing/anchors/tool-facts.j
 import { contentText, serializeMessages } from '../../src/summarizing/serialize-conversation.js';
 import { serializeToolBatch } from '../../src/summarizing/tool-output/serialize-tool-batch.js';
 import { shareBudget } from '../../src/summarizing/tool-output/share-budget.js';
-import { summarizeToolOutput } from '../../src/summarizing/tool-output/summarize-tool-output.js';
+import { digestToolOutput } from '../../src/summarizing/tool-output/summarize-tool-output.js';
 import { arbitraryConversation } from '../../src/testing/index.js';
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from '../../src/types.js';
 
@@ -21,6 +21,22 @@ function referenceBatch(pairs: readonly Message[], maxChars: number): string {
     if (message.role === 'toolResult' && last && last[last.length - 1]?.role === 'assistant') last.push(message);
     else groups.push([message]);
   }
+  // A pair whose call and result an earlier pair had reads as a note instead of the output again.
+  const keys = groups.map((group) => {
+    const [assistant, result] = group;
+    if (group.length !== 2 || assistant?.role !== 'assistant' || result?.role !== 'toolResult') return undefined;
+    const call = assistant.content.find((part) => part.type === 'toolCall' && part.id === result.toolCallId);
+    if (call?.type !== 'toolCall') return undefined;
+    return JSON.stringify([call.name, call.arguments, result.isError === true, contentText(result.content)]);
+  });
+  keys.forEach((key, index) => {
+    if (key === undefined || keys.indexOf(key) === index) return;
+    groups[index] = groups[index]!.map((message) =>
+      message.role === 'toolResult'
+        ? { ...message, content: [{ type: 'text' as const, text: '(the same output as the same call above)' }] }
+        : message,
+    );
+  });
   const full = groups.map((group) => serializeMessages(group));
   const failed = (group: Message[]) => {
     const result = group.at(-1)!;
@@ -43,7 +59,7 @@ function referenceBatch(pairs: readonly Message[], maxChars: number): string {
       const call =
         group[0]!.role === 'assistant' ? group[0]!.content.find((part) => part.type === 'toolCall') : undefined;
       const command = call && commandOf(call);
-      const digest = summarizeToolOutput(output, { maxChars: Math.floor(room * 0.6), ...(command ? { command } : {}) });
+      const digest = digestToolOutput(output, { maxChars: Math.floor(room * 0.6), command, exit: 'known' });
       const label = '\n[output, head and tail:]\n';
       const rest = room - codePointLength(digest) - codePointLength(label);
       const text = rest > 0 ? digest + label + clipText(output, rest, 'head_tail') : digest;

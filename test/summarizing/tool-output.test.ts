@@ -157,11 +157,13 @@ describe('parseToolOutput', () => {
       severity: 'error',
       code: 'TypeError',
       location: 'dist/server.js:88:32',
+      callers: ['dist/index.js:12:3', 'dist/index.js:20:1'],
       message: "Cannot read properties of undefined (reading 'port')",
     });
-    expect(parseToolOutput(fixture('stack-python.txt')).problems[0]!.location).toBe(
-      '/app/billing/migrations/0007_invoice_due.py:31',
-    );
+    const python = parseToolOutput(fixture('stack-python.txt')).problems[0]!;
+    expect(python.location).toBe('/app/billing/migrations/0007_invoice_due.py:31');
+    // The frames that called it, innermost first.
+    expect(python.callers).toEqual(['/app/manage.py:18', '/app/manage.py:22']);
   });
 
   it('falls back to error-looking lines first, then head and tail, for an unknown output', () => {

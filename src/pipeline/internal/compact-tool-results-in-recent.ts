@@ -4,7 +4,7 @@ import { createDigestMessage } from '../../messages/internal/summary-messages.js
 import { commandOf } from '../../summarizing/anchors/tool-facts.js';
 import { describeCall, oneLine, outcome } from '../../summarizing/heuristic/describe-call.js';
 import { contentText } from '../../summarizing/serialize-conversation.js';
-import { summarizeToolOutput } from '../../summarizing/tool-output/summarize-tool-output.js';
+import { digestToolOutput } from '../../summarizing/tool-output/summarize-tool-output.js';
 import type { Message, ToolCall, ToolResultMessage } from '../../types.js';
 
 /** Code points of one result's digest line: what its parsed output needs, within this clip. */
@@ -20,7 +20,8 @@ function digestLine(result: ToolResultMessage, call: ToolCall | undefined): stri
   const what = call ? describeCall(call) : String(result.toolName);
   const head = `- ${what}: ${outcome(result, text)}`;
   const budget = Math.max(0, DIGEST_LINE_CHARS - [...head].length - 3);
-  const digest = summarizeToolOutput(text, { maxChars: budget, ...(command ? { command } : {}) })
+  // The head says how the call ended: the digest spends nothing on its exit status.
+  const digest = digestToolOutput(text, { maxChars: budget, command, exit: 'never' })
     .split('\n')
     .map(oneLine)
     .filter((line) => line.length > 0)

@@ -1,7 +1,7 @@
 // The tool-results digests of the heuristic summarizer, from the most detailed to the briefest. Internal.
 import { clipText, codePointLength, codePoints } from '../../internal/clip-text.js';
 import { shareBudget } from '../tool-output/share-budget.js';
-import { summarizeToolOutput } from '../tool-output/summarize-tool-output.js';
+import { digestToolOutput } from '../tool-output/summarize-tool-output.js';
 import { type HighlightLimits, highlightOutput } from '../tool-output-highlights.js';
 import { oneLine } from './describe-call.js';
 import type { Detail } from './render-checkpoint.js';
@@ -102,10 +102,8 @@ function digestEntry(entry: ResultEntry, maxChars: number): string {
   // The indent takes two code points a line, which the digest does not know of: it is asked again
   // for less until it fits, and at worst cut after its last whole line that does.
   for (let attempt = 0; attempt < 4 && room > 0; attempt++) {
-    const body = summarizeToolOutput(entry.output, {
-      maxChars: room,
-      ...(entry.command === undefined ? {} : { command: entry.command }),
-    });
+    // The head says how the call ended: the body spends nothing on its exit status.
+    const body = digestToolOutput(entry.output, { maxChars: room, command: entry.command, exit: 'never' });
     text = `${head}\n${body
       .split('\n')
       .map((line) => `  ${line}`)
@@ -116,6 +114,11 @@ function digestEntry(entry: ResultEntry, maxChars: number): string {
   const cut = clipText(text, maxChars, 'head');
   const lineEnd = cut.lastIndexOf('\n');
   return lineEnd > 0 ? cut.slice(0, lineEnd) : clipText(head, maxChars, 'head');
+}
+
+/** A result whose call and output an earlier one of the batch had: its call and outcome, and no digest. */
+function repeatLine(entry: ResultEntry): string {
+  return `- ${squeeze(entry.what, 160)}: ${entry.outcome} — same output as above`;
 }
 
 /** A failed result's weight in the digest's shares, against 1 for the others. */
@@ -144,13 +147,24 @@ export function digestWithShares(
   const ordered = [...entries.filter(isFailure), ...entries.filter((entry) => !isFailure(entry))];
   const earlier = earlierLine(previous, Math.min(300, Math.floor(budget / 5)));
   const room = budget - (earlier.length > 0 ? codePointLength(earlier[0]!) + 1 : 0) - (ordered.length - 1);
-  const needs = ordered.map((entry) => codePointLength(digestEntry(entry, 4_000)));
+  // A run repeated with the same output (an agent running the suite again) is named, not digested again.
+  const seen = new Set<string>();
+  const repeats = ordered.map((entry) => {
+    const key = `${entry.what}\u0000${entry.outcome}\u0000${entry.output}`;
+    if (seen.has(key)) return repeatLine(entry);
+    seen.add(key);
+    return undefined;
+  });
+  const needs = ordered.map((entry, index) => codePointLength(repeats[index] ?? digestEntry(entry, 4_000)));
   const shares = shareBudget(
     needs,
     room,
     ordered.map((entry) => (isFailure(entry) ? FAILED_WEIGHT : 1)),
   );
   if (shares.some((share, index) => share < Math.min(MIN_SHARE, needs[index]!))) return undefined;
-  const text = [...earlier, ...ordered.map((entry, index) => digestEntry(entry, shares[index]!))].join('\n');
+  const text = [
+    ...earlier,
+    ...ordered.map((entry, index) => repeats[index] ?? digestEntry(entry, shares[index]!)),
+  ].join('\n');
   return codePointLength(text) <= budget ? text : undefined;
 }

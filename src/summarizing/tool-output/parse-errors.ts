@@ -66,47 +66,73 @@ const PY_ERROR = /^((?:\w+\.)*\w+(?:Error|Exception|Exit|Interrupt|Warning)\w*)(
 const JAVA_HEAD = /^Exception in thread "[^"]+" ([\w.$]+)(?:: (.*))?$/;
 /** A link of a Java exception chain (`Caused by: …`, `Suppressed: …`) or a JavaScript `[cause]: …`. */
 const CAUSE = /^\s*(?:Caused by|Suppressed|\[cause\]):\s+((?:[\w$]+\.)*[\w$]+)(?: \[(\w+)\])?(?::\s?(.*?))?\s*\{?$/;
-const JAVA_FRAME = /^\s+at [\w.$<>]+\(([\w.$]+:\d+)\)$/;
+const JAVA_FRAME = /^\s+at ([\w.$<>]+)\(([\w.$]+:\d+)\)$/;
+
+/** Frames of a runtime or a dependency, which are not where a project's bug is. */
+const FOREIGN_FRAME = /node:internal|node_modules|site-packages|dist-packages|\/lib\/python\d|^<frozen /;
+/** Java methods of the platform (`java.util.…`, `jdk.…`); module-qualified frames do not match JAVA_FRAME. */
+const JAVA_PLATFORM = /^(?:java|javax|jdk|sun|com\.sun)\./;
+/** The most callers an error lists beside its innermost frame. */
+const MAX_CALLERS = 4;
+
+/** Records `frame` as a caller of `problem` (after its location), within {@link MAX_CALLERS}. */
+function addCaller(problem: ToolOutputProblem, frame: string): void {
+  if (frame === problem.location) return;
+  const callers = problem.callers ?? [];
+  if (callers.length >= MAX_CALLERS || callers.includes(frame)) return;
+  callers.push(frame);
+  problem.callers = callers;
+}
 
 /**
  * Stack traces of JavaScript, Python and Java: each error of the chain (Java's `Caused by:`, Python's
- * chained tracebacks, JavaScript's `[cause]:`), its message and its innermost own frame. @internal
+ * chained tracebacks, JavaScript's `[cause]:`), its message, its innermost own frame and the own
+ * frames that called it (at most four). @internal
  */
 export function parseStackTrace(lines: readonly string[]): ParserResult {
   const result = emptyResult();
   let current: ToolOutputProblem | undefined;
-  let pythonFrame: string | undefined;
+  // Python prints a traceback's frames outermost first, before its error.
+  let pythonFrames: string[] = [];
   for (const line of lines) {
     const pyFrame = PY_FRAME.exec(line);
     if (pyFrame) {
-      pythonFrame = `${pyFrame[1]}:${pyFrame[2]}`;
+      pythonFrames.push(`${pyFrame[1]}:${pyFrame[2]}`);
       continue;
     }
     const cause = CAUSE.exec(line);
     if (cause) {
       current = { severity: 'error', code: cause[2] ?? cause[1]!, message: squash(cause[3] ?? '') };
       result.problems.push(current);
-      pythonFrame = undefined;
+      pythonFrames = [];
       continue;
     }
     const js = JS_ERROR.exec(line.trim());
     const java = js ? null : JAVA_HEAD.exec(line);
     const py = js || java || /^\s/.test(line) ? null : PY_ERROR.exec(line);
-    if (js || java || (py && pythonFrame)) {
+    if (js || java || (py && pythonFrames.length > 0)) {
       const [name, code, message] = js
         ? [js[1]!, js[2], js[3]!]
         : java
           ? [java[1]!, undefined, java[2] ?? '']
           : [py![1]!, undefined, py![2] ?? ''];
       current = { severity: 'error', code: code ?? name, message: squash(message) };
-      if (pythonFrame) current.location = pythonFrame;
+      const innermost = pythonFrames[pythonFrames.length - 1];
+      if (innermost !== undefined) current.location = innermost;
+      for (let index = pythonFrames.length - 2; index >= 0; index--)
+        if (!FOREIGN_FRAME.test(pythonFrames[index]!)) addCaller(current, pythonFrames[index]!);
       result.problems.push(current);
-      pythonFrame = undefined;
+      pythonFrames = [];
       continue;
     }
-    const frame = JS_FRAME.exec(line) ?? JAVA_FRAME.exec(line);
-    if (frame && current && !current.location && !/node:internal|node_modules|^java\./.test(frame[1]!))
-      current.location = cleanLocation(frame[1]!);
+    if (!current) continue;
+    const jsFrame = JS_FRAME.exec(line);
+    const javaFrame = jsFrame ? null : JAVA_FRAME.exec(line);
+    const frame = jsFrame ? jsFrame[1]! : javaFrame && !JAVA_PLATFORM.test(javaFrame[1]!) ? javaFrame[2]! : undefined;
+    if (frame === undefined || FOREIGN_FRAME.test(frame)) continue;
+    const place = cleanLocation(frame);
+    if (!current.location) current.location = place;
+    else addCaller(current, place);
   }
   return result;
 }

@@ -49,6 +49,11 @@ export interface ToolOutputProblem {
   code?: string;
   /** Where: `file:line:col`, `file:line` or a file. */
   location?: string;
+  /**
+   * For an error of a stack trace, the project's own frames that called `location`, innermost first
+   * (`Main.java:9`, `app/main.py:5`; the runtime's and dependencies' frames left out; at most four).
+   */
+  callers?: string[];
   /** The failing test's full name, for failures. */
   test?: string;
   /** What went wrong, on one line (empty when the output gave no message). */

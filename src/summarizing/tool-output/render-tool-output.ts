@@ -77,7 +77,10 @@ function renderGroup(group: Group, width: number): string {
   const code = problem.code ? `${problem.code}` : '';
   const head = `${label}${code}`.trim();
   if (locations.length <= 1) {
-    const parts = [locations[0], head ? `${head}:` : '', message].filter((part) => part);
+    // A stack trace's error names the frames that called it too, while messages are not cut short.
+    const callers = width >= 60 && problem.callers?.length ? ` ← ${problem.callers.join(' ← ')}` : '';
+    const where = locations[0] === undefined ? undefined : `${locations[0]}${callers}`;
+    const parts = [where, head ? `${head}:` : '', message].filter((part) => part);
     const line = parts.join(' ').replace(/:$/, '');
     return line || clipText(problem.message, Math.max(width, 60), 'head');
   }
@@ -88,13 +91,27 @@ function renderGroup(group: Group, width: number): string {
 /** Counts that say nothing: `# todo 0`, `ℹ cancelled 0`, durations. */
 const IDLE_COUNT = /^(# )?(suites|cancelled|skipped|todo) 0$|^(# )?duration_ms\b/;
 
-/** The tool, how it exited (always said, `exit status unknown` when neither host nor output told), its counts. */
-function header(parsed: ParsedToolOutput): string {
+/**
+ * Whether a digest's first line states the exit status: `always` (`exit status unknown` when neither
+ * host nor output told), `known` (only when one did), `never` (a line beside it already says how the
+ * call ended, as in the batch digests).
+ *
+ * @internal
+ */
+export type ExitStatusShown = 'always' | 'known' | 'never';
+
+/** The tool, how it exited (as `shown` asks), its counts. */
+function header(parsed: ParsedToolOutput, shown: ExitStatusShown): string {
   const name = parsed.format === 'unknown' ? 'output' : parsed.format;
-  const exit = parsed.exitCode === undefined ? 'exit status unknown' : `exit ${parsed.exitCode}`;
+  const exit =
+    shown === 'never' || (shown === 'known' && parsed.exitCode === undefined)
+      ? ''
+      : parsed.exitCode === undefined
+        ? ' (exit status unknown)'
+        : ` (exit ${parsed.exitCode})`;
   const counts = parsed.counts.filter((count) => !IDLE_COUNT.test(count));
-  const shown = counts.length > 0 ? counts.join('; ') : `${parsed.lineCount} line${parsed.lineCount === 1 ? '' : 's'}`;
-  return `${name} (${exit}): ${shown}`;
+  const said = counts.length > 0 ? counts.join('; ') : `${parsed.lineCount} line${parsed.lineCount === 1 ? '' : 's'}`;
+  return `${name}${exit}: ${said}`;
 }
 
 /** The distinct codes with how often each came up: what survives when nothing else fits. */
@@ -123,7 +140,17 @@ function codeLine(problems: readonly ToolOutputProblem[]): string | undefined {
 export function renderToolOutput(parsed: ParsedToolOutput, maxChars: number): string {
   parseOptions('renderToolOutput', parsedSchema, parsed, 'parsed');
   const budget = Math.floor(parseOptions('renderToolOutput', maxCharsSchema, maxChars, 'maxChars'));
-  const first = header(parsed);
+  return renderDigest(parsed, budget, 'always');
+}
+
+/**
+ * {@link renderToolOutput} on a checked parse and a whole budget, its first line stating the exit
+ * status as `exit` asks.
+ *
+ * @internal
+ */
+export function renderDigest(parsed: ParsedToolOutput, budget: number, exit: ExitStatusShown): string {
+  const first = header(parsed, exit);
   const hasCodes = parsed.problems.some((problem) => problem.code !== undefined && problem.severity !== 'failure');
   for (const { byCode, width } of ATTEMPTS) {
     if (byCode && !hasCodes) continue;

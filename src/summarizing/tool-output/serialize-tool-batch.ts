@@ -4,7 +4,7 @@ import type { Message } from '../../types.js';
 import { commandOf, outcomeOf } from '../anchors/tool-facts.js';
 import { contentText, serializeMessages } from '../serialize-conversation.js';
 import { shareBudget } from './share-budget.js';
-import { summarizeToolOutput } from './summarize-tool-output.js';
+import { digestToolOutput } from './summarize-tool-output.js';
 
 /** Code points of a result's text kept at least, whatever its share. */
 const MIN_RESULT_CHARS = 200;
@@ -39,6 +39,14 @@ export function serializeToolBatch(pairs: readonly Message[], maxChars: number):
     if (message.role === 'toolResult' && last && last[last.length - 1]?.role === 'assistant') last.push(message);
     else groups.push([message]);
   }
+  // A call made again with the same result (an agent running the suite again) is named, its output not repeated.
+  const seen = new Set<string>();
+  for (let index = 0; index < groups.length; index++) {
+    const key = repeatKey(groups[index]!);
+    if (key === undefined) continue;
+    if (seen.has(key)) groups[index] = asRepeat(groups[index]!);
+    else seen.add(key);
+  }
   // Loops, not callbacks: closures made per call are compiled again by V8 once they are hot.
   const full: string[] = [];
   // Each text's code points counted once: the shares are computed from them and then compared.
@@ -57,6 +65,27 @@ export function serializeToolBatch(pairs: readonly Message[], maxChars: number):
     texts.push(sizes[index]! <= shares[index]! ? full[index]! : cutToShare(groups[index]!, shares[index]!));
   }
   return texts.join('\n\n');
+}
+
+/** What the model reads in place of a result an earlier call of the batch already returned. */
+const REPEATED_OUTPUT = '(the same output as the same call above)';
+
+/** A call and its result as one key (tool, arguments, error flag, output); none for a group that is not a pair. */
+function repeatKey(group: readonly Message[]): string | undefined {
+  const [assistant, result] = group;
+  if (group.length !== 2 || assistant?.role !== 'assistant' || result?.role !== 'toolResult') return undefined;
+  const call = assistant.content.find((part) => part.type === 'toolCall' && part.id === result.toolCallId);
+  if (call?.type !== 'toolCall') return undefined;
+  return `${call.name}\u0000${JSON.stringify(call.arguments)}\u0000${result.isError === true}\u0000${contentText(result.content)}`;
+}
+
+/** The pair with its result's text replaced by {@link REPEATED_OUTPUT}. */
+function asRepeat(group: readonly Message[]): Message[] {
+  return group.map((message) =>
+    message.role === 'toolResult'
+      ? { ...message, content: [{ type: 'text' as const, text: REPEATED_OUTPUT }] }
+      : message,
+  );
 }
 
 /** Whether a group's result did not end ok (an error, or a non-zero exit it reports). */
@@ -84,10 +113,9 @@ function cutToShare(group: readonly Message[], share: number): string {
   const call = group[0]?.role === 'assistant' ? group[0].content.find((part) => part.type === 'toolCall') : undefined;
   const output = contentText(result.content);
   const command = call === undefined ? undefined : commandOf(call);
-  const digest = summarizeToolOutput(output, {
-    maxChars: Math.floor(room * DIGEST_SHARE),
-    ...(command === undefined ? {} : { command }),
-  });
+  // The result's label says whether it failed (`(error)`); its digest states an exit status the
+  // output reports, never `exit status unknown`.
+  const digest = digestToolOutput(output, { maxChars: Math.floor(room * DIGEST_SHARE), command, exit: 'known' });
   const rest = room - size(digest) - size(OUTPUT_LABEL);
   const text = rest > 0 ? `${digest}${OUTPUT_LABEL}${clipText(output, rest, 'head_tail')}` : digest;
   return serializeMessages(

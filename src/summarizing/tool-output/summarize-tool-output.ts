@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { option, parseOptions } from '../../validation/parse-options.js';
 import { type ParseToolOutputOptions, parseToolOutput } from './parse-tool-output.js';
-import { renderToolOutput } from './render-tool-output.js';
+import { type ExitStatusShown, renderDigest, renderToolOutput } from './render-tool-output.js';
 
 /**
  * Options of {@link summarizeToolOutput}.
@@ -40,4 +40,23 @@ const DEFAULT_MAX_CHARS = 800;
 export function summarizeToolOutput(text: string, options: SummarizeToolOutputOptions = {}): string {
   const { maxChars = DEFAULT_MAX_CHARS } = parseOptions('summarizeToolOutput', summarizeOptionsSchema, options ?? {});
   return renderToolOutput(parseToolOutput(text, options ?? {}), maxChars);
+}
+
+/**
+ * {@link summarizeToolOutput} for ctxkit's own digests of archived results, whose options are built
+ * by ctxkit (not checked again): `exit` says whether the first line states the exit status (`never`
+ * where the line naming the call already says how it ended, `known` where only a reported status is
+ * worth its characters), so no digest spends them on `exit status unknown`.
+ *
+ * @internal
+ */
+export function digestToolOutput(
+  text: string,
+  options: { maxChars: number; command?: string | undefined; exitCode?: number | undefined; exit: ExitStatusShown },
+): string {
+  const parsed = parseToolOutput(text, {
+    ...(options.command === undefined ? {} : { command: options.command }),
+    ...(options.exitCode === undefined ? {} : { exitCode: options.exitCode }),
+  });
+  return renderDigest(parsed, Math.max(0, Math.floor(options.maxChars)), options.exit);
 }
