@@ -47,16 +47,27 @@ export interface SessionStoreHarness {
  * ```
  */
 export interface ConformanceAssertion {
+  /** Passes when the value is `expected` itself (`Object.is`). */
   toBe(expected: unknown): void;
+  /** Passes when the value deeply equals `expected` (asymmetric matchers allowed). */
   toEqual(expected: unknown): void;
+  /** Passes when the value has at least `expected`'s fields, recursively. */
   toMatchObject(expected: object): void;
+  /** Passes when the array or string holds `expected`. */
   toContain(expected: unknown): void;
+  /** Passes when the array holds an item deeply equal to `expected`. */
   toContainEqual(expected: unknown): void;
+  /** Passes when the value's `length` is `length`. */
   toHaveLength(length: number): void;
+  /** Passes when the value is not `undefined`. */
   toBeDefined(): void;
+  /** Passes when the value is `undefined`. */
   toBeUndefined(): void;
+  /** Passes when the value is `null`. */
   toBeNull(): void;
+  /** Passes when the string matches `pattern`. */
   toMatch(pattern: RegExp): void;
+  /** The same assertions, negated. */
   not: ConformanceAssertion;
 }
 
@@ -71,9 +82,13 @@ export interface ConformanceAssertion {
  * ```
  */
 export interface ConformanceRunner {
+  /** Groups the suite's tests under one title. */
   describe(name: string, body: () => void): void;
+  /** Registers one async test. */
   it(name: string, body: () => Promise<void>): void;
+  /** Registers what runs after each test (the suite closes and cleans up its stores there). */
   afterEach(body: () => Promise<void>): void;
+  /** Starts an assertion on a value; the message names what is checked. */
   expect: {
     (actual: unknown, message?: string): ConformanceAssertion;
     /** A matcher for a string that contains `text` (inside `toEqual`). */

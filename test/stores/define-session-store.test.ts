@@ -134,7 +134,7 @@ describe('defineSessionStore', () => {
     const calls: string[] = [];
     const store = defineSessionStore({
       ...core,
-      getBranch: (sessionId, leafId, { from }) => {
+      getBranch: (sessionId, _leafId, { from }) => {
         calls.push(`branch ${from}`);
         return core.getEntries(sessionId);
       },
