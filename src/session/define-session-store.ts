@@ -208,9 +208,11 @@ const optionsSchema = option.fields({
  * suite of `ctxkit/testing` (`describeSessionStoreConformance`) for any core that keeps what it is
  * given.
  *
- * Without `getBranch`, every call reads the session's entries once (entries the core hands back as
- * the same objects are checked once); a core over a remote database can add `getBranch` to read
- * only a path.
+ * Costs: a write reads the session's entries the first time this store writes to it, then only
+ * its leaf (the store keeps an index of each session it wrote to, as the built-in stores do). A
+ * read without the core's `getBranch` or `getMessages` reads the session's entries (entries the
+ * core hands back as the same objects are checked once); a core over a remote database can add
+ * `getBranch` to read only a path.
  *
  * @param core - The storage: seven required methods, two optional reads and `close`.
  * @param options - The clock and the retries of a write that raced another process.
@@ -292,27 +294,69 @@ export function defineSessionStore(core: SessionStoreCore, options: DefineSessio
   }
 
   /**
-   * Runs a checked write: `prepare` checks it against the session read now; `write` asks the core
-   * to apply it if the leaf is still the one read. Retried when another process moved the leaf.
+   * The sessions this store wrote to, as it last saw them: a write checks the core's leaf (one
+   * small read) instead of reading every entry again. Another writer moves the leaf when it
+   * appends, so a cache whose leaf is still the core's holds every entry the new one can refer to;
+   * a refusal from a cache (an id or a reference it does not know) is checked against a fresh read.
+   */
+  const written = new Map<string, SessionIndex>();
+
+  async function current(sessionId: string): Promise<{ index: SessionIndex; cached: boolean }> {
+    const cached = written.get(sessionId);
+    if (cached !== undefined && (await call(() => core.getLeaf(sessionId))) === cached.leafId) {
+      return { index: cached, cached: true };
+    }
+    const index = await load(sessionId);
+    written.set(sessionId, index);
+    return { index, cached: false };
+  }
+
+  /**
+   * Runs a checked write: `prepare` checks it against the session as it is now; `write` asks the
+   * core to apply it if the leaf is still the one seen, and `update` then records it in the cache.
+   * Retried when another process moved the leaf first.
    */
   async function writeFromLeaf<T>(
     sessionId: string,
     stated: unknown,
     prepare: (index: SessionIndex) => T,
     write: (prepared: T, leafId: string | null) => boolean | Promise<boolean>,
+    update: (index: SessionIndex, prepared: T) => void,
   ): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      const index = await load(sessionId);
-      checkExpectedLeaf(sessionId, stated, index.leafId);
-      const prepared = prepare(index);
-      if (await call(() => write(prepared, index.leafId))) return prepared;
+      let { index, cached } = await current(sessionId);
+      let prepared: T;
+      try {
+        checkExpectedLeaf(sessionId, stated, index.leafId);
+        prepared = prepare(index);
+      } catch (error) {
+        if (!cached) throw error;
+        written.delete(sessionId);
+        ({ index, cached } = await current(sessionId));
+        checkExpectedLeaf(sessionId, stated, index.leafId);
+        prepared = prepare(index);
+      }
+      const seen = index.leafId;
+      let applied: boolean;
+      try {
+        applied = await call(() => write(prepared, seen));
+      } catch (error) {
+        // Whether the core applied it is unknown: read the session again next time.
+        written.delete(sessionId);
+        throw error;
+      }
+      if (applied) {
+        update(index, prepared);
+        return prepared;
+      }
+      written.delete(sessionId);
       const expectedLeafId = (stated as { expectedLeafId?: string | null } | undefined)?.expectedLeafId;
       if (expectedLeafId !== undefined || attempt >= attempts) {
         const currentLeafId = await call(() => core.getLeaf(sessionId));
         throw new LeafConflictError({
           message: `Session "${sessionId}" moved on while this write was prepared: its leaf is ${currentLeafId === null ? 'empty' : `"${currentLeafId}"`}${expectedLeafId === undefined ? ` after ${attempt} attempts` : ''}; nothing was written. Read the branch again and retry from the current leaf.`,
           sessionId,
-          expectedLeafId: expectedLeafId === undefined ? index.leafId : expectedLeafId,
+          expectedLeafId: expectedLeafId === undefined ? seen : expectedLeafId,
           currentLeafId,
         });
       }
@@ -341,6 +385,7 @@ export function defineSessionStore(core: SessionStoreCore, options: DefineSessio
           options,
           (index) => prepareEntry(index, input, now()),
           (entry, expectedLeafId) => core.appendEntry(sessionId, entry, { expectedLeafId }),
+          (index, entry) => index.add(entry),
         ),
       ).then((entry) => {
         checked.add(entry);
@@ -370,6 +415,9 @@ export function defineSessionStore(core: SessionStoreCore, options: DefineSessio
           options,
           (index) => index.checkEntry(entryId),
           (_, expectedLeafId) => core.setLeaf(sessionId, entryId, { expectedLeafId }),
+          (index) => {
+            index.leafId = entryId;
+          },
         );
       });
     },

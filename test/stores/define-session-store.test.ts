@@ -97,6 +97,35 @@ describe('defineSessionStore', () => {
     expect(await store.getLeaf(id)).toBe((stale as LeafConflictError).currentLeafId);
   });
 
+  it('reads the entries once, then only the leaf per write; sees entries another writer added', async () => {
+    const { core, entries, leaves } = createMapCore();
+    let reads = 0;
+    const store = defineSessionStore({
+      ...core,
+      getEntries: (sessionId) => {
+        reads++;
+        return core.getEntries(sessionId);
+      },
+    });
+    const { id } = await store.createSession();
+    const first = await store.appendEntry(id, say('first'));
+    for (let index = 0; index < 20; index++) await store.appendEntry(id, say(`m${index}`));
+    expect(reads).toBe(1);
+    // Another writer appends an entry, then moves the leaf back to where this store left it.
+    const ours = leaves.get(id)!;
+    const other = { id: 'other', parentId: first.id, timestamp: 1, type: 'message', message: userMessage('x') };
+    entries.get(id)!.push(JSON.stringify(other));
+    leaves.set(id, ours);
+    const label = await store.appendEntry(id, { type: 'label', targetId: 'other', label: 'seen' });
+    expect(label.parentId).toBe(ours);
+    expect(reads).toBe(2);
+    const taken = await rejection(store.appendEntry(id, { ...say('again'), id: 'other' }));
+    expect(taken).toMatchObject({ code: 'INPUT_INVALID' });
+    // Another writer moves the leaf: the next append follows it.
+    leaves.set(id, 'other');
+    expect((await store.appendEntry(id, say('after other'))).parentId).toBe('other');
+  });
+
   it('gives up with a LeafConflictError after the configured attempts', async () => {
     const { core } = createMapCore();
     const store = defineSessionStore({ ...core, appendEntry: () => false }, { attempts: 2 });
