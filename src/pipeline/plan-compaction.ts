@@ -109,7 +109,10 @@ function keepOwnNewest(messages: readonly Message[], split: SplitResult, counter
  *
  * @example
  * ```ts
- * const plan = planCompaction(messages, { config: { keepRecentTokens: 10_000 } });
+ * // With a window set, up to 10,000 of the newest tokens stay verbatim. Without one the limit is
+ * // `maxTokens` (8,000 by default) and the kept share is clamped to half of it: 4,000.
+ * const plan = planCompaction(messages, { config: { contextWindow: 128_000, keepRecentTokens: 10_000 } });
+ * console.log(`${plan.toSummarize.length} to summarize, ${plan.split.recentTokens} tokens kept`);
  * ```
  */
 export function planCompaction(messages: readonly Message[], options: PlanCompactionOptions = {}): CompactionPlan {

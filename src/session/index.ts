@@ -25,6 +25,11 @@ export {
   type SessionContext,
 } from './build-context-from-branch.js';
 export { type CompactSessionOptions, type CompactSessionResult, compactSession } from './compact-session.js';
+export {
+  type DefineSessionStoreOptions,
+  defineSessionStore,
+  type SessionStoreCore,
+} from './define-session-store.js';
 export { entryToMessage } from './entry-to-message.js';
 export {
   type CreateInMemorySessionStoreOptions,

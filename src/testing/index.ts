@@ -29,6 +29,13 @@ export {
   type ScriptStep,
 } from './scripted-summarizer.js';
 export {
+  type ConformanceAssertion,
+  type ConformanceRunner,
+  type DescribeSessionStoreConformanceOptions,
+  describeSessionStoreConformance,
+  type SessionStoreHarness,
+} from './session-store-conformance.js';
+export {
   type ArbitraryToolOutputOptions,
   arbitraryToolOutput,
   arbitraryToolOutputLimits,

@@ -24,10 +24,15 @@ import { createFileMemoryStore, createFileSpillStore, createJsonlStore } from 'c
 import { fromAgentItems, toAgentItems } from 'ctxkit/openai-agents';
 import { createPostgresStore, POSTGRES_SCHEMA_VERSION } from 'ctxkit/postgres';
 import { messageSchema, SUMMARY_PREFIX } from 'ctxkit/schemas';
-import { entryToMessage, walkBranch } from 'ctxkit/session';
+import { defineSessionStore, entryToMessage, walkBranch } from 'ctxkit/session';
 import { createSqliteStore } from 'ctxkit/sqlite';
 import { checkAnchors, extractAnchors, pinAnchors, summarizeToolOutput } from 'ctxkit/summarizing';
-import { arbitraryConversation, checkToolPairing, createScriptedSummarizer } from 'ctxkit/testing';
+import {
+  arbitraryConversation,
+  checkToolPairing,
+  createScriptedSummarizer,
+  describeSessionStoreConformance,
+} from 'ctxkit/testing';
 import { createTokenizerCounter } from 'ctxkit/tokenizer';
 import fc from 'fast-check';
 
@@ -147,7 +152,47 @@ fc.assert(
   { numRuns: 50 },
 );
 
-assert.equal(POSTGRES_SCHEMA_VERSION, 1);
+// A store from a seven-method core, and the suite that registers its tests with a host's runner.
+const coreInfos = new Map();
+const coreEntries = new Map();
+const coreLeaves = new Map();
+const coreStore = defineSessionStore({
+  createSession: (info) => {
+    if (coreInfos.has(info.id)) return false;
+    coreInfos.set(info.id, info);
+    return true;
+  },
+  getSession: (id) => coreInfos.get(id),
+  listSessions: () => [...coreInfos.values()],
+  getEntries: (id) => coreEntries.get(id) ?? [],
+  getLeaf: (id) => coreLeaves.get(id) ?? null,
+  appendEntry: (id, entry, { expectedLeafId }) =>
+    (coreLeaves.get(id) ?? null) === expectedLeafId &&
+    Boolean(coreEntries.set(id, [...(coreEntries.get(id) ?? []), entry]) && coreLeaves.set(id, entry.id)),
+  setLeaf: (id, leafId, { expectedLeafId }) =>
+    (coreLeaves.get(id) ?? null) === expectedLeafId && Boolean(coreLeaves.set(id, leafId)),
+});
+const coreSession = await coreStore.createSession({ id: 'core' });
+const coreFirst = await coreStore.appendEntry(coreSession.id, {
+  type: 'message',
+  message: { role: 'user', content: 'hi' },
+});
+assert.deepEqual(await coreStore.getBranch('core', undefined, { from: 'context' }), [coreFirst]);
+await assert.rejects(coreStore.getEntries('missing'), (error) => error.code === 'SESSION_NOT_FOUND');
+const registered = [];
+describeSessionStoreConformance({
+  name: 'smoke',
+  create: () => coreStore,
+  runner: {
+    describe: (_name, body) => body(),
+    it: (name) => registered.push(name),
+    afterEach: () => {},
+    expect: Object.assign(() => ({}), { stringContaining: (text) => text }),
+  },
+});
+assert.ok(registered.length > 10);
+
+assert.equal(POSTGRES_SCHEMA_VERSION, 2);
 assert.throws(
   () => createPostgresStore({ pool: 'postgres://localhost' }),
   (error) => ContextError.isInstance(error) && error.code === 'DEPENDENCY_MISSING',

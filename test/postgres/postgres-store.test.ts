@@ -1,5 +1,6 @@
+import { describeSessionStoreConformance } from 'ctxkit/testing';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, LeafConflictError, SessionError, StoreError } from '../../src/index.js';
 import {
   type CreatePostgresStoreOptions,
@@ -9,7 +10,6 @@ import {
 } from '../../src/postgres/index.js';
 import type { SessionEntryInput } from '../../src/session/index.js';
 import { userMessage } from '../../src/testing/index.js';
-import { runSessionStoreConformance } from '../stores/conformance.js';
 import { createTestPool, createTestSchema, dropTestSchema, postgresUrl, requireServerInCi } from './server.js';
 
 const say = (text: string): SessionEntryInput => ({ type: 'message', message: userMessage(text) });
@@ -55,12 +55,16 @@ describe.skipIf(postgresUrl === undefined)('PostgreSQL store', () => {
     return schema;
   };
 
-  runSessionStoreConformance('PostgreSQL store', async () => {
-    const schema = await freshSchema();
-    return {
-      store: createPostgresStore({ pool, schema }),
-      reopen: () => createPostgresStore({ pool, schema }),
-    };
+  describeSessionStoreConformance({
+    name: 'PostgreSQL store',
+    runner: { afterEach, describe, expect, it },
+    create: async () => {
+      const schema = await freshSchema();
+      return {
+        store: createPostgresStore({ pool, schema }),
+        reopen: () => createPostgresStore({ pool, schema }),
+      };
+    },
   });
 
   describe('migrations', () => {

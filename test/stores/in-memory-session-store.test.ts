@@ -1,4 +1,9 @@
-import { createInMemorySessionStore } from '../../src/index.js';
-import { runSessionStoreConformance } from './conformance.js';
+import { createInMemorySessionStore } from 'ctxkit/session';
+import { describeSessionStoreConformance } from 'ctxkit/testing';
+import { afterEach, describe, expect, it } from 'vitest';
 
-runSessionStoreConformance('in-memory session store', () => ({ store: createInMemorySessionStore() }));
+describeSessionStoreConformance({
+  name: 'in-memory session store',
+  create: () => createInMemorySessionStore(),
+  runner: { afterEach, describe, expect, it },
+});

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { appendFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describeSessionStoreConformance } from 'ctxkit/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildContextFromBranch, ConfigError, LeafConflictError, StoreError } from '../../src/index.js';
 import {
@@ -10,15 +11,18 @@ import {
   JSONL_FORMAT_VERSION,
   type JsonlStoreWarning,
 } from '../../src/node/index.js';
-import { runSessionStoreConformance } from './conformance.js';
 
-runSessionStoreConformance('JSONL store', async () => {
-  const directory = await mkdtemp(join(tmpdir(), 'ctxkit-jsonl-'));
-  return {
-    store: createJsonlStore({ directory }),
-    reopen: () => createJsonlStore({ directory }),
-    cleanup: () => rm(directory, { recursive: true, force: true }),
-  };
+describeSessionStoreConformance({
+  name: 'JSONL store',
+  runner: { afterEach, describe, expect, it },
+  create: async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'ctxkit-jsonl-'));
+    return {
+      store: createJsonlStore({ directory }),
+      reopen: () => createJsonlStore({ directory }),
+      cleanup: () => rm(directory, { recursive: true, force: true }),
+    };
+  },
 });
 
 describe('JSONL store files', () => {

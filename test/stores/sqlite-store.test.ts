@@ -2,35 +2,39 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { describeSessionStoreConformance } from 'ctxkit/testing';
+import { afterEach, describe, expect, it } from 'vitest';
 import { StoreError } from '../../src/index.js';
 import { type CreateSqliteStoreOptions, createSqliteStore, SQLITE_SCHEMA_VERSION } from '../../src/sqlite/index.js';
-import { runSessionStoreConformance } from './conformance.js';
 
-runSessionStoreConformance('SQLite store', async () => {
-  const directory = await mkdtemp(join(tmpdir(), 'ctxkit-sqlite-'));
-  const path = join(directory, 'sessions.db');
-  // As a host would open it: write-ahead log, synced at checkpoints (not on every append).
-  const connect = () => {
-    const database = new Database(path);
-    database.pragma('journal_mode = WAL');
-    database.pragma('synchronous = NORMAL');
-    return database;
-  };
-  const databases = [connect()];
-  const open = () => {
-    const database = connect();
-    databases.push(database);
-    return createSqliteStore({ database });
-  };
-  return {
-    store: createSqliteStore({ database: databases[0]! }),
-    reopen: open,
-    cleanup: async () => {
-      for (const database of databases) database.close();
-      await rm(directory, { recursive: true, force: true });
-    },
-  };
+describeSessionStoreConformance({
+  name: 'SQLite store',
+  runner: { afterEach, describe, expect, it },
+  create: async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'ctxkit-sqlite-'));
+    const path = join(directory, 'sessions.db');
+    // As a host would open it: write-ahead log, synced at checkpoints (not on every append).
+    const connect = () => {
+      const database = new Database(path);
+      database.pragma('journal_mode = WAL');
+      database.pragma('synchronous = NORMAL');
+      return database;
+    };
+    const databases = [connect()];
+    const open = () => {
+      const database = connect();
+      databases.push(database);
+      return createSqliteStore({ database });
+    };
+    return {
+      store: createSqliteStore({ database: databases[0]! }),
+      reopen: open,
+      cleanup: async () => {
+        for (const database of databases) database.close();
+        await rm(directory, { recursive: true, force: true });
+      },
+    };
+  },
 });
 
 describe('SQLite store schema', () => {

@@ -2,12 +2,14 @@
  * Sessions built through a store's own appends, with compactions that keep from any entry of their
  * branch (a tool result, an earlier compaction, a label, a model or thinking change), several
  * compactions on one path, branch summaries, labels and leaf moves: the cases a context branch
- * read must cut right.
+ * read must cut right. Used by the store conformance suite.
+ *
+ * @internal
  */
 import fc from 'fast-check';
-import type { SessionStore } from '../../src/index.js';
-import type { SessionEntryInput } from '../../src/session/index.js';
-import { assistantMessage, toolCallMessage, toolResultMessage, userMessage } from '../../src/testing/index.js';
+import type { SessionStore } from '../session/session-store.js';
+import type { SessionEntryInput } from '../session-entry.js';
+import { assistantMessage, toolCallMessage, toolResultMessage, userMessage } from './message-builders.js';
 
 /** One step of a host: append an entry of some kind (from the leaf), or move the leaf back. */
 export const contextBranchOperations = fc.array(
@@ -33,6 +35,7 @@ export const contextBranchOperations = fc.array(
   { minLength: 1, maxLength: 45 },
 );
 
+/** @internal */
 export type ContextBranchOperation = typeof contextBranchOperations extends fc.Arbitrary<(infer T)[]> ? T : never;
 
 /** Applies the operations to a new session; returns the ids of its entries, in append order. */
