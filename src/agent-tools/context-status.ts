@@ -37,7 +37,7 @@ const number = new Intl.NumberFormat('en-US');
 /**
  * The one-line answer of the `context_status` tool for the history the manager holds: tokens
  * used of the window, where compaction fires, how many tool results are archived and how to get
- * them back. For example `Context: 41,200 of 200,000 tokens (21%); compaction at 160,000;
+ * them back. For example `Context: 41,200 of 200,000 tokens (21%); compaction at 183,616;
  * 12 tool results archived (recall by tool call id).` (about 30 tokens).
  *
  * @param manager - The manager that prepares this session's requests.
@@ -46,7 +46,7 @@ const number = new Intl.NumberFormat('en-US');
  *
  * @example
  * ```ts
- * const line = contextStatus(manager, history); // 'Context: 3,120 of 128,000 tokens (2%); compaction at 102,400; no tool results archived.'
+ * const line = contextStatus(manager, history); // 'Context: 3,120 of 200,000 tokens (2%); compaction at 183,616; no tool results archived.'
  * ```
  */
 export function contextStatus(manager: ContextManager, history: readonly Message[]): string {
