@@ -20,7 +20,7 @@ export interface CreateContextToolsOptions {
   store?: SessionStore;
   /** The session in `store`; needed with `store`. */
   sessionId?: string;
-  /** Characters of one page `recall` returns. @default 8000 */
+  /** Characters of one page `recall` returns, at most the manager's `toolOutput.maxChars`. @default 8000 */
   maxRecallCharacters?: number;
 }
 
@@ -136,6 +136,8 @@ function describeIssues(name: string, error: z.ZodError): string {
  */
 export function createContextTools(manager: ContextManager, options?: CreateContextToolsOptions): ContextTools {
   const { store, sessionId, maxRecallCharacters } = parseOptions('createContextTools', optionsSchema, options ?? {});
+  // A page never exceeds what the manager keeps of one tool output.
+  const pageSize = Math.min(maxRecallCharacters, manager.config.toolOutput.maxChars);
   const names = new Set<string>([contextStatusToolDefinition.name, recallToolDefinition.name]);
   return {
     definitions: Object.freeze([contextStatusToolDefinition, recallToolDefinition]),
@@ -156,7 +158,7 @@ export function createContextTools(manager: ContextManager, options?: CreateCont
       const parsed = recallInputSchema.safeParse(args.value);
       if (!parsed.success) return { content: describeIssues(call.name, parsed.error), isError: true };
       try {
-        const content = await recall(parsed.data, { history, store, sessionId, maxCharacters: maxRecallCharacters });
+        const content = await recall(parsed.data, { history, store, sessionId, maxCharacters: pageSize });
         return { content, isError: false };
       } catch {
         return { content: 'recall failed: the session store could not be read; try again later', isError: true };

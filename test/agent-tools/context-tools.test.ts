@@ -160,6 +160,20 @@ describe('recall by id', () => {
     expect(tools.handles('recall') && tools.handles('context_status') && !tools.handles('read')).toBe(true);
   });
 
+  it('never pages more than the manager keeps of one tool output', async () => {
+    const manager = createContextManager({
+      summarizer: heuristicSummarizer,
+      contextWindow: 200_000,
+      config: { toolOutput: { maxChars: 1_000 } },
+    });
+    const answer = text(
+      await createContextTools(manager).handle({ name: 'recall', arguments: { id: 'c0' } }, step('c0', README)),
+    );
+    expect(answer).toContain(
+      `[truncated: 1,000 of ${README.length.toLocaleString('en-US')} characters shown from 0; recall with offset 1000 for more]`,
+    );
+  });
+
   property.prop([fc.string({ unit: 'grapheme', maxLength: 400 }), fc.integer({ min: 100, max: 150 })])(
     'pages put back together are the whole text, and no page splits a surrogate pair',
     async (output, size) => {
