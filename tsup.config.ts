@@ -10,6 +10,7 @@ export const entries = {
   'sqlite/index': 'src/sqlite/index.ts',
   'postgres/index': 'src/postgres/index.ts',
   'memory/index': 'src/memory/index.ts',
+  'agent-tools/index': 'src/agent-tools/index.ts',
   'testing/index': 'src/testing/index.ts',
   'schemas/index': 'src/schemas/index.ts',
   'openai/index': 'src/openai/index.ts',

@@ -1,0 +1,260 @@
+import { z } from 'zod';
+import type { SessionStore } from '../session/session-store.js';
+import type { Message, ToolResultMessage } from '../types.js';
+import { isArchivedResult, resultText } from './internal/archived-results.js';
+import { type ContextToolDefinition, deepFreeze } from './tool-definition.js';
+
+/** The most matches one search returns. */
+const MAX_SEARCH_LIMIT = 20;
+/** Matches a search returns when the model gives no `limit`. */
+const DEFAULT_SEARCH_LIMIT = 5;
+/** Characters of a search match's excerpt. */
+const EXCERPT_CHARACTERS = 160;
+
+/**
+ * The `recall` tool: fetch an archived tool result by its tool call id (`{ id, offset? }`), or
+ * search the archived results of this session (`{ query, limit? }`). Deeply frozen: copy it to
+ * change it.
+ *
+ * @example
+ * ```ts
+ * import { recallToolDefinition } from 'ctxkit/agent-tools';
+ *
+ * const tools = [{ type: 'function', function: { name: recallToolDefinition.name,
+ *   description: recallToolDefinition.description, parameters: recallToolDefinition.inputSchema } }];
+ * ```
+ */
+export const recallToolDefinition: ContextToolDefinition = deepFreeze({
+  name: 'recall',
+  description:
+    'Get back a tool result that was archived to save context. Pass id (the tool call id of the archived result) and, to read on, the offset the last page named; or pass query to search archived results by words.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      id: { type: 'string', minLength: 1, description: 'Tool call id of the archived result.' },
+      offset: { type: 'integer', minimum: 0, description: 'With id: character to start from.' },
+      query: { type: 'string', minLength: 1, description: 'Words to search archived results for.' },
+      limit: { type: 'integer', minimum: 1, maximum: MAX_SEARCH_LIMIT, description: 'With query: most matches.' },
+    },
+    additionalProperties: false,
+  },
+} as const);
+
+/**
+ * The zod schema of the `recall` input: `{ id, offset? }` or `{ query, limit? }`, exactly one of
+ * `id` and `query`.
+ *
+ * @example
+ * ```ts
+ * recallInputSchema.parse({ id: 'call_17' }); // { id: 'call_17' }
+ * recallInputSchema.safeParse({ id: 'a', query: 'b' }).success; // false
+ * ```
+ */
+export const recallInputSchema = z
+  .strictObject({
+    id: z.string().min(1).optional(),
+    offset: z.number().int().min(0).optional(),
+    query: z.string().trim().min(1).optional(),
+    limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).optional(),
+  })
+  .refine((input) => (input.id === undefined) !== (input.query === undefined), {
+    message: 'pass exactly one of id (a tool call id) and query (words to search for)',
+  })
+  .refine((input) => input.id !== undefined || input.offset === undefined, {
+    message: 'offset goes with id, not with query',
+  })
+  .refine((input) => input.query !== undefined || input.limit === undefined, {
+    message: 'limit goes with query, not with id',
+  });
+
+/**
+ * One validated call of the `recall` tool.
+ *
+ * @example
+ * ```ts
+ * const input: RecallInput = { id: 'call_17', offset: 8000 };
+ * ```
+ */
+export type RecallInput = z.output<typeof recallInputSchema>;
+
+/**
+ * Where {@link recall} looks: the history the manager holds and, optionally, the session in a
+ * store (whose branch still holds results a compaction dropped from the history).
+ *
+ * @example
+ * ```ts
+ * const source: RecallSource = { history, store, sessionId, maxCharacters: 8000 };
+ * ```
+ */
+export interface RecallSource {
+  /** The history the manager returned last: its archived copies keep the whole outputs. */
+  history: readonly Message[];
+  /** The session store the manager records in; its branch is read, never written. */
+  store?: SessionStore | undefined;
+  /** The session in `store`: the only one read. */
+  sessionId?: string | undefined;
+  /** Characters of a page of a recalled result. @default 8000 */
+  maxCharacters?: number | undefined;
+}
+
+/** A tool result recall can return: its id, tool and text. */
+interface Recallable {
+  id: string;
+  toolName: string;
+  text: string;
+}
+
+/** The first line of a page of `id` from `offset`: the loop guard looks for it in the history. */
+function pageHeader(id: string, offset: number): string {
+  return `[recall ${id} from ${offset}]`;
+}
+
+function firstText(message: ToolResultMessage): string {
+  const part = message.content[0];
+  return part?.type === 'text' ? part.text : '';
+}
+
+/** Whether a page of `id` from `offset` is still visible to the model in `history`. */
+function stillVisible(history: readonly Message[], header: string): boolean {
+  for (let index = history.length - 1; index >= 0; index--) {
+    const message = history[index]!;
+    if (message.role !== 'toolResult' || message.toolName !== recallToolDefinition.name) continue;
+    if (message.meta?.agentVisible === false) continue;
+    if (firstText(message).startsWith(`${header}\n`)) return true;
+  }
+  return false;
+}
+
+/**
+ * The tool results recall may return, oldest first: the session branch's (the whole outputs the
+ * host recorded) and then the history's archived copies whose ids the branch lacks. Results still
+ * visible in the history are left out of a search; an id fetch finds them too.
+ */
+async function collect(source: RecallSource, includeVisible: boolean): Promise<Recallable[]> {
+  const visible = new Set<string>();
+  const found: Recallable[] = [];
+  for (const message of source.history) {
+    if (message.role !== 'toolResult') continue;
+    if (isArchivedResult(message) || includeVisible)
+      found.push({ id: message.toolCallId, toolName: message.toolName, text: resultText(message) });
+    else visible.add(message.toolCallId);
+  }
+  if (source.store === undefined || source.sessionId === undefined) return found;
+  const fromStore: Recallable[] = [];
+  const ids = new Set<string>();
+  for (const entry of await source.store.getBranch(source.sessionId)) {
+    if (entry.type !== 'message' || entry.message.role !== 'toolResult') continue;
+    const message = entry.message;
+    if (!includeVisible && visible.has(message.toolCallId)) continue;
+    fromStore.push({ id: message.toolCallId, toolName: message.toolName, text: resultText(message) });
+    ids.add(message.toolCallId);
+  }
+  return [...fromStore, ...found.filter((result) => !ids.has(result.id))];
+}
+
+/**
+ * The result `id` names: its exact id (the first result of a reused id), else `raw#k`, the id
+ * the manager sends the k-th result of a reused id under.
+ */
+function find(results: readonly Recallable[], id: string): Recallable | undefined {
+  const exact = results.find((result) => result.id === id);
+  if (exact !== undefined) return exact;
+  const match = /^(.*)#(\d+)$/.exec(id);
+  if (match === null) return undefined;
+  const same = results.filter((result) => result.id === match[1]);
+  return same[Number(match[2]) - 1];
+}
+
+const number = new Intl.NumberFormat('en-US');
+
+async function fetchById(source: RecallSource, id: string, offset: number): Promise<string> {
+  const header = pageHeader(id, offset);
+  if (stillVisible(source.history, header))
+    return `[recall ${id}: that page is already in your context from an earlier recall; read it there, or pass another offset]`;
+  const result = find(await collect(source, true), id);
+  if (result === undefined)
+    return `[recall ${id}: no tool result of this session has that id; pass the tool call id of an archived result, or search with query]`;
+  if (result.toolName === recallToolDefinition.name)
+    return `[recall ${id}: that result was itself a recall; recall the id it named instead]`;
+  const total = result.text.length;
+  if (offset >= total && total > 0)
+    return `[recall ${id}: offset ${number.format(offset)} is past the end (${number.format(total)} characters)]`;
+  const size = source.maxCharacters ?? 8000;
+  let end = Math.min(total, offset + size);
+  // Never split a surrogate pair: the next page starts where this one ends.
+  if (end < total && /[\uD800-\uDBFF]/.test(result.text[end - 1] ?? '')) end--;
+  const page = result.text.slice(offset, end);
+  const more =
+    end < total
+      ? `\n[truncated: ${number.format(end - offset)} of ${number.format(total)} characters shown from ${number.format(offset)}; recall with offset ${end} for more]`
+      : '';
+  return `${header}\n${page}${more}`;
+}
+
+function excerpt(text: string, at: number): string {
+  const start = Math.max(0, at - EXCERPT_CHARACTERS / 4);
+  const clip = text.slice(start, start + EXCERPT_CHARACTERS).replace(/\s+/g, ' ');
+  return `${start > 0 ? '…' : ''}${clip}${start + EXCERPT_CHARACTERS < text.length ? '…' : ''}`;
+}
+
+async function search(source: RecallSource, query: string, limit: number): Promise<string> {
+  const terms = [...new Set(query.toLowerCase().split(/\s+/).filter(Boolean))];
+  const scored: { result: Recallable; matched: number; hits: number; first: number }[] = [];
+  for (const result of await collect(source, false)) {
+    if (result.toolName === recallToolDefinition.name) continue;
+    const lower = result.text.toLowerCase();
+    let matched = 0;
+    let hits = 0;
+    let first = -1;
+    for (const term of terms) {
+      let at = lower.indexOf(term);
+      if (at < 0) continue;
+      matched++;
+      if (first < 0 || at < first) first = at;
+      while (at >= 0 && hits < 1000) {
+        hits++;
+        at = lower.indexOf(term, at + term.length);
+      }
+    }
+    if (matched > 0) scored.push({ result, matched, hits, first });
+  }
+  const label = JSON.stringify(query.length > 80 ? `${query.slice(0, 80)}…` : query);
+  if (scored.length === 0) return `[recall search ${label}: no archived tool result matches]`;
+  // Most terms matched first, then most hits, then the newest.
+  const ranked = scored
+    .map((entry, index) => ({ ...entry, index }))
+    .sort((a, b) => b.matched - a.matched || b.hits - a.hits || b.index - a.index)
+    .slice(0, limit);
+  const lines = ranked.map(
+    ({ result, first }) =>
+      `- ${result.id} (${result.toolName}, ${number.format(result.text.length)} chars): ${excerpt(result.text, first)}`,
+  );
+  return [
+    `[recall search ${label}: ${ranked.length} of ${scored.length} matches; recall one by its id]`,
+    ...lines,
+  ].join('\n');
+}
+
+/**
+ * Runs one validated `recall` call over this session's archive: the history's archived copies
+ * and, when a store and session are given, the session's branch. Reads nothing else: no other
+ * session, no file. An id fetch returns one page of at most `maxCharacters` characters, with a
+ * `[truncated: X of Y …]` marker naming the offset to read on from; fetching a page that an
+ * earlier recall still shows in the history, or the result of a recall, returns a one-line note
+ * instead (so a recall loop stays small). A search ranks the archived results (not the ones
+ * still visible) by the query words they contain and lists the best with an excerpt each.
+ *
+ * @param input - The call, as {@link recallInputSchema} returns it.
+ * @param source - The history and, optionally, the store and session.
+ * @returns The text of the tool result to send back.
+ * @throws Whatever `source.store.getBranch` throws.
+ *
+ * @example
+ * ```ts
+ * const text = await recall({ id: 'call_17' }, { history, store, sessionId });
+ * ```
+ */
+export async function recall(input: RecallInput, source: RecallSource): Promise<string> {
+  if (input.id !== undefined) return fetchById(source, input.id, input.offset ?? 0);
+  return search(source, input.query ?? '', input.limit ?? DEFAULT_SEARCH_LIMIT);
+}
