@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { ContextManager } from '../manager/context-manager-types.js';
 import type { Message } from '../types.js';
+import { invalidArgument } from '../validation/assert-argument.js';
 import { isArchivedResult } from './internal/archived-results.js';
+import { assertManager } from './internal/assert-manager.js';
 import { type ContextToolDefinition, deepFreeze } from './tool-definition.js';
 
 /**
@@ -50,6 +52,8 @@ const number = new Intl.NumberFormat('en-US');
  * ```
  */
 export function contextStatus(manager: ContextManager, history: readonly Message[]): string {
+  assertManager(manager, 'contextStatus');
+  if (!Array.isArray(history)) throw invalidArgument('contextStatus', 'history', 'an array of messages', history);
   const { usage } = manager.stats(history);
   const window = usage.contextWindow ?? usage.limit;
   const used =

@@ -4,6 +4,7 @@ import type { SessionStore } from '../session/session-store.js';
 import type { Message } from '../types.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { contextStatus, contextStatusInputSchema, contextStatusToolDefinition } from './context-status.js';
+import { assertManager } from './internal/assert-manager.js';
 import { recall, recallInputSchema, recallToolDefinition } from './recall.js';
 import type { ContextToolDefinition } from './tool-definition.js';
 
@@ -135,6 +136,7 @@ function describeIssues(name: string, error: z.ZodError): string {
  * ```
  */
 export function createContextTools(manager: ContextManager, options?: CreateContextToolsOptions): ContextTools {
+  assertManager(manager, 'createContextTools');
   const { store, sessionId, maxRecallCharacters } = parseOptions('createContextTools', optionsSchema, options ?? {});
   // A page never exceeds what the manager keeps of one tool output.
   const pageSize = Math.min(maxRecallCharacters, manager.config.toolOutput.maxChars);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { SessionStore } from '../session/session-store.js';
 import type { Message, ToolResultMessage } from '../types.js';
+import { assertObjectArgument, invalidArgument } from '../validation/assert-argument.js';
 import { isArchivedResult, resultText } from './internal/archived-results.js';
 import { type ContextToolDefinition, deepFreeze } from './tool-definition.js';
 
@@ -255,6 +256,10 @@ async function search(source: RecallSource, query: string, limit: number): Promi
  * ```
  */
 export async function recall(input: RecallInput, source: RecallSource): Promise<string> {
+  assertObjectArgument(input, 'recall', 'input', 'an object ({ id } or { query })');
+  assertObjectArgument(source, 'recall', 'source', 'an object ({ history, store?, sessionId? })');
+  if (!Array.isArray(source.history))
+    throw invalidArgument('recall', 'source.history', 'an array of messages', source.history);
   if (input.id !== undefined) return fetchById(source, input.id, input.offset ?? 0);
   return search(source, input.query ?? '', input.limit ?? DEFAULT_SEARCH_LIMIT);
 }

@@ -8,6 +8,7 @@ import { buildContextFromBranch } from '../session/build-context-from-branch.js'
 import type { SessionStore } from '../session/session-store.js';
 import type { SessionEntry, SessionEntryInput } from '../session-entry.js';
 import type { Message } from '../types.js';
+import { assertObjectArgument, invalidArgument } from '../validation/assert-argument.js';
 import { applyOperations, contextBranchOperations } from './context-branch-operations.js';
 import { deepEqual } from './deep-differences.js';
 import { toolCallMessage, toolResultMessage, userMessage } from './message-builders.js';
@@ -280,6 +281,12 @@ function treeInputs(entries: SessionEntry[]): SessionEntryInput[] {
  * ```
  */
 export function describeSessionStoreConformance(options: DescribeSessionStoreConformanceOptions): void {
+  const where = 'describeSessionStoreConformance';
+  assertObjectArgument(options, where, 'options', 'an object ({ name, create, runner })');
+  if (typeof options.name !== 'string') throw invalidArgument(where, 'options.name', 'a string', options.name);
+  if (typeof options.create !== 'function')
+    throw invalidArgument(where, 'options.create', 'a function', options.create);
+  assertObjectArgument(options.runner, where, 'options.runner', 'an object ({ describe, it, afterEach, expect })');
   const { name, create, runner, cleanup } = options;
   const { describe, it, afterEach, expect } = runner;
   const factory = async (): Promise<SessionStoreHarness> => {

@@ -11,13 +11,16 @@ import {
 } from '../../src/index.js';
 import { assistantMessage, toolCallMessage, toolResultMessage, userMessage } from '../../src/testing/index.js';
 
-// A scripted agent: step 0 reads package.json, steps 1–39 read the docs, then it must answer with
-// the package's version. It reads only what it is sent, as a model does.
+// A scripted agent: step 0 reads a build log, steps 1–39 read the docs, then it must answer with
+// the artifact's checksum, a plain line in the middle of the log that no summary has reason to keep.
+// It reads only what it is sent, as a model does.
 const DOCS = ['README.md', 'docs/context-manager.md', 'docs/architecture.md', 'docs/session-tree.md'].map((path) =>
   readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8'),
 );
-const PACKAGE_JSON = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
-const VERSION = (JSON.parse(PACKAGE_JSON) as { version: string }).version;
+const CHECKSUM = 'sha256-5f1c0e9a7b2d4c3e8f6a1b0d9c8e7f6a';
+const BUILD_LOG = Array.from({ length: 400 }, (_, line) =>
+  line === 200 ? `artifact checksum ${CHECKSUM}` : `step ${line}: compiled module ${line} in ${(line * 7) % 90} ms`,
+).join('\n');
 const STEPS = 40;
 
 function textOf(message: Message): string {
@@ -27,7 +30,7 @@ function textOf(message: Message): string {
 
 /** The scripted model's next reply to what it was sent. */
 function model(sent: readonly Message[], canRecall: boolean, step: number): AssistantMessage {
-  if (step === 0) return toolCallMessage([{ id: 'c0', name: 'read', arguments: { path: 'package.json' } }]);
+  if (step === 0) return toolCallMessage([{ id: 'c0', name: 'read', arguments: { path: 'build.log' } }]);
   if (step < STEPS) {
     const doc = DOCS[step % DOCS.length]!;
     const at = (step * 1500) % Math.max(1, doc.length - 1500);
@@ -38,15 +41,15 @@ function model(sent: readonly Message[], canRecall: boolean, step: number): Assi
   const found = sent
     .map(textOf)
     .join('\n')
-    .match(/"version": "([^"]+)"/);
-  if (found) return assistantMessage(`The version is ${found[1]}.`);
-  if (!canRecall) return assistantMessage('I cannot tell: the output of package.json is no longer in my context.');
-  // The result of the call that read package.json: the placeholder, sent under the call's id.
+    .match(/artifact checksum (\S+)/);
+  if (found) return assistantMessage(`The checksum is ${found[1]}.`);
+  if (!canRecall) return assistantMessage('I cannot tell: the build log is no longer in my context.');
+  // The result of the call that read the build log: the placeholder, sent under the call's id.
   const call = sent
     .flatMap((message) =>
       message.role === 'assistant' ? message.content.filter((part) => part.type === 'toolCall') : [],
     )
-    .find((part) => part.arguments['path'] === 'package.json');
+    .find((part) => part.arguments['path'] === 'build.log');
   const archived = sent.find((message) => message.role === 'toolResult' && message.toolCallId === call?.id);
   expect(archived?.meta?.kind).toBe('tool_result_archived');
   return toolCallMessage([{ id: 'r1', name: 'recall', arguments: { id: call!.id } }]);
@@ -54,7 +57,7 @@ function model(sent: readonly Message[], canRecall: boolean, step: number): Assi
 
 function runTool(call: { id: string; arguments: Record<string, unknown> }): Message {
   const path = call.arguments['path'];
-  return toolResultMessage(call.id, path === 'package.json' ? PACKAGE_JSON : String(call.arguments['text']), {
+  return toolResultMessage(call.id, path === 'build.log' ? BUILD_LOG : String(call.arguments['text']), {
     toolName: 'read',
   });
 }
@@ -72,7 +75,7 @@ async function runAgent(options: { canRecall: boolean; store: SessionStore }): P
   const record = async (messages: Message[]) => {
     for (const message of messages) await options.store.appendEntry(session.id, { type: 'message', message });
   };
-  let history: Message[] = [userMessage('Read package.json, then the docs, then tell me the version.')];
+  let history: Message[] = [userMessage('Read the build log, then the docs, then tell me the artifact checksum.')];
   await record(history);
   for (let step = 0; step <= STEPS + 1; step++) {
     const prepared = await manager.prepare(history);
@@ -96,6 +99,8 @@ async function runAgent(options: { canRecall: boolean; store: SessionStore }): P
 describe('an agent that needs a fact archived 40 steps earlier', () => {
   it('cannot finish without recall, and finishes with it by the id of the archived result', async () => {
     expect(await runAgent({ canRecall: false, store: createInMemorySessionStore() })).toMatch(/cannot tell/);
-    expect(await runAgent({ canRecall: true, store: createInMemorySessionStore() })).toBe(`The version is ${VERSION}.`);
+    expect(await runAgent({ canRecall: true, store: createInMemorySessionStore() })).toBe(
+      `The checksum is ${CHECKSUM}.`,
+    );
   });
 });
