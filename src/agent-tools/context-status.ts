@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { deepFreeze } from '../internal/deep-freeze.js';
 import type { ContextManager } from '../manager/context-manager-types.js';
 import type { Message } from '../types.js';
 import { invalidArgument } from '../validation/assert-argument.js';
 import { isArchivedResult } from './internal/archived-results.js';
 import { assertManager } from './internal/assert-manager.js';
-import { type ContextToolDefinition, deepFreeze } from './tool-definition.js';
+import type { ContextToolDefinition } from './tool-definition.js';
 
 /**
  * The `context_status` tool: no parameters. Hand it to the model so it can ask how much room is

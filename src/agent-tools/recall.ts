@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { deepFreeze } from '../internal/deep-freeze.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { Message, ToolResultMessage } from '../types.js';
 import { assertObjectArgument, invalidArgument } from '../validation/assert-argument.js';
 import { isArchivedResult, resultText } from './internal/archived-results.js';
-import { type ContextToolDefinition, deepFreeze } from './tool-definition.js';
+import type { ContextToolDefinition } from './tool-definition.js';
 
 /** The most matches one search returns. */
 const MAX_SEARCH_LIMIT = 20;

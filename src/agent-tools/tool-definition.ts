@@ -26,12 +26,3 @@ export interface ContextToolDefinition {
     readonly additionalProperties: false;
   };
 }
-
-/** Freezes `value` and everything in it, so a host cannot change a shared definition by accident. @internal */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
-}

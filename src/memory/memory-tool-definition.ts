@@ -1,13 +1,5 @@
+import { deepFreeze } from '../internal/deep-freeze.js';
 import { MEMORY_COMMAND_NAMES } from './memory-commands.js';
-
-/** Freezes `value` and everything in it, so a host cannot change the shared definition by accident. */
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
-}
 
 /**
  * The JSON schema of the `memory` tool's input, for providers that take plain JSON schema. It is one

@@ -7,10 +7,11 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { z } from 'zod';
 import { StoreError } from '../errors.js';
+import { deepFreeze } from '../internal/deep-freeze.js';
 import { parseStoredEntry } from '../session/parse-stored-entry.js';
 import { keepsFromItsBranch } from '../session/prepare-entry.js';
 import type { SessionIndex } from '../session/session-index.js';
-import { deepFreeze, sessionInfoSchema } from '../session/session-info.js';
+import { sessionInfoSchema } from '../session/session-info.js';
 import type { SessionInfo } from '../session/session-store.js';
 import type { CompactionEntry } from '../session-entry.js';
 

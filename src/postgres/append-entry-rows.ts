@@ -1,6 +1,7 @@
 import { SessionError } from '../errors.js';
+import { deepFreeze } from '../internal/deep-freeze.js';
 import { sessionEntryInputSchema } from '../schemas/entries.js';
-import { deepFreeze, describeIssues } from '../session/session-info.js';
+import { describeIssues } from '../session/session-info.js';
 import type { SessionEntry, SessionEntryInput } from '../session-entry.js';
 import { ENTRY_COLUMNS, entryRows, MESSAGE_COLUMNS } from '../sqlite/entry-row.js';
 import type { PostgresTables } from './postgres-tables.js';

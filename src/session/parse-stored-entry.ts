@@ -1,7 +1,8 @@
+import { deepFreeze } from '../internal/deep-freeze.js';
 import { sessionEntrySchema } from '../schemas/entries.js';
 import type { SessionEntry } from '../session-entry.js';
 import { isStoredEntry } from './is-stored-entry.js';
-import { deepFreeze, describeIssues } from './session-info.js';
+import { describeIssues } from './session-info.js';
 
 /**
  * Validates a stored entry (a line of a file, a row); returns a description of what is wrong

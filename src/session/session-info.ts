@@ -3,8 +3,10 @@
  *
  * @internal
  */
+
 import { z } from 'zod';
 import { SessionError, StoreError } from '../errors.js';
+import { deepFreeze } from '../internal/deep-freeze.js';
 import { describeValue } from '../validation/describe-value.js';
 import type { CreateSessionInit, SessionInfo } from './session-store.js';
 
@@ -129,26 +131,6 @@ export function toJson(value: unknown): unknown {
       cause: error,
     });
   }
-}
-
-/**
- * Freezes a JSON value all the way down, so that shared stored entries cannot be changed.
- *
- * @internal
- */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    if (Array.isArray(value)) {
-      for (const child of value) if (typeof child === 'object' && child !== null) deepFreeze(child);
-    } else {
-      for (const key in value) {
-        const child = (value as Record<string, unknown>)[key];
-        if (typeof child === 'object' && child !== null) deepFreeze(child);
-      }
-    }
-  }
-  return value;
 }
 
 /**
