@@ -57,6 +57,7 @@ export async function recoverFromOverflow<T>(
       cause: firstError,
     });
   }
+  const recoveredBefore = turns.recovered;
   turns.recovered = turns.current;
   const pending = await climbLadder(compaction, prepared, firstError, callOptions);
   let result: T;
@@ -66,7 +67,14 @@ export async function recoverFromOverflow<T>(
   } catch (error) {
     // The recovery did not help: it is dropped, and neither the manager nor the store takes it.
     compaction.drop(pending, error);
-    if (!isOverflow(error)) throw error;
+    if (!isOverflow(error)) {
+      // The retry failed for another reason (a 500, a 429, an abort): the recovery was dropped, so
+      // it does not use up the turn's one recovery. A host or SDK that retries the call (the AI
+      // SDK retries around its middleware) meets the same overflow and may recover again, instead
+      // of being refused as a second overflow in the turn.
+      turns.recovered = recoveredBefore;
+      throw error;
+    }
     throw new CompactionError({
       message: `The request overflowed the context window again after recovery (${describeRungs(pending.rungs)}); recovery is attempted once per turn. The history is unchanged; reduce the kept tail or the system prompt.`,
       code: 'OVERFLOW_UNRECOVERED',

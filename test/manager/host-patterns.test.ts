@@ -394,6 +394,36 @@ describe('runWithOverflowRecovery', () => {
     expect((await context.runWithOverflowRecovery(history, overflowOnce())).recovered).toBe(true);
   });
 
+  it('a retry that fails for another reason (a 500) does not use up the turn: the same call retried recovers again', async () => {
+    const events: ContextEvent[] = [];
+    const context = manager({ summarize: async () => 'SUMMARY' }, events);
+    const history: Message[] = [user(2_000, 'a'), answer('a'), user(2_000, 'b'), answer('b'), user(100, 'task')];
+    // The SDK's retry loop around the whole call: the first attempt overflows, the recovery's retry
+    // meets a 500, and the SDK then retries the same prompt, which overflows again.
+    const serverError = Object.assign(new Error('Internal server error'), { status: 500 });
+    let calls = 0;
+    const flaky = async (messages: Message[]) => {
+      calls++;
+      if (calls === 1) throw overflow();
+      if (calls === 2) throw serverError;
+      if (calls === 3) throw overflow();
+      return answer(`saw ${messages.length}`);
+    };
+    const failed = await context.runWithOverflowRecovery(history, flaky).catch((caught: unknown) => caught);
+    expect(failed).toBe(serverError);
+    const retried = await context.runWithOverflowRecovery(history, flaky);
+    expect(retried.recovered).toBe(true);
+    expect(calls).toBe(4);
+    expect(events.filter((event) => event.type === 'compaction-start')).toHaveLength(2);
+    // The recovery that succeeded did use up the turn: a further overflow in it is refused.
+    const again = await context
+      .runWithOverflowRecovery([...retried.history, call('c1'), result('c1', 'x')], async () => {
+        throw overflow();
+      })
+      .catch((caught: unknown) => caught);
+    expect(CompactionError.isInstance(again) && again.code).toBe('OVERFLOW_UNRECOVERED');
+  });
+
   it('records nothing in the store when the retry overflows again', async () => {
     const store = createInMemorySessionStore();
     const session = await store.createSession();
