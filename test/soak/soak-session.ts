@@ -451,7 +451,8 @@ async function runAISDK(family: 'ai-sdk-middleware' | 'ai-sdk-converters', turns
             stopWhen: stepCountIs(8),
             maxRetries: 3,
           });
-          messages.push(...result.response.messages);
+          // `ai` 7 keeps every step's messages in `responseMessages`; `response.messages` is the last step's.
+          messages.push(...result.responseMessages);
           loop.completed = turn;
         }
       } catch (error) {
