@@ -1,4 +1,5 @@
 import { ConfigError } from '../errors.js';
+import { sameStructure as same } from '../internal/same-structure.js';
 import type { ContextManager } from '../manager/context-manager-types.js';
 import type { Message } from '../types.js';
 import { fromLanguageModelUsage } from './from-language-model-usage.js';
@@ -134,25 +135,6 @@ const WHERE = 'ctxkitMiddleware';
 interface Continuation {
   prompt: readonly AISDKMessageInput[];
   history: Message[];
-}
-
-/**
- * Deep equality of two prompt values. The SDK rebuilds the prompt's objects on every call but keeps
- * their strings, so this costs a walk over the structure, not over the text.
- */
-function same(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (a instanceof URL || b instanceof URL) return a instanceof URL && b instanceof URL && a.href === b.href;
-  if (ArrayBuffer.isView(a) || ArrayBuffer.isView(b) || a instanceof ArrayBuffer || b instanceof ArrayBuffer) {
-    const left = new Uint8Array(a instanceof ArrayBuffer ? a : (a as ArrayBufferView).buffer);
-    const right = new Uint8Array(b instanceof ArrayBuffer ? b : (b as ArrayBufferView).buffer);
-    return left.length === right.length && left.every((value, index) => value === right[index]);
-  }
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((key) => same((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
 }
 
 function recordUsage(manager: ContextManager, usage: ProviderUsage | undefined): void {

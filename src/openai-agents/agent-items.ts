@@ -1,4 +1,5 @@
 import { ContextError } from '../errors.js';
+import { sameStructure } from '../internal/same-structure.js';
 import type {
   AssistantMessage,
   ImageContent,
@@ -205,24 +206,12 @@ export function fromAgentItems(items: readonly AgentItem[]): FromAgentItemsResul
   return { messages, warnings };
 }
 
-/** Deep equality of two parts lists, ignoring `providerData` (strings compared as they are, no copies). */
-function sameContent(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const left = a as Record<string, unknown>;
-  const right = b as Record<string, unknown>;
-  const keys = (value: Record<string, unknown>) =>
-    Object.keys(value).filter((key) => key !== 'providerData' && value[key] !== undefined);
-  const leftKeys = keys(left);
-  if (leftKeys.length !== keys(right).length) return false;
-  return leftKeys.every((key) => sameContent(left[key], right[key]));
-}
-
 /** Whether a message still says what its item says (ctxkit did not truncate, archive or rewrite it). */
 function sameAsItem(message: Message, item: AgentItem): boolean {
   const [read] = fromAgentItems([item]).messages;
-  return read !== undefined && read.role === message.role && sameContent(read.content, message.content);
+  return (
+    read !== undefined && read.role === message.role && sameStructure(read.content, message.content, 'providerData')
+  );
 }
 
 /** ctxkit parts as an input item's content. */

@@ -1,4 +1,5 @@
 import { ConfigError } from '../errors.js';
+import { sameStructure } from '../internal/same-structure.js';
 import { createContextManager } from '../manager/context-manager.js';
 import type { ContextManager, ContextManagerOptions } from '../manager/context-manager-types.js';
 import type { ContextStats } from '../manager/stats.js';
@@ -81,26 +82,11 @@ function describeTool(tool: unknown): unknown {
   return { name, description, parameters };
 }
 
-/**
- * Deep equality of two JSON values, ignoring `id` keys: the SDK drops item ids when it replays
- * history, and a session hands back copies (`callId`s, which pair calls and results, are compared).
- */
-function same(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const left = a as Record<string, unknown>;
-  const right = b as Record<string, unknown>;
-  const keys = (value: Record<string, unknown>) =>
-    Object.keys(value).filter((key) => key !== 'id' && value[key] !== undefined);
-  const leftKeys = keys(left);
-  if (leftKeys.length !== keys(right).length) return false;
-  return leftKeys.every((key) => same(left[key], right[key]));
-}
-
 /** An item the previous call sent, handed over again: the same object, or a copy (read back, replayed). */
 function sameItem(a: AgentItem, b: AgentItem): boolean {
-  return same(a, b);
+  // Item ids are left out: the SDK drops them when it replays history, and a session hands back
+  // copies (`callId`s, which pair calls and results, are compared).
+  return sameStructure(a, b, 'id');
 }
 
 /**

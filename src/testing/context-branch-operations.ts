@@ -50,7 +50,7 @@ export async function applyOperations(
   for (const { kind, pick, calls } of operations) {
     serial++;
     const leaf = await store.getLeaf(sessionId);
-    const any = ids.length === 0 ? undefined : ids[pick % ids.length]!;
+    const target = ids.length === 0 ? undefined : ids[pick % ids.length]!;
     switch (kind) {
       case 'user':
         await append({ type: 'message', message: userMessage(`u${serial}`) });
@@ -78,10 +78,10 @@ export async function applyOperations(
         break;
       }
       case 'branch_summary':
-        if (any !== undefined) await append({ type: 'branch_summary', fromId: any, summary: `left ${serial}` });
+        if (target !== undefined) await append({ type: 'branch_summary', fromId: target, summary: `left ${serial}` });
         break;
       case 'label':
-        if (any !== undefined) await append({ type: 'label', targetId: any, label: `mark ${serial}` });
+        if (target !== undefined) await append({ type: 'label', targetId: target, label: `mark ${serial}` });
         break;
       case 'model':
         await append({ type: 'model_change', provider: `p${serial}`, modelId: `m${serial}` });
@@ -96,7 +96,7 @@ export async function applyOperations(
         await append({ type: 'custom_message', customType: 'note', content: `note ${serial}`, display: true });
         break;
       default:
-        if (any !== undefined) await store.setLeaf(sessionId, any);
+        if (target !== undefined) await store.setLeaf(sessionId, target);
     }
   }
   return ids;
