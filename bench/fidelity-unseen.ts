@@ -25,6 +25,7 @@ import { summarizeToolOutput } from '../src/summarizing/index.js';
 import { assistantMessage, toolCallMessage, toolResultMessage, userMessage } from '../src/testing/index.js';
 import { createTokenizerCounter } from '../src/tokenizer/index.js';
 import { type CorpusEntry, type CorpusFact, generateToolCorpus, type ToolCorpus } from './tool-corpus.js';
+import { visibleText as visibleTextOf } from './visible-text.js';
 
 interface Tally {
   kept: number;
@@ -64,24 +65,6 @@ function runFacts(entry: CorpusEntry): CorpusFact[] {
 /** A tool result as an agent's bash tool returns it: the output, and a failing exit stated at the end. */
 function resultText(entry: CorpusEntry): string {
   return entry.exitCode === 0 ? entry.output : `${entry.output}\n\nCommand exited with code ${entry.exitCode}`;
-}
-
-/** What the model sees, normalized; kept tool results count with their parsed form too (as in fidelity.ts). */
-function visibleText(messages: readonly Message[]): string {
-  const parts: string[] = [];
-  for (const message of messages) {
-    if (message.meta?.agentVisible === false) continue;
-    if (message.role === 'toolResult') {
-      const text = message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
-      parts.push(text, summarizeToolOutput(text, { maxChars: 100_000 }));
-    } else if (typeof message.content === 'string') parts.push(message.content);
-    else
-      for (const part of message.content) {
-        if (part.type === 'text') parts.push(part.text);
-        else if (part.type === 'toolCall') parts.push(JSON.stringify(part.arguments));
-      }
-  }
-  return normalizeForCheck(sameNotation(parts.join('\n')));
 }
 
 async function textOf(summarizer: Summarizer, request: Parameters<Summarizer['summarize']>[0]): Promise<string> {
@@ -179,7 +162,10 @@ async function batchRetention(entries: readonly CorpusEntry[]) {
   const paraphrased = await summarizeToolResults(messages, { strategy: 'llm', summarizer: paraphrasingModel });
   // What the model sees afterwards, less the ten results still visible (the facts are the archived ones').
   const afterArchive = (result: Awaited<ReturnType<typeof summarizeToolResults>>) =>
-    visibleText(result.messages.filter((message) => message.role !== 'toolResult'));
+    visibleTextOf(
+      result.messages.filter((message) => message.role !== 'toolResult'),
+      sameNotation,
+    );
   return {
     facts: facts.length,
     results: archived.length,
@@ -239,7 +225,7 @@ async function roundRetention(entries: readonly CorpusEntry[], summarizer: Summa
       } catch {
         failures++;
       }
-      const text = visibleText(context);
+      const text = visibleTextOf(context, sameNotation);
       for (const fact of dedupe(declared)) {
         byRound[round]!.total++;
         if (keeps(text, fact)) byRound[round]!.kept++;

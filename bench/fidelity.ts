@@ -12,15 +12,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { compact, heuristicSummarizer, type Message, type Summarizer } from '../src/index.js';
 import { normalizeForCheck } from '../src/summarizing/anchors/normalize.js';
 import type { SummaryRequest } from '../src/summarizing/index.js';
-import {
-  ANCHOR_CATEGORIES,
-  type AnchorCategory,
-  parseToolOutput,
-  summarizeToolOutput,
-} from '../src/summarizing/index.js';
+import { ANCHOR_CATEGORIES, type AnchorCategory, parseToolOutput } from '../src/summarizing/index.js';
 
 import { type DeclaredFact, fidelitySessions, toolOutput } from '../test/fixtures/fidelity-sessions.js';
 import { measureUnseen } from './fidelity-unseen.js';
+import { visibleText } from './visible-text.js';
 
 const ROUNDS = 5;
 const BUDGETS = [
@@ -62,27 +58,6 @@ const forgetfulModel: Summarizer = {
     return out.join('\n');
   },
 };
-
-/**
- * What the model sees, normalized for the check. A tool result kept verbatim counts with its parsed
- * form too, so `src/a.ts(14,23)` in raw tsc output matches the key `src/a.ts:14:23`.
- */
-function visibleText(messages: readonly Message[]): string {
-  const parts: string[] = [];
-  for (const message of messages) {
-    if (message.meta?.agentVisible === false) continue;
-    if (message.role === 'toolResult') {
-      const text = message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
-      parts.push(text, summarizeToolOutput(text, { maxChars: 100_000 }));
-    } else if (typeof message.content === 'string') parts.push(message.content);
-    else
-      for (const part of message.content) {
-        if (part.type === 'text') parts.push(part.text);
-        else if (part.type === 'toolCall') parts.push(JSON.stringify(part.arguments));
-      }
-  }
-  return normalizeForCheck(parts.join('\n'));
-}
 
 function retained(fact: DeclaredFact, text: string): boolean {
   return fact.keys.every((key) => text.includes(normalizeForCheck(key)));
