@@ -3,7 +3,7 @@ import { deepFreeze } from '../internal/deep-freeze.js';
 import { sessionEntryInputSchema } from '../schemas/entries.js';
 import { describeIssues } from '../session/session-info.js';
 import type { SessionEntry, SessionEntryInput } from '../session-entry.js';
-import { ENTRY_COLUMNS, entryRows, MESSAGE_COLUMNS } from '../sqlite/entry-row.js';
+import { ENTRY_COLUMNS, entryRows, MESSAGE_COLUMNS } from '../sql/entry-row.js';
 import type { PostgresTables } from './postgres-tables.js';
 
 /** An appended entry, validated, before the transaction fills its parent. @internal */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConfigError, SessionError } from '../errors.js';
-import { createKeyedQueue } from '../memory/keyed-queue.js';
+import { createKeyedQueue } from '../internal/keyed-queue.js';
 import { markStoreEntries } from '../session/check-entries.js';
 import { checkExpectedLeaf } from '../session/check-expected-leaf.js';
 import { contextBranchOf, wantsContextBranch } from '../session/context-branch.js';

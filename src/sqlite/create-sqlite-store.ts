@@ -20,7 +20,7 @@ import type {
   TranscriptMessage,
 } from '../session/session-store.js';
 import type { SessionEntry, SessionEntryInput } from '../session-entry.js';
-import { entryRows } from './entry-row.js';
+import { entryRows } from '../sql/entry-row.js';
 import { contextStatements, readContextBranch } from './read-context-branch.js';
 import { entryRowStatements, type RowsRead, readEntryRows } from './read-entry-rows.js';
 import { ensureSchema, inTransaction, type SqliteDatabase } from './sqlite-schema.js';

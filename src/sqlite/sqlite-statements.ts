@@ -1,4 +1,4 @@
-import { ENTRY_COLUMNS, MESSAGE_COLUMNS } from './entry-row.js';
+import { ENTRY_COLUMNS, MESSAGE_COLUMNS } from '../sql/entry-row.js';
 import type { SqliteDatabase } from './sqlite-schema.js';
 
 /** `?, ?, …` for `count` parameters. */
