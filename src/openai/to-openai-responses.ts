@@ -7,11 +7,12 @@ import { printArguments } from './internal/tool-arguments.js';
 import { expectObject, type WireObject } from './internal/wire-object.js';
 import type {
   OpenAIResponsesConversation,
+  OpenAIResponsesInputPart,
+  OpenAIResponsesItem,
   ResponsesConversationData,
   ResponsesMessageData,
   ResponsesPartData,
-} from './responses-data.js';
-import type { OpenAIResponsesInputPart, OpenAIResponsesItem } from './responses-types.js';
+} from './responses-types.js';
 
 const WHERE = 'toOpenAIResponses';
 
