@@ -1,3 +1,4 @@
+import { expectObject, expectStringField, invalid, type WireObject } from '../internal/wire-object.js';
 import type {
   AssistantMessage,
   ImageContent,
@@ -11,7 +12,6 @@ import type {
   Usage,
 } from '../types.js';
 import { passthroughPart, unmodeledFields, withProviderData } from './internal/provider-data.js';
-import { expectObject, expectString, invalid, type WireObject } from './internal/wire-object.js';
 import type {
   AnthropicMessageInput,
   AnthropicResponse,
@@ -78,7 +78,7 @@ function readSystem(system: FromAnthropicInput['system']): Pick<FromAnthropicRes
   const texts = system.map((value, index) => {
     const block = expectObject(value, WHERE, `system[${index}]`);
     if (block['type'] !== 'text') invalid(WHERE, `system[${index}].type`, "must be 'text'");
-    return expectString(block, 'text', WHERE, `system[${index}]`);
+    return expectStringField(block, 'text', WHERE, `system[${index}]`);
   });
   return { systemPrompt: texts.join('\n\n'), providerData: { anthropic: { system } } };
 }
@@ -89,7 +89,7 @@ function readToolResult(
   toolNames: ReadonlyMap<string, string>,
   warn: (message: string) => void,
 ): ToolResultMessage {
-  const toolCallId = expectString(block, 'tool_use_id', WHERE, path, true);
+  const toolCallId = expectStringField(block, 'tool_use_id', WHERE, path, true);
   const isError = block['is_error'];
   if (isError !== undefined && typeof isError !== 'boolean') invalid(WHERE, `${path}.is_error`, 'must be a boolean');
   const raw = block['content'];
@@ -106,7 +106,7 @@ function readToolResult(
     content = raw.map((value, index) => {
       const place = { where: WHERE, path: `${path}.content[${index}]` };
       const part = expectObject(value, WHERE, place.path);
-      expectString(part, 'type', WHERE, place.path);
+      expectStringField(part, 'type', WHERE, place.path);
       return readUserBlock(part, place);
     });
   } else {
@@ -147,7 +147,7 @@ function readUserTurn(
   (content as unknown[]).forEach((value, position) => {
     const path = `messages[${index}].content[${position}]`;
     const block = expectObject(value, WHERE, path);
-    const type = expectString(block, 'type', WHERE, path);
+    const type = expectStringField(block, 'type', WHERE, path);
     if (type === 'tool_result') {
       flush();
       out.push(readToolResult(block, path, toolNames, warn));
@@ -303,7 +303,7 @@ export function fromAnthropicMessage(
 ): AnthropicResponseResult {
   const where = 'fromAnthropicMessage';
   const object = expectObject(response, where, 'response');
-  const model = expectString(object, 'model', where, 'response');
+  const model = expectStringField(object, 'model', where, 'response');
   if (!Array.isArray(object['content'])) invalid(where, 'response.content', 'must be an array of content blocks');
   expectObject(object['usage'], where, 'response.usage');
   const warnings: ConversionWarning[] = [];
@@ -419,7 +419,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /** A text block. @internal */
 export function readText(block: WireObject, place: BlockPlace): TextContent {
-  const text = expectString(block, 'text', place.where, place.path);
+  const text = expectStringField(block, 'text', place.where, place.path);
   return { type: 'text', text, ...withProviderData(unmodeledFields(block, ['type', 'text'])) };
 }
 
@@ -458,7 +458,7 @@ export function readImage(block: WireObject, place: BlockPlace): ImageContent {
 /** A thinking or redacted-thinking block. @internal */
 export function readThinking(block: WireObject, place: BlockPlace): ThinkingContent {
   if (block['type'] === 'redacted_thinking') {
-    const data = expectString(block, 'data', place.where, place.path);
+    const data = expectStringField(block, 'data', place.where, place.path);
     return {
       type: 'thinking',
       thinking: '',
@@ -467,8 +467,8 @@ export function readThinking(block: WireObject, place: BlockPlace): ThinkingCont
       ...withProviderData(unmodeledFields(block, ['type', 'data'])),
     };
   }
-  const thinking = expectString(block, 'thinking', place.where, place.path);
-  const signature = expectString(block, 'signature', place.where, place.path);
+  const thinking = expectStringField(block, 'thinking', place.where, place.path);
+  const signature = expectStringField(block, 'signature', place.where, place.path);
   return {
     type: 'thinking',
     thinking,
@@ -479,8 +479,8 @@ export function readThinking(block: WireObject, place: BlockPlace): ThinkingCont
 
 /** A `tool_use` block. An input that is not an object is kept as it was in `providerData`. @internal */
 export function readToolUse(block: WireObject, place: BlockPlace): ToolCall {
-  const id = expectString(block, 'id', place.where, place.path, true);
-  const name = expectString(block, 'name', place.where, place.path);
+  const id = expectStringField(block, 'id', place.where, place.path, true);
+  const name = expectStringField(block, 'name', place.where, place.path);
   const input = block['input'];
   const modeled = isPlainObject(input) ? ['type', 'id', 'name', 'input'] : ['type', 'id', 'name'];
   return {
@@ -495,7 +495,7 @@ export function readToolUse(block: WireObject, place: BlockPlace): ToolCall {
 /** The parts of an assistant turn. @internal */
 export function readAssistantBlock(value: unknown, place: BlockPlace): TextContent | ThinkingContent | ToolCall {
   const block = expectObject(value, place.where, place.path);
-  const type = expectString(block, 'type', place.where, place.path);
+  const type = expectStringField(block, 'type', place.where, place.path);
   switch (type) {
     case 'text':
       return readText(block, place);

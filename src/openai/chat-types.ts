@@ -1,5 +1,5 @@
+import type { WireObject } from '../internal/wire-object.js';
 import type { Message, ProviderData } from '../types.js';
-import type { WireObject } from './internal/wire-object.js';
 
 /**
  * The Chat Completions wire format, written against the HTTP API so `ctxkit/openai` has no runtime

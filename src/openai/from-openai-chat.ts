@@ -1,3 +1,12 @@
+import {
+  describe,
+  expectArray,
+  expectObject,
+  expectString,
+  invalid,
+  isObject,
+  type WireObject,
+} from '../internal/wire-object.js';
 import type {
   AssistantMessage,
   ImageContent,
@@ -20,15 +29,6 @@ import { imageFromUrl } from './internal/image-url.js';
 import { instructionText } from './internal/instruction-text.js';
 import { otherFields, placeholderPart, withData } from './internal/provider-data.js';
 import { parseArguments } from './internal/tool-arguments.js';
-import {
-  describe,
-  expectArray,
-  expectObject,
-  expectString,
-  invalid,
-  isObject,
-  type WireObject,
-} from './internal/wire-object.js';
 
 const WHERE = 'fromOpenAIChat';
 const ROLES = ['system', 'developer', 'user', 'assistant', 'tool', 'function'];
@@ -122,7 +122,7 @@ export function fromOpenAIChat(messages: readonly OpenAIChatMessageInput[]): Fro
         warnings.push(`${path} is a legacy function message; it is kept as a user message and not paired with a call.`);
         const content = message.content;
         if (content !== null && typeof content !== 'string') {
-          throw invalid(WHERE, `${path}.content`, `must be a string or null, received ${describe(content)}.`);
+          invalid(WHERE, `${path}.content`, `must be a string or null, received ${describe(content)}.`);
         }
         const data: ChatMessageData = {
           role: 'function',
@@ -140,7 +140,7 @@ export function fromOpenAIChat(messages: readonly OpenAIChatMessageInput[]): Fro
 function expectMessage(value: unknown, index: number): WireObject & { role: string } {
   const message = expectObject(value, WHERE, `messages[${index}]`, ' Each message needs a role and content.');
   if (typeof message.role !== 'string' || !ROLES.includes(message.role)) {
-    throw invalid(
+    invalid(
       WHERE,
       `messages[${index}].role`,
       `must be one of ${ROLES.join(', ')}; received ${describe(message.role)}.`,
@@ -250,7 +250,7 @@ export function fromOpenAIChatCompletion(
   const response = expectObject(completion, COMPLETION_WHERE, 'completion');
   const choices = expectArray(response.choices, COMPLETION_WHERE, 'completion.choices');
   if (choices.length === 0)
-    throw invalid(COMPLETION_WHERE, 'completion.choices', 'is empty; there is no message to convert.');
+    invalid(COMPLETION_WHERE, 'completion.choices', 'is empty; there is no message to convert.');
   const choice = expectObject(choices[0], COMPLETION_WHERE, 'completion.choices[0]');
   const { annotations, audio, refusal, ...wire } = expectObject(
     choice.message,
@@ -258,7 +258,7 @@ export function fromOpenAIChatCompletion(
     'completion.choices[0].message',
   );
   if (wire.role !== 'assistant') {
-    throw invalid(
+    invalid(
       COMPLETION_WHERE,
       'completion.choices[0].message.role',
       `must be 'assistant', received ${describe(wire.role)}.`,
@@ -435,7 +435,7 @@ function toolCall(value: unknown, path: string, warnings: string[]): ToolCall {
     return { type: 'toolCall', id, name, arguments: { input }, ...withData('chat', data) };
   }
   if (call.type !== 'function') {
-    throw invalid(WHERE, `${path}.type`, `must be 'function' or 'custom', received ${describe(call.type)}.`);
+    invalid(WHERE, `${path}.type`, `must be 'function' or 'custom', received ${describe(call.type)}.`);
   }
   const fn = expectObject(call.function, WHERE, `${path}.function`);
   const name = expectString(fn.name, WHERE, `${path}.function.name`);

@@ -1,10 +1,3 @@
-import type { AssistantMessage, ImageContent, Message, StopReason, TextContent, UserMessage } from '../types.js';
-import type { FromOpenAIResponseOptions, OpenAIResponseResult } from './from-openai-chat.js';
-import { fromOpenAIUsage } from './from-openai-usage.js';
-import { imageFromUrl } from './internal/image-url.js';
-import { instructionText } from './internal/instruction-text.js';
-import { otherFields, placeholderPart, withData } from './internal/provider-data.js';
-import { parseArguments } from './internal/tool-arguments.js';
 import {
   describe,
   expectArray,
@@ -13,7 +6,14 @@ import {
   invalid,
   isObject,
   type WireObject,
-} from './internal/wire-object.js';
+} from '../internal/wire-object.js';
+import type { AssistantMessage, ImageContent, Message, StopReason, TextContent, UserMessage } from '../types.js';
+import type { FromOpenAIResponseOptions, OpenAIResponseResult } from './from-openai-chat.js';
+import { fromOpenAIUsage } from './from-openai-usage.js';
+import { imageFromUrl } from './internal/image-url.js';
+import { instructionText } from './internal/instruction-text.js';
+import { otherFields, placeholderPart, withData } from './internal/provider-data.js';
+import { parseArguments } from './internal/tool-arguments.js';
 import type {
   OpenAIResponse,
   OpenAIResponsesConversation,
@@ -122,17 +122,13 @@ export function fromOpenAIResponses(items: readonly OpenAIResponsesItemInput[]):
 function expectItem(value: unknown, index: number): WireObject {
   const item = expectObject(value, WHERE, `items[${index}]`, ' Each item needs a type or a role.');
   if (item.type != null && typeof item.type !== 'string') {
-    throw invalid(WHERE, `items[${index}].type`, `must be a string, received ${describe(item.type)}.`);
+    invalid(WHERE, `items[${index}].type`, `must be a string, received ${describe(item.type)}.`);
   }
   if (isMessage(item) && (typeof item.role !== 'string' || !ROLES.includes(item.role))) {
-    throw invalid(
-      WHERE,
-      `items[${index}].role`,
-      `must be one of ${ROLES.join(', ')}; received ${describe(item.role)}.`,
-    );
+    invalid(WHERE, `items[${index}].role`, `must be one of ${ROLES.join(', ')}; received ${describe(item.role)}.`);
   }
   if (item.type == null && !('role' in item) && !('id' in item)) {
-    throw invalid(WHERE, `items[${index}]`, 'has no type, role or id; a message needs a role, any other item a type.');
+    invalid(WHERE, `items[${index}]`, 'has no type, role or id; a message needs a role, any other item a type.');
   }
   return item;
 }

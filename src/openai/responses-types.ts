@@ -1,6 +1,6 @@
+import type { WireObject } from '../internal/wire-object.js';
 import type { Message, ProviderData } from '../types.js';
 import type { OpenAIPromptCacheBreakpoint } from './chat-types.js';
-import type { WireObject } from './internal/wire-object.js';
 
 /**
  * The Responses API wire format for the items ctxkit models, written against the HTTP API so

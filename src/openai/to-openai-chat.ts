@@ -1,3 +1,4 @@
+import { expectObject } from '../internal/wire-object.js';
 import type {
   AssistantMessage,
   ImageContent,
@@ -23,7 +24,6 @@ import { imageUrl } from './internal/image-url.js';
 import { instructionText } from './internal/instruction-text.js';
 import { readData } from './internal/provider-data.js';
 import { printArguments } from './internal/tool-arguments.js';
-import { expectObject } from './internal/wire-object.js';
 
 const WHERE = 'toOpenAIChat';
 

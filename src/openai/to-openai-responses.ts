@@ -1,10 +1,10 @@
+import { expectObject, type WireObject } from '../internal/wire-object.js';
 import type { AssistantMessage, ImageContent, TextContent, ToolResultMessage, UserMessage } from '../types.js';
 import { assertMessages } from '../validation/assert-messages.js';
 import { imageUrl } from './internal/image-url.js';
 import { instructionText } from './internal/instruction-text.js';
 import { readData } from './internal/provider-data.js';
 import { printArguments } from './internal/tool-arguments.js';
-import { expectObject, type WireObject } from './internal/wire-object.js';
 import type {
   OpenAIResponsesConversation,
   OpenAIResponsesInputPart,

@@ -1,9 +1,9 @@
+import { expectObject, expectStringField, invalid, type WireObject } from '../../internal/wire-object.js';
 import type { AssistantMessage, Message, UserMessage } from '../../types.js';
 import type { AISDKMessageInput, ConversionWarning } from '../message-types.js';
 import { withData } from './provider-data.js';
 import { passthrough, providerOptionsOf, readAssistantPart, readUserPart } from './read-parts.js';
 import { readToolResult } from './read-tool-results.js';
-import { expectObject, expectString, invalid, type WireObject } from './wire-object.js';
 
 // AI SDK messages (ModelMessage, or the provider-level prompt) to ctxkit messages. Every field ctxkit
 // does not model goes to `providerData['ai-sdk']` so the writer rebuilds the message exactly.
@@ -30,7 +30,7 @@ function readTool(message: WireObject, index: number, where: string, separate: b
   const out: Message[] = content.map((value, position): Message => {
     const place = { where, path: `messages[${index}].content[${position}]` };
     const part = expectObject(value, where, place.path);
-    if (expectString(part, 'type', where, place.path) === 'tool-result') return readToolResult(part, place);
+    if (expectStringField(part, 'type', where, place.path) === 'tool-result') return readToolResult(part, place);
     const carried: UserMessage = { role: 'user', content: [passthrough(part, place)] };
     return withMessageData(carried, { role: 'tool' });
   });

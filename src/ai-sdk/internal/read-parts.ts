@@ -1,7 +1,7 @@
+import { expectObject, expectStringField, invalid, type WireObject } from '../../internal/wire-object.js';
 import type { ImageContent, TextContent, ThinkingContent, ToolCall } from '../../types.js';
 import { encodeData, untagFileData } from './data-content.js';
 import { withData } from './provider-data.js';
-import { expectObject, expectString, invalid, type WireObject } from './wire-object.js';
 
 // The parts of AI SDK user and assistant messages as ctxkit content. Every field ctxkit does not
 // model goes to `providerData['ai-sdk']` so the writer rebuilds the part exactly.
@@ -48,7 +48,7 @@ export function passthrough(part: WireObject, place: Place): TextContent {
 
 /** A text part, with its provider options. @internal */
 export function readText(part: WireObject, place: Place): TextContent {
-  const text = expectString(part, 'text', place.where, place.path);
+  const text = expectStringField(part, 'text', place.where, place.path);
   return { type: 'text', text, ...withData({ providerOptions: providerOptionsOf(part) }) };
 }
 
@@ -73,7 +73,7 @@ function readImage(part: WireObject, place: Place): ImageContent | TextContent {
 
 /** A file part: an image file becomes an image part, any other file is carried as it came. */
 function readFile(part: WireObject, place: Place): ImageContent | TextContent {
-  const mediaType = expectString(part, 'mediaType', place.where, place.path);
+  const mediaType = expectStringField(part, 'mediaType', place.where, place.path);
   const untagged = untagFileData(part['data']);
   if (!mediaType.startsWith('image/') || untagged === undefined) return passthrough(part, place);
   const file = encodeData(untagged.value, place.where, `${place.path}.data`);
@@ -96,7 +96,7 @@ function readFile(part: WireObject, place: Place): ImageContent | TextContent {
 /** A part of a user message: text, an image, an image file, or any other part carried as it came. @internal */
 export function readUserPart(value: unknown, place: Place): TextContent | ImageContent {
   const part = expectObject(value, place.where, place.path);
-  switch (expectString(part, 'type', place.where, place.path)) {
+  switch (expectStringField(part, 'type', place.where, place.path)) {
     case 'text':
       return readText(part, place);
     case 'image':
@@ -109,8 +109,8 @@ export function readUserPart(value: unknown, place: Place): TextContent | ImageC
 }
 
 function readToolCall(part: WireObject, place: Place): ToolCall {
-  const id = expectString(part, 'toolCallId', place.where, place.path, true);
-  const name = expectString(part, 'toolName', place.where, place.path);
+  const id = expectStringField(part, 'toolCallId', place.where, place.path, true);
+  const name = expectStringField(part, 'toolName', place.where, place.path);
   const input = part['input'];
   return {
     type: 'toolCall',
@@ -128,13 +128,13 @@ function readToolCall(part: WireObject, place: Place): ToolCall {
 /** A part of an assistant message: text, reasoning, a tool call, or any other part carried as it came. @internal */
 export function readAssistantPart(value: unknown, place: Place): TextContent | ThinkingContent | ToolCall {
   const part = expectObject(value, place.where, place.path);
-  switch (expectString(part, 'type', place.where, place.path)) {
+  switch (expectStringField(part, 'type', place.where, place.path)) {
     case 'text':
       return readText(part, place);
     case 'reasoning':
       return {
         type: 'thinking',
-        thinking: expectString(part, 'text', place.where, place.path),
+        thinking: expectStringField(part, 'text', place.where, place.path),
         ...withData({ providerOptions: providerOptionsOf(part) }),
       };
     case 'tool-call':

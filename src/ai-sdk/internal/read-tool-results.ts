@@ -1,7 +1,7 @@
+import { expectObject, expectStringField, invalid, type WireObject } from '../../internal/wire-object.js';
 import type { ImageContent, TextContent, ToolResultMessage } from '../../types.js';
 import { withData } from './provider-data.js';
 import { type Place, passthrough, providerOptionsOf, readText } from './read-parts.js';
-import { expectObject, expectString, invalid, type WireObject } from './wire-object.js';
 
 // A `tool-result` part as a ctxkit tool result: its tagged output as content, with what the writer
 // needs to rebuild the output.
@@ -14,13 +14,13 @@ function readOutput(
   output: WireObject,
   place: Place,
 ): { content: (TextContent | ImageContent)[]; isError?: true; output: WireObject } {
-  const type = expectString(output, 'type', place.where, place.path);
+  const type = expectStringField(output, 'type', place.where, place.path);
   const outputOptions = { providerOptions: providerOptionsOf(output) };
   switch (type) {
     case 'text':
     case 'error-text':
       return {
-        content: [{ type: 'text', text: expectString(output, 'value', place.where, place.path) }],
+        content: [{ type: 'text', text: expectStringField(output, 'value', place.where, place.path) }],
         ...(type === 'error-text' ? { isError: true as const } : {}),
         output: outputOptions,
       };
@@ -55,7 +55,7 @@ function readOutput(
 
 function readContentItem(value: unknown, place: Place): TextContent | ImageContent {
   const item = expectObject(value, place.where, place.path);
-  const type = expectString(item, 'type', place.where, place.path);
+  const type = expectStringField(item, 'type', place.where, place.path);
   const mediaType = item['mediaType'];
   const keys = Object.keys(item).sort().join(',');
   if (type === 'text') return readText(item, place);
@@ -63,7 +63,7 @@ function readContentItem(value: unknown, place: Place): TextContent | ImageConte
     if (keys === 'data,mediaType,type' || keys === 'data,mediaType,providerOptions,type') {
       return {
         type: 'image',
-        data: expectString(item, 'data', place.where, place.path),
+        data: expectStringField(item, 'data', place.where, place.path),
         mimeType: mediaType,
         ...withData({ item: type, providerOptions: providerOptionsOf(item) }),
       };
@@ -72,7 +72,7 @@ function readContentItem(value: unknown, place: Place): TextContent | ImageConte
   if (type === 'image-url' && (keys === 'type,url' || keys === 'providerOptions,type,url')) {
     return {
       type: 'image',
-      data: expectString(item, 'url', place.where, place.path),
+      data: expectStringField(item, 'url', place.where, place.path),
       mimeType: 'image/*',
       ...withData({ item: type, providerOptions: providerOptionsOf(item) }),
     };
@@ -82,8 +82,8 @@ function readContentItem(value: unknown, place: Place): TextContent | ImageConte
 
 /** A `tool-result` part as a ctxkit tool result. @internal */
 export function readToolResult(part: WireObject, place: Place): ToolResultMessage {
-  const toolCallId = expectString(part, 'toolCallId', place.where, place.path, true);
-  const toolName = expectString(part, 'toolName', place.where, place.path);
+  const toolCallId = expectStringField(part, 'toolCallId', place.where, place.path, true);
+  const toolName = expectStringField(part, 'toolName', place.where, place.path);
   const output = expectObject(part['output'], place.where, `${place.path}.output`);
   const read = readOutput(output, { where: place.where, path: `${place.path}.output` });
   const outputData = Object.values(read.output).some((value) => value !== undefined) ? read.output : undefined;

@@ -1,8 +1,8 @@
+import type { WireObject } from '../../internal/wire-object.js';
 import type { ImageContent, TextContent, ThinkingContent, ToolCall } from '../../types.js';
 import { decodeData, isHttpUrl, parseDataUrl, tagFileData } from './data-content.js';
 import { dataOf } from './provider-data.js';
 import { describePart } from './read-parts.js';
-import type { WireObject } from './wire-object.js';
 
 // ctxkit content as the parts of AI SDK user and assistant messages, restoring what the reader
 // carried in `providerData['ai-sdk']`.

@@ -1,8 +1,8 @@
+import type { WireObject } from '../../internal/wire-object.js';
 import type { ImageContent, TextContent, ToolResultMessage } from '../../types.js';
 import { isHttpUrl, parseDataUrl } from './data-content.js';
 import { dataOf } from './provider-data.js';
 import { DENIED_TEXT } from './read-tool-results.js';
-import type { WireObject } from './wire-object.js';
 import { carriedPart, type Warn, withOptions } from './write-parts.js';
 
 // A ctxkit tool result as a `tool-result` part: its content in the tagged output it came in, when

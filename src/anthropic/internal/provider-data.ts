@@ -1,5 +1,5 @@
+import type { WireObject } from '../../internal/wire-object.js';
 import type { ProviderData, TextContent } from '../../types.js';
-import type { WireObject } from './wire-object.js';
 
 // The adapter's providerData: the fields ctxkit does not model, kept under `providerData.anthropic`
 // so `toAnthropic` rebuilds the request exactly.
