@@ -2,7 +2,7 @@ import { ContextError } from '../errors.js';
 import type { WireObject } from '../internal/wire-object.js';
 import { messageSchema } from '../schemas/index.js';
 import type { ImageContent, Message, ProviderData, TextContent, ThinkingContent, ToolCall } from '../types.js';
-import { firstIssue } from '../validation/first-issue.js';
+import { firstIssue } from '../validation/zod-issues.js';
 import { anthropicData, hadPassthrough, passthroughBlock } from './internal/provider-data.js';
 import type {
   AnthropicMessageParam,

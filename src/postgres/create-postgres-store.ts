@@ -10,7 +10,6 @@ import { entryToMessage } from '../session/entry-to-message.js';
 import { parseStoredEntry } from '../session/parse-stored-entry.js';
 import {
   createSessionInfo,
-  describeIssues,
   sessionExists,
   sessionNotFound,
   sortSessions,
@@ -26,7 +25,7 @@ import type {
 } from '../session/session-store.js';
 import type { SessionEntry, SessionEntryInput } from '../session-entry.js';
 import { ENTRY_COLUMNS, entryRows, MESSAGE_COLUMNS } from '../sql/entry-row.js';
-import { firstIssue } from '../validation/first-issue.js';
+import { describeIssues, firstIssue } from '../validation/zod-issues.js';
 import { checkSchemaVersion, type MigratePostgresResult, migratePostgres } from './migrate-postgres.js';
 import {
   connectionOf,

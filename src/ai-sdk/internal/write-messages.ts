@@ -2,7 +2,7 @@ import { ContextError } from '../../errors.js';
 import type { WireObject } from '../../internal/wire-object.js';
 import { messageSchema } from '../../schemas/index.js';
 import type { Message } from '../../types.js';
-import { firstIssue } from '../../validation/first-issue.js';
+import { firstIssue } from '../../validation/zod-issues.js';
 import type { ConversionWarning } from '../message-types.js';
 import { dataOf } from './provider-data.js';
 import {
