@@ -1,6 +1,7 @@
 // Fails when the sources under src/ import each other in a cycle (type-only imports included:
-// a cycle of types is still a cycle a reader has to untangle), or when a layer of docs/architecture.md
-// imports at run time from a layer below it. No dependencies: it reads the relative `from '…'`
+// a cycle of types is still a cycle a reader has to untangle), when a layer of docs/architecture.md
+// imports at run time from a layer below it, or when a file imports another folder's `internal/`
+// (`a/internal/` belongs to the files under `a/`; what several folders share lives in `src/internal/`). No dependencies: it reads the relative `from '…'`
 // specifiers of every file.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -69,9 +70,26 @@ for (const file of files) {
   }
 }
 
-if (cycles.length > 0 || upward.length > 0) {
+// `internal/` is the folder's own: `x/internal/y.ts` may be imported only by files under `x/`. This
+// covers every folder under src/, the subpath entries (node/, openai/, postgres/…) included.
+const trespass = [];
+for (const [file, targets] of edges) {
+  for (const target of targets) {
+    const segments = relative(root, target).split('/');
+    const at = segments.indexOf('internal');
+    if (at < 0) continue;
+    const owner = join(root, ...segments.slice(0, at));
+    if (relative(owner, file).startsWith('..')) trespass.push(`${relative(root, file)} -> ${relative(root, target)}`);
+  }
+}
+
+if (cycles.length > 0 || upward.length > 0 || trespass.length > 0) {
   for (const cycle of cycles) console.error(`import cycle: ${cycle.map((file) => relative(root, file)).join(' -> ')}`);
   for (const edge of upward) console.error(`layer imported from below (see docs/architecture.md): ${edge}`);
+  for (const edge of trespass)
+    console.error(`another folder's internal/ imported (move what is shared to src/internal/): ${edge}`);
   process.exit(1);
 }
-console.log(`no import cycles in ${files.length} files; layers import only from above`);
+console.log(
+  `no import cycles in ${files.length} files; layers import only from above; no folder imports another's internal/`,
+);

@@ -3,6 +3,7 @@ import type { ContextManager } from '../manager/context-manager-types.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { Message } from '../types.js';
 import { option, parseOptions } from '../validation/parse-options.js';
+import { describeIssues } from '../validation/zod-issues.js';
 import { contextStatus, contextStatusInputSchema, contextStatusToolDefinition } from './context-status.js';
 import { assertManager } from './internal/assert-manager.js';
 import { recall, recallInputSchema, recallToolDefinition } from './recall.js';
@@ -103,11 +104,8 @@ function readArguments(value: unknown): { ok: true; value: unknown } | { ok: fal
   }
 }
 
-function describeIssues(name: string, error: z.ZodError): string {
-  const problems = error.issues.map((issue) =>
-    issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message,
-  );
-  return `invalid ${name} call: ${problems.join('; ')}`;
+function invalidCall(name: string, error: z.ZodError): string {
+  return `invalid ${name} call: ${describeIssues(error, '', Number.POSITIVE_INFINITY)}`;
 }
 
 /**
@@ -154,11 +152,11 @@ export function createContextTools(manager: ContextManager, options?: CreateCont
         };
       if (call.name === contextStatusToolDefinition.name) {
         const parsed = contextStatusInputSchema.safeParse(args.value);
-        if (!parsed.success) return { content: describeIssues(call.name, parsed.error), isError: true };
+        if (!parsed.success) return { content: invalidCall(call.name, parsed.error), isError: true };
         return { content: contextStatus(manager, history), isError: false };
       }
       const parsed = recallInputSchema.safeParse(args.value);
-      if (!parsed.success) return { content: describeIssues(call.name, parsed.error), isError: true };
+      if (!parsed.success) return { content: invalidCall(call.name, parsed.error), isError: true };
       try {
         const content = await recall(parsed.data, { history, store, sessionId, maxCharacters: pageSize });
         return { content, isError: false };

@@ -1,10 +1,10 @@
 import { ConfigError } from '../errors.js';
 import { sameStructure as same } from '../internal/same-structure.js';
+import type { WireObject } from '../internal/wire-object.js';
 import type { ContextManager } from '../manager/context-manager-types.js';
 import type { Message } from '../types.js';
 import { fromLanguageModelUsage } from './from-language-model-usage.js';
 import { readMessages } from './internal/read-messages.js';
-import type { WireObject } from './internal/wire-object.js';
 import { writeMessages } from './internal/write-messages.js';
 import type { AISDKMessageInput } from './message-types.js';
 import type { ProviderUsage } from './result-types.js';

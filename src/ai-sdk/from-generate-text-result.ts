@@ -1,7 +1,7 @@
+import { expectObject, invalid } from '../internal/wire-object.js';
 import type { Message } from '../types.js';
 import { buildResponseResult } from './internal/build-response-result.js';
 import { readMessages } from './internal/read-messages.js';
-import { expectObject, invalid } from './internal/wire-object.js';
 import type { AISDKResponseResult, GenerateTextResultLike } from './result-types.js';
 
 /**

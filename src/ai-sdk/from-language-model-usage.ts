@@ -1,5 +1,5 @@
+import { expectObject, invalid } from '../internal/wire-object.js';
 import type { Usage } from '../types.js';
-import { expectObject, invalid } from './internal/wire-object.js';
 import type { GenerateTextUsage, ProviderUsage } from './result-types.js';
 
 function count(value: unknown, field: string): number | undefined {

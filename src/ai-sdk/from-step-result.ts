@@ -1,6 +1,6 @@
+import { expectObject, invalid, type WireObject } from '../internal/wire-object.js';
 import { buildResponseResult } from './internal/build-response-result.js';
 import { readMessages } from './internal/read-messages.js';
-import { expectObject, invalid, type WireObject } from './internal/wire-object.js';
 import type { AISDKResponseResult, StepResultLike } from './result-types.js';
 
 /** The messages a step adds, built from its content as the SDK writes its response messages. */

@@ -1,6 +1,6 @@
+import { expectObject } from '../internal/wire-object.js';
 import type { Message } from '../types.js';
 import { fromGenerateTextResult } from './from-generate-text-result.js';
-import { expectObject } from './internal/wire-object.js';
 import type { AISDKResponseResult, StreamTextResultLike } from './result-types.js';
 
 /**

@@ -1,6 +1,6 @@
+import type { WireObject } from '../internal/wire-object.js';
 import type { Message, ProviderData } from '../types.js';
 import { NAMESPACE } from './internal/provider-data.js';
-import type { WireObject } from './internal/wire-object.js';
 import { writeMessages } from './internal/write-messages.js';
 import type { AISDKMessage, ConversionWarning } from './message-types.js';
 

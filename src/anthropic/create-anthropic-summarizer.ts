@@ -1,11 +1,7 @@
 import { ConfigError } from '../errors.js';
-import {
-  type CreateSummarizerOptions,
-  createSummarizer,
-  getModelLimits,
-  type ModelLimits,
-  type Summarizer,
-} from '../index.js';
+import { getModelLimits, type ModelLimits } from '../models/model-limits.js';
+import { type CreateSummarizerOptions, createSummarizer } from '../summarizing/create-summarizer.js';
+import type { Summarizer } from '../summarizing/summarizer-types.js';
 import type { AnthropicMessageParam, AnthropicResponse } from './types.js';
 
 /**

@@ -1,15 +1,24 @@
+import { expectObject, expectStringField, invalid, type WireObject } from '../internal/wire-object.js';
 import type {
   AssistantMessage,
   ImageContent,
   Message,
   ProviderData,
+  StopReason,
   TextContent,
+  ThinkingContent,
+  ToolCall,
   ToolResultMessage,
+  Usage,
 } from '../types.js';
-import { unmodeledFields } from './internal/provider-data.js';
-import { readAssistantBlock, readUserBlock } from './internal/read-blocks.js';
-import { expectObject, expectString, invalid, type WireObject } from './internal/wire-object.js';
-import type { AnthropicMessageInput, AnthropicTextBlockParam, ConversionWarning } from './types.js';
+import { passthroughPart, unmodeledFields, withProviderData } from './internal/provider-data.js';
+import type {
+  AnthropicMessageInput,
+  AnthropicResponse,
+  AnthropicTextBlockParam,
+  AnthropicUsage,
+  ConversionWarning,
+} from './types.js';
 
 /**
  * The request side of a Messages API call: the `system` parameter and the `messages`.
@@ -69,7 +78,7 @@ function readSystem(system: FromAnthropicInput['system']): Pick<FromAnthropicRes
   const texts = system.map((value, index) => {
     const block = expectObject(value, WHERE, `system[${index}]`);
     if (block['type'] !== 'text') invalid(WHERE, `system[${index}].type`, "must be 'text'");
-    return expectString(block, 'text', WHERE, `system[${index}]`);
+    return expectStringField(block, 'text', WHERE, `system[${index}]`);
   });
   return { systemPrompt: texts.join('\n\n'), providerData: { anthropic: { system } } };
 }
@@ -80,7 +89,7 @@ function readToolResult(
   toolNames: ReadonlyMap<string, string>,
   warn: (message: string) => void,
 ): ToolResultMessage {
-  const toolCallId = expectString(block, 'tool_use_id', WHERE, path, true);
+  const toolCallId = expectStringField(block, 'tool_use_id', WHERE, path, true);
   const isError = block['is_error'];
   if (isError !== undefined && typeof isError !== 'boolean') invalid(WHERE, `${path}.is_error`, 'must be a boolean');
   const raw = block['content'];
@@ -97,7 +106,7 @@ function readToolResult(
     content = raw.map((value, index) => {
       const place = { where: WHERE, path: `${path}.content[${index}]` };
       const part = expectObject(value, WHERE, place.path);
-      expectString(part, 'type', WHERE, place.path);
+      expectStringField(part, 'type', WHERE, place.path);
       return readUserBlock(part, place);
     });
   } else {
@@ -138,7 +147,7 @@ function readUserTurn(
   (content as unknown[]).forEach((value, position) => {
     const path = `messages[${index}].content[${position}]`;
     const block = expectObject(value, WHERE, path);
-    const type = expectString(block, 'type', WHERE, path);
+    const type = expectStringField(block, 'type', WHERE, path);
     if (type === 'tool_result') {
       flush();
       out.push(readToolResult(block, path, toolNames, warn));
@@ -226,4 +235,288 @@ export function fromAnthropic(input: FromAnthropicInput): FromAnthropicResult {
     messages.push(...turn);
   });
   return { ...readSystem(input.system), messages, warnings };
+}
+
+/**
+ * What {@link fromAnthropicMessage} returns: the assistant message to append to the history, and its
+ * usage, stop reason, provider and model (also set on the message).
+ *
+ * @example
+ * ```ts
+ * const { message, usage } = fromAnthropicMessage(response);
+ * manager.recordUsage(usage);
+ * history.push(message);
+ * ```
+ */
+export interface AnthropicResponseResult {
+  message: AssistantMessage;
+  usage: Usage;
+  stopReason: StopReason;
+  provider: string;
+  model: string;
+  warnings: ConversionWarning[];
+}
+
+/**
+ * Options of {@link fromAnthropicMessage}.
+ *
+ * @example
+ * ```ts
+ * const options: FromAnthropicMessageOptions = { provider: 'bedrock' };
+ * ```
+ */
+export interface FromAnthropicMessageOptions {
+  /** The provider name set on the message. @default 'anthropic' */
+  provider?: string;
+}
+
+const KNOWN_STOP_REASONS = new Set([
+  'end_turn',
+  'stop_sequence',
+  'pause_turn',
+  'max_tokens',
+  'model_context_window_exceeded',
+  'tool_use',
+  'refusal',
+]);
+
+/**
+ * Converts a Messages API response (`client.messages.create(...)` or a stream's `finalMessage()`) to
+ * the assistant message to append to the history, with usage, stop reason, provider and model.
+ *
+ * @param response - The response.
+ * @param options - The provider name to record.
+ * @returns The message and its metadata; `warnings` names an unknown stop reason.
+ * @throws `ContextError` `INPUT_INVALID` naming the field of a malformed response.
+ *
+ * @example
+ * ```ts
+ * const response = await client.messages.create({ model, max_tokens: 4096, system, messages });
+ * const { message, usage } = fromAnthropicMessage(response);
+ * manager.recordUsage(usage);
+ * history.push(message);
+ * ```
+ */
+export function fromAnthropicMessage(
+  response: AnthropicResponse,
+  options: FromAnthropicMessageOptions = {},
+): AnthropicResponseResult {
+  const where = 'fromAnthropicMessage';
+  const object = expectObject(response, where, 'response');
+  const model = expectStringField(object, 'model', where, 'response');
+  if (!Array.isArray(object['content'])) invalid(where, 'response.content', 'must be an array of content blocks');
+  expectObject(object['usage'], where, 'response.usage');
+  const warnings: ConversionWarning[] = [];
+  const raw = response.stop_reason;
+  if (raw !== null && raw !== undefined && !KNOWN_STOP_REASONS.has(raw)) {
+    warnings.push({ index: 0, message: `unknown stop_reason ${JSON.stringify(raw)}, recorded as 'stop'` });
+  }
+  const content = response.content.map((block, index) =>
+    readAssistantBlock(block, { where, path: `response.content[${index}]` }),
+  );
+  const usage = fromAnthropicUsage(response.usage);
+  const stopReason = fromAnthropicStopReason(raw);
+  const provider = options.provider ?? 'anthropic';
+  const message: AssistantMessage = {
+    role: 'assistant',
+    content,
+    usage,
+    stopReason,
+    ...(raw === 'refusal' ? { errorMessage: 'The model declined to answer (stop_reason: refusal).' } : {}),
+    provider,
+    model,
+    providerData: {
+      anthropic: {
+        ...(response.id === undefined ? {} : { id: response.id }),
+        stop_reason: raw ?? null,
+        ...(response.stop_sequence == null ? {} : { stop_sequence: response.stop_sequence }),
+      },
+    },
+  };
+  return { message, usage, stopReason, provider, model, warnings };
+}
+
+/**
+ * Anthropic's usage as ctxkit's {@link Usage}. Anthropic reports `input_tokens` without the cache,
+ * so nothing is subtracted: `input = input_tokens`, `cacheRead = cache_read_input_tokens`,
+ * `cacheWrite = cache_creation_input_tokens`, `output = output_tokens`, and the prompt the request
+ * took is `input + cacheRead + cacheWrite` (`total` adds the output).
+ *
+ * @param usage - The response's `usage`.
+ * @returns The usage with cache reads and writes split out, each token counted once.
+ *
+ * @example
+ * ```ts
+ * fromAnthropicUsage({ input_tokens: 12, output_tokens: 80, cache_read_input_tokens: 30_000, cache_creation_input_tokens: 500 });
+ * // { input: 12, output: 80, cacheRead: 30000, cacheWrite: 500, total: 30592 }
+ * ```
+ */
+export function fromAnthropicUsage(usage: AnthropicUsage): Usage {
+  expectObject(usage, 'fromAnthropicUsage', 'usage');
+  const count = (value: unknown, field: string): number => {
+    if (value === undefined || value === null) return 0;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      invalid('fromAnthropicUsage', `usage.${field}`, 'must be a non-negative number');
+    }
+    return value;
+  };
+  const input = count(usage.input_tokens, 'input_tokens');
+  const output = count(usage.output_tokens, 'output_tokens');
+  const cacheRead = count(usage.cache_read_input_tokens, 'cache_read_input_tokens');
+  const cacheWrite = count(usage.cache_creation_input_tokens, 'cache_creation_input_tokens');
+  if (!Number.isFinite(input + cacheRead + cacheWrite + output)) {
+    invalid('fromAnthropicUsage', 'usage', 'token counts must add up to a finite number');
+  }
+  return {
+    input,
+    output,
+    ...(usage.cache_read_input_tokens == null ? {} : { cacheRead }),
+    ...(usage.cache_creation_input_tokens == null ? {} : { cacheWrite }),
+    total: input + cacheRead + cacheWrite + output,
+  };
+}
+
+/**
+ * Anthropic's `stop_reason` as ctxkit's {@link StopReason}: `end_turn`, `stop_sequence` and
+ * `pause_turn` (a server-tool loop to continue by sending the turn back) → `stop`; `max_tokens` and
+ * `model_context_window_exceeded` → `length`; `tool_use` → `toolUse`; `refusal` → `error` (the turn
+ * is not sent back to the model). The raw value stays in the message's `providerData.anthropic`.
+ *
+ * @param reason - The response's `stop_reason`.
+ * @returns The ctxkit stop reason, `stop` for an unknown or missing one.
+ *
+ * @example
+ * ```ts
+ * fromAnthropicStopReason('max_tokens'); // 'length'
+ * ```
+ */
+export function fromAnthropicStopReason(reason: string | null | undefined): StopReason {
+  switch (reason) {
+    case 'max_tokens':
+    case 'model_context_window_exceeded':
+      return 'length';
+    case 'tool_use':
+      return 'toolUse';
+    case 'refusal':
+      return 'error';
+    default:
+      return 'stop';
+  }
+}
+
+// Wire blocks to ctxkit parts (the `from` direction). Every field ctxkit does not model stays in the
+// part's `providerData.anthropic`, so `toAnthropic` rebuilds the block exactly.
+
+/** Where a block is, for error messages. @internal */
+export interface BlockPlace {
+  where: string;
+  path: string;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A text block. @internal */
+export function readText(block: WireObject, place: BlockPlace): TextContent {
+  const text = expectStringField(block, 'text', place.where, place.path);
+  return { type: 'text', text, ...withProviderData(unmodeledFields(block, ['type', 'text'])) };
+}
+
+/** Whether `source` has exactly the keys and types ctxkit models (base64 or URL). */
+function modeledSource(source: unknown): source is WireObject {
+  if (!isPlainObject(source)) return false;
+  const keys = Object.keys(source).sort().join(',');
+  if (source['type'] === 'base64') {
+    return (
+      keys === 'data,media_type,type' && typeof source['data'] === 'string' && typeof source['media_type'] === 'string'
+    );
+  }
+  return source['type'] === 'url' && keys === 'type,url' && typeof source['url'] === 'string';
+}
+
+/**
+ * An image block. Base64 and URL sources are modeled (`data` holds the base64 or the URL); any other
+ * source (a file id) stays in `providerData` and the part counts as an image.
+ *
+ * @internal
+ */
+export function readImage(block: WireObject, place: BlockPlace): ImageContent {
+  const source = block['source'];
+  if (!isPlainObject(source)) invalid(place.where, `${place.path}.source`, 'must be an object');
+  if (modeledSource(source)) {
+    const image: ImageContent =
+      source['type'] === 'base64'
+        ? { type: 'image', data: source['data'] as string, mimeType: source['media_type'] as string }
+        : { type: 'image', data: source['url'] as string, mimeType: 'image/*' };
+    return { ...image, ...withProviderData(unmodeledFields(block, ['type', 'source'])) };
+  }
+  const id = typeof source['file_id'] === 'string' ? source['file_id'] : '';
+  return { type: 'image', data: id, mimeType: 'image/*', ...withProviderData(unmodeledFields(block, ['type'])) };
+}
+
+/** A thinking or redacted-thinking block. @internal */
+export function readThinking(block: WireObject, place: BlockPlace): ThinkingContent {
+  if (block['type'] === 'redacted_thinking') {
+    const data = expectStringField(block, 'data', place.where, place.path);
+    return {
+      type: 'thinking',
+      thinking: '',
+      signature: data,
+      redacted: true,
+      ...withProviderData(unmodeledFields(block, ['type', 'data'])),
+    };
+  }
+  const thinking = expectStringField(block, 'thinking', place.where, place.path);
+  const signature = expectStringField(block, 'signature', place.where, place.path);
+  return {
+    type: 'thinking',
+    thinking,
+    signature,
+    ...withProviderData(unmodeledFields(block, ['type', 'thinking', 'signature'])),
+  };
+}
+
+/** A `tool_use` block. An input that is not an object is kept as it was in `providerData`. @internal */
+export function readToolUse(block: WireObject, place: BlockPlace): ToolCall {
+  const id = expectStringField(block, 'id', place.where, place.path, true);
+  const name = expectStringField(block, 'name', place.where, place.path);
+  const input = block['input'];
+  const modeled = isPlainObject(input) ? ['type', 'id', 'name', 'input'] : ['type', 'id', 'name'];
+  return {
+    type: 'toolCall',
+    id,
+    name,
+    arguments: isPlainObject(input) ? input : {},
+    ...withProviderData(unmodeledFields(block, modeled)),
+  };
+}
+
+/** The parts of an assistant turn. @internal */
+export function readAssistantBlock(value: unknown, place: BlockPlace): TextContent | ThinkingContent | ToolCall {
+  const block = expectObject(value, place.where, place.path);
+  const type = expectStringField(block, 'type', place.where, place.path);
+  switch (type) {
+    case 'text':
+      return readText(block, place);
+    case 'thinking':
+    case 'redacted_thinking':
+      return readThinking(block, place);
+    case 'tool_use':
+      return readToolUse(block, place);
+    default:
+      return passthroughPart(block);
+  }
+}
+
+/** A block of user content or of a tool result's content (not a `tool_result` itself). @internal */
+export function readUserBlock(block: WireObject, place: BlockPlace): TextContent | ImageContent {
+  switch (block['type']) {
+    case 'text':
+      return readText(block, place);
+    case 'image':
+      return readImage(block, place);
+    default:
+      return passthroughPart(block);
+  }
 }

@@ -8,14 +8,16 @@ export {
   type CreateAnthropicSummarizerOptions,
   createAnthropicSummarizer,
 } from './create-anthropic-summarizer.js';
-export { type FromAnthropicInput, type FromAnthropicResult, fromAnthropic } from './from-anthropic.js';
 export {
   type AnthropicResponseResult,
+  type FromAnthropicInput,
   type FromAnthropicMessageOptions,
+  type FromAnthropicResult,
+  fromAnthropic,
   fromAnthropicMessage,
-} from './from-anthropic-message.js';
-export { fromAnthropicStopReason } from './from-anthropic-stop-reason.js';
-export { fromAnthropicUsage } from './from-anthropic-usage.js';
+  fromAnthropicStopReason,
+  fromAnthropicUsage,
+} from './from-anthropic.js';
 export { type ToAnthropicInput, type ToAnthropicResult, toAnthropic } from './to-anthropic.js';
 export type {
   AnthropicCacheControl,

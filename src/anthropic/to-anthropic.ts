@@ -1,8 +1,9 @@
 import { ContextError } from '../errors.js';
+import type { WireObject } from '../internal/wire-object.js';
 import { messageSchema } from '../schemas/index.js';
-import type { Message, ProviderData } from '../types.js';
-import { firstIssue } from '../validation/first-issue.js';
-import { addMessage, type Turn } from './internal/write-turns.js';
+import type { ImageContent, Message, ProviderData, TextContent, ThinkingContent, ToolCall } from '../types.js';
+import { firstIssue } from '../validation/zod-issues.js';
+import { anthropicData, hadPassthrough, passthroughBlock } from './internal/provider-data.js';
 import type {
   AnthropicMessageParam,
   AnthropicSystemParam,
@@ -119,4 +120,195 @@ export function toAnthropic(input: ToAnthropicInput): ToAnthropicResult {
   });
   const system = writeSystem(input.systemPrompt, input.providerData);
   return { ...(system === undefined ? {} : { system }), messages, warnings };
+}
+
+// ctxkit messages as the turns of a Messages API request: consecutive messages of one side merge
+// into one turn, tool results open the next user turn.
+
+/** A turn being built: consecutive ctxkit messages of one side merge into it. @internal */
+export interface Turn {
+  role: 'user' | 'assistant' | 'system';
+  /** A single string content, kept as a string while nothing merges into the turn. */
+  text?: string;
+  results: WireObject[];
+  blocks: WireObject[];
+  fields?: WireObject;
+}
+
+/** The turn a message of `role` joins: the last one when it is on the same side, else a new one. */
+function turnFor(turns: Turn[], role: Turn['role'], fields: WireObject | undefined): Turn {
+  const last = turns[turns.length - 1];
+  if (last !== undefined && last.role === role && role !== 'system') {
+    if (last.text !== undefined) {
+      last.blocks.unshift({ type: 'text', text: last.text });
+      delete last.text;
+    }
+    if (fields !== undefined) last.fields = { ...last.fields, ...fields };
+    return last;
+  }
+  const turn: Turn = { role, results: [], blocks: [], ...(fields === undefined ? {} : { fields }) };
+  turns.push(turn);
+  return turn;
+}
+
+function turnFields(message: Message): WireObject | undefined {
+  const turn = anthropicData(message)?.['turn'];
+  return typeof turn === 'object' && turn !== null ? (turn as WireObject) : undefined;
+}
+
+/** Adds a message to the turns: merged into the last turn when on the same side, else a new turn. @internal */
+export function addMessage(turns: Turn[], message: Message, warn: Warn): void {
+  const data = anthropicData(message);
+  const fields = turnFields(message);
+  if (message.role === 'assistant') {
+    const blocks: WireObject[] = [];
+    for (const part of message.content) {
+      const block = writeAssistantPart(part, warn);
+      if (block !== undefined) blocks.push(block);
+    }
+    if (blocks.length === 0) {
+      warn('dropped an assistant message with no content the API accepts (it rejects an empty assistant turn)');
+      return;
+    }
+    const single = blocks.length === 1 && blocks[0]!['type'] === 'text' && Object.keys(blocks[0]!).length === 2;
+    const last = turns[turns.length - 1];
+    if (data?.['content'] === 'string' && single && last?.role !== 'assistant') {
+      turns.push({
+        role: 'assistant',
+        text: blocks[0]!['text'] as string,
+        results: [],
+        blocks: [],
+        ...(fields ? { fields } : {}),
+      });
+      return;
+    }
+    turnFor(turns, 'assistant', fields).blocks.push(...blocks);
+    return;
+  }
+  if (message.role === 'toolResult') {
+    turnFor(turns, 'user', fields).results.push(writeToolResult(message, warn));
+    return;
+  }
+  const role = data?.['role'] === 'system' ? 'system' : 'user';
+  if (typeof message.content === 'string') {
+    if (message.content.trim().length === 0) {
+      warn('dropped a user message with empty or blank content (the API rejects it)');
+      return;
+    }
+    const last = turns[turns.length - 1];
+    if (last?.role === role && role === 'user')
+      turnFor(turns, role, fields).blocks.push({ type: 'text', text: message.content });
+    else turns.push({ role, text: message.content, results: [], blocks: [], ...(fields ? { fields } : {}) });
+    return;
+  }
+  const blocks = writeUserParts(message.content, warn);
+  if (blocks.length === 0) {
+    warn('dropped a user message with no content the API accepts');
+    return;
+  }
+  turnFor(turns, role, fields).blocks.push(...blocks);
+}
+
+// ctxkit parts and tool results as Anthropic blocks (the `to` direction), restoring what the reader
+// kept in `providerData.anthropic`; what the API would reject is dropped with a warning.
+
+/** Records a warning about the message being written. @internal */
+export type Warn = (message: string) => void;
+
+const MEDIA_TYPES = new Set<string>(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+
+function extras(part: { providerData?: ProviderData }, without?: string): WireObject {
+  const data = anthropicData(part);
+  if (data === undefined) return {};
+  if (without === undefined || !(without in data)) return data;
+  const { [without]: _, ...rest } = data;
+  return rest;
+}
+
+function writeText(part: TextContent, warn: Warn): WireObject | undefined {
+  const carried = passthroughBlock(part);
+  if (carried !== undefined) return carried;
+  if (part.text.trim().length === 0) {
+    warn('dropped an empty or blank text block (the API rejects them)');
+    return undefined;
+  }
+  if (hadPassthrough(part)) {
+    warn('a carried block was changed after conversion (its text was edited), so it is sent as text');
+    return { type: 'text', text: part.text };
+  }
+  return { ...extras(part), type: 'text', text: part.text };
+}
+
+const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
+
+function writeImage(part: ImageContent, warn: Warn): WireObject {
+  let source: WireObject;
+  const dataUrl = DATA_URL.exec(part.data);
+  if (/^https?:\/\//i.test(part.data)) source = { type: 'url', url: part.data };
+  else if (dataUrl) source = { type: 'base64', media_type: dataUrl[1], data: dataUrl[2] };
+  else source = { type: 'base64', media_type: part.mimeType, data: part.data };
+  const block = { type: 'image', source, ...extras(part) };
+  const sent = block.source as WireObject;
+  if (sent['type'] === 'base64' && !MEDIA_TYPES.has(String(sent['media_type']))) {
+    warn(`an image of type ${String(sent['media_type'])} is not one the API accepts (jpeg, png, gif, webp)`);
+  }
+  return block;
+}
+
+function writeThinking(part: ThinkingContent, warn: Warn): WireObject | undefined {
+  if (part.signature === undefined) {
+    warn(
+      'dropped thinking without a signature (from another provider): Anthropic accepts only its own signed thinking',
+    );
+    return undefined;
+  }
+  if (part.redacted) return { type: 'redacted_thinking', data: part.signature, ...extras(part) };
+  return { type: 'thinking', thinking: part.thinking, signature: part.signature, ...extras(part) };
+}
+
+function writeToolCall(part: ToolCall): WireObject {
+  return { type: 'tool_use', id: part.id, name: part.name, input: part.arguments, ...extras(part) };
+}
+
+/** A part of an assistant message as its block; nothing (with a warning) for what the API rejects. @internal */
+export function writeAssistantPart(part: TextContent | ThinkingContent | ToolCall, warn: Warn): WireObject | undefined {
+  switch (part.type) {
+    case 'text':
+      return writeText(part, warn);
+    case 'thinking':
+      return writeThinking(part, warn);
+    case 'toolCall':
+      return writeToolCall(part);
+  }
+}
+
+/** The parts of a user message (or a tool result's content) as blocks, without those the API rejects. @internal */
+export function writeUserParts(parts: readonly (TextContent | ImageContent)[], warn: Warn): WireObject[] {
+  const blocks: WireObject[] = [];
+  for (const part of parts) {
+    const block = part.type === 'text' ? writeText(part, warn) : writeImage(part, warn);
+    if (block !== undefined) blocks.push(block);
+  }
+  return blocks;
+}
+
+/** A tool result as a `tool_result` block. @internal */
+export function writeToolResult(message: Extract<Message, { role: 'toolResult' }>, warn: Warn): WireObject {
+  const data = anthropicData(message);
+  const [first, ...others] = message.content;
+  let content: WireObject = {};
+  if (data?.['content'] === 'string' && first?.type === 'text' && others.length === 0 && !first.providerData) {
+    content = { content: first.text };
+  } else {
+    const blocks = writeUserParts(message.content, warn);
+    if (blocks.length > 0 || data?.['content'] === 'empty') content = { content: blocks };
+  }
+  const fields = data?.['fields'];
+  return {
+    type: 'tool_result',
+    tool_use_id: message.toolCallId,
+    ...content,
+    ...(message.isError === undefined ? {} : { is_error: message.isError }),
+    ...(typeof fields === 'object' && fields !== null ? (fields as WireObject) : {}),
+  };
 }

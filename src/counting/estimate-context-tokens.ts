@@ -2,8 +2,8 @@ import { summaryText } from '../messages/summary-text.js';
 import type { AssistantMessage, Message, Usage } from '../types.js';
 import { assertMessages } from '../validation/assert-messages.js';
 import { option, parseOptions } from '../validation/parse-options.js';
+import { countTextCached, countToolsTokens } from './count-text-cached.js';
 import { estimateMessageTokens } from './estimate-message-tokens.js';
-import { countTextCached, countToolsTokens } from './internal/count-text-cached.js';
 import { isAgentVisible } from './is-agent-visible.js';
 import { referenceCounter, type TokenCounter } from './token-counter.js';
 

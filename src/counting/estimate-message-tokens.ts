@@ -1,7 +1,7 @@
 import { ConfigError } from '../errors.js';
 import type { Message } from '../types.js';
 import { assertMessages } from '../validation/assert-messages.js';
-import { countMessageTokens } from './internal/count-message-tokens.js';
+import { countMessageTokens } from './count-message-tokens.js';
 import { referenceCounter, type TokenCounter } from './token-counter.js';
 
 const cache = new WeakMap<TokenCounter, WeakMap<Message, number>>();

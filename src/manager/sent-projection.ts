@@ -1,8 +1,8 @@
 import { isValidUsage, usageTotal } from '../counting/estimate-context-tokens.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
-import { createMissingResult, MISSING_CONTENT, PLACEHOLDER_CONTENT } from '../messages/internal/kept-tool-results.js';
+import { createMissingResult, MISSING_CONTENT, PLACEHOLDER_CONTENT } from '../messages/kept-tool-results.js';
 import { summaryText } from '../messages/summary-text.js';
-import { withoutEmptyAssistantParts, withoutEmptyUserParts } from '../pipeline/internal/empty-content.js';
+import { withoutEmptyAssistantParts, withoutEmptyUserParts } from '../pipeline/empty-content.js';
 import type { AssistantMessage, Message, ToolResultMessage } from '../types.js';
 import { CallIds } from './internal/call-ids.js';
 import { type OpenCall, OpenCalls } from './internal/open-calls.js';

@@ -1,6 +1,6 @@
 import type { ContextUsage } from '../counting/context-usage.js';
+import { countTextCached, countToolsTokens } from '../counting/count-text-cached.js';
 import { estimateMessageTokens } from '../counting/estimate-message-tokens.js';
-import { countTextCached, countToolsTokens } from '../counting/internal/count-text-cached.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
 import type { TokenCounter } from '../counting/token-counter.js';
 import { ConfigError } from '../errors.js';

@@ -1,7 +1,6 @@
 import { StoreError } from '../errors.js';
 import { assertObjectArgument, assertStringArgument } from '../validation/assert-argument.js';
-import { isWithinMemoryPath } from './is-within-memory-path.js';
-import { MEMORY_ROOT } from './memory-root.js';
+import { isWithinMemoryPath, MEMORY_ROOT, parentMemoryPath } from './memory-paths.js';
 import type {
   MemoryEntry,
   MemoryListOptions,
@@ -9,7 +8,6 @@ import type {
   MemoryStore,
   MemoryWriteOptions,
 } from './memory-store.js';
-import { parentMemoryPath } from './parent-memory-path.js';
 
 const encoder = new TextEncoder();
 

@@ -1,7 +1,6 @@
 // The `ctxkit/memory` entry: the client side of the `memory` tool. No `node:` imports (it runs in browsers).
 
 export { createInMemoryMemoryStore } from './in-memory-memory-store.js';
-export { isWithinMemoryPath } from './is-within-memory-path.js';
 export {
   MEMORY_COMMAND_NAMES,
   type MemoryCommand,
@@ -13,7 +12,13 @@ export {
   type MemoryViewCommand,
   memoryCommandSchema,
 } from './memory-commands.js';
-export { MEMORY_ROOT } from './memory-root.js';
+export {
+  isWithinMemoryPath,
+  MEMORY_ROOT,
+  type MemoryPathResult,
+  parentMemoryPath,
+  resolveMemoryPath,
+} from './memory-paths.js';
 export type {
   MemoryEntry,
   MemoryListOptions,
@@ -24,6 +29,4 @@ export type {
 export { type CreateMemoryToolOptions, createMemoryTool, type MemoryTool } from './memory-tool.js';
 export { type MemoryToolDefinition, memoryInputJsonSchema, memoryToolDefinition } from './memory-tool-definition.js';
 export { DEFAULT_MEMORY_TOOL_LIMITS, type MemoryToolLimits, type MemoryToolResult } from './memory-tool-limits.js';
-export { parentMemoryPath } from './parent-memory-path.js';
 export { parseMemoryCommand } from './parse-memory-command.js';
-export { type MemoryPathResult, resolveMemoryPath } from './resolve-memory-path.js';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ContextError } from '../errors.js';
+import { createKeyedQueue } from '../internal/keyed-queue.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { runMemoryCommand } from './internal/run-memory-command.js';
-import { createKeyedQueue } from './keyed-queue.js';
 import type { MemoryStore } from './memory-store.js';
 import { type MemoryToolDefinition, memoryToolDefinition } from './memory-tool-definition.js';
 import { DEFAULT_MEMORY_TOOL_LIMITS, type MemoryToolLimits, type MemoryToolResult } from './memory-tool-limits.js';

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
-import { createKeyedQueue } from '../memory/keyed-queue.js';
+import { createKeyedQueue } from '../internal/keyed-queue.js';
 import type { MemoryStore } from '../memory/memory-store.js';
 import { assertObjectArgument, assertStringArgument } from '../validation/assert-argument.js';
 import { parseOptions } from '../validation/parse-options.js';

@@ -1,19 +1,23 @@
+import { constants } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { LeafConflictError, StoreError } from '../errors.js';
+import { deepFreeze } from '../internal/deep-freeze.js';
+import { mixHash } from '../internal/mix-hash.js';
+import { type EntrySource, SourceMismatch } from '../session/entry-source.js';
+import { parseStoredEntry } from '../session/parse-stored-entry.js';
+import { keepsFromItsBranch } from '../session/prepare-entry.js';
+import { SessionIndex } from '../session/session-index.js';
+import { sessionExists, sessionInfoSchema } from '../session/session-info.js';
+import type { SessionInfo } from '../session/session-store.js';
+import type { CompactionEntry, SessionEntry, SessionEntryType } from '../session-entry.js';
+
 /**
- * Reading and writing the lines of a JSONL session file.
+ * The JSONL session file: its header line, reading and indexing its entry lines (the byte-level id set
+ * included), and appending a line durably. The store driver is `jsonl-store.ts`; the lock `jsonl-lock.ts`.
  *
  * @internal
  */
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
-import { z } from 'zod';
-import { StoreError } from '../errors.js';
-import { deepFreeze } from '../internal/deep-freeze.js';
-import { parseStoredEntry } from '../session/parse-stored-entry.js';
-import { keepsFromItsBranch } from '../session/prepare-entry.js';
-import type { SessionIndex } from '../session/session-index.js';
-import { sessionInfoSchema } from '../session/session-info.js';
-import type { SessionInfo } from '../session/session-store.js';
-import type { CompactionEntry } from '../session-entry.js';
 
 /**
  * The format version written in each file's header line; a file from a newer version is refused.
@@ -208,5 +212,527 @@ export async function syncDirectory(directory: string): Promise<void> {
     }
   } catch {
     // Directories cannot be opened or synced on some platforms; the file itself is synced.
+  }
+}
+
+/**
+ * Reading a JSONL session file back: lazily (each line's head indexed, entries parsed when read)
+ * or in full (every line parsed and checked, the reader's exact rules for damaged lines).
+ *
+ * @internal
+ */
+
+/** One session as a JSONL store holds it. @internal */
+export interface LoadedSession {
+  index: SessionIndex;
+  /** Whether the file ends with a newline; if not, the next write starts with one. */
+  endsWithNewline: boolean;
+  /** The file's size in bytes as this store last read or wrote it. */
+  size: number;
+  /** Whether every line was parsed (not only indexed). */
+  full: boolean;
+  /** The lines already reported, so a full read after a lazy one does not report them twice. */
+  reported: Set<number>;
+}
+
+/** Options of {@link readSessionFile}. @internal */
+export interface ReadSessionFileOptions {
+  /** Parse every line now. @default false: index the lines, parse entries when read */
+  full?: boolean;
+  /** Lines not to report again. */
+  reported?: Set<number>;
+  /** Called for each skipped line: its 1-based number in the file, whether it was torn, why. */
+  warn: (line: number, torn: boolean, reason: string) => void;
+}
+
+/**
+ * Reads a session file; `undefined` when it does not exist or its header was torn while the
+ * session was created (the session never existed).
+ *
+ * @internal
+ */
+export async function readSessionFile(
+  file: string,
+  sessionId: string,
+  options: ReadSessionFileOptions,
+): Promise<LoadedSession | undefined> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    throw storeFailed('read', file, error);
+  }
+  const endsWithNewline = bytes.length > 0 && bytes[bytes.length - 1] === 0x0a;
+  const firstNewline = bytes.indexOf(0x0a);
+  const header = bytes.toString('utf8', 0, firstNewline === -1 ? bytes.length : firstNewline);
+  const reported = options.reported ?? new Set<number>();
+  const report = (line: number, last: boolean, reason: string) => {
+    if (reported.has(line)) return;
+    reported.add(line);
+    options.warn(line, last && !endsWithNewline, reason);
+  };
+  if (firstNewline === -1 && !isCompleteHeader(header)) {
+    // A crash while the session was created tore its header: the session never existed.
+    report(1, true, 'the header line was cut off; the session counts as never created');
+    return undefined;
+  }
+  const info = parseHeader(header, file, sessionId);
+  const full = options.full === true;
+  let index: SessionIndex;
+  if (firstNewline === -1) index = new SessionIndex(info);
+  else if (!full) {
+    try {
+      index = indexSessionLines(info, bytes, firstNewline + 1, ({ line, last, reason }) =>
+        report(line + 1, last, reason),
+      );
+    } catch (error) {
+      // A repeated id found while indexing (the ids were mapped for a hand-written line): read in full.
+      if (!(error instanceof SourceMismatch)) throw error;
+      return readSessionFile(file, sessionId, { ...options, full: true, reported });
+    }
+  } else {
+    index = new SessionIndex(info);
+    forEachLine(bytes, firstNewline + 1, (line, number, last) => {
+      if (line.trim().length === 0) return;
+      const problem = applyLine(index, line);
+      if (problem !== undefined) report(number + 1, last, problem);
+    });
+  }
+  return { index, endsWithNewline, size: bytes.length, full, reported };
+}
+
+/** Whether `text` (a file with no newline) is a whole header line that only lacks its newline. @internal */
+export function isCompleteHeader(text: string): boolean {
+  try {
+    parseHeader(text, '');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a session file holds only a header cut off by a crash (no newline, not a whole header). @internal */
+export async function holdsTornHeader(file: string): Promise<boolean> {
+  try {
+    const text = await readFile(file, 'utf8');
+    return !text.includes('\n') && !isCompleteHeader(text);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Creates a session file holding its header line, durably (a file whose header a crash tore is
+ * replaced); returns its size in bytes.
+ *
+ * @throws `SessionError` when the session exists; `StoreError` when the file cannot be written.
+ * @internal
+ */
+export async function createSessionFile(directory: string, file: string, info: SessionInfo): Promise<number> {
+  const header = `${JSON.stringify({ type: 'session', version: JSONL_FORMAT_VERSION, ...info })}\n`;
+  try {
+    await appendDurably(file, header, 'create');
+  } catch (error) {
+    if (errorCode(error) !== 'EEXIST') throw storeFailed('create', file, error);
+    if (!(await holdsTornHeader(file))) throw sessionExists(info.id);
+    await appendDurably(file, header, 'replace').catch((cause: unknown) => {
+      throw storeFailed('create', file, cause);
+    });
+  }
+  await syncDirectory(directory);
+  return Buffer.byteLength(header);
+}
+
+/** What {@link appendRecord} needs from the store. @internal */
+export interface AppendTarget {
+  sessionId: string;
+  file: string;
+  maxSessionBytes: number;
+  /** Takes the session's lock file; returns its release. */
+  lock: () => Promise<() => Promise<void>>;
+  /** Drops the store's copy of the session, so the next call reads it again. */
+  forget: () => void;
+  /** Reads the session again. */
+  reload: () => Promise<LoadedSession>;
+}
+
+/**
+ * Appends one record line (an entry or a leaf move) to a session file under its lock, durably:
+ * refused before anything is written when it would pass `maxSessionBytes`, and refused with a
+ * `LeafConflictError` when another writer changed the file since the store last saw it.
+ *
+ * @internal
+ */
+export async function appendRecord(target: AppendTarget, session: LoadedSession, record: unknown): Promise<void> {
+  const { sessionId, file, maxSessionBytes } = target;
+  const line = `${session.endsWithNewline ? '' : '\n'}${JSON.stringify(record)}\n`;
+  const bytes = Buffer.byteLength(line);
+  if (session.size + bytes > maxSessionBytes) {
+    throw new StoreError({
+      message:
+        `Session "${sessionId}" would grow to ${session.size + bytes} bytes, over maxSessionBytes ` +
+        `(${maxSessionBytes}); nothing was appended. Start a new session (or branch this one) to go on, ` +
+        'or raise maxSessionBytes.',
+      code: 'STORE_FAILED',
+    });
+  }
+  const release = await target.lock();
+  try {
+    const handle = await open(file, constants.O_WRONLY | constants.O_APPEND).catch((error: unknown) => {
+      session.endsWithNewline = false;
+      if (errorCode(error) === 'ENOENT') {
+        target.forget();
+        throw new StoreError({
+          message: `${file} was removed while the session was open; nothing was appended.`,
+          code: 'STORE_FAILED',
+          cause: error,
+        });
+      }
+      throw storeFailed('append to', file, error);
+    });
+    try {
+      const { size } = await handle.stat();
+      if (size !== session.size) {
+        // Another process (or another store object) appended: appending from this store's view
+        // would fork the tree silently. Read the session again, so a retry continues after it.
+        target.forget();
+        const message =
+          `Session "${sessionId}" was changed by another writer (${file} is ${size} bytes, this store last ` +
+          `saw ${session.size}); nothing was appended. The session was read again: retry to append after ` +
+          "the other writer's entries. Keep one writer per session.";
+        const fresh = await target.reload().catch(() => undefined);
+        if (fresh === undefined) throw new StoreError({ message, code: 'STORE_FAILED' });
+        throw new LeafConflictError({
+          message,
+          sessionId,
+          expectedLeafId: session.index.leafId,
+          currentLeafId: fresh.index.leafId,
+        });
+      }
+      await handle.write(line);
+      await handle.sync();
+      session.endsWithNewline = true;
+      session.size += bytes;
+    } catch (error) {
+      if (StoreError.isInstance(error)) throw error;
+      // A failed write may have left part of the line: read the session again next time.
+      target.forget();
+      throw storeFailed('append to', file, error);
+    } finally {
+      await handle.close();
+    }
+  } finally {
+    await release();
+  }
+}
+
+/**
+ * Reopening a JSONL session without parsing it: every entry line starts with the fields the store
+ * writes first (`{"id":…,"parentId":…,"timestamp":…,"type":…`), so one pass over the bytes finds
+ * each line's id, parent and type, and a line is parsed only when a read needs its entry (a
+ * context branch needs the entries from the latest compaction on). A line that does not start that
+ * way (a leaf move, a hand-written or torn line) is parsed at once, exactly as the full reader
+ * does, and so is a compaction line (its kept entry must be on its branch); an indexed line that
+ * turns out not to be the entry its index said throws `SourceMismatch` when it is read, and the
+ * store then reads the session in full.
+ *
+ * @internal
+ */
+
+const bytesOf = (text: string) => Uint8Array.from(text, (character) => character.charCodeAt(0));
+const ID = bytesOf('{"id":"');
+const PARENT = bytesOf('","parentId":');
+const TIMESTAMP = bytesOf(',"timestamp":');
+const TYPE = bytesOf('"type":"');
+const NULL = bytesOf('null');
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const NEWLINE = 0x0a;
+
+const ENTRY_TYPES: readonly SessionEntryType[] = [
+  'message',
+  'custom_message',
+  'compaction',
+  'branch_summary',
+  'model_change',
+  'thinking_level_change',
+  'label',
+  'session_info',
+  'custom',
+];
+/** The entry types by first byte and length (no two share both), with their bytes. */
+const TYPES_BY_KEY = new Map(ENTRY_TYPES.map((type) => [type.charCodeAt(0) * 64 + type.length, type] as const));
+const TYPE_BYTES = new Map(ENTRY_TYPES.map((type) => [type, bytesOf(type)] as const));
+
+/** The entry type spelled by `bytes[start, end)`, or `undefined`. */
+function entryType(bytes: Uint8Array, start: number, end: number): SessionEntryType | undefined {
+  const type = TYPES_BY_KEY.get(bytes[start]! * 64 + (end - start));
+  return type !== undefined && startsWith(bytes, start, TYPE_BYTES.get(type)!) ? type : undefined;
+}
+
+function startsWith(bytes: Uint8Array, at: number, pattern: Uint8Array): boolean {
+  if (at + pattern.length > bytes.length) return false;
+  for (let offset = 0; offset < pattern.length; offset++) if (bytes[at + offset] !== pattern[offset]) return false;
+  return true;
+}
+
+/** The end of a JSON string without escapes that starts at `at`, or -1. */
+function plainStringEnd(bytes: Uint8Array, at: number, limit: number): number {
+  for (let position = at; position < limit; position++) {
+    const byte = bytes[position];
+    if (byte === QUOTE) return position > at ? position : -1;
+    if (byte === BACKSLASH) return -1;
+  }
+  return -1;
+}
+
+/** A line's JSON, or `undefined` when it is not JSON. */
+function parseLine(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where the lazily read entries of one file are. */
+class FileSource implements EntrySource {
+  /** Per position: where the line starts and ends, and where its id starts and ends. */
+  readonly offsets: Int32Array;
+
+  constructor(
+    private readonly bytes: Buffer,
+    lines: number,
+  ) {
+    this.offsets = new Int32Array(lines * 4);
+  }
+
+  /** Records the entry line at `position`. */
+  record(position: number, line: number, lineEnd: number, id: number, idEnd: number): void {
+    const at = position * 4;
+    this.offsets[at] = line;
+    this.offsets[at + 1] = lineEnd;
+    this.offsets[at + 2] = id;
+    this.offsets[at + 3] = idEnd;
+  }
+
+  idAt(position: number): string {
+    return this.bytes.toString('utf8', this.offsets[position * 4 + 2]!, this.offsets[position * 4 + 3]!);
+  }
+
+  hasId(position: number, id: string): boolean {
+    const start = this.offsets[position * 4 + 2]!;
+    const end = this.offsets[position * 4 + 3]!;
+    if (id.length !== end - start) return id === this.idAt(position);
+    for (let offset = 0; offset < id.length; offset++) {
+      const byte = this.bytes[start + offset]!;
+      // Past ASCII, one character is not one byte: compare the decoded id.
+      if (byte >= 0x80) return id === this.idAt(position);
+      if (id.charCodeAt(offset) !== byte) return false;
+    }
+    return true;
+  }
+
+  load(position: number): SessionEntry {
+    const text = this.bytes.toString('utf8', this.offsets[position * 4]!, this.offsets[position * 4 + 1]!);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new SourceMismatch(`line of entry ${position} is not JSON`);
+    }
+    const parsed = parseStoredEntry(value);
+    if ('problem' in parsed) throw new SourceMismatch(parsed.problem);
+    return parsed.entry;
+  }
+}
+
+/** A line the indexer skipped or parsed and found wrong, as the full reader reports it. @internal */
+export interface LineProblem {
+  /** The 1-based line number, counted after the header line. */
+  line: number;
+  last: boolean;
+  reason: string;
+}
+
+/**
+ * Indexes the entry lines of a session file from `start` (after the header) into a lazy
+ * {@link SessionIndex}, calling `report` for each line that is skipped.
+ *
+ * @internal
+ */
+export function indexSessionLines(
+  info: SessionInfo,
+  bytes: Buffer,
+  start: number,
+  report: (problem: LineProblem) => void,
+): SessionIndex {
+  let lines = 1;
+  for (let at = bytes.indexOf(NEWLINE, start); at !== -1; at = bytes.indexOf(NEWLINE, at + 1)) lines++;
+  const source = new FileSource(bytes, lines);
+  const index = new SessionIndex(info, source);
+  const ids = new IdSet(bytes, lines);
+  /** The previous indexed entry's id bytes, or its id when it was added whole. */
+  let previousStart = -1;
+  let previousEnd = -1;
+  let previousId: string | null = null;
+  let number = 0;
+  for (let lineStart = start; lineStart < bytes.length; ) {
+    number++;
+    let lineEnd = bytes.indexOf(NEWLINE, lineStart);
+    const last = lineEnd === -1;
+    if (last) lineEnd = bytes.length;
+    const next = lineEnd + 1;
+    if (lineEnd === lineStart) {
+      lineStart = next;
+      continue;
+    }
+    // A line the store wrote ends with the object's brace; anything else is parsed whole.
+    const close = lineEnd - 1;
+    let parsedWhole = last || bytes[close] !== 0x7d || !startsWith(bytes, lineStart, ID);
+    let idStart = 0;
+    let idEnd = -1;
+    let parentStart = -1;
+    let parentEnd = -1;
+    let type: SessionEntryType | undefined;
+    if (!parsedWhole) {
+      idStart = lineStart + ID.length;
+      idEnd = plainStringEnd(bytes, idStart, close);
+      let at = idEnd + PARENT.length;
+      if (idEnd < 0 || !startsWith(bytes, idEnd, PARENT)) parsedWhole = true;
+      else if (startsWith(bytes, at, NULL)) at += NULL.length;
+      else if (bytes[at] === QUOTE) {
+        parentStart = at + 1;
+        parentEnd = plainStringEnd(bytes, parentStart, close);
+        at = parentEnd + 1;
+        if (parentEnd < 0) parsedWhole = true;
+      } else parsedWhole = true;
+      if (!parsedWhole && startsWith(bytes, at, TIMESTAMP)) {
+        at += TIMESTAMP.length;
+        const digits = at;
+        while (at < close && bytes[at] !== 0x2c) at++;
+        const typeStart = at + 1 + TYPE.length;
+        const typeEnd = at > digits && startsWith(bytes, at + 1, TYPE) ? plainStringEnd(bytes, typeStart, close) : -1;
+        type = typeEnd < 0 ? undefined : entryType(bytes, typeStart, typeEnd);
+        if (type === undefined) parsedWhole = true;
+      } else parsedWhole = true;
+    }
+    if (parsedWhole) {
+      const before = index.size;
+      const text = bytes.toString('utf8', lineStart, lineEnd);
+      if (text.trim().length === 0) {
+        lineStart = next;
+        continue;
+      }
+      const problem = applyLine(index, text);
+      if (problem !== undefined) report({ line: number, last, reason: problem });
+      if (index.size > before) {
+        previousStart = -1;
+        previousId = index.leafId;
+      }
+      lineStart = next;
+      continue;
+    }
+    let parent: number;
+    let parentId: string | undefined;
+    if (parentStart < 0) {
+      parent = -1;
+    } else if (
+      previousStart >= 0
+        ? sameBytes(bytes, parentStart, parentEnd, previousStart, previousEnd)
+        : previousId !== null && previousId === bytes.toString('utf8', parentStart, parentEnd)
+    ) {
+      // The common case: the entry continues from the one appended before it.
+      parent = index.size - 1;
+    } else {
+      parentId = bytes.toString('utf8', parentStart, parentEnd);
+      const found = index.positionOf(parentId);
+      if (found === undefined) {
+        const id = bytes.toString('utf8', idStart, idEnd);
+        const why = parentId === id ? 'itself' : `"${parentId}", which is not an earlier entry`;
+        report({
+          line: number,
+          last,
+          reason: `entry "${id}" names as parent ${why} (a missing parent or a cycle); it and its descendants are skipped`,
+        });
+        lineStart = next;
+        continue;
+      }
+      parent = found;
+    }
+    // A compaction is read at once (there are few): one that keeps from an entry off its branch is
+    // skipped as the full reader skips it; one that is not a valid entry is read in full.
+    if (type === 'compaction') {
+      const compaction = parseStoredEntry(parseLine(bytes.toString('utf8', lineStart, lineEnd)));
+      if (!('entry' in compaction) || compaction.entry.type !== 'compaction') {
+        throw new SourceMismatch(`compaction line ${number} is not a valid entry`);
+      }
+      if (!keepsFromItsBranch(index, compaction.entry.firstKeptEntryId, parent)) {
+        report({ line: number, last, reason: keptEntryProblem(compaction.entry) });
+        lineStart = next;
+        continue;
+      }
+    }
+    // A repeated id (a copied line) is read as the full reader reads it: the second one is skipped.
+    if (!ids.add(idStart, idEnd)) throw new SourceMismatch(`entry id on line ${number} appears twice`);
+    source.record(index.size, lineStart, lineEnd, idStart, idEnd);
+    index.addIndexed(parent, type!, parentId);
+    previousStart = idStart;
+    previousEnd = idEnd;
+    lineStart = next;
+  }
+  return index;
+}
+
+/** Whether `bytes[a, aEnd)` and `bytes[b, bEnd)` are the same bytes. @internal */
+export function sameBytes(bytes: Uint8Array, a: number, aEnd: number, b: number, bEnd: number): boolean {
+  if (aEnd - a !== bEnd - b) return false;
+  for (let offset = 0; offset < aEnd - a; offset++) if (bytes[a + offset] !== bytes[b + offset]) return false;
+  return true;
+}
+
+/**
+ * The ids of the lines a JSONL reopen indexes, held as byte ranges of the file: a repeated id is
+ * found while indexing without decoding an id to a string.
+ *
+ * @internal
+ */
+export class IdSet {
+  /** Open addressing: each slot holds 1 + the index of an id in `starts`/`ends`, or 0. */
+  private readonly slots: Int32Array;
+  private readonly starts: Int32Array;
+  private readonly ends: Int32Array;
+  private size = 0;
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    capacity: number,
+  ) {
+    let slots = 16;
+    while (slots < capacity * 2) slots *= 2;
+    this.slots = new Int32Array(slots);
+    this.starts = new Int32Array(capacity);
+    this.ends = new Int32Array(capacity);
+  }
+
+  /** Adds the id spelled by `bytes[start, end)`; returns false when the same bytes were added before. */
+  add(start: number, end: number): boolean {
+    const { bytes, slots } = this;
+    let hash = 0x811c9dc5;
+    for (let at = start; at < end; at++) hash = Math.imul(hash ^ bytes[at]!, 0x01000193);
+    hash = mixHash(hash); // FNV-1a's low bits alone would pile ids like e1, e2, … into runs
+    const mask = slots.length - 1;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const held = slots[slot]!;
+      if (held === 0) {
+        this.starts[this.size] = start;
+        this.ends[this.size] = end;
+        slots[slot] = ++this.size;
+        return true;
+      }
+      const index = held - 1;
+      if (sameBytes(bytes, this.starts[index]!, this.ends[index]!, start, end)) return false;
+    }
   }
 }

@@ -1,5 +1,6 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { SessionError, StoreError } from '../errors.js';
 import { checkExpectedLeaf } from '../session/check-expected-leaf.js';
 import { wantsContextBranch } from '../session/context-branch.js';
@@ -16,17 +17,17 @@ import type {
   TranscriptMessage,
 } from '../session/session-store.js';
 import type { SessionEntry, SessionEntryInput } from '../session-entry.js';
-import { appendRecord } from './jsonl-append.js';
-import { errorCode, readInfo, storeFailed } from './jsonl-file.js';
-import { lockSession } from './jsonl-lock.js';
-import { createSessionFile, type LoadedSession, readSessionFile } from './jsonl-read.js';
+import { option, parseOptions } from '../validation/parse-options.js';
 import {
-  type CreateJsonlStoreOptions,
-  type JsonlSessionStore,
-  type JsonlStoreWarning,
-  resolveJsonlOptions,
-} from './jsonl-store-options.js';
-import { createWriteQueue } from './jsonl-write-queue.js';
+  appendRecord,
+  createSessionFile,
+  errorCode,
+  type LoadedSession,
+  readInfo,
+  readSessionFile,
+  storeFailed,
+} from './jsonl-file.js';
+import { lockSession } from './jsonl-lock.js';
 
 /**
  * A {@link SessionStore} that keeps one append-only JSONL file per session in `directory`
@@ -250,6 +251,139 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
     },
     getDiagnostics(): JsonlStoreWarning[] {
       return [...warnings];
+    },
+  };
+}
+
+/**
+ * A problem the JSONL reader skipped over instead of failing: a line torn by a crash mid-write,
+ * or a line that is not a valid entry.
+ *
+ * @example
+ * ```ts
+ * const warning: JsonlStoreWarning = { sessionId: 's1', file: '/data/s1.jsonl', line: 42, torn: true, reason: 'Unexpected end of JSON input' };
+ * ```
+ */
+export interface JsonlStoreWarning {
+  sessionId: string;
+  file: string;
+  /** The 1-based line number. */
+  line: number;
+  /** True for an unterminated last line: an append that a crash cut short. */
+  torn: boolean;
+  /** What was wrong with the line. */
+  reason: string;
+}
+
+/**
+ * Options of {@link createJsonlStore}.
+ *
+ * @example
+ * ```ts
+ * const options: CreateJsonlStoreOptions = { directory: '.sessions', onWarning: (warning) => console.warn(warning) };
+ * ```
+ */
+export interface CreateJsonlStoreOptions {
+  /** Where the session files live; created when missing. */
+  directory: string;
+  /** Called for every line the reader skipped (see also `getDiagnostics`). */
+  onWarning?: (warning: JsonlStoreWarning) => void;
+  /** The clock used for timestamps. @default Date.now */
+  now?: () => number;
+  /**
+   * The most bytes a session file may grow to: an append that would pass it is refused with a
+   * `StoreError` (`STORE_FAILED`) and nothing is written, so a session never grows past what can be
+   * read back. Start a new session (or branch one) to go on, or raise the cap.
+   * @default 268435456 (256 MiB)
+   */
+  maxSessionBytes?: number;
+}
+
+/** The default {@link CreateJsonlStoreOptions.maxSessionBytes}: 256 MiB. @internal */
+export const DEFAULT_MAX_SESSION_BYTES = 256 * 1024 * 1024;
+
+/**
+ * A {@link SessionStore} on JSONL files, with the reader's diagnostics.
+ *
+ * @example
+ * ```ts
+ * const store: JsonlSessionStore = createJsonlStore({ directory: '.sessions' });
+ * console.log(store.getDiagnostics());
+ * ```
+ */
+export interface JsonlSessionStore extends SessionStore {
+  /** Waits for pending appends and leaf moves. The store stays usable. */
+  close(): Promise<void>;
+  /** Every line skipped while reading, since the store was created. */
+  getDiagnostics(): JsonlStoreWarning[];
+}
+
+const DIRECTORY = 'must be the directory of the session files, e.g. createJsonlStore({ directory: ".sessions" })';
+const MAX_SESSION_BYTES = `must be a whole number of bytes ≥ 1 (default ${DEFAULT_MAX_SESSION_BYTES})`;
+
+const optionsSchema = z.strictObject(
+  {
+    directory: z.string({ error: DIRECTORY }).min(1, DIRECTORY),
+    onWarning: z
+      .custom<(warning: JsonlStoreWarning) => void>(
+        (value) => typeof value === 'function',
+        'must be a function that receives each skipped line',
+      )
+      .optional(),
+    now: option.clock().optional(),
+    // `int` also refuses numbers past the safe integers.
+    maxSessionBytes: z.number({ error: MAX_SESSION_BYTES }).int(MAX_SESSION_BYTES).min(1, MAX_SESSION_BYTES).optional(),
+  },
+  { error: 'must be an object: createJsonlStore({ directory: ".sessions" })' },
+);
+
+/**
+ * The checked options of `createJsonlStore`, with their defaults.
+ *
+ * @internal
+ */
+export function resolveJsonlOptions(options: CreateJsonlStoreOptions): {
+  directory: string;
+  now: () => number;
+  maxSessionBytes: number;
+} {
+  const parsed = parseOptions('createJsonlStore', optionsSchema, options);
+  return {
+    directory: parsed.directory,
+    now: parsed.now ?? Date.now,
+    maxSessionBytes: parsed.maxSessionBytes ?? DEFAULT_MAX_SESSION_BYTES,
+  };
+}
+
+/** A queue of writes per session. @internal */
+export interface WriteQueue {
+  /** Runs `task` after every earlier task of the same session has settled (fulfilled or rejected). */
+  run<T>(sessionId: string, task: () => Promise<T>): Promise<T>;
+  /** Settles once every task queued so far has settled. */
+  idle(): Promise<void>;
+}
+
+/**
+ * A queue per session, so a store's writes to one file never interleave. A session's entry is
+ * dropped once its queue is empty.
+ *
+ * @internal
+ */
+export function createWriteQueue(): WriteQueue {
+  const queues = new Map<string, Promise<unknown>>();
+  return {
+    run<T>(sessionId: string, task: () => Promise<T>): Promise<T> {
+      const previous = queues.get(sessionId) ?? Promise.resolve();
+      const next = previous.then(task, task);
+      const settled = next.catch(() => undefined);
+      queues.set(sessionId, settled);
+      void settled.then(() => {
+        if (queues.get(sessionId) === settled) queues.delete(sessionId);
+      });
+      return next;
+    },
+    async idle(): Promise<void> {
+      await Promise.all([...queues.values()]);
     },
   };
 }

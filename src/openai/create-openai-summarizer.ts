@@ -1,9 +1,9 @@
 import { ConfigError } from '../errors.js';
+import { isObject } from '../internal/wire-object.js';
 import { getModelLimits, type ModelLimits } from '../models/model-limits.js';
 import { type CompletionInput, type CompletionOutput, createSummarizer } from '../summarizing/create-summarizer.js';
 import type { Summarizer } from '../summarizing/summarizer-types.js';
 import type { OpenAIChatCompletion } from './chat-types.js';
-import { isObject } from './internal/wire-object.js';
 import type { OpenAIResponse } from './responses-types.js';
 
 /**

@@ -1,16 +1,26 @@
-import type { AssistantMessage, Message } from '../types.js';
-import { instructionText } from './internal/instruction-text.js';
-import { otherFields, withData } from './internal/provider-data.js';
 import {
-  assistantParts,
-  inputPart,
-  instructionContent,
-  isMessage,
-  userMessage,
-} from './internal/read-responses-items.js';
-import { describe, expectArray, expectObject, expectString, invalid, type WireObject } from './internal/wire-object.js';
-import type { OpenAIResponsesConversation, ResponsesMessageData } from './responses-data.js';
-import type { OpenAIResponsesItemInput } from './responses-types.js';
+  describe,
+  expectArray,
+  expectObject,
+  expectString,
+  invalid,
+  isObject,
+  type WireObject,
+} from '../internal/wire-object.js';
+import type { AssistantMessage, ImageContent, Message, StopReason, TextContent, UserMessage } from '../types.js';
+import type { FromOpenAIResponseOptions, OpenAIResponseResult } from './from-openai-chat.js';
+import { fromOpenAIUsage } from './from-openai-usage.js';
+import { imageFromUrl } from './internal/image-url.js';
+import { instructionText } from './internal/instruction-text.js';
+import { otherFields, placeholderPart, withData } from './internal/provider-data.js';
+import { parseArguments } from './internal/tool-arguments.js';
+import type {
+  OpenAIResponse,
+  OpenAIResponsesConversation,
+  OpenAIResponsesItemInput,
+  ResponsesMessageData,
+  ResponsesPartData,
+} from './responses-types.js';
 
 const WHERE = 'fromOpenAIResponses';
 const ROLES = ['user', 'assistant', 'system', 'developer'];
@@ -112,17 +122,13 @@ export function fromOpenAIResponses(items: readonly OpenAIResponsesItemInput[]):
 function expectItem(value: unknown, index: number): WireObject {
   const item = expectObject(value, WHERE, `items[${index}]`, ' Each item needs a type or a role.');
   if (item.type != null && typeof item.type !== 'string') {
-    throw invalid(WHERE, `items[${index}].type`, `must be a string, received ${describe(item.type)}.`);
+    invalid(WHERE, `items[${index}].type`, `must be a string, received ${describe(item.type)}.`);
   }
   if (isMessage(item) && (typeof item.role !== 'string' || !ROLES.includes(item.role))) {
-    throw invalid(
-      WHERE,
-      `items[${index}].role`,
-      `must be one of ${ROLES.join(', ')}; received ${describe(item.role)}.`,
-    );
+    invalid(WHERE, `items[${index}].role`, `must be one of ${ROLES.join(', ')}; received ${describe(item.role)}.`);
   }
   if (item.type == null && !('role' in item) && !('id' in item)) {
-    throw invalid(WHERE, `items[${index}]`, 'has no type, role or id; a message needs a role, any other item a type.');
+    invalid(WHERE, `items[${index}]`, 'has no type, role or id; a message needs a role, any other item a type.');
   }
   return item;
 }
@@ -138,4 +144,199 @@ function systemPrompt(system: WireObject[]): Pick<OpenAIResponsesConversation, '
     first!.content !== '' &&
     Object.keys(first!).length === 2;
   return { systemPrompt: text, ...(plain ? {} : withData('responses', { system })) };
+}
+
+const RESPONSE_WHERE = 'fromOpenAIResponse';
+
+/**
+ * Converts a Responses API response (the `openai` SDK's `Response`) into the assistant message to
+ * append to the history, with its usage, stop reason, provider and model.
+ *
+ * Every output item becomes a part of the one assistant message, as {@link fromOpenAIResponses} makes
+ * them: `reasoning` → thinking (with `encrypted_content` as its signature, for `store: false`),
+ * `message` → text, `function_call` → a tool call, other items carried verbatim. Usage follows
+ * {@link fromOpenAIUsage}: `input` is `input_tokens - cached_tokens`, `cacheRead` is `cached_tokens`.
+ * Stop reason: `completed` → `toolUse` when there is a function call, else `stop`; `incomplete`
+ * because of `max_output_tokens` (or `max_messages`) → `length`, because of the content filter →
+ * `error`, because it was `steered` (openai 7) → as if completed; `failed` →
+ * `error` (with the error's message); `cancelled` → `aborted`.
+ *
+ * @param response - The response.
+ * @param options - The provider name to record.
+ * @returns The message, usage, stop reason, provider, model and warnings.
+ * @throws `ContextError` with code `INPUT_INVALID` when `output` is not a list of items.
+ *
+ * @example
+ * ```ts
+ * const response = await client.responses.create({ model, input: toOpenAIResponses({ messages: prepared }).items });
+ * history.push(fromOpenAIResponse(response).message);
+ * ```
+ */
+export function fromOpenAIResponse(
+  response: OpenAIResponse,
+  options: FromOpenAIResponseOptions = {},
+): OpenAIResponseResult {
+  const wire = expectObject(response, RESPONSE_WHERE, 'response');
+  const output = expectArray(wire.output, RESPONSE_WHERE, 'response.output');
+  const warnings: string[] = [];
+  const content = output.flatMap((item, index) =>
+    assistantParts(
+      expectObject(item, RESPONSE_WHERE, `response.output[${index}]`),
+      `response.output[${index}]`,
+      warnings,
+    ),
+  );
+  const message: AssistantMessage = { role: 'assistant', content };
+  const usage = isObject(wire.usage) ? fromOpenAIUsage(wire.usage as never) : undefined;
+  const hasToolCall = message.content.some((part) => part.type === 'toolCall');
+  const { stopReason, errorMessage } = stopReasonOf(wire, hasToolCall);
+  const provider = options.provider ?? 'openai';
+  const model = typeof wire.model === 'string' ? wire.model : '';
+  Object.assign(message, {
+    ...(usage ? { usage } : {}),
+    stopReason,
+    ...(errorMessage ? { errorMessage } : {}),
+    provider,
+    model,
+  });
+  return { message, usage, stopReason, provider, model, warnings };
+}
+
+function stopReasonOf(response: WireObject, hasToolCall: boolean): { stopReason: StopReason; errorMessage?: string } {
+  switch (response.status) {
+    case 'incomplete': {
+      const reason = isObject(response.incomplete_details) ? response.incomplete_details.reason : undefined;
+      if (reason === 'content_filter') {
+        return { stopReason: 'error', errorMessage: 'The response was stopped by the content filter.' };
+      }
+      // openai 7: a `response.steer` stopped it at a safe output boundary, so what it wrote is whole
+      // and goes back to the model like a finished turn (an `aborted` one never would).
+      if (reason === 'steered') return { stopReason: hasToolCall ? 'toolUse' : 'stop' };
+      // `max_output_tokens`, and openai 7's `max_messages`: a limit cut it short.
+      return { stopReason: 'length' };
+    }
+    case 'failed': {
+      const message =
+        isObject(response.error) && typeof response.error.message === 'string' ? response.error.message : undefined;
+      return { stopReason: 'error', errorMessage: message ?? 'The response failed.' };
+    }
+    case 'cancelled':
+      return { stopReason: 'aborted' };
+    default:
+      return { stopReason: hasToolCall ? 'toolUse' : 'stop' };
+  }
+}
+
+// The items of a Responses input list as ctxkit messages and parts, for fromOpenAIResponses (and
+// the output items of fromOpenAIResponse): whatever ctxkit does not model goes to
+// `providerData.openai.responses` on the message or part.
+
+/** The function whose input this reads, named in its errors. */
+
+/** Whether an item is a message (typed `message`, or untyped with a role). @internal */
+export function isMessage(item: WireObject): item is WireObject & { role: string } {
+  return item.type === 'message' || (item.type == null && 'role' in item);
+}
+
+/** Checks that system or developer content is a string or text parts. @internal */
+export function instructionContent(content: unknown, path: string): void {
+  if (typeof content === 'string') return;
+  expectArray(content, WHERE, path).forEach((part, index) => {
+    const object = expectObject(part, WHERE, `${path}[${index}]`);
+    if (object.type === 'input_text') expectString(object.text, WHERE, `${path}[${index}].text`);
+  });
+}
+
+/** A user message (or a system or developer message after the first item, sent back with its role). @internal */
+export function userMessage(item: WireObject & { role: string }, path: string, warnings: string[]): UserMessage {
+  const role = item.role === 'system' || item.role === 'developer' ? item.role : undefined;
+  const data: ResponsesMessageData = { role, fields: otherFields(item, ['role', 'content']) };
+  if (typeof item.content === 'string') return { role: 'user', content: item.content, ...withData('responses', data) };
+  const parts = expectArray(item.content, WHERE, `${path}.content`).map((part, index) =>
+    inputPart(part, `${path}.content[${index}]`, warnings),
+  );
+  return { role: 'user', content: parts, ...withData('responses', data) };
+}
+
+/** An input part: text, an image, or a file or other part carried as a placeholder. @internal */
+export function inputPart(value: unknown, path: string, warnings: string[]): TextContent | ImageContent {
+  const part = expectObject(value, WHERE, path);
+  if (part.type === 'input_text') {
+    const text = expectString(part.text, WHERE, `${path}.text`);
+    return { type: 'text', text, ...withData('responses', { fields: otherFields(part, ['type', 'text']) }) };
+  }
+  if (part.type === 'input_image' && typeof part.image_url === 'string') {
+    const { opaque, ...source } = imageFromUrl(part.image_url);
+    const data: ResponsesPartData = { fields: otherFields(part, ['type', 'image_url']), opaque };
+    return { type: 'image', ...source, ...withData('responses', data) };
+  }
+  warnings.push(`${path} (${describe(part.type)}) is carried verbatim; ctxkit counts it as a short placeholder.`);
+  const label =
+    part.type === 'input_file' && typeof part.filename === 'string' ? `file: ${part.filename}` : String(part.type);
+  return placeholderPart('responses', label, part);
+}
+
+/** The parts an assistant-side item becomes (`path` names it in errors and warnings). @internal */
+export function assistantParts(item: WireObject, path: string, warnings: string[]): AssistantMessage['content'] {
+  if (isMessage(item)) return messageParts(item, path);
+  switch (item.type) {
+    case 'function_call': {
+      const id = expectString(item.call_id, WHERE, `${path}.call_id`);
+      const name = expectString(item.name, WHERE, `${path}.name`);
+      const parsed = parseArguments(expectString(item.arguments, WHERE, `${path}.arguments`));
+      if (parsed.invalid)
+        warnings.push(`${path}.arguments is not a JSON object; it is sent back verbatim and ctxkit sees {}.`);
+      const data: ResponsesPartData = {
+        item: otherFields(item, ['call_id', 'name', 'arguments']),
+        arguments: parsed.raw,
+      };
+      return [{ type: 'toolCall', id, name, arguments: parsed.arguments, ...withData('responses', data) }];
+    }
+    case 'reasoning': {
+      const summary = Array.isArray(item.summary) ? item.summary : [];
+      const content = Array.isArray(item.content) ? item.content : [];
+      const texts = (summary.length > 0 ? summary : content).map((part) =>
+        typeof part?.text === 'string' ? part.text : '',
+      );
+      const thinking = texts.join('\n\n');
+      const encrypted = typeof item.encrypted_content === 'string' ? item.encrypted_content : undefined;
+      const data: ResponsesPartData = { item: otherFields(item, encrypted === undefined ? [] : ['encrypted_content']) };
+      return [
+        {
+          type: 'thinking',
+          thinking,
+          ...(encrypted === undefined ? {} : { signature: encrypted }),
+          ...(encrypted !== undefined && thinking === '' ? { redacted: true } : {}),
+          ...withData('responses', data),
+        },
+      ];
+    }
+    default:
+      warnings.push(`${path} (${describe(item.type)}) is carried verbatim; ctxkit counts it as a short placeholder.`);
+      return [placeholderPart('responses', typeof item.type === 'string' ? item.type : 'item', item)];
+  }
+}
+
+function messageParts(item: WireObject, path: string): TextContent[] {
+  const fields = otherFields(item, ['content']);
+  if (typeof item.content === 'string') {
+    return [{ type: 'text', text: item.content, ...withData('responses', { item: fields, string: true }) }];
+  }
+  const content = expectArray(item.content, WHERE, `${path}.content`);
+  if (content.length === 0) return [placeholderPart('responses', 'empty message', item)];
+  return content.map((value, index) => {
+    const part = expectObject(value, WHERE, `${path}.content[${index}]`);
+    const refusal = part.type === 'refusal';
+    const text = expectString(
+      refusal ? part.refusal : part.text,
+      WHERE,
+      `${path}.content[${index}].${refusal ? 'refusal' : 'text'}`,
+    );
+    const data: ResponsesPartData = {
+      ...(index === 0 ? { item: fields ?? {} } : { continues: true }),
+      fields: otherFields(part, [refusal ? 'refusal' : 'text']),
+      ...(refusal ? { refusal: true } : {}),
+    };
+    return { type: 'text', text, ...withData('responses', data) };
+  });
 }

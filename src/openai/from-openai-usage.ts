@@ -1,5 +1,5 @@
+import { invalid, isObject } from '../internal/wire-object.js';
 import type { Usage } from '../types.js';
-import { invalid, isObject } from './internal/wire-object.js';
 
 /**
  * Token usage as either OpenAI API reports it: Chat Completions (`prompt_tokens`,
@@ -52,12 +52,12 @@ export type OpenAIUsage =
  * ```
  */
 export function fromOpenAIUsage(usage: OpenAIUsage): Usage {
-  if (!isObject(usage)) throw invalid('fromOpenAIUsage', 'usage', 'must be an object with token counts.');
+  if (!isObject(usage)) invalid('fromOpenAIUsage', 'usage', 'must be an object with token counts.');
   const chat = 'prompt_tokens' in usage;
   const prompt = chat ? usage.prompt_tokens : (usage as { input_tokens: unknown }).input_tokens;
   const output = chat ? usage.completion_tokens : (usage as { output_tokens: unknown }).output_tokens;
   if (!isCount(prompt) || !isCount(output)) {
-    throw invalid(
+    invalid(
       'fromOpenAIUsage',
       chat ? 'usage.prompt_tokens' : 'usage.input_tokens',
       'and the output count must be non-negative numbers (prompt_tokens/completion_tokens or input_tokens/output_tokens).',

@@ -1,11 +1,11 @@
 // The `ctxkit/openai` entry: converters between ctxkit's messages and the OpenAI wire formats
 // (Chat Completions and Responses), with no runtime dependency on the `openai` package.
 
-export type { OpenAIChatConversation } from './chat-data.js';
 export type {
   OpenAIChatAssistantMessage,
   OpenAIChatAudioPart,
   OpenAIChatCompletion,
+  OpenAIChatConversation,
   OpenAIChatCustomToolCall,
   OpenAIChatDeveloperMessage,
   OpenAIChatFilePart,
@@ -31,19 +31,19 @@ export {
   createOpenAISummarizer,
   type OpenAISummarizerClient,
 } from './create-openai-summarizer.js';
-export { type FromOpenAIChatResult, fromOpenAIChat } from './from-openai-chat.js';
 export {
+  type FromOpenAIChatResult,
   type FromOpenAIResponseOptions,
+  fromOpenAIChat,
   fromOpenAIChatCompletion,
   type OpenAIResponseResult,
-} from './from-openai-chat-completion.js';
-export { fromOpenAIResponse } from './from-openai-response.js';
-export { type FromOpenAIResponsesResult, fromOpenAIResponses } from './from-openai-responses.js';
+} from './from-openai-chat.js';
+export { type FromOpenAIResponsesResult, fromOpenAIResponse, fromOpenAIResponses } from './from-openai-responses.js';
 export { fromOpenAIUsage, type OpenAIUsage } from './from-openai-usage.js';
-export type { OpenAIResponsesConversation } from './responses-data.js';
 export type {
   OpenAIResponse,
   OpenAIResponsesAnnotation,
+  OpenAIResponsesConversation,
   OpenAIResponsesFunctionCall,
   OpenAIResponsesFunctionCallOutput,
   OpenAIResponsesInputFile,

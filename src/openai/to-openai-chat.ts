@@ -1,10 +1,29 @@
+import { expectObject } from '../internal/wire-object.js';
+import type {
+  AssistantMessage,
+  ImageContent,
+  TextContent,
+  ToolCall,
+  ToolResultMessage,
+  UserMessage,
+} from '../types.js';
 import { assertMessages } from '../validation/assert-messages.js';
-import type { ChatConversationData, OpenAIChatConversation } from './chat-data.js';
-import type { OpenAIChatMessage } from './chat-types.js';
+import type {
+  ChatConversationData,
+  ChatMessageData,
+  ChatPartData,
+  OpenAIChatAssistantMessage,
+  OpenAIChatConversation,
+  OpenAIChatMessage,
+  OpenAIChatRefusalPart,
+  OpenAIChatTextPart,
+  OpenAIChatToolCall,
+  OpenAIChatUserPart,
+} from './chat-types.js';
+import { imageUrl } from './internal/image-url.js';
 import { instructionText } from './internal/instruction-text.js';
 import { readData } from './internal/provider-data.js';
-import { expectObject } from './internal/wire-object.js';
-import { assistantMessage, toolMessage, userMessage } from './internal/write-chat-messages.js';
+import { printArguments } from './internal/tool-arguments.js';
 
 const WHERE = 'toOpenAIChat';
 
@@ -99,4 +118,153 @@ function system(conversation: OpenAIChatConversation, options: ToOpenAIChatOptio
   }
   // An empty system message is rejected, and says nothing.
   return systemPrompt === '' ? [] : [{ role: options.systemRole ?? 'system', content: systemPrompt }];
+}
+
+// ctxkit messages as Chat Completions messages, for toOpenAIChat: what `providerData.openai.chat`
+// carried is restored, and what the API would reject is dropped or rewritten with a warning.
+
+function partData(part: { providerData?: Record<string, unknown> }): ChatPartData {
+  return readData<ChatPartData>(part.providerData, 'chat') ?? {};
+}
+
+function textPart(part: TextContent): OpenAIChatTextPart {
+  return { ...partData(part).fields, type: 'text', text: part.text };
+}
+
+function userPart(part: TextContent | ImageContent): OpenAIChatUserPart {
+  const data = partData(part);
+  if (data.raw) return data.raw as unknown as OpenAIChatUserPart;
+  if (part.type === 'text') return textPart(part);
+  return { ...data.fields, type: 'image_url', image_url: { ...data.image, url: imageUrl(part, data.opaque) } };
+}
+
+/** Text-only parts for a message that cannot carry images. */
+function textOnly(
+  parts: readonly (TextContent | ImageContent)[],
+  path: string,
+  warnings: string[],
+): OpenAIChatTextPart[] {
+  return parts.map((part, index) => {
+    const raw = partData(part).raw;
+    if (raw) return raw as unknown as OpenAIChatTextPart;
+    if (part.type === 'text') return textPart(part);
+    warnings.push(
+      `${path}.content[${index}] is an image, which this message cannot carry in Chat Completions; a short text is sent instead.`,
+    );
+    return { type: 'text', text: `[image: ${part.mimeType}]` };
+  });
+}
+
+function isPlainText(parts: readonly (TextContent | ImageContent)[]): parts is [TextContent] {
+  return parts.length === 1 && parts[0]!.type === 'text' && parts[0]!.providerData === undefined;
+}
+
+/** A user message (or a system, developer or function message sent back with its own role). @internal */
+export function userMessage(message: UserMessage, path: string, warnings: string[]): OpenAIChatMessage {
+  const data = readData<ChatMessageData>(message.providerData, 'chat') ?? {};
+  const { content } = message;
+  if (data.role === 'function') {
+    const text =
+      typeof content === 'string' ? content : content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+    return {
+      ...data.fields,
+      role: 'function',
+      name: String(data.fields?.name ?? ''),
+      content: data.content === 'null' && text === '' ? null : text,
+    };
+  }
+  if (data.role === 'system' || data.role === 'developer') {
+    return {
+      ...data.fields,
+      role: data.role,
+      content: typeof content === 'string' ? content : textOnly(content, path, warnings),
+    };
+  }
+  return { ...data.fields, role: 'user', content: typeof content === 'string' ? content : content.map(userPart) };
+}
+
+/**
+ * An assistant message as the wire message, or `undefined` when only thinking was in it (Chat
+ * Completions rejects an empty one).
+ *
+ * @internal
+ */
+export function assistantMessage(
+  message: AssistantMessage,
+  path: string,
+  warnings: string[],
+): OpenAIChatAssistantMessage | undefined {
+  const data = readData<ChatMessageData>(message.providerData, 'chat') ?? {};
+  const texts: TextContent[] = [];
+  const calls: OpenAIChatToolCall[] = [];
+  let refusal: string | undefined;
+  message.content.forEach((part, index) => {
+    switch (part.type) {
+      case 'text':
+        if (partData(part).refusal === 'field') refusal = part.text;
+        else texts.push(part);
+        return;
+      case 'thinking':
+        warnings.push(
+          `${path}.content[${index}] is thinking, which Chat Completions does not take back; it is left out.`,
+        );
+        return;
+      case 'toolCall':
+        calls.push(toolCall(part));
+        return;
+    }
+  });
+  const wire: OpenAIChatAssistantMessage = { ...data.fields, role: 'assistant' };
+  if (data.content === 'parts') wire.content = texts.map(assistantPart);
+  else if (texts.length === 0) {
+    if (data.content !== 'absent') wire.content = null;
+  } else wire.content = isPlainText(texts) ? texts[0].text : texts.map(assistantPart);
+  if (refusal !== undefined) wire.refusal = refusal;
+  if (calls.length > 0) wire.tool_calls = calls;
+  const onlyThinking = message.content.length > 0 && message.content.every((part) => part.type === 'thinking');
+  if (onlyThinking && data.fields === undefined) {
+    warnings.push(`${path} had only thinking, so nothing of it is sent.`);
+    return undefined;
+  }
+  return wire;
+}
+
+function assistantPart(part: TextContent): OpenAIChatTextPart | OpenAIChatRefusalPart {
+  const data = partData(part);
+  if (data.raw) return data.raw as unknown as OpenAIChatTextPart;
+  if (data.refusal === 'part') return { ...data.fields, type: 'refusal', refusal: part.text };
+  return textPart(part);
+}
+
+function toolCall(call: ToolCall): OpenAIChatToolCall {
+  const data = partData(call);
+  if (data.custom) {
+    const input = call.arguments.input;
+    return {
+      ...data.fields,
+      id: call.id,
+      type: 'custom',
+      custom: {
+        ...data.function,
+        name: call.name,
+        input: typeof input === 'string' ? input : JSON.stringify(call.arguments),
+      },
+    };
+  }
+  return {
+    ...data.fields,
+    id: call.id,
+    type: 'function',
+    function: { ...data.function, name: call.name, arguments: printArguments(call, data.arguments) },
+  };
+}
+
+/** A tool result as a `tool` message. @internal */
+export function toolMessage(message: ToolResultMessage, path: string, warnings: string[]): OpenAIChatMessage {
+  const data = readData<ChatMessageData>(message.providerData, 'chat') ?? {};
+  const content =
+    data.content !== 'parts' && isPlainText(message.content)
+      ? message.content[0].text
+      : textOnly(message.content, path, warnings);
+  return { ...data.fields, role: 'tool', tool_call_id: message.toolCallId, content };
 }

@@ -1,17 +1,18 @@
+import { expectObject, type WireObject } from '../internal/wire-object.js';
 import type { AssistantMessage, ImageContent, TextContent, ToolResultMessage, UserMessage } from '../types.js';
 import { assertMessages } from '../validation/assert-messages.js';
 import { imageUrl } from './internal/image-url.js';
 import { instructionText } from './internal/instruction-text.js';
 import { readData } from './internal/provider-data.js';
 import { printArguments } from './internal/tool-arguments.js';
-import { expectObject, type WireObject } from './internal/wire-object.js';
 import type {
   OpenAIResponsesConversation,
+  OpenAIResponsesInputPart,
+  OpenAIResponsesItem,
   ResponsesConversationData,
   ResponsesMessageData,
   ResponsesPartData,
-} from './responses-data.js';
-import type { OpenAIResponsesInputPart, OpenAIResponsesItem } from './responses-types.js';
+} from './responses-types.js';
 
 const WHERE = 'toOpenAIResponses';
 

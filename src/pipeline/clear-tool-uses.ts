@@ -5,7 +5,7 @@ import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { referenceCounter, type TokenCounter } from '../counting/token-counter.js';
 import { ConfigError } from '../errors.js';
 import { pairToolResults } from '../internal/tool-pairing.js';
-import { clearToolResult, isClearedToolResult } from '../messages/internal/tool-result-messages.js';
+import { clearToolResult, isClearedToolResult } from '../messages/tool-result-messages.js';
 import { CLEARED_RESULT_PLACEHOLDER } from '../messages/wire-strings.js';
 import type { AssistantMessage, Message, ToolResultMessage } from '../types.js';
 import { assertMessages } from '../validation/assert-messages.js';

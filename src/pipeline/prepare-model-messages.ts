@@ -1,10 +1,10 @@
 import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { pairToolResults, toolCallIds } from '../internal/tool-pairing.js';
-import { createArchivedPlaceholder, createMissingResult } from '../messages/internal/kept-tool-results.js';
+import { createArchivedPlaceholder, createMissingResult } from '../messages/kept-tool-results.js';
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from '../types.js';
 import { assertMessages } from '../validation/assert-messages.js';
-import { withoutAwaitedResults } from './internal/awaited-approvals.js';
-import { sendableAssistant, sendableUser } from './internal/empty-content.js';
+import { withoutAwaitedResults } from './awaited-approvals.js';
+import { sendableAssistant, sendableUser } from './empty-content.js';
 
 const placeholders = new WeakMap<ToolResultMessage, ToolResultMessage>();
 const synthetic = new WeakMap<AssistantMessage, Map<number, ToolResultMessage>>();

@@ -8,8 +8,8 @@ import {
 } from '../config/index.js';
 import { ConfigError } from '../errors.js';
 import { clipText } from '../internal/clip-text.js';
-import { archiveToolResult } from '../messages/internal/kept-tool-results.js';
-import { createToolSummaryMessage } from '../messages/internal/summary-messages.js';
+import { archiveToolResult } from '../messages/kept-tool-results.js';
+import { createToolSummaryMessage } from '../messages/summary-messages.js';
 import { heuristicSummarizer } from '../summarizing/heuristic-summarizer.js';
 import type { Summarizer, SummaryRequest } from '../summarizing/summarizer-types.js';
 import { callSummarizer } from '../summarizing/summary-output.js';
@@ -18,7 +18,7 @@ import { serializeToolBatch } from '../summarizing/tool-output/serialize-tool-ba
 import type { Message, ToolResultMessage, UserMessage } from '../types.js';
 import { assertMessages } from '../validation/assert-messages.js';
 import { option, parseOptions } from '../validation/parse-options.js';
-import { newestThatFit, withTheirCalls } from './internal/tool-summary-input.js';
+import { newestThatFit, withTheirCalls } from './tool-summary-input.js';
 
 const optionsSchema = z.object({
   cutoff: option.count().optional(),

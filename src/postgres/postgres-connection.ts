@@ -1,5 +1,5 @@
 import { ContextError, StoreError } from '../errors.js';
-import { createKeyedQueue } from '../memory/keyed-queue.js';
+import { createKeyedQueue } from '../internal/keyed-queue.js';
 
 /**
  * The result of a query: the part of node-postgres's `QueryResult` the store reads.

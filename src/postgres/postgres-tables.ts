@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
-import { firstIssue } from '../validation/first-issue.js';
+import { firstIssue } from '../validation/zod-issues.js';
 
 /**
  * Where the store's tables live: a schema and a prefix for the table names.

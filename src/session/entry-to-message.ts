@@ -1,5 +1,5 @@
 import { createSummaryMessage } from '../messages/create-summary-message.js';
-import { createBranchSummaryMessage } from '../messages/internal/summary-messages.js';
+import { createBranchSummaryMessage } from '../messages/summary-messages.js';
 import type { SessionEntry } from '../session-entry.js';
 import type { Message, UserMessage } from '../types.js';
 import { assertObjectArgument } from '../validation/assert-argument.js';

@@ -1,8 +1,8 @@
 import { deepFreeze } from '../internal/deep-freeze.js';
 import { sessionEntrySchema } from '../schemas/entries.js';
 import type { SessionEntry } from '../session-entry.js';
+import { describeIssues } from '../validation/zod-issues.js';
 import { isStoredEntry } from './is-stored-entry.js';
-import { describeIssues } from './session-info.js';
 
 /**
  * Validates a stored entry (a line of a file, a row); returns a description of what is wrong

@@ -2,9 +2,10 @@ import { SessionError } from '../errors.js';
 import { deepFreeze } from '../internal/deep-freeze.js';
 import { sessionEntryInputSchema } from '../schemas/entries.js';
 import type { SessionEntry } from '../session-entry.js';
+import { describeIssues } from '../validation/zod-issues.js';
 import { markValidEntry } from './check-entries.js';
 import type { SessionIndex } from './session-index.js';
-import { describeIssues, toJson } from './session-info.js';
+import { toJson } from './session-info.js';
 
 /**
  * Validates an entry appended to a session and fills in its id, parent (the leaf) and timestamp,

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { SessionError, StoreError } from '../errors.js';
 import { deepFreeze } from '../internal/deep-freeze.js';
 import { describeValue } from '../validation/describe-value.js';
+import { describeIssues } from '../validation/zod-issues.js';
 import type { CreateSessionInit, SessionInfo } from './session-store.js';
 
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -39,30 +40,6 @@ export const sessionInfoSchema: z.ZodType<SessionInfo> = z.object({
   parentSessionId: z.string().optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
 });
-
-function formatPath(root: string, path: readonly PropertyKey[]): string {
-  let text = root;
-  for (const key of path) text += typeof key === 'number' ? `[${key}]` : `.${String(key)}`;
-  return text;
-}
-
-/**
- * The first few problems of a validation error, each naming its field.
- *
- * @internal
- */
-export function describeIssues(error: z.ZodError, root: string): string {
-  return error.issues
-    .slice(0, 3)
-    .map((issue) => {
-      let detail = issue.message;
-      if (issue.code === 'invalid_union' && issue.errors.length > 0) {
-        detail = issue.errors.map((errors) => errors[0]?.message ?? 'invalid').join('; or ');
-      }
-      return `${formatPath(root, issue.path)}: ${detail}`;
-    })
-    .join('; ');
-}
 
 /** @internal */
 export function sessionNotFound(sessionId: string): SessionError {

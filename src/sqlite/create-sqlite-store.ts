@@ -1,7 +1,9 @@
 import { SessionError, StoreError } from '../errors.js';
+import { markStoreEntries } from '../session/check-entries.js';
 import { checkExpectedLeaf } from '../session/check-expected-leaf.js';
 import { wantsContextBranch } from '../session/context-branch.js';
 import { entryToMessage } from '../session/entry-to-message.js';
+import { parseStoredEntry } from '../session/parse-stored-entry.js';
 import { prepareEntry } from '../session/prepare-entry.js';
 import { SessionIndex } from '../session/session-index.js';
 import {
@@ -20,11 +22,8 @@ import type {
   TranscriptMessage,
 } from '../session/session-store.js';
 import type { SessionEntry, SessionEntryInput } from '../session-entry.js';
-import { entryRows } from './entry-row.js';
-import { contextStatements, readContextBranch } from './read-context-branch.js';
-import { entryRowStatements, type RowsRead, readEntryRows } from './read-entry-rows.js';
-import { ensureSchema, inTransaction, type SqliteDatabase } from './sqlite-schema.js';
-import { prepareStatements } from './sqlite-statements.js';
+import { ENTRY_COLUMNS, entryRows, MESSAGE_COLUMNS } from '../sql/entry-row.js';
+import { ensureSchema, inTransaction, type SqliteDatabase, type SqliteStatement } from './sqlite-schema.js';
 
 /**
  * Options of {@link createSqliteStore}.
@@ -240,4 +239,211 @@ export function createSqliteStore(options: CreateSqliteStoreOptions): SessionSto
       cache.clear();
     },
   };
+}
+
+/** `?, ?, …` for `count` parameters. */
+const placeholders = (count: number) => new Array<string>(count).fill('?').join(', ');
+
+/**
+ * The statements of the SQLite store, prepared once per store.
+ *
+ * @internal
+ */
+export function prepareStatements(database: SqliteDatabase) {
+  return {
+    insertSession: database.prepare(
+      'INSERT INTO sessions (id, cwd, name, parent_session, created_at, updated_at, leaf_id, data_json) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)',
+    ),
+    session: database.prepare('SELECT data_json, leaf_id, branched FROM sessions WHERE id = ?'),
+    /** Whether an entry of the session already has this parent (`NULL`: whether it has a root). */
+    hasChild: database.prepare(
+      'SELECT 1 AS found FROM session_entries WHERE session_id = ? AND parent_id IS ? LIMIT 1',
+    ),
+    setBranched: database.prepare('UPDATE sessions SET branched = 1 WHERE id = ?'),
+    sessions: database.prepare('SELECT id, data_json FROM sessions'),
+    entryAt: database.prepare('SELECT id FROM session_entries WHERE seq = ? AND session_id = ?'),
+    insertEntry: database.prepare(
+      `INSERT INTO session_entries (${ENTRY_COLUMNS.join(', ')}) VALUES (${placeholders(ENTRY_COLUMNS.length)})`,
+    ),
+    insertMessage: database.prepare(
+      `INSERT INTO session_messages (${MESSAGE_COLUMNS.join(', ')}) VALUES (${placeholders(MESSAGE_COLUMNS.length)})`,
+    ),
+    setLeaf: database.prepare('UPDATE sessions SET leaf_id = ?, updated_at = ? WHERE id = ?'),
+    messages: database.prepare('SELECT entry_id FROM session_messages WHERE session_id = ? ORDER BY seq'),
+  };
+}
+
+/**
+ * The SQLite store's read of a session's rows into its cached index.
+ *
+ * @internal
+ */
+
+/** The statement returning the first column's value alone where the driver can (no row object or array). */
+function plucked(statement: SqliteStatement): SqliteStatement {
+  return typeof statement.pluck === 'function' ? statement.pluck(true) : statement;
+}
+
+/** The prepared statements of {@link readEntryRows}. @internal */
+export function entryRowStatements(database: SqliteDatabase) {
+  return {
+    lastSeq: plucked(database.prepare('SELECT max(seq) FROM session_entries WHERE session_id = ?')),
+    /** Only the JSON: a second column costs each row an array (a third of reading the rows). */
+    between: plucked(
+      database.prepare(
+        'SELECT data_json FROM session_entries WHERE session_id = ? AND seq > ? AND seq <= ? ORDER BY seq',
+      ),
+    ),
+    seqAt: plucked(
+      database.prepare(
+        'SELECT seq FROM session_entries WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT 1 OFFSET ?',
+      ),
+    ),
+  } satisfies Record<string, SqliteStatement>;
+}
+
+/** Where a cached session's read stopped. @internal */
+export interface RowsRead {
+  /** The seq of the last row read (`0` before any). */
+  lastSeq: number;
+  /** The id of the entry at `lastSeq`. */
+  lastId: string | null;
+}
+
+/**
+ * The entry a row's `data_json` holds; `seqOf` gives the row's seq for the error, only when needed.
+ *
+ * @throws `StoreError` (`STORE_CORRUPT`) naming the row when it is not JSON or not a valid entry.
+ * @internal
+ */
+export function entryOfRow(json: string, seqOf: () => unknown): SessionEntry {
+  let parsed: ReturnType<typeof parseStoredEntry>;
+  try {
+    parsed = parseStoredEntry(JSON.parse(json));
+  } catch (error) {
+    parsed = { problem: `its data_json is not JSON (${error instanceof Error ? error.message : String(error)})` };
+  }
+  if ('entry' in parsed) return parsed.entry;
+  throw new StoreError({
+    message: `Row ${String(seqOf())} of session_entries is not a valid entry: ${parsed.problem}.`,
+    code: 'STORE_CORRUPT',
+  });
+}
+
+/** A column of a row: the value itself when the statement plucks it. */
+const columnValue = (row: unknown, column: string) =>
+  typeof row === 'object' && row !== null ? (row as Record<string, unknown>)[column] : row;
+
+/**
+ * Adds the session's rows after `read.lastSeq` to `index`, in order, and moves `read` past them.
+ *
+ * @throws `StoreError` (`STORE_CORRUPT`) naming the first row that is not a valid entry.
+ * @internal
+ */
+export function readEntryRows(
+  statements: ReturnType<typeof entryRowStatements>,
+  sessionId: string,
+  index: SessionIndex,
+  read: RowsRead,
+): void {
+  // The rows up to the last seq now: rows appended meanwhile get higher seqs and are read next time.
+  const last = columnValue(statements.lastSeq.get(sessionId), 'max(seq)') as number | null;
+  if (last === null || last <= read.lastSeq) return;
+  const after = read.lastSeq;
+  // One row at a time, each parsed as it comes: rows read with `all()` would all survive until
+  // parsed, and the garbage collector copies every surviving row string (half a 100k-entry read).
+  const { between } = statements;
+  const rows = between.iterate?.(sessionId, after, last) ?? between.all(sessionId, after, last);
+  let count = 0;
+  for (const row of rows) {
+    const entry = entryOfRow(columnValue(row, 'data_json') as string, () =>
+      columnValue(statements.seqAt.get(sessionId, after, count), 'seq'),
+    );
+    index.add(entry);
+    // Moved row by row while `lastSeq` moves at the end: a read that throws leaves them apart, so
+    // the next refresh finds another id at `lastSeq` and starts over instead of adding rows twice.
+    read.lastId = entry.id;
+    count++;
+  }
+  if (count > 0) read.lastSeq = last;
+}
+
+/**
+ * The SQLite store's context-branch read: it walks the branch from the leaf to the latest
+ * compaction's kept range with one recursive query over the tree's index, and finds the latest
+ * model and thinking-level changes before it by type, so resuming a long session reads what its
+ * context needs instead of every row.
+ *
+ * @internal
+ */
+
+interface WalkRow {
+  seq: number;
+  id: string;
+  role: string | null;
+  cut: string | null;
+  data_json: string;
+}
+
+/** The prepared statements of {@link readContextBranch}. @internal */
+export function contextStatements(database: SqliteDatabase) {
+  return {
+    hasCompaction: database.prepare(
+      "SELECT 1 AS found FROM session_entries WHERE session_id = ? AND entry_type = 'compaction' LIMIT 1",
+    ),
+    /**
+     * From the leaf up to the latest compaction's first kept entry (or the root), leaf first. A
+     * parent is appended before its children, so each step goes to a lower seq: a corrupt tree
+     * (a cycle) ends the walk early instead of looping, and the whole read reports it.
+     */
+    walk: database.prepare(`
+      WITH RECURSIVE walk(seq, id, parent_id, role, cut) AS (
+        SELECT seq, id, parent_id, role, compaction_first_kept_entry_id
+          FROM session_entries WHERE session_id = :session AND id = :leaf
+        UNION ALL
+        SELECT e.seq, e.id, e.parent_id, e.role, coalesce(w.cut, e.compaction_first_kept_entry_id)
+          FROM walk w JOIN session_entries e ON e.session_id = :session AND e.id = w.parent_id
+         WHERE (w.cut IS NULL OR w.id <> w.cut) AND e.seq < w.seq
+      )
+      SELECT w.seq, w.id, w.role, w.cut, e.data_json FROM walk w JOIN session_entries e ON e.seq = w.seq ORDER BY w.seq DESC`),
+    latestOfType: database.prepare(
+      'SELECT seq, data_json FROM session_entries WHERE session_id = ? AND entry_type = ? AND seq < ? ORDER BY seq DESC LIMIT 1',
+    ),
+  } satisfies Record<string, SqliteStatement>;
+}
+
+const entryOf = (seq: number, json: string) => entryOfRow(json, () => seq);
+
+/**
+ * The context branch of `leafId` (see `SessionStore.getBranch`), or `undefined` when the store
+ * must read the whole path instead: no compaction on it, a kept range that starts at a tool result,
+ * a tree that is not one chain (`branched`, kept by each append: the metadata before the cut would
+ * need the whole walk), or a walk that does not reach the cut (a corrupt tree, which the whole read
+ * reports). Every statement is an index lookup: a resume costs what its context branch costs.
+ *
+ * @internal
+ */
+export function readContextBranch(
+  statements: ReturnType<typeof contextStatements>,
+  sessionId: string,
+  leafId: string,
+  branched: boolean,
+): SessionEntry[] | undefined {
+  // More than one chain: the latest metadata before the cut may be on another branch (whole walk).
+  if (branched || statements.hasCompaction.get(sessionId) === undefined) return undefined;
+  const rows = statements.walk.all({ session: sessionId, leaf: leafId }) as WalkRow[];
+  const last = rows[rows.length - 1];
+  if (last === undefined || last.cut === null || last.id !== last.cut || last.role === 'toolResult') return undefined;
+  // One chain: every entry appended before the cut is on its branch, so the latest of a type is the one.
+  const head: { seq: number; data_json: string }[] = [];
+  for (const type of ['model_change', 'thinking_level_change']) {
+    const row = statements.latestOfType.get(sessionId, type, last.seq) as
+      | { seq: number; data_json: string }
+      | undefined;
+    if (row !== undefined) head.push(row);
+  }
+  head.sort((a, b) => a.seq - b.seq);
+  const branch = head.map((row) => entryOf(row.seq, row.data_json));
+  for (let index = rows.length - 1; index >= 0; index--) branch.push(entryOf(rows[index]!.seq, rows[index]!.data_json));
+  return markStoreEntries(branch);
 }

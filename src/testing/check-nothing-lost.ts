@@ -1,5 +1,5 @@
-import type { Message } from '../index.js';
-import { archiveToolResult } from '../messages/internal/kept-tool-results.js';
+import { archiveToolResult } from '../messages/kept-tool-results.js';
+import type { Message } from '../types.js';
 import { assertOptionalObjectArgument } from '../validation/assert-argument.js';
 import { assertMessages } from '../validation/assert-messages.js';
 import { deepEqual } from './deep-differences.js';

@@ -1,5 +1,5 @@
-import type { Message } from '../index.js';
 import { approvalRequests, approvalResponseIds } from '../internal/tool-approvals.js';
+import type { Message } from '../types.js';
 import { assertOptionalObjectArgument } from '../validation/assert-argument.js';
 import { assertMessages } from '../validation/assert-messages.js';
 

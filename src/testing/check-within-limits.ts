@@ -1,4 +1,4 @@
-import { DEFAULT_CONFIG, type ToolOutputLimits } from '../index.js';
+import { DEFAULT_CONFIG, type ToolOutputLimits } from '../config/index.js';
 import { assertOptionalObjectArgument, assertStringArgument } from '../validation/assert-argument.js';
 
 const encoder = new TextEncoder();

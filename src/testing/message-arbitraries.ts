@@ -1,6 +1,6 @@
 import * as fc from 'fast-check';
-import type { AssistantMessage, Message, StopReason, ToolResultMessage, UserMessage } from '../index.js';
-import { createToolSummaryMessage } from '../messages/internal/summary-messages.js';
+import { createToolSummaryMessage } from '../messages/summary-messages.js';
+import type { AssistantMessage, Message, StopReason, ToolResultMessage, UserMessage } from '../types.js';
 import { assertOptionalObjectArgument } from '../validation/assert-argument.js';
 import { imageMessage, summaryMessage, toolResultMessage } from './message-builders.js';
 

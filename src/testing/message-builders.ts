@@ -1,3 +1,4 @@
+import { createSummaryMessage } from '../messages/create-summary-message.js';
 import type {
   AssistantMessage,
   ImageContent,
@@ -9,8 +10,7 @@ import type {
   ToolResultMessage,
   Usage,
   UserMessage,
-} from '../index.js';
-import { createSummaryMessage } from '../messages/create-summary-message.js';
+} from '../types.js';
 import { assertObjectArgument, assertOptionalObjectArgument, invalidArgument } from '../validation/assert-argument.js';
 
 /**

@@ -1,5 +1,5 @@
 import * as fc from 'fast-check';
-import type { ToolOutputLimits } from '../index.js';
+import type { ToolOutputLimits } from '../config/index.js';
 import { assertOptionalObjectArgument } from '../validation/assert-argument.js';
 
 /**

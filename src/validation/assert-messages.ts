@@ -1,8 +1,8 @@
 import { ContextError } from '../errors.js';
 import { messageSchema } from '../schemas/messages.js';
 import type { Message } from '../types.js';
-import { firstIssue } from './first-issue.js';
 import { isWellFormedMessage } from './is-well-formed-message.js';
+import { firstIssue } from './zod-issues.js';
 
 /** Message objects already found valid; each object is checked once, so repeated calls stay cheap. */
 const checked = new WeakSet<object>();

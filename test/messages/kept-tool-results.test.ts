@@ -7,7 +7,7 @@ import {
   createArchivedPlaceholder,
   createMissingResult,
   withMeta,
-} from '../../src/messages/internal/kept-tool-results.js';
+} from '../../src/messages/kept-tool-results.js';
 import { ARCHIVED_RESULT_PLACEHOLDER, MISSING_RESULT_TEXT } from '../../src/schemas/index.js';
 import { arbitraryConversation } from '../../src/testing/index.js';
 import type { ToolCall, ToolResultMessage } from '../../src/types.js';

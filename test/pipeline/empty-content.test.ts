@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { expect } from 'vitest';
-import { hasNonWhitespace } from '../../src/pipeline/internal/empty-content.js';
+import { hasNonWhitespace } from '../../src/pipeline/empty-content.js';
 
 // Every character `\s` matches, a few it does not (some near them), and a surrogate half.
 const WHITESPACE = '\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2005\u200a\u2028\u2029\u202f\u205f\u3000\ufeff';

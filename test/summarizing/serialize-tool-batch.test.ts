@@ -4,7 +4,7 @@ import { fc, test } from '@fast-check/vitest';
 import { expect } from 'vitest';
 import { clipText, codePointLength } from '../../src/internal/clip-text.js';
 import { withCallIds } from '../../src/manager/internal/sent-messages.js';
-import { withTheirCalls } from '../../src/pipeline/internal/tool-summary-input.js';
+import { withTheirCalls } from '../../src/pipeline/tool-summary-input.js';
 import { commandOf, outcomeOf } from '../../src/summarizing/anchors/tool-facts.js';
 import { contentText, serializeMessages } from '../../src/summarizing/serialize-conversation.js';
 import { serializeToolBatch } from '../../src/summarizing/tool-output/serialize-tool-batch.js';

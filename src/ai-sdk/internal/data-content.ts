@@ -1,4 +1,4 @@
-import { invalid } from './wire-object.js';
+import { invalid } from '../../internal/wire-object.js';
 
 // Binary data: providerData must hold JSON, so bytes travel as base64 with a note of their kind, and
 // leave in the kind they arrived as.

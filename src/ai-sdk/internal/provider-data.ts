@@ -1,5 +1,5 @@
+import type { WireObject } from '../../internal/wire-object.js';
 import type { ProviderData } from '../../types.js';
-import type { WireObject } from './wire-object.js';
 
 // The adapter's providerData: what a converted message or part carries under `providerData['ai-sdk']`
 // so the writer rebuilds the AI SDK's message exactly.

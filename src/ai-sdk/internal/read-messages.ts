@@ -1,9 +1,17 @@
-import type { AssistantMessage, Message, UserMessage } from '../../types.js';
+import { expectObject, expectStringField, invalid, type WireObject } from '../../internal/wire-object.js';
+import type {
+  AssistantMessage,
+  ImageContent,
+  Message,
+  TextContent,
+  ThinkingContent,
+  ToolCall,
+  ToolResultMessage,
+  UserMessage,
+} from '../../types.js';
 import type { AISDKMessageInput, ConversionWarning } from '../message-types.js';
+import { encodeData, untagFileData } from './data-content.js';
 import { withData } from './provider-data.js';
-import { passthrough, providerOptionsOf, readAssistantPart, readUserPart } from './read-parts.js';
-import { readToolResult } from './read-tool-results.js';
-import { expectObject, expectString, invalid, type WireObject } from './wire-object.js';
 
 // AI SDK messages (ModelMessage, or the provider-level prompt) to ctxkit messages. Every field ctxkit
 // does not model goes to `providerData['ai-sdk']` so the writer rebuilds the message exactly.
@@ -30,7 +38,7 @@ function readTool(message: WireObject, index: number, where: string, separate: b
   const out: Message[] = content.map((value, position): Message => {
     const place = { where, path: `messages[${index}].content[${position}]` };
     const part = expectObject(value, where, place.path);
-    if (expectString(part, 'type', where, place.path) === 'tool-result') return readToolResult(part, place);
+    if (expectStringField(part, 'type', where, place.path) === 'tool-result') return readToolResult(part, place);
     const carried: UserMessage = { role: 'user', content: [passthrough(part, place)] };
     return withMessageData(carried, { role: 'tool' });
   });
@@ -119,4 +127,242 @@ function readAssistant(message: WireObject, index: number, where: string): Assis
     content: typeof content === 'string' ? 'string' : undefined,
     providerOptions: providerOptionsOf(message),
   });
+}
+
+// The parts of AI SDK user and assistant messages as ctxkit content. Every field ctxkit does not
+// model goes to `providerData['ai-sdk']` so the writer rebuilds the part exactly.
+
+/** Where a part sits, for the error naming it: the function called and the path in its input. @internal */
+export interface Place {
+  where: string;
+  path: string;
+}
+
+/** A wire object's `providerOptions`. @internal */
+export function providerOptionsOf(object: WireObject): unknown {
+  return object['providerOptions'];
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The text standing in for a part ctxkit does not model (what counts and summaries see). @internal */
+export function describePart(part: WireObject): string {
+  const type = String(part['type']);
+  const name = part['toolName'] ?? part['filename'] ?? part['mediaType'];
+  return typeof name === 'string' ? `[${type}: ${name}]` : `[${type}]`;
+}
+
+/**
+ * A part carried as it came: binary data as base64 (inside its tag, for `ai` 7's tagged file
+ * data), other data as it is. @internal
+ */
+export function passthrough(part: WireObject, place: Place): TextContent {
+  let carried = part;
+  let kind: string | undefined;
+  const untagged = 'data' in part ? untagFileData(part['data']) : undefined;
+  if (untagged !== undefined && typeof untagged.value !== 'string') {
+    const encoded = encodeData(untagged.value, place.where, `${place.path}.data`);
+    const data =
+      untagged.tag === undefined ? encoded.data : { ...(part['data'] as WireObject), [untagged.tag]: encoded.data };
+    carried = { ...part, data };
+    kind = encoded.kind;
+  }
+  return { type: 'text', text: describePart(part), ...withData({ part: carried, data: kind }) };
+}
+
+/** A text part, with its provider options. @internal */
+export function readText(part: WireObject, place: Place): TextContent {
+  const text = expectStringField(part, 'text', place.where, place.path);
+  return { type: 'text', text, ...withData({ providerOptions: providerOptionsOf(part) }) };
+}
+
+function readImage(part: WireObject, place: Place): ImageContent | TextContent {
+  // `ai` 7 also takes a provider reference (an object of ids) here: carried as it came.
+  if (isPlainObject(part['image'])) return passthrough(part, place);
+  const image = encodeData(part['image'], place.where, `${place.path}.image`);
+  const mediaType = part['mediaType'];
+  if (mediaType !== undefined && typeof mediaType !== 'string')
+    invalid(place.where, `${place.path}.mediaType`, 'must be a string');
+  return {
+    type: 'image',
+    data: image.data,
+    mimeType: mediaType ?? 'image/*',
+    ...withData({
+      data: image.kind,
+      mediaType: mediaType === undefined ? 'absent' : undefined,
+      providerOptions: providerOptionsOf(part),
+    }),
+  };
+}
+
+/** A file part: an image file becomes an image part, any other file is carried as it came. */
+function readFile(part: WireObject, place: Place): ImageContent | TextContent {
+  const mediaType = expectStringField(part, 'mediaType', place.where, place.path);
+  const untagged = untagFileData(part['data']);
+  if (!mediaType.startsWith('image/') || untagged === undefined) return passthrough(part, place);
+  const file = encodeData(untagged.value, place.where, `${place.path}.data`);
+  const known = ['type', 'data', 'mediaType', 'filename', 'providerOptions'];
+  if (Object.keys(part).some((key) => !known.includes(key))) return passthrough(part, place);
+  return {
+    type: 'image',
+    data: file.data,
+    mimeType: mediaType,
+    ...withData({
+      part: 'file',
+      data: file.kind,
+      tag: untagged.tag,
+      filename: part['filename'],
+      providerOptions: providerOptionsOf(part),
+    }),
+  };
+}
+
+/** A part of a user message: text, an image, an image file, or any other part carried as it came. @internal */
+export function readUserPart(value: unknown, place: Place): TextContent | ImageContent {
+  const part = expectObject(value, place.where, place.path);
+  switch (expectStringField(part, 'type', place.where, place.path)) {
+    case 'text':
+      return readText(part, place);
+    case 'image':
+      return readImage(part, place);
+    case 'file':
+      return readFile(part, place);
+    default:
+      return passthrough(part, place);
+  }
+}
+
+function readToolCall(part: WireObject, place: Place): ToolCall {
+  const id = expectStringField(part, 'toolCallId', place.where, place.path, true);
+  const name = expectStringField(part, 'toolName', place.where, place.path);
+  const input = part['input'];
+  return {
+    type: 'toolCall',
+    id,
+    name,
+    arguments: isPlainObject(input) ? input : {},
+    ...withData({
+      input: isPlainObject(input) ? undefined : { value: input },
+      providerExecuted: part['providerExecuted'],
+      providerOptions: providerOptionsOf(part),
+    }),
+  };
+}
+
+/** A part of an assistant message: text, reasoning, a tool call, or any other part carried as it came. @internal */
+export function readAssistantPart(value: unknown, place: Place): TextContent | ThinkingContent | ToolCall {
+  const part = expectObject(value, place.where, place.path);
+  switch (expectStringField(part, 'type', place.where, place.path)) {
+    case 'text':
+      return readText(part, place);
+    case 'reasoning':
+      return {
+        type: 'thinking',
+        thinking: expectStringField(part, 'text', place.where, place.path),
+        ...withData({ providerOptions: providerOptionsOf(part) }),
+      };
+    case 'tool-call':
+      return readToolCall(part, place);
+    default:
+      return passthrough(part, place);
+  }
+}
+
+// A `tool-result` part as a ctxkit tool result: its tagged output as content, with what the writer
+// needs to rebuild the output.
+
+/** The text a denied tool execution reads as when it gave no reason. @internal */
+export const DENIED_TEXT = 'Tool execution denied.';
+
+/** A tool's output as ctxkit content, with what the writer needs to rebuild it. */
+function readOutput(
+  output: WireObject,
+  place: Place,
+): { content: (TextContent | ImageContent)[]; isError?: true; output: WireObject } {
+  const type = expectStringField(output, 'type', place.where, place.path);
+  const outputOptions = { providerOptions: providerOptionsOf(output) };
+  switch (type) {
+    case 'text':
+    case 'error-text':
+      return {
+        content: [{ type: 'text', text: expectStringField(output, 'value', place.where, place.path) }],
+        ...(type === 'error-text' ? { isError: true as const } : {}),
+        output: outputOptions,
+      };
+    case 'json':
+    case 'error-json':
+      return {
+        content: [{ type: 'text', text: JSON.stringify(output['value']) ?? 'null' }],
+        ...(type === 'error-json' ? { isError: true as const } : {}),
+        output: { type, ...outputOptions },
+      };
+    case 'execution-denied': {
+      const reason = output['reason'];
+      return {
+        content: [{ type: 'text', text: typeof reason === 'string' ? reason : DENIED_TEXT }],
+        output: { type, reason: typeof reason === 'string' ? undefined : 'absent', ...outputOptions },
+      };
+    }
+    case 'content': {
+      const items = output['value'];
+      if (!Array.isArray(items)) invalid(place.where, `${place.path}.value`, 'must be an array');
+      return {
+        content: items.map((item, index) =>
+          readContentItem(item, { where: place.where, path: `${place.path}.value[${index}]` }),
+        ),
+        output: { type, ...outputOptions },
+      };
+    }
+    default:
+      return { content: [passthrough(output, place)], output: { type: 'carried' } };
+  }
+}
+
+function readContentItem(value: unknown, place: Place): TextContent | ImageContent {
+  const item = expectObject(value, place.where, place.path);
+  const type = expectStringField(item, 'type', place.where, place.path);
+  const mediaType = item['mediaType'];
+  const keys = Object.keys(item).sort().join(',');
+  if (type === 'text') return readText(item, place);
+  if ((type === 'image-data' || type === 'media') && typeof mediaType === 'string' && mediaType.startsWith('image/')) {
+    if (keys === 'data,mediaType,type' || keys === 'data,mediaType,providerOptions,type') {
+      return {
+        type: 'image',
+        data: expectStringField(item, 'data', place.where, place.path),
+        mimeType: mediaType,
+        ...withData({ item: type, providerOptions: providerOptionsOf(item) }),
+      };
+    }
+  }
+  if (type === 'image-url' && (keys === 'type,url' || keys === 'providerOptions,type,url')) {
+    return {
+      type: 'image',
+      data: expectStringField(item, 'url', place.where, place.path),
+      mimeType: 'image/*',
+      ...withData({ item: type, providerOptions: providerOptionsOf(item) }),
+    };
+  }
+  return passthrough(item, place);
+}
+
+/** A `tool-result` part as a ctxkit tool result. @internal */
+export function readToolResult(part: WireObject, place: Place): ToolResultMessage {
+  const toolCallId = expectStringField(part, 'toolCallId', place.where, place.path, true);
+  const toolName = expectStringField(part, 'toolName', place.where, place.path);
+  const output = expectObject(part['output'], place.where, `${place.path}.output`);
+  const read = readOutput(output, { where: place.where, path: `${place.path}.output` });
+  const outputData = Object.values(read.output).some((value) => value !== undefined) ? read.output : undefined;
+  return {
+    role: 'toolResult',
+    toolCallId,
+    toolName,
+    content: read.content,
+    ...(read.isError ? { isError: true } : {}),
+    ...withData({
+      output: outputData && withData(outputData).providerData?.['ai-sdk'],
+      providerOptions: providerOptionsOf(part),
+    }),
+  };
 }

@@ -1,6 +1,6 @@
 import type { ContextConfig } from '../../config/index.js';
 import { isAgentVisible } from '../../counting/is-agent-visible.js';
-import { archiveToolResult } from '../../messages/internal/kept-tool-results.js';
+import { archiveToolResult } from '../../messages/kept-tool-results.js';
 import type { Message, ToolResultMessage } from '../../types.js';
 import type { SentProjection } from '../sent-projection.js';
 import type { IntakeTally } from './intake-tally.js';

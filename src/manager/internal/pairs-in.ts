@@ -1,4 +1,4 @@
-import { withTheirCalls } from '../../pipeline/internal/tool-summary-input.js';
+import { withTheirCalls } from '../../pipeline/tool-summary-input.js';
 import type { Message, ToolResultMessage } from '../../types.js';
 
 /**

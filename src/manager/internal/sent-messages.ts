@@ -1,5 +1,5 @@
 import { isAgentVisible } from '../../counting/is-agent-visible.js';
-import { createArchivedPlaceholder } from '../../messages/internal/kept-tool-results.js';
+import { createArchivedPlaceholder } from '../../messages/kept-tool-results.js';
 import type { AssistantMessage, ToolResultMessage } from '../../types.js';
 
 /** What is sent for a result: itself when visible, else its placeholder; under the call's sent id. @internal */

@@ -2,8 +2,8 @@
 // manager's history applies it (hides the results, appends the summary) only once it is made, so an
 // aborted summarizer changes nothing.
 import type { ContextConfig } from '../../config/index.js';
-import { newestPairsThatFit } from '../../pipeline/internal/tool-summary-input.js';
 import { batchItem, summarizeArchivedResults } from '../../pipeline/summarize-tool-results.js';
+import { newestPairsThatFit } from '../../pipeline/tool-summary-input.js';
 import type { Summarizer } from '../../summarizing/summarizer-types.js';
 import { type BatchItem, batchBudget } from '../../summarizing/tool-output/batch-budget.js';
 import type { Message, ToolResultMessage } from '../../types.js';

@@ -1,6 +1,5 @@
-import { MEMORY_ROOT } from '../memory-root.js';
+import { MEMORY_ROOT, parentMemoryPath } from '../memory-paths.js';
 import type { MemoryStore } from '../memory-store.js';
-import { parentMemoryPath } from '../parent-memory-path.js';
 import { Refusal } from './memory-refusal.js';
 
 /**

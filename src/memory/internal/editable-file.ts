@@ -1,4 +1,4 @@
-import { MEMORY_ROOT } from '../memory-root.js';
+import { MEMORY_ROOT } from '../memory-paths.js';
 import type { MemoryStore } from '../memory-store.js';
 import type { MemoryToolLimits } from '../memory-tool-limits.js';
 import { Refusal } from './memory-refusal.js';

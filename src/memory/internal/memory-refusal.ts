@@ -1,4 +1,4 @@
-import { resolveMemoryPath } from '../resolve-memory-path.js';
+import { resolveMemoryPath } from '../memory-paths.js';
 
 /**
  * An expected refusal, thrown inside the command handlers and returned by `runMemoryCommand` as `{ error }`.

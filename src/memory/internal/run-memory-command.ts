@@ -1,4 +1,3 @@
-import { isWithinMemoryPath } from '../is-within-memory-path.js';
 import type {
   MemoryCommand,
   MemoryCreateCommand,
@@ -6,7 +5,7 @@ import type {
   MemoryRenameCommand,
   MemoryStrReplaceCommand,
 } from '../memory-commands.js';
-import { MEMORY_ROOT } from '../memory-root.js';
+import { isWithinMemoryPath, MEMORY_ROOT } from '../memory-paths.js';
 import type { MemoryStore } from '../memory-store.js';
 import type { MemoryToolLimits, MemoryToolResult } from '../memory-tool-limits.js';
 import { checkAncestors, missingAncestors, pruneEmptyParents } from './ancestors.js';

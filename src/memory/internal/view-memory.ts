@@ -1,5 +1,5 @@
 import type { MemoryViewCommand } from '../memory-commands.js';
-import { MEMORY_ROOT } from '../memory-root.js';
+import { MEMORY_ROOT } from '../memory-paths.js';
 import type { MemoryStore } from '../memory-store.js';
 import type { MemoryToolLimits } from '../memory-tool-limits.js';
 import { formatListing } from './format-listing.js';

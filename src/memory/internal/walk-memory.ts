@@ -1,6 +1,5 @@
+import { parentMemoryPath, resolveMemoryPath } from '../memory-paths.js';
 import type { MemoryEntry, MemoryStore } from '../memory-store.js';
-import { parentMemoryPath } from '../parent-memory-path.js';
-import { resolveMemoryPath } from '../resolve-memory-path.js';
 
 /**
  * A file or directory found by {@link walkMemory}, with its depth below the start.

@@ -1,6 +1,6 @@
 import { opendir } from 'node:fs/promises';
+import { resolveMemoryPath } from '../../memory/memory-paths.js';
 import type { MemoryEntry, MemoryListOptions } from '../../memory/memory-store.js';
-import { resolveMemoryPath } from '../../memory/resolve-memory-path.js';
 import { errorCode, fail } from './file-memory-errors.js';
 import type { FileMemoryTree } from './file-memory-tree.js';
 import { lstatIn } from './stat-entry.js';

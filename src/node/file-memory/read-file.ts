@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { StoreError } from '../../errors.js';
-import { MEMORY_ROOT } from '../../memory/memory-root.js';
+import { MEMORY_ROOT } from '../../memory/memory-paths.js';
 import type { MemoryReadOptions } from '../../memory/memory-store.js';
 import { errorCode, fail } from './file-memory-errors.js';
 import type { FileMemoryTree } from './file-memory-tree.js';

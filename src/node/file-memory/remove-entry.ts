@@ -1,6 +1,6 @@
 import { opendir, rmdir, unlink } from 'node:fs/promises';
 import { StoreError } from '../../errors.js';
-import { MEMORY_ROOT } from '../../memory/memory-root.js';
+import { MEMORY_ROOT } from '../../memory/memory-paths.js';
 import { errorCode, fail } from './file-memory-errors.js';
 import type { FileMemoryTree, OpenDirectory } from './file-memory-tree.js';
 import { entryIn } from './stat-entry.js';

@@ -1,6 +1,6 @@
 import { rename } from 'node:fs/promises';
 import { StoreError } from '../../errors.js';
-import { MEMORY_ROOT } from '../../memory/memory-root.js';
+import { MEMORY_ROOT } from '../../memory/memory-paths.js';
 import { errorCode, fail } from './file-memory-errors.js';
 import type { FileMemoryTree, ParentWalk } from './file-memory-tree.js';
 import { entryIn, lstatIn } from './stat-entry.js';

@@ -1,6 +1,6 @@
 import type { Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
-import { MEMORY_ROOT } from '../../memory/memory-root.js';
+import { MEMORY_ROOT } from '../../memory/memory-paths.js';
 import type { MemoryEntry } from '../../memory/memory-store.js';
 import { errorCode, fail, isSpecial, linkRefusal, specialRefusal } from './file-memory-errors.js';
 import type { FileMemoryTree, OpenDirectory } from './file-memory-tree.js';

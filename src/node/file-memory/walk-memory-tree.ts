@@ -2,8 +2,7 @@
 
 import { type FileHandle, lstat, mkdir, open, readdir } from 'node:fs/promises';
 import type { StoreError } from '../../errors.js';
-import { MEMORY_ROOT } from '../../memory/memory-root.js';
-import { resolveMemoryPath } from '../../memory/resolve-memory-path.js';
+import { MEMORY_ROOT, resolveMemoryPath } from '../../memory/memory-paths.js';
 import { errorCode, fail, isSpecial, linkRefusal, refuse, specialRefusal } from './file-memory-errors.js';
 import { baseOf, DIRECTORY, type FileMemoryTree, type OpenDirectory, type ParentWalk } from './file-memory-tree.js';
 

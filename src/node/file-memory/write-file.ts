@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { MEMORY_ROOT } from '../../memory/memory-root.js';
+import { MEMORY_ROOT } from '../../memory/memory-paths.js';
 import type { MemoryWriteOptions } from '../../memory/memory-store.js';
 import { errorCode, fail } from './file-memory-errors.js';
 import type { FileMemoryTree } from './file-memory-tree.js';

@@ -1,4 +1,4 @@
-import { isObject } from './wire-object.js';
+import { isObject } from '../../internal/wire-object.js';
 
 /** What a system or developer message says: its text, or its text parts joined. @internal */
 export function instructionText(content: unknown): string {

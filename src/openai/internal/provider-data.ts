@@ -1,5 +1,5 @@
+import type { WireObject } from '../../internal/wire-object.js';
 import type { ProviderData, TextContent } from '../../types.js';
-import type { WireObject } from './wire-object.js';
 
 // The converters' providerData: what ctxkit does not model, kept under `providerData.openai.chat` or
 // `providerData.openai.responses` so the way back rebuilds the wire exactly.

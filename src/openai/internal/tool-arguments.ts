@@ -1,5 +1,5 @@
+import { isObject } from '../../internal/wire-object.js';
 import type { ToolCall } from '../../types.js';
-import { isObject } from './wire-object.js';
 
 // A tool call's arguments: JSON text on the wire, an object in ctxkit, and the wire text kept when it
 // would not print back the same.

@@ -1,6 +1,6 @@
 import { pairToolResults } from '../../internal/tool-pairing.js';
-import { archiveToolResult } from '../../messages/internal/kept-tool-results.js';
-import { createDigestMessage } from '../../messages/internal/summary-messages.js';
+import { archiveToolResult } from '../../messages/kept-tool-results.js';
+import { createDigestMessage } from '../../messages/summary-messages.js';
 import { commandOf } from '../../summarizing/anchors/tool-facts.js';
 import { describeCall, oneLine, outcome } from '../../summarizing/heuristic/describe-call.js';
 import { contentText } from '../../summarizing/serialize-conversation.js';

@@ -1,6 +1,6 @@
-import type { Message } from '../../types.js';
-import { IMAGE_TOKENS, type TokenCounter } from '../token-counter.js';
-import { safeJson } from './safe-json.js';
+import type { Message } from '../types.js';
+import { safeJson } from './internal/safe-json.js';
+import { IMAGE_TOKENS, type TokenCounter } from './token-counter.js';
 
 /** Every piece of text in a message that reaches the model, and its number of images. */
 function collectText(message: Message): { text: string; images: number } {

@@ -3,8 +3,8 @@
 // of an unanswered call. Built to be small: their content arrays and their `meta` are frozen and
 // shared when the result has no `meta` of its own, and no copy is made by an object spread
 // followed by a new key (V8 gives such a copy a dictionary, about 320 bytes instead of 70).
-import type { TextContent, ToolResultMessage } from '../../types.js';
-import { ARCHIVED_RESULT_PLACEHOLDER, MISSING_RESULT_TEXT } from '../wire-strings.js';
+import type { TextContent, ToolResultMessage } from '../types.js';
+import { ARCHIVED_RESULT_PLACEHOLDER, MISSING_RESULT_TEXT } from './wire-strings.js';
 
 /** The content of every archived result's placeholder: one frozen array, shared. @internal */
 export const PLACEHOLDER_CONTENT: readonly TextContent[] = Object.freeze([

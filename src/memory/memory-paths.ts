@@ -1,5 +1,11 @@
+import { assertObjectArgument, assertStringArgument } from '../validation/assert-argument.js';
 import { isWellFormedText } from './internal/well-formed-text.js';
-import { MEMORY_ROOT } from './memory-root.js';
+
+// Memory paths: the virtual `/memories/…` tree the model names, normalised and checked before a store
+// sees them.
+
+/** The root of the memory tree as the model sees it. Every memory path starts with it. */
+export const MEMORY_ROOT = '/memories';
 
 /** The longest path accepted, in UTF-8 bytes. */
 const MAX_PATH_BYTES = 1024;
@@ -129,4 +135,42 @@ export function resolveMemoryPath(path: string): MemoryPathResult {
     }
   }
   return { ok: true, path: `${MEMORY_ROOT}/${segments.join('/')}`, segments };
+}
+
+/**
+ * The parent of a normalised memory path (the root is its own parent). Takes trusted input: a path
+ * {@link resolveMemoryPath} returned, never the model's raw text.
+ *
+ * @param path - A path returned by {@link resolveMemoryPath}.
+ * @returns The parent path.
+ *
+ * @example
+ * ```ts
+ * parentMemoryPath('/memories/a/b.md'); // '/memories/a'
+ * ```
+ */
+export function parentMemoryPath(path: string): string {
+  assertStringArgument(path, 'parentMemoryPath', 'path');
+  const index = path.lastIndexOf('/');
+  return index <= MEMORY_ROOT.length - 1 ? MEMORY_ROOT : path.slice(0, index);
+}
+
+/**
+ * Whether `path` is `ancestor` itself or lies below it (by whole names, so `/memories/a` does not
+ * contain `/memories/ab`). Takes trusted input: paths {@link resolveMemoryPath} returned.
+ *
+ * @param options - The two normalised paths.
+ * @returns True when `path` is inside `ancestor`.
+ *
+ * @example
+ * ```ts
+ * isWithinMemoryPath({ path: '/memories/a/b', ancestor: '/memories/a' }); // true
+ * ```
+ */
+export function isWithinMemoryPath(options: { path: string; ancestor: string }): boolean {
+  assertObjectArgument(options, 'isWithinMemoryPath', 'options');
+  const { path, ancestor } = options;
+  assertStringArgument(path, 'isWithinMemoryPath', 'options.path');
+  assertStringArgument(ancestor, 'isWithinMemoryPath', 'options.ancestor');
+  return path === ancestor || path.startsWith(`${ancestor}/`);
 }

@@ -1,6 +1,6 @@
 // The user messages ctxkit writes besides the compaction summary (see `create-summary-message.ts`).
-import type { UserMessage } from '../../types.js';
-import { BRANCH_SUMMARY_PREFIX, DIGEST_PREFIX, TOOL_SUMMARY_PREFIX } from '../wire-strings.js';
+import type { UserMessage } from '../types.js';
+import { BRANCH_SUMMARY_PREFIX, DIGEST_PREFIX, TOOL_SUMMARY_PREFIX } from './wire-strings.js';
 
 /** The user message that carries a tool-result summary (hidden from the user). @internal */
 export function createToolSummaryMessage(summary: string): UserMessage {

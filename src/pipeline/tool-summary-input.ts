@@ -1,9 +1,9 @@
 /** What the tool-result summarizer is given: the archived results with their calls, the newest that fit its input cap. */
 
-import { pairToolResults } from '../../internal/tool-pairing.js';
-import { withMeta } from '../../messages/internal/kept-tool-results.js';
-import { argumentsText } from '../../summarizing/serialize-conversation.js';
-import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from '../../types.js';
+import { pairToolResults } from '../internal/tool-pairing.js';
+import { withMeta } from '../messages/kept-tool-results.js';
+import { argumentsText } from '../summarizing/serialize-conversation.js';
+import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from '../types.js';
 
 /**
  * Each archived result with the call that produced it (the nearest call before it with its id, as

@@ -1,11 +1,4 @@
-import type {
-  AssistantMessage,
-  ImageContent,
-  TextContent,
-  ThinkingContent,
-  ToolCall,
-  UserMessage,
-} from '../../types.js';
+import type { AssistantMessage, ImageContent, TextContent, ThinkingContent, ToolCall, UserMessage } from '../types.js';
 
 // Providers reject empty messages and empty text blocks (Anthropic: "text content blocks must contain
 // non-whitespace text", "all messages must have non-empty content"; OpenAI-compatible servers: an

@@ -1,6 +1,6 @@
-import { approvalRequests, approvalResponseIds } from '../../internal/tool-approvals.js';
-import { MISSING_CONTENT } from '../../messages/internal/kept-tool-results.js';
-import type { AssistantMessage, Message } from '../../types.js';
+import { approvalRequests, approvalResponseIds } from '../internal/tool-approvals.js';
+import { MISSING_CONTENT } from '../messages/kept-tool-results.js';
+import type { AssistantMessage, Message } from '../types.js';
 
 /**
  * A projection without the synthetic results of the calls whose approval is answered at its end.

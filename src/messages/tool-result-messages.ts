@@ -1,7 +1,7 @@
 // The tool results ctxkit clears (archived, placeholder and missing results: kept-tool-results.ts).
-import type { ToolResultMessage } from '../../types.js';
-import { CLEARED_RESULT_KIND } from '../wire-strings.js';
-import { onlyText } from './message-text.js';
+import type { ToolResultMessage } from '../types.js';
+import { onlyText } from './internal/message-text.js';
+import { CLEARED_RESULT_KIND } from './wire-strings.js';
 
 /** A tool result emptied down to `placeholder`, of kind `tool_result_cleared`. @internal */
 export function clearToolResult(message: ToolResultMessage, placeholder: string): ToolResultMessage {

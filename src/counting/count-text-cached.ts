@@ -1,5 +1,5 @@
-import type { TokenCounter } from '../token-counter.js';
-import { safeJson } from './safe-json.js';
+import { safeJson } from './internal/safe-json.js';
+import type { TokenCounter } from './token-counter.js';
 
 const textCache = new WeakMap<TokenCounter, Map<string, number>>();
 const jsonCache = new WeakMap<object, string>();
