@@ -175,15 +175,21 @@ async function batchRetention(entries: readonly CorpusEntry[]) {
   };
 }
 
+/** One run of a round: the command and the facts its output states. */
+interface RoundRun {
+  command: string;
+  facts: CorpusFact[];
+}
+
 /** Sessions of five rounds, each a request and four runs of the corpus's tools. */
-function roundSessions(entries: readonly CorpusEntry[]): { rounds: { messages: Message[]; facts: CorpusFact[] }[] }[] {
+function roundSessions(entries: readonly CorpusEntry[]): { rounds: { messages: Message[]; runs: RoundRun[] }[] }[] {
   const sessions = [];
   for (let offset = 0; offset < 2; offset++) {
     const rounds = [];
     let call = 0;
     for (let round = 0; round < 5; round++) {
       const messages: Message[] = [userMessage(`Round ${round + 1}: run the next checks and fix what fails.`)];
-      const facts: CorpusFact[] = [];
+      const runs: RoundRun[] = [];
       for (let step = 0; step < 4; step++) {
         const entry = entries[(offset * 7 + round * 4 + step) % entries.length]!;
         const id = `call_${offset}_${call++}`;
@@ -194,10 +200,10 @@ function roundSessions(entries: readonly CorpusEntry[]): { rounds: { messages: M
             ...(entry.exitCode === 0 ? {} : { isError: true }),
           }),
         );
-        facts.push(...runFacts(entry));
+        runs.push({ command: entry.command, facts: runFacts(entry) });
       }
       messages.push(assistantMessage('Looked at the results; moving on.'));
-      rounds.push({ messages, facts: dedupe(facts) });
+      rounds.push({ messages, runs });
     }
     sessions.push({ rounds });
   }
@@ -209,30 +215,60 @@ const BUDGETS = [
   { name: 'small', maxOutputTokens: 400 },
 ];
 
-async function roundRetention(entries: readonly CorpusEntry[], summarizer: Summarizer, maxOutputTokens: number) {
+/** What a round of compaction kept, and which facts it lost (for `--lost`). */
+interface RoundScore {
+  byRound: Tally[];
+  failures: number;
+  /** Tokens of the checkpoint after the last round, per session. */
+  checkpointTokens: number[];
+  /** Per session and round, the facts not found. */
+  lost: { session: number; round: number; facts: CorpusFact[] }[];
+}
+
+/**
+ * Five rounds of compaction. The facts due after a round are those of each command's latest run: a
+ * command run again states its facts afresh (the sessions run \`npx tsc --noEmit -p .\` and
+ * \`pytest --tb=short\` again on another project), so what only its earlier run reported is resolved,
+ * as it is for the agent (and a checkpoint must not state it as current).
+ */
+async function roundRetention(
+  entries: readonly CorpusEntry[],
+  summarizer: Summarizer,
+  maxOutputTokens: number,
+): Promise<RoundScore> {
   const byRound = Array.from({ length: 5 }, tally);
-  let failures = 0;
-  for (const session of roundSessions(entries)) {
+  const score: RoundScore = { byRound, failures: 0, checkpointTokens: [], lost: [] };
+  for (const [index, session] of roundSessions(entries).entries()) {
     let context: Message[] = [];
-    const declared: CorpusFact[] = [];
+    const latest = new Map<string, CorpusFact[]>();
     for (let round = 0; round < 5; round++) {
       context = [...context, ...session.rounds[round]!.messages];
-      declared.push(...session.rounds[round]!.facts);
+      for (const run of session.rounds[round]!.runs) {
+        latest.delete(run.command);
+        latest.set(run.command, run.facts);
+      }
       try {
         context = (
           await compact(context, { summarizer, config: { keepRecentTokens: 600, toolCallCutoff: 4 }, maxOutputTokens })
         ).messages;
       } catch {
-        failures++;
+        score.failures++;
       }
       const text = visibleTextOf(context, sameNotation);
-      for (const fact of dedupe(declared)) {
+      const lost: CorpusFact[] = [];
+      for (const fact of dedupe([...latest.values()].flat())) {
         byRound[round]!.total++;
         if (keeps(text, fact)) byRound[round]!.kept++;
+        else lost.push(fact);
       }
+      score.lost.push({ session: index, round: round + 1, facts: lost });
     }
+    const checkpoint = context[0];
+    score.checkpointTokens.push(
+      checkpoint === undefined ? 0 : approximateCounter.count(visibleTextOf([checkpoint], (text) => text)),
+    );
   }
-  return { byRound, failures };
+  return score;
 }
 
 /** Texts for the counter: the corpus, its other texts, and this repository's recent history (fixtures aside). */
@@ -278,8 +314,12 @@ function counterAccuracy(corpus: ToolCorpus) {
   return { rows, total };
 }
 
-/** Measures everything on a corpus generated now; returns the markdown block for docs/fidelity.md. */
-export async function measureUnseen(): Promise<string> {
+/**
+ * Measures everything on a corpus generated now; returns the markdown block for docs/fidelity.md.
+ * With `printLost`, the facts each round of compaction lost are printed (`npm run bench:fidelity --
+ * --lost`).
+ */
+export async function measureUnseen(options: { printLost?: boolean } = {}): Promise<string> {
   const corpus = generateToolCorpus();
   const single = tally();
   const heldOut = tally();
@@ -313,8 +353,17 @@ export async function measureUnseen(): Promise<string> {
     ['paraphrasing model', paraphrasingModel],
   ] as const) {
     for (const budget of BUDGETS) {
-      const { byRound, failures } = await roundRetention(corpus.entries, summarizer, budget.maxOutputTokens);
-      rounds.push(`| ${name} | ${budget.name} | ${byRound.map(percent).join(' | ')} | ${failures} |`);
+      const score = await roundRetention(corpus.entries, summarizer, budget.maxOutputTokens);
+      const tokens = score.checkpointTokens.map((count) => count.toLocaleString('en-US')).join(', ');
+      rounds.push(
+        `| ${name} | ${budget.name} (${budget.maxOutputTokens.toLocaleString('en-US')}) | ${score.byRound.map(percent).join(' | ')} | ${tokens} | ${score.failures} |`,
+      );
+      if (options.printLost)
+        for (const { session, round, facts } of score.lost)
+          if (facts.length > 0)
+            console.log(
+              `${name}, ${budget.name}, session ${session + 1}, round ${round}: lost ${facts.map((fact) => `${fact.kind} ${fact.keys.join(' & ')}`).join(' | ')}`,
+            );
     }
   }
   const counter = counterAccuracy(corpus);
@@ -361,10 +410,10 @@ export async function measureUnseen(): Promise<string> {
         `| ${name} | ${percent(score.all)} | ${batchKinds.map((kind) => percent(score.byKind.get(kind) ?? tally())).join(' | ')} |`,
     ),
     '',
-    '### Five rounds of compaction (two sessions of four runs a round; anchoring on)',
+    "### Five rounds of compaction (two sessions of four runs a round; anchoring on; each command's latest run's facts)",
     '',
-    '| summarizer | budget | round 1 | round 2 | round 3 | round 4 | round 5 | failed compactions |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| summarizer | budget (summary tokens) | round 1 | round 2 | round 3 | round 4 | round 5 | checkpoint tokens after round 5 | failed compactions |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rounds,
     '',
     '### The approximate counter against o200k_base, 2,000-character chunks',
