@@ -21,7 +21,7 @@ import {
   summarizeToolResults,
 } from '../src/index.js';
 import { normalizeForCheck } from '../src/summarizing/anchors/normalize.js';
-import { summarizeToolOutput } from '../src/summarizing/index.js';
+import { extractAnchors, parseToolOutput, summarizeToolOutput } from '../src/summarizing/index.js';
 import { assistantMessage, toolCallMessage, toolResultMessage, userMessage } from '../src/testing/index.js';
 import { createTokenizerCounter } from '../src/tokenizer/index.js';
 import { type CorpusEntry, type CorpusFact, generateToolCorpus, type ToolCorpus } from './tool-corpus.js';
@@ -103,6 +103,19 @@ const paraphrasingModel: Summarizer = {
       .join('\n');
   },
 };
+
+/** What the anchors of one run write (the pinned lines a checkpoint would carry), normalized for the check. */
+function anchorText(entry: CorpusEntry): string {
+  const anchors = extractAnchors([
+    userMessage('Fix what fails.'),
+    toolCallMessage([{ id: 'call', name: 'bash', arguments: { command: entry.command } }]),
+    toolResultMessage('call', resultText(entry), {
+      toolName: 'bash',
+      ...(entry.exitCode === 0 ? {} : { isError: true }),
+    }),
+  ]);
+  return normalizeForCheck(sameNotation(anchors.map((anchor) => `${anchor.category}: ${anchor.text}`).join('\n')));
+}
 
 /** A recording model: what the LLM tool summarizer is given. */
 function recordingModel(seen: string[]): Summarizer {
@@ -326,7 +339,18 @@ export async function measureUnseen(options: { printLost?: boolean } = {}): Prom
   const exitStated = tally();
   const byKind = new Map<string, Tally>();
   const byTool: string[] = [];
+  // Per parser (the format each output is read as): facts kept by the digest and by the anchors.
+  const byFormat = new Map<string, { outputs: string[]; digest: Tally; anchors: Tally }>();
   for (const entry of corpus.entries) {
+    const format = parseToolOutput(entry.output, { command: entry.command }).format;
+    const row = byFormat.get(format) ?? { outputs: [], digest: tally(), anchors: tally() };
+    byFormat.set(format, row);
+    row.outputs.push(entry.name);
+    const anchored = anchorText(entry);
+    for (const fact of runFacts(entry)) {
+      row.anchors.total++;
+      if (keeps(anchored, fact)) row.anchors.kept++;
+    }
     const digest = normalizeForCheck(
       summarizeToolOutput(entry.output, { command: entry.command, exitCode: entry.exitCode, maxChars: 800 }),
     );
@@ -345,6 +369,8 @@ export async function measureUnseen(options: { printLost?: boolean } = {}): Prom
     if (entry.exitCode === 0 ? /exit 0|exit status unknown/.test(alone) : alone.includes(`exit ${entry.exitCode}`))
       exitStated.kept++;
     byTool.push(`${entry.name} ${percent(own)}`);
+    row.digest.kept += own.kept;
+    row.digest.total += own.total;
   }
   const batch = await batchRetention(corpus.entries);
   const rounds: string[] = [];
@@ -394,6 +420,18 @@ export async function measureUnseen(options: { printLost?: boolean } = {}): Prom
     `| ${kinds.map((kind) => ratio(byKind.get(kind)!)).join(' | ')} |`,
     '',
     `By tool: ${byTool.join(', ')}.`,
+    '',
+    '### Each parser on the real output',
+    '',
+    "Facts of each output kept by its digest (800 code points) and by its anchors (what a checkpoint's pinned",
+    'section carries of the run: its command, failing exit status, counts, codes, places, failing tests with',
+    'their assertions, grep matches, changed files), by the format the output is read as.',
+    '',
+    '| parser | outputs | digest | anchors |',
+    '| --- | --- | ---: | ---: |',
+    ...[...byFormat].map(
+      ([format, row]) => `| \`${format}\` | ${row.outputs.join(', ')} | ${ratio(row.digest)} | ${ratio(row.anchors)} |`,
+    ),
     '',
     `### A batch of ${batch.results} results archived at once (${batch.facts} facts: commands, failing exits, codes, locations, tests, messages, paths)`,
     '',

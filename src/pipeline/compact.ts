@@ -41,10 +41,10 @@ export interface CompactOptions {
   /** Tool definitions, counted in `tokensBefore` and `tokensAfter`. */
   tools?: unknown;
   /**
-   * The checkpoint's budget (pinned section included). With anchoring on, the summarizer is asked for
-   * up to 30% less, what the pinned section of the facts it might lose needs; its prose is held to
-   * half of the tokens it replaces apart from an earlier checkpoint's pinned facts, which may take
-   * the whole budget.
+   * The summary's budget: what the summarizer is asked for. With anchoring on, the pinned facts have
+   * `maxPinnedTokens` besides (and may take this budget too); the summarizer is asked for up to 30%
+   * less when the facts it might lose need more than that room; its prose is held to half of the
+   * tokens it replaces apart from an earlier checkpoint's pinned facts.
    * @default 80% of `reserveTokens`, lowered so the summary, the kept tail, the system prompt and
    * the tools stay at least 10% under the effective token limit; never below 256
    */
@@ -61,7 +61,8 @@ export interface CompactOptions {
   maxPinnedTokens?: number;
   /**
    * Anchored facts: read the facts the checkpoint must keep before summarizing (see `extractAnchors`),
-   * check the summary after, and pin what it lost in a `## Pinned Facts` section within the budget.
+   * check the summary after, and pin what it lost in a `## Pinned Facts` section within
+   * `maxOutputTokens + maxPinnedTokens`.
    * The anchors ride on the summary message (`meta.anchors`) to the next compaction.
    * @default true
    */
@@ -241,12 +242,10 @@ export function defaultSummaryBudget(config: ContextConfig, usedTokens: number):
 const PINNED_SHARE = 0.25;
 
 /**
- * A quarter of the effective limit, no more than the room the rebuilt context leaves under it (10%
- * free) once the summary budget is counted; `0` without a limit.
- *
- * @internal
+ * The pinned facts' default room: a quarter of the effective limit, no more than the room the rebuilt
+ * context leaves under it (10% free) once the summary budget is counted; `0` without a limit.
  */
-export function defaultPinnedBudget(config: ContextConfig, usedTokens: number, summaryTokens: number): number {
+function defaultPinnedBudget(config: ContextConfig, usedTokens: number, summaryTokens: number): number {
   const limit = effectiveTokenLimit(config);
   if (limit === undefined) return 0;
   const room = limit - usedTokens - Math.ceil(limit / 10) - summaryTokens;
