@@ -92,6 +92,25 @@ describe('extractAnchors', () => {
     expect(keysOf(anchors, 'open-item')).toEqual(['TODO: test the reset header.', 'npx tsc --noEmit', 'node --test']);
   });
 
+  it('resolves the errors of a tool that runs no shell command when it runs again on the same files', () => {
+    const typecheck = (id: string, output: string) =>
+      call(id, 'typecheck', { turn: Number(id.slice(1)) }, output, output.includes('error'));
+    const later = extractAnchors([
+      ...typecheck('t1', 'src/a.ts(1,5): error TS2345: Nope.\nsrc/b.ts(2,3): error TS2322: Also nope.'),
+      ...typecheck('t2', 'src/b.ts(2,3): error TS2322: Also nope.'),
+      ...call('r1', 'read', { path: 'src/c.ts' }, 'ENOENT: no such file or directory, open src/c.ts', true),
+      ...call('r2', 'read', { path: 'src/d.ts' }, 'ENOENT: no such file or directory, open src/d.ts', true),
+      ...call('r3', 'read', { path: 'src/c.ts' }, 'export const c = 1;'),
+    ]);
+    const errors = later.filter((anchor) => anchor.category === 'error');
+    // The typecheck tool's second run no longer reports src/a.ts; the read of src/c.ts succeeded.
+    expect(errors.map((anchor) => anchor.keys[0])).toEqual([
+      'TS2322',
+      'ENOENT: no such file or directory, open src/d.ts',
+    ]);
+    expect(errors.map((anchor) => anchor.sources)).toEqual([['typecheck'], ['read src/d.ts']]);
+  });
+
   it('clears a "still failing" item once the same command passes', () => {
     const later = extractAnchors([
       ...session,

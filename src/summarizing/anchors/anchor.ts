@@ -70,9 +70,10 @@ export interface Anchor {
   /** Never dropped from a pinned section, whatever the budget: the first goal and the user's constraints. */
   required?: boolean;
   /**
-   * The commands whose output reported the fact (an error, a failing test, a grep match, a file git
-   * reports changed), each as its `command` anchor's key. The next run of one of them states its
-   * facts afresh: a fact it no longer reports is no longer its; the fact leaves once none of them
+   * The runs that reported the fact (an error, a failing test, a grep match, a file git reports
+   * changed): a shell command as its `command` anchor's key, or a tool that runs none as its name and
+   * the files or address it names (`typecheck`, `read src/a.ts`). The next run of one of them states
+   * its facts afresh: a fact it no longer reports is no longer its; the fact leaves once none of them
    * reports it.
    */
   sources?: string[];

@@ -208,6 +208,7 @@ export function toolResultAnchors(
   }
   const parsed = parseToolOutput(output, command === undefined ? {} : { command });
   const key = command === undefined ? undefined : clipWords(oneLine(command), KEY_CHARS);
+  const source = key ?? (call ? toolRun(call) : undefined);
   if (command !== undefined && key !== undefined) {
     const counts = telling(parsed.counts).map((count) => clipWords(oneLine(count), MESSAGE_CHARS));
     const exit = /\(exit (-?\d+)\)/.exec(outcome.label)?.[1];
@@ -217,10 +218,20 @@ export function toolResultAnchors(
       ok: outcome.ok,
       keys: [key, ...(outcome.ok || exit === undefined ? [] : [`exit ${exit}`]), ...counts],
     });
-    // This run states afresh what the command reports (its errors, failing tests, matches, changed
-    // files): what an earlier run of it reported and this one does not is resolved, unless another
-    // command's latest run still reports it.
-    state.list.withdraw(key);
   }
-  resultAnchors(output, parsed, key, !outcome.ok, state.list);
+  // This run states afresh what the command (or the same tool on the same files) reports: its
+  // errors, failing tests, matches, changed files. What an earlier run reported and this one does
+  // not is resolved, unless another command's latest run still reports it.
+  if (source !== undefined) state.list.withdraw(source);
+  resultAnchors(output, parsed, source, !outcome.ok, state.list);
+}
+
+/**
+ * What a call that runs no shell command restates when it runs again: its tool with the files or the
+ * address it names (`typecheck`, `read src/a.ts`, `fetch https://…`), so a tool's next run on the same
+ * files resolves the errors its last run reported there.
+ */
+function toolRun(call: ToolCall): string {
+  const url = typeof call.arguments?.['url'] === 'string' ? [call.arguments['url']] : [];
+  return clipWords(oneLine([call.name, ...pathsOf(call).map(bare), ...url].join(' ')), KEY_CHARS);
 }
