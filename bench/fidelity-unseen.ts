@@ -21,7 +21,7 @@ import {
   summarizeToolResults,
 } from '../src/index.js';
 import { normalizeForCheck } from '../src/summarizing/anchors/normalize.js';
-import { summarizeToolOutput } from '../src/summarizing/index.js';
+import { extractAnchors, parseToolOutput, summarizeToolOutput } from '../src/summarizing/index.js';
 import { assistantMessage, toolCallMessage, toolResultMessage, userMessage } from '../src/testing/index.js';
 import { createTokenizerCounter } from '../src/tokenizer/index.js';
 import { type CorpusEntry, type CorpusFact, generateToolCorpus, type ToolCorpus } from './tool-corpus.js';
@@ -104,6 +104,19 @@ const paraphrasingModel: Summarizer = {
   },
 };
 
+/** What the anchors of one run write (the pinned lines a checkpoint would carry), normalized for the check. */
+function anchorText(entry: CorpusEntry): string {
+  const anchors = extractAnchors([
+    userMessage('Fix what fails.'),
+    toolCallMessage([{ id: 'call', name: 'bash', arguments: { command: entry.command } }]),
+    toolResultMessage('call', resultText(entry), {
+      toolName: 'bash',
+      ...(entry.exitCode === 0 ? {} : { isError: true }),
+    }),
+  ]);
+  return normalizeForCheck(sameNotation(anchors.map((anchor) => `${anchor.category}: ${anchor.text}`).join('\n')));
+}
+
 /** A recording model: what the LLM tool summarizer is given. */
 function recordingModel(seen: string[]): Summarizer {
   return {
@@ -175,15 +188,21 @@ async function batchRetention(entries: readonly CorpusEntry[]) {
   };
 }
 
+/** One run of a round: the command and the facts its output states. */
+interface RoundRun {
+  command: string;
+  facts: CorpusFact[];
+}
+
 /** Sessions of five rounds, each a request and four runs of the corpus's tools. */
-function roundSessions(entries: readonly CorpusEntry[]): { rounds: { messages: Message[]; facts: CorpusFact[] }[] }[] {
+function roundSessions(entries: readonly CorpusEntry[]): { rounds: { messages: Message[]; runs: RoundRun[] }[] }[] {
   const sessions = [];
   for (let offset = 0; offset < 2; offset++) {
     const rounds = [];
     let call = 0;
     for (let round = 0; round < 5; round++) {
       const messages: Message[] = [userMessage(`Round ${round + 1}: run the next checks and fix what fails.`)];
-      const facts: CorpusFact[] = [];
+      const runs: RoundRun[] = [];
       for (let step = 0; step < 4; step++) {
         const entry = entries[(offset * 7 + round * 4 + step) % entries.length]!;
         const id = `call_${offset}_${call++}`;
@@ -194,10 +213,10 @@ function roundSessions(entries: readonly CorpusEntry[]): { rounds: { messages: M
             ...(entry.exitCode === 0 ? {} : { isError: true }),
           }),
         );
-        facts.push(...runFacts(entry));
+        runs.push({ command: entry.command, facts: runFacts(entry) });
       }
       messages.push(assistantMessage('Looked at the results; moving on.'));
-      rounds.push({ messages, facts: dedupe(facts) });
+      rounds.push({ messages, runs });
     }
     sessions.push({ rounds });
   }
@@ -209,30 +228,60 @@ const BUDGETS = [
   { name: 'small', maxOutputTokens: 400 },
 ];
 
-async function roundRetention(entries: readonly CorpusEntry[], summarizer: Summarizer, maxOutputTokens: number) {
+/** What a round of compaction kept, and which facts it lost (for `--lost`). */
+interface RoundScore {
+  byRound: Tally[];
+  failures: number;
+  /** Tokens of the checkpoint after the last round, per session. */
+  checkpointTokens: number[];
+  /** Per session and round, the facts not found. */
+  lost: { session: number; round: number; facts: CorpusFact[] }[];
+}
+
+/**
+ * Five rounds of compaction. The facts due after a round are those of each command's latest run: a
+ * command run again states its facts afresh (the sessions run \`npx tsc --noEmit -p .\` and
+ * \`pytest --tb=short\` again on another project), so what only its earlier run reported is resolved,
+ * as it is for the agent (and a checkpoint must not state it as current).
+ */
+async function roundRetention(
+  entries: readonly CorpusEntry[],
+  summarizer: Summarizer,
+  maxOutputTokens: number,
+): Promise<RoundScore> {
   const byRound = Array.from({ length: 5 }, tally);
-  let failures = 0;
-  for (const session of roundSessions(entries)) {
+  const score: RoundScore = { byRound, failures: 0, checkpointTokens: [], lost: [] };
+  for (const [index, session] of roundSessions(entries).entries()) {
     let context: Message[] = [];
-    const declared: CorpusFact[] = [];
+    const latest = new Map<string, CorpusFact[]>();
     for (let round = 0; round < 5; round++) {
       context = [...context, ...session.rounds[round]!.messages];
-      declared.push(...session.rounds[round]!.facts);
+      for (const run of session.rounds[round]!.runs) {
+        latest.delete(run.command);
+        latest.set(run.command, run.facts);
+      }
       try {
         context = (
           await compact(context, { summarizer, config: { keepRecentTokens: 600, toolCallCutoff: 4 }, maxOutputTokens })
         ).messages;
       } catch {
-        failures++;
+        score.failures++;
       }
       const text = visibleTextOf(context, sameNotation);
-      for (const fact of dedupe(declared)) {
+      const lost: CorpusFact[] = [];
+      for (const fact of dedupe([...latest.values()].flat())) {
         byRound[round]!.total++;
         if (keeps(text, fact)) byRound[round]!.kept++;
+        else lost.push(fact);
       }
+      score.lost.push({ session: index, round: round + 1, facts: lost });
     }
+    const checkpoint = context[0];
+    score.checkpointTokens.push(
+      checkpoint === undefined ? 0 : approximateCounter.count(visibleTextOf([checkpoint], (text) => text)),
+    );
   }
-  return { byRound, failures };
+  return score;
 }
 
 /** Texts for the counter: the corpus, its other texts, and this repository's recent history (fixtures aside). */
@@ -278,15 +327,30 @@ function counterAccuracy(corpus: ToolCorpus) {
   return { rows, total };
 }
 
-/** Measures everything on a corpus generated now; returns the markdown block for docs/fidelity.md. */
-export async function measureUnseen(): Promise<string> {
+/**
+ * Measures everything on a corpus generated now; returns the markdown block for docs/fidelity.md.
+ * With `printLost`, the facts each round of compaction lost are printed (`npm run bench:fidelity --
+ * --lost`).
+ */
+export async function measureUnseen(options: { printLost?: boolean } = {}): Promise<string> {
   const corpus = generateToolCorpus();
   const single = tally();
   const heldOut = tally();
   const exitStated = tally();
   const byKind = new Map<string, Tally>();
   const byTool: string[] = [];
+  // Per parser (the format each output is read as): facts kept by the digest and by the anchors.
+  const byFormat = new Map<string, { outputs: string[]; digest: Tally; anchors: Tally }>();
   for (const entry of corpus.entries) {
+    const format = parseToolOutput(entry.output, { command: entry.command }).format;
+    const row = byFormat.get(format) ?? { outputs: [], digest: tally(), anchors: tally() };
+    byFormat.set(format, row);
+    row.outputs.push(entry.name);
+    const anchored = anchorText(entry);
+    for (const fact of runFacts(entry)) {
+      row.anchors.total++;
+      if (keeps(anchored, fact)) row.anchors.kept++;
+    }
     const digest = normalizeForCheck(
       summarizeToolOutput(entry.output, { command: entry.command, exitCode: entry.exitCode, maxChars: 800 }),
     );
@@ -305,6 +369,8 @@ export async function measureUnseen(): Promise<string> {
     if (entry.exitCode === 0 ? /exit 0|exit status unknown/.test(alone) : alone.includes(`exit ${entry.exitCode}`))
       exitStated.kept++;
     byTool.push(`${entry.name} ${percent(own)}`);
+    row.digest.kept += own.kept;
+    row.digest.total += own.total;
   }
   const batch = await batchRetention(corpus.entries);
   const rounds: string[] = [];
@@ -313,8 +379,17 @@ export async function measureUnseen(): Promise<string> {
     ['paraphrasing model', paraphrasingModel],
   ] as const) {
     for (const budget of BUDGETS) {
-      const { byRound, failures } = await roundRetention(corpus.entries, summarizer, budget.maxOutputTokens);
-      rounds.push(`| ${name} | ${budget.name} | ${byRound.map(percent).join(' | ')} | ${failures} |`);
+      const score = await roundRetention(corpus.entries, summarizer, budget.maxOutputTokens);
+      const tokens = score.checkpointTokens.map((count) => count.toLocaleString('en-US')).join(', ');
+      rounds.push(
+        `| ${name} | ${budget.name} (${budget.maxOutputTokens.toLocaleString('en-US')}) | ${score.byRound.map(percent).join(' | ')} | ${tokens} | ${score.failures} |`,
+      );
+      if (options.printLost)
+        for (const { session, round, facts } of score.lost)
+          if (facts.length > 0)
+            console.log(
+              `${name}, ${budget.name}, session ${session + 1}, round ${round}: lost ${facts.map((fact) => `${fact.kind} ${fact.keys.join(' & ')}`).join(' | ')}`,
+            );
     }
   }
   const counter = counterAccuracy(corpus);
@@ -346,6 +421,18 @@ export async function measureUnseen(): Promise<string> {
     '',
     `By tool: ${byTool.join(', ')}.`,
     '',
+    '### Each parser on the real output',
+    '',
+    "Facts of each output kept by its digest (800 code points) and by its anchors (what a checkpoint's pinned",
+    'section carries of the run: its command, failing exit status, counts, codes, places, failing tests with',
+    'their assertions, grep matches, changed files), by the format the output is read as.',
+    '',
+    '| parser | outputs | digest | anchors |',
+    '| --- | --- | ---: | ---: |',
+    ...[...byFormat].map(
+      ([format, row]) => `| \`${format}\` | ${row.outputs.join(', ')} | ${ratio(row.digest)} | ${ratio(row.anchors)} |`,
+    ),
+    '',
     `### A batch of ${batch.results} results archived at once (${batch.facts} facts: commands, failing exits, codes, locations, tests, messages, paths)`,
     '',
     `| what the model is left with | all | ${batchKinds.join(' | ')} |`,
@@ -361,10 +448,10 @@ export async function measureUnseen(): Promise<string> {
         `| ${name} | ${percent(score.all)} | ${batchKinds.map((kind) => percent(score.byKind.get(kind) ?? tally())).join(' | ')} |`,
     ),
     '',
-    '### Five rounds of compaction (two sessions of four runs a round; anchoring on)',
+    "### Five rounds of compaction (two sessions of four runs a round; anchoring on; each command's latest run's facts)",
     '',
-    '| summarizer | budget | round 1 | round 2 | round 3 | round 4 | round 5 | failed compactions |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| summarizer | budget (summary tokens) | round 1 | round 2 | round 3 | round 4 | round 5 | checkpoint tokens after round 5 | failed compactions |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rounds,
     '',
     '### The approximate counter against o200k_base, 2,000-character chunks',

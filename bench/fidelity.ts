@@ -250,6 +250,6 @@ function writeUnseen(unseen: string): void {
   writeFileSync(file, next);
 }
 
-const unseen = await measureUnseen();
+const unseen = await measureUnseen({ printLost: process.argv.includes('--lost') });
 writeUnseen(unseen);
 console.log(unseen);

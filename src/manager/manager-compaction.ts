@@ -117,6 +117,8 @@ export class ManagerCompaction {
       config: level.config,
       counter,
       maxOutputTokens,
+      // Under a target the whole checkpoint, pinned facts included, stays within the summary budget.
+      ...(target === undefined ? {} : { maxPinnedTokens: 0 }),
       ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
       ...(options.tools === undefined ? {} : { tools: options.tools }),
       ...(callOptions.instructions ? { instructions: callOptions.instructions } : {}),

@@ -41,17 +41,28 @@ export interface CompactOptions {
   /** Tool definitions, counted in `tokensBefore` and `tokensAfter`. */
   tools?: unknown;
   /**
-   * The checkpoint's budget (pinned section included). With anchoring on, the summarizer is asked for
-   * up to 30% less, what the pinned section of the facts it might lose needs; its prose is held to
-   * half of the tokens it replaces apart from an earlier checkpoint's pinned facts, which may take
-   * the whole budget.
+   * The summary's budget: what the summarizer is asked for. With anchoring on, the pinned facts have
+   * `maxPinnedTokens` besides (and may take this budget too); the summarizer is asked for up to 30%
+   * less when the facts it might lose need more than that room; its prose is held to half of the
+   * tokens it replaces apart from an earlier checkpoint's pinned facts.
    * @default 80% of `reserveTokens`, lowered so the summary, the kept tail, the system prompt and
    * the tools stay at least 10% under the effective token limit; never below 256
    */
   maxOutputTokens?: number;
   /**
+   * Room the pinned facts (anchoring on) may take beyond `maxOutputTokens`. The pinned section is
+   * written by ctxkit, not by the summarizer, so the summarizer's output limit does not bound it; its
+   * own room keeps the facts from being squeezed out as the rounds go by. The checkpoint may take
+   * `maxOutputTokens + maxPinnedTokens`: the prose within `maxOutputTokens`, the facts within the whole
+   * (facts outrank prose). `0` holds the whole checkpoint to `maxOutputTokens`.
+   * @default a quarter of the effective token limit, within what the kept tail, the system prompt,
+   * the tools and the summary budget leave under it (10% free); `0` when no token limit applies
+   */
+  maxPinnedTokens?: number;
+  /**
    * Anchored facts: read the facts the checkpoint must keep before summarizing (see `extractAnchors`),
-   * check the summary after, and pin what it lost in a `## Pinned Facts` section within the budget.
+   * check the summary after, and pin what it lost in a `## Pinned Facts` section within
+   * `maxOutputTokens + maxPinnedTokens`.
    * The anchors ride on the summary message (`meta.anchors`) to the next compaction.
    * @default true
    */
@@ -142,6 +153,7 @@ export async function compact(messages: readonly Message[], options: CompactOpti
       ? undefined
       : planAnchors(plan.split.old, {
           tokens: budget,
+          pinnedTokens: options.maxPinnedTokens ?? defaultPinnedBudget(config, keptTokens + extras, budget),
           minTokens: MIN_SUMMARY_TOKENS,
           replacedTokens: sumMessageTokens(plan.split.old, counter),
         });
@@ -208,6 +220,7 @@ const optionsSchema = z.object({
   summarizer: option.summarizer(),
   counter: option.counter().optional(),
   maxOutputTokens: option.positive().optional(),
+  maxPinnedTokens: option.count().optional(),
   signal: option.signal().optional(),
 });
 
@@ -223,6 +236,20 @@ export function defaultSummaryBudget(config: ContextConfig, usedTokens: number):
   const limit = effectiveTokenLimit(config);
   const room = limit === undefined ? byReserve : limit - usedTokens - Math.ceil(limit / 10);
   return Math.max(MIN_SUMMARY_TOKENS, Math.min(byReserve, room));
+}
+
+/** The share of the effective token limit the pinned facts may take beyond the summary budget. */
+const PINNED_SHARE = 0.25;
+
+/**
+ * The pinned facts' default room: a quarter of the effective limit, no more than the room the rebuilt
+ * context leaves under it (10% free) once the summary budget is counted; `0` without a limit.
+ */
+function defaultPinnedBudget(config: ContextConfig, usedTokens: number, summaryTokens: number): number {
+  const limit = effectiveTokenLimit(config);
+  if (limit === undefined) return 0;
+  const room = limit - usedTokens - Math.ceil(limit / 10) - summaryTokens;
+  return Math.max(0, Math.min(Math.floor(limit * PINNED_SHARE), room));
 }
 
 function notSmallerMessage(numbers: {

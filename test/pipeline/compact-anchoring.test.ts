@@ -42,13 +42,48 @@ describe('compact with anchoring', () => {
     let messages = session();
     for (let round = 0; round < 5; round++) {
       messages = [...messages, userMessage(`Round ${round}: ${'w'.repeat(6000)}`)];
-      messages = (await compact(messages, { summarizer: vague, config, maxOutputTokens: 256 })).messages;
+      // No room for pins beyond the summary's: the whole checkpoint within 256 tokens.
+      messages = (await compact(messages, { summarizer: vague, config, maxOutputTokens: 256, maxPinnedTokens: 0 }))
+        .messages;
       const summary = String(messages[0]!.content);
       expect([...summary].length).toBeLessThanOrEqual(256 * 4 + 40);
       expect(summary).toContain('Make the config loader strict.');
       expect(summary).toContain('Never read process.env outside src/config/.');
       expect(summary).not.toMatch(/file-changed!?:[^\n]*src\/server\.ts/);
     }
+  });
+
+  it("gives the pinned facts their own room beyond the summarizer's budget, within maxPinnedTokens", async () => {
+    // 16 tsc errors with their messages do not fit in 256 tokens beside the rest.
+    const held = await compact(session(), { summarizer: vague, config, maxOutputTokens: 256, maxPinnedTokens: 0 });
+    expect(held.anchors?.lost.length).toBeGreaterThan(0);
+    const roomy = await compact(session(), { summarizer: vague, config, maxOutputTokens: 256, maxPinnedTokens: 2_000 });
+    expect(roomy.anchors?.lost).toEqual([]);
+    expect([...roomy.summary].length).toBeGreaterThan(256 * 4);
+    expect([...roomy.summary].length).toBeLessThanOrEqual((256 + 2_000) * 4);
+    // The summarizer was still asked for no more than its own budget.
+    const asked: number[] = [];
+    await compact(session(), {
+      summarizer: {
+        async summarize(request) {
+          asked.push(request.maxOutputTokens ?? 0);
+          return 'Short.';
+        },
+      },
+      config,
+      maxOutputTokens: 256,
+    });
+    expect(asked[0]).toBeLessThanOrEqual(256);
+    // By default the room is a quarter of the effective limit (8,000 tokens here): every fact is pinned.
+    const byDefault = await compact(session(), { summarizer: vague, config, maxOutputTokens: 256 });
+    expect(byDefault.anchors?.lost).toEqual([]);
+    expect([...byDefault.summary].length).toBeLessThanOrEqual((256 + 2_000) * 4);
+  });
+
+  it('refuses a maxPinnedTokens that is not a whole number ≥ 0, naming it', async () => {
+    await expect(compact(session(), { summarizer: vague, config, maxPinnedTokens: -1 })).rejects.toThrow(
+      /maxPinnedTokens/,
+    );
   });
 
   it('leaves a summary that kept everything as it was, and can be turned off', async () => {

@@ -1,6 +1,7 @@
 // Property (issue 22): for generated sessions in which tests fail and pass again, type errors come
 // and go and TODOs are opened and done, compacted after every round, the checkpoint lists only the
-// current state: what still fails, still errs and is still open, and nothing that was resolved.
+// current state: what still fails, still errs, is still open and is still found by grep, and nothing
+// that was resolved.
 import { fc, test } from '@fast-check/vitest';
 import { compact, heuristicSummarizer, type Message, type Summarizer } from 'ctxkit';
 import { assistantMessage, toolCallMessage, toolResultMessage, userMessage } from 'ctxkit/testing';
@@ -22,6 +23,8 @@ const ERRORS = [
   { code: 'TS7006', location: 'src/ledger.ts:5:48' },
 ];
 const SUBJECTS = ['alpha', 'bravo', 'charlie', 'delta'];
+/** Places a `grep -rn TODO src` finds (none the start of another). */
+const MATCHES = ['src/quota.ts:14', 'src/clock.ts:27', 'src/server.ts:33', 'src/ledger.ts:41'];
 
 /** A scripted model that paraphrases: it keeps no test name, code, path or item of its own. */
 const paraphrasing: Summarizer = {
@@ -35,6 +38,7 @@ const round = fc.record({
   errors: fc.subarray(ERRORS),
   opened: fc.subarray(SUBJECTS, { maxLength: 2 }),
   done: fc.subarray(SUBJECTS, { maxLength: 2 }),
+  matches: fc.subarray(MATCHES, { minLength: 1 }),
 });
 
 function tapRun(failing: readonly string[]): string {
@@ -53,6 +57,10 @@ function tscRun(errors: readonly { code: string; location: string }[]): string {
       return `${path}(${line},${column}): error ${code}: Something does not fit here.`;
     })
     .join('\n');
+}
+
+function grepRun(matches: readonly string[]): string {
+  return matches.map((place) => `${place}:  // TODO: handle the ${place.split('/')[1]!.split('.')[0]} case`).join('\n');
 }
 
 function run(id: string, command: string, output: string, failed: boolean): Message[] {
@@ -92,6 +100,7 @@ test.prop(
     );
     messages.push(...run(`t${index}`, 'node --test', tapRun(state.failing), state.failing.length > 0));
     messages.push(...run(`c${index}`, 'npx tsc --noEmit', tscRun(state.errors), state.errors.length > 0));
+    messages.push(...run(`g${index}`, 'grep -rn TODO src', grepRun(state.matches), false));
     for (const subject of state.opened) {
       messages.push(assistantMessage(`TODO: add a test for the ${subject} header.`));
       open.add(subject);
@@ -120,6 +129,10 @@ test.prop(
       expect(summary).toContain(code);
       expect(summary).toContain(location);
     } else expect(summary, `${location} is fixed`).not.toContain(location);
+  }
+  for (const place of MATCHES) {
+    if (last.matches.includes(place)) expect(summary, `grep still finds ${place}`).toContain(place);
+    else expect(summary, `grep no longer finds ${place}`).not.toContain(place);
   }
   for (const subject of SUBJECTS) {
     const todo = new RegExp(`TODO[^\\n]*${subject}`);

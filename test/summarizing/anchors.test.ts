@@ -63,18 +63,52 @@ describe('extractAnchors', () => {
     // 16 from tsc, and the failed edit's own message.
     expect(errors).toHaveLength(17);
     expect(errors).toContain('old_string not found');
-    expect(errors).toContain('TS2305 src/server/routes.ts:8:10');
-    expect(keysOf(anchors, 'failing-test')).toHaveLength(10);
-    expect(keysOf(anchors, 'failing-test')).toContain('fromISO parses PT1H');
+    // The code, the place and the message, each a key: a summary that drops the message has not kept it.
+    expect(anchors.find((anchor) => anchor.keys.includes('src/server/routes.ts:8:10'))?.keys).toEqual([
+      'TS2305',
+      'src/server/routes.ts:8:10',
+      "Module '\"./handlers.js\"' has no exported member 'deleteUser'.",
+    ]);
+    const failing = anchors.filter((anchor) => anchor.category === 'failing-test');
+    expect(failing).toHaveLength(10);
+    expect(failing.map((anchor) => anchor.keys[0])).toContain('fromISO parses PT1H');
+    // A failing test's keys are its name, where it failed and its assertion, as its line writes them.
+    for (const anchor of failing) for (const key of anchor.keys) expect(anchor.text).toContain(key);
+    expect(failing.every((anchor) => anchor.keys.length === 3)).toBe(true);
   });
 
   it('keeps commands with their exit status, decisions, and open items', () => {
     expect(anchors.filter((anchor) => anchor.category === 'command').map((anchor) => anchor.text)).toEqual([
-      '`npx tsc --noEmit` → failed (exit 2)',
-      '`node --test` → failed (exit 1)',
+      '`npx tsc --noEmit` → failed (exit 2): 16 errors in 6 files',
+      '`node --test` → failed (exit 1): # tests 12; # suites 2; # pass 2; # fail 10',
+    ]);
+    // The exit status and the counts are keys: a summary naming the command alone has not kept them.
+    expect(anchors.find((anchor) => anchor.category === 'command')?.keys).toEqual([
+      'npx tsc --noEmit',
+      'exit 2',
+      '16 errors in 6 files',
     ]);
     expect(keysOf(anchors, 'decision')[0]).toMatch(/^We decided to use a sliding window/);
     expect(keysOf(anchors, 'open-item')).toEqual(['TODO: test the reset header.', 'npx tsc --noEmit', 'node --test']);
+  });
+
+  it('resolves the errors of a tool that runs no shell command when it runs again on the same files', () => {
+    const typecheck = (id: string, output: string) =>
+      call(id, 'typecheck', { turn: Number(id.slice(1)) }, output, output.includes('error'));
+    const later = extractAnchors([
+      ...typecheck('t1', 'src/a.ts(1,5): error TS2345: Nope.\nsrc/b.ts(2,3): error TS2322: Also nope.'),
+      ...typecheck('t2', 'src/b.ts(2,3): error TS2322: Also nope.'),
+      ...call('r1', 'read', { path: 'src/c.ts' }, 'ENOENT: no such file or directory, open src/c.ts', true),
+      ...call('r2', 'read', { path: 'src/d.ts' }, 'ENOENT: no such file or directory, open src/d.ts', true),
+      ...call('r3', 'read', { path: 'src/c.ts' }, 'export const c = 1;'),
+    ]);
+    const errors = later.filter((anchor) => anchor.category === 'error');
+    // The typecheck tool's second run no longer reports src/a.ts; the read of src/c.ts succeeded.
+    expect(errors.map((anchor) => anchor.keys[0])).toEqual([
+      'TS2322',
+      'ENOENT: no such file or directory, open src/d.ts',
+    ]);
+    expect(errors.map((anchor) => anchor.sources)).toEqual([['typecheck'], ['read src/d.ts']]);
   });
 
   it('clears a "still failing" item once the same command passes', () => {

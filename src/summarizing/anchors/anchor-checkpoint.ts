@@ -11,7 +11,10 @@ import { PINNED_HEADING, withoutPinnedSection } from './pinned-section.js';
 const CHARS_PER_TOKEN = 4;
 /** The most of a summary budget the summarizer is asked to leave for the pinned section. */
 const MAX_RESERVE = 0.3;
-/** The checkpoint, pinned facts included, never takes more than this share of the tokens it replaces. */
+/**
+ * The checkpoint never takes more than the pinned facts an earlier checkpoint carried and this share
+ * of the rest of the tokens it replaces.
+ */
 const MAX_SHARE_OF_REPLACED = 0.9;
 
 /** What a compaction anchors, and the budgets of its summary and of its pinned facts. @internal */
@@ -36,36 +39,45 @@ function carriedPinnedChars(replaced: readonly Message[]): number {
 
 /**
  * Reads the anchors of the messages a compaction replaces (the earlier summary's included) and sets
- * two budgets. The summary's prose may take the budget, but no more than half of the tokens it
- * replaces apart from the pinned facts an earlier checkpoint carried: prose halves from round to
- * round. The pinned facts may take the whole budget, whatever was replaced, so their room does not
- * shrink with the rounds: a fact leaves the pin when it is resolved (see `extractAnchors`), not
- * because the context it sits in was compacted again. The whole checkpoint stays within the budget
- * and under 90% of the tokens it replaces, so pinning never makes a compaction fail to shrink the
- * context.
+ * the budgets. The summary's prose may take `tokens`, but no more than half of the tokens it replaces
+ * apart from the pinned facts an earlier checkpoint carried: prose halves from round to round. The
+ * pinned facts may take `tokens` and `pinnedTokens` besides, whatever was replaced (facts outrank
+ * prose, so they may take the prose's room too), so their room does not shrink with the rounds: a fact
+ * leaves the pin when it is resolved (see `extractAnchors`), not because the context it sits in was
+ * compacted again. The whole checkpoint stays under the pinned facts it carried and 90% of the rest
+ * of what it replaces, so it is always smaller than what it replaces and pinning never makes a
+ * compaction fail to shrink the context.
  *
  * @internal
  */
 export function planAnchors(
   replaced: readonly Message[],
-  budget: { tokens: number; minTokens: number; replacedTokens: number },
+  budget: { tokens: number; pinnedTokens: number; minTokens: number; replacedTokens: number },
 ): AnchorPlan {
-  const { tokens: budgetTokens, minTokens, replacedTokens } = budget;
+  const { tokens: budgetTokens, pinnedTokens, minTokens, replacedTokens } = budget;
   const anchors = extractAnchors(replaced);
   const carriedTokens = Math.ceil(carriedPinnedChars(replaced) / CHARS_PER_TOKEN);
   const proseTokens = Math.min(budgetTokens, Math.floor(Math.max(0, replacedTokens - carriedTokens) / 2));
-  let keys = 0;
-  for (const anchor of anchors) keys += codePointLength(anchor.keys.join(' ')) + 4;
-  const pinTokens = Math.min(budgetTokens, Math.ceil(keys / CHARS_PER_TOKEN));
-  const total = Math.min(budgetTokens, proseTokens + pinTokens, Math.floor(replacedTokens * MAX_SHARE_OF_REPLACED));
+  // What the pinned section takes with every fact in full, and with every fact by its keys.
+  let full = PINNED_HEADING.length + 2;
+  let keys = full;
+  for (const anchor of anchors) {
+    full += codePointLength(anchor.text) + anchor.category.length + 5;
+    keys += codePointLength(anchor.keys.join(' ')) + 4;
+  }
+  const room = budgetTokens + pinnedTokens;
+  const pinTokens = Math.min(room, Math.ceil(full / CHARS_PER_TOKEN));
+  const shrunk = carriedTokens + Math.floor(Math.max(0, replacedTokens - carriedTokens) * MAX_SHARE_OF_REPLACED);
+  const total = Math.min(room, proseTokens + pinTokens, shrunk);
+  // The summarizer is asked to leave room for what the facts' keys take beyond their own budget (at
+  // most 30% of its budget), so its text is seldom cut to make room for pins.
+  const keysBeyond = Math.max(0, Math.ceil(keys / CHARS_PER_TOKEN) - pinnedTokens);
   return {
     anchors,
     maxChars: Math.max(proseTokens, total) * CHARS_PER_TOKEN,
-    // The summarizer is asked to leave room for what the facts' keys take (at most 30% of the
-    // budget), so its text is seldom cut to make room for pins.
     requestTokens: Math.max(
       Math.min(minTokens, budgetTokens),
-      budgetTokens - Math.min(pinTokens, Math.floor(budgetTokens * MAX_RESERVE)),
+      budgetTokens - Math.min(keysBeyond, Math.floor(budgetTokens * MAX_RESERVE)),
     ),
   };
 }

@@ -2,6 +2,7 @@ import { type Anchor, anchorIdentity } from './anchor.js';
 
 /**
  * Collects anchors once each, in first-mention order; a later mention of a file or command updates it.
+ * A fact reported again by another command gains that command among its `sources`.
  *
  * @internal
  */
@@ -10,8 +11,15 @@ export class AnchorList {
   add(anchor: Anchor): void {
     const identity = anchorIdentity(anchor);
     const known = this.byIdentity.get(identity);
-    if (!known) this.byIdentity.set(identity, anchor);
-    else if (anchor.required) known.required = true;
+    if (!known) {
+      this.byIdentity.set(identity, anchor);
+      return;
+    }
+    if (anchor.required) known.required = true;
+    for (const source of anchor.sources ?? []) {
+      if (known.sources?.includes(source)) continue;
+      known.sources = [...(known.sources ?? []), source];
+    }
   }
   replace(anchor: Anchor): void {
     this.byIdentity.set(anchorIdentity(anchor), anchor);
@@ -25,6 +33,18 @@ export class AnchorList {
   /** Removes every anchor `resolved` says is resolved. */
   deleteWhere(resolved: (anchor: Anchor) => boolean): void {
     for (const [identity, anchor] of this.byIdentity) if (resolved(anchor)) this.byIdentity.delete(identity);
+  }
+  /**
+   * A new run of `source` states its facts afresh: each fact it reported is no longer its, and a fact
+   * no other command reports leaves (the run adds back what it still reports).
+   */
+  withdraw(source: string): void {
+    for (const [identity, anchor] of this.byIdentity) {
+      if (!anchor.sources?.includes(source)) continue;
+      const rest = anchor.sources.filter((other) => other !== source);
+      if (rest.length === 0) this.byIdentity.delete(identity);
+      else this.byIdentity.set(identity, { ...anchor, sources: rest });
+    }
   }
   values(): Anchor[] {
     return [...this.byIdentity.values()];

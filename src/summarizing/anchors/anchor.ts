@@ -20,6 +20,7 @@ export type AnchorCategory =
   | 'decision'
   | 'open-item'
   | 'command'
+  | 'match'
   | 'file-read';
 
 /**
@@ -40,6 +41,7 @@ export const ANCHOR_CATEGORIES: readonly AnchorCategory[] = [
   'decision',
   'open-item',
   'command',
+  'match',
   'file-read',
 ];
 
@@ -68,11 +70,13 @@ export interface Anchor {
   /** Never dropped from a pinned section, whatever the budget: the first goal and the user's constraints. */
   required?: boolean;
   /**
-   * The command whose output reported the fact (an error or a failing test), as its `command`
-   * anchor's key: the next run of that command states them afresh, so what it no longer reports is
-   * resolved and leaves.
+   * The runs that reported the fact (an error, a failing test, a grep match, a file git reports
+   * changed): a shell command as its `command` anchor's key, or a tool that runs none as its name and
+   * the files or address it names (`typecheck`, `read src/a.ts`). The next run of one of them states
+   * its facts afresh: a fact it no longer reports is no longer its; the fact leaves once none of them
+   * reports it.
    */
-  source?: string;
+  sources?: string[];
 }
 
 /**
@@ -90,7 +94,7 @@ export const anchorSchema: z.ZodType<Anchor> = z.object({
   text: z.string(),
   keys: z.array(z.string()),
   required: z.boolean().optional(),
-  source: z.string().optional(),
+  sources: z.array(z.string()).optional(),
 });
 
 /**

@@ -9,7 +9,7 @@ import { contentText } from '../serialize-conversation.js';
 import { type Anchor, anchorSchema } from './anchor.js';
 import { AnchorList } from './anchor-list.js';
 import { parsePinnedAnchors } from './pinned-section.js';
-import { toolResultAnchors } from './tool-result-anchors.js';
+import { type CommandState, toolResultAnchors } from './tool-result-anchors.js';
 import {
   clipWords,
   identifiersIn,
@@ -128,7 +128,7 @@ export function extractAnchors(messages: readonly Message[], options: ExtractAnc
     if (part?.type === 'toolCall') calls.set(index, part);
   }
   const files = new Map<string, boolean>();
-  const commands = new Map<string, { text: string; ok: boolean }>();
+  const commands = new Map<string, CommandState>();
   let goalSeen = (previous ?? []).some((anchor) => anchor.category === 'goal' && anchor.required);
   messages.forEach((message, index) => {
     const own = ctxkitMessageKind(message);
@@ -160,11 +160,17 @@ export function extractAnchors(messages: readonly Message[], options: ExtractAnc
   for (const [path, changed] of files) {
     const read: Anchor = { category: 'file-read', text: path, keys: [path] };
     const written: Anchor = { category: 'file-changed', text: path, keys: [path] };
-    if (changed) list.delete(read);
-    if (changed || !list.has(written)) list.add(changed ? written : read);
+    // An edit that succeeded makes the file changed for good (not only while git reports it).
+    if (changed) {
+      list.delete(read);
+      list.replace(written);
+    } else if (!list.has(written)) list.add(read);
   }
   for (const [key, command] of commands) {
-    list.replace({ category: 'command', text: command.text, keys: [key] });
+    // The latest run is the command's state: an earlier checkpoint's anchor of it (another exit
+    // status, other counts) goes.
+    list.deleteWhere((anchor) => anchor.category === 'command' && anchor.keys[0] === key);
+    list.add({ category: 'command', text: command.text, keys: command.keys });
     const open: Anchor = { category: 'open-item', text: `${STILL_FAILING}\`${key}\``, keys: [key] };
     if (command.ok) list.delete(open);
     else list.add(open);

@@ -1,11 +1,12 @@
 import type { ToolCall, ToolResultMessage } from '../../types.js';
 import { contentText } from '../serialize-conversation.js';
 import { parseToolOutput } from '../tool-output/parse-tool-output.js';
-import type { ToolOutputFormat } from '../tool-output/parsed-tool-output.js';
+import type { ParsedToolOutput, ToolOutputFormat } from '../tool-output/parsed-tool-output.js';
+import { telling } from '../tool-output/render-tool-output.js';
 import { lineRank, meaningfulLines } from '../tool-output-highlights.js';
 import type { AnchorList } from './anchor-list.js';
 import { commandOf, isModifying, outcomeOf, pathsOf } from './tool-facts.js';
-import { clipWords, KEY_CHARS, oneLine } from './user-words.js';
+import { clipWords, KEY_CHARS, oneLine, TEXT_CHARS } from './user-words.js';
 
 /** Outputs whose diagnostics are facts even when the command exited 0 (a linter's warnings are not). */
 const DIAGNOSTIC_FORMATS = new Set<ToolOutputFormat>([
@@ -21,14 +22,33 @@ const DIAGNOSTIC_FORMATS = new Set<ToolOutputFormat>([
   'npm',
   'pip',
 ]);
-const LINTERS = new Set<ToolOutputFormat>(['eslint', 'biome', 'cargo']);
-const ERRORS_PER_RESULT = 40;
+/** Linters: their warnings are their verdict, whether or not the run failed. */
+const LINTERS = new Set<ToolOutputFormat>(['eslint', 'biome']);
+/** Outputs that report places and files rather than problems: grep's matches, git's changed files. */
+const REPORTING_FORMATS = new Set<ToolOutputFormat>(['grep', 'git-status', 'git-diff']);
+/** Errors, failing tests, matches or files anchored per tool result at most. */
+const ITEMS_PER_RESULT = 40;
 
-/** The last part of a test's name (`suite > test`), unless it is too short to recognise alone. */
+/**
+ * A test's name as a key: without its suites (`suite > test`, `suite › test`) and without the file a
+ * pytest id starts with (`test_a.py::Class::test` → `Class::test`); a Rust path (`tests::parses`) is
+ * the name cargo reports, so it stays whole. The full name when the rest is too short to recognise.
+ */
 function leafName(test: string): string {
-  const parts = test.split(/ > | › |::/);
-  const leaf = parts[parts.length - 1]!.trim();
+  const parts = test.split(/ > | › /);
+  const leaf = parts[parts.length - 1]!.trim().replace(/^[^\s:]+\.\w+::/, '');
   return leaf.length >= 6 ? leaf : test;
+}
+
+/**
+ * Code points of a problem's message as its anchor writes it; the summary must keep all of them for
+ * its error or failing test to count as kept.
+ */
+const MESSAGE_CHARS = 100;
+
+/** A problem's message as its anchor writes it (a key): its first words, on one line. */
+function messageOf(message: string | undefined): string {
+  return clipWords(oneLine(message ?? ''), MESSAGE_CHARS);
 }
 
 /** A path without its leading `./`. */
@@ -55,43 +75,82 @@ function passingTests(output: string): Set<string> {
   return names;
 }
 
-/** The errors and failing tests of one tool result, each with the command that reported it as `source`. */
+/** What a search or a VCS command reported: each match (`path:line text`) or changed file, as anchors. */
+function reportedAnchors(parsed: ParsedToolOutput, source: string | undefined, list: AnchorList): void {
+  const from = source === undefined ? {} : { sources: [source] };
+  let added = 0;
+  for (const note of parsed.notes) {
+    if (added >= ITEMS_PER_RESULT) break;
+    if (parsed.format === 'grep') {
+      const place = /^(\S+?:\d+)(?=\s|$)/.exec(note)?.[1] ?? (/\s/.test(note) ? undefined : note);
+      if (!place) continue;
+      // The place as the tool wrote it (`./app/a.py:2` stays so).
+      list.add({ category: 'match', text: clipWords(oneLine(note), TEXT_CHARS), keys: [place], ...from });
+      added++;
+    } else if (parsed.format === 'git-status') {
+      const change = /^(modified|deleted|added|renamed|untracked|conflicted|copied|typechange|new file): (.+)$/.exec(
+        note,
+      );
+      if (!change) continue;
+      const path = bare(change[2]!.replace(/^.* -> /, ''));
+      list.add({ category: 'file-changed', text: `${path} (${change[1]})`, keys: [path], ...from });
+      added++;
+    } else if (parsed.format === 'git-diff') {
+      const path = /^(\S+)(?: \(\w+\))? [+]\d+ -\d+/.exec(note)?.[1];
+      if (!path) continue;
+      list.add({
+        category: 'file-changed',
+        text: `${bare(path)} (${note.slice(path.length).trim()})`,
+        keys: [bare(path)],
+        ...from,
+      });
+      added++;
+    }
+  }
+}
+
+/** The errors and failing tests of one tool result, each with the command that reported it among its `sources`. */
 function resultAnchors(
   output: string,
-  command: string | undefined,
+  parsed: ParsedToolOutput,
   source: string | undefined,
   failed: boolean,
   list: AnchorList,
 ): void {
-  const parsed = parseToolOutput(output, command === undefined ? {} : { command });
   // Tests this output reports passing are no longer failing, whoever reported them.
   const passing = passingTests(output);
   if (passing.size > 0)
     list.deleteWhere(
       (anchor) => anchor.category === 'failing-test' && passing.has((anchor.keys[0] ?? '').toLowerCase()),
     );
+  if (REPORTING_FORMATS.has(parsed.format)) reportedAnchors(parsed, source, list);
   if (!failed && !DIAGNOSTIC_FORMATS.has(parsed.format)) return;
-  const from = source === undefined ? {} : { source };
+  const from = source === undefined ? {} : { sources: [source] };
   let added = 0;
   for (const problem of parsed.problems) {
-    if (added >= ERRORS_PER_RESULT) break;
-    if (problem.severity === 'failure') {
+    if (added >= ITEMS_PER_RESULT) break;
+    // A failing test, or a test's own error (pytest's `ERROR at setup of …`): the test's name, where
+    // it failed and why, each a key, so a summary that names the test but drops its place or its
+    // assertion has not kept it.
+    if (problem.severity === 'failure' || (problem.test && problem.severity === 'error')) {
       const test = problem.test ?? problem.message;
       if (!test) continue;
       const where = problem.location ? ` (${problem.location})` : '';
-      const why = problem.message ? ` — ${clipWords(problem.message, 100)}` : '';
-      list.add({ category: 'failing-test', text: `✗ ${test}${where}${why}`, keys: [leafName(test)], ...from });
+      const message = problem.message === test ? '' : messageOf(problem.message);
+      const keys = [leafName(test), ...(problem.location ? [problem.location] : []), ...(message ? [message] : [])];
+      list.add({ category: 'failing-test', text: `✗ ${test}${where}${message ? ` — ${message}` : ''}`, keys, ...from });
       added++;
       continue;
     }
-    // Warnings count where they are the tool's verdict (a linter's), not beside errors of a failed build.
-    if (problem.severity === 'warning' && (failed || !LINTERS.has(parsed.format))) continue;
+    // Warnings count where they are the tool's verdict (a linter's, failed or not; clippy's when the
+    // build passed), not beside the errors of a failed build.
+    if (problem.severity === 'warning' && !LINTERS.has(parsed.format) && !(parsed.format === 'cargo' && !failed))
+      continue;
     if (!problem.code && !problem.location && EXIT_STATUS_ONLY.test((problem.message ?? '').trim())) continue;
-    const keys = [problem.code, problem.location].filter((key): key is string => Boolean(key));
-    if (keys.length === 0 && problem.message) keys.push(clipWords(problem.message, 100));
+    const message = messageOf(problem.message);
+    const keys = [problem.code, problem.location, message].filter((key): key is string => Boolean(key));
     if (keys.length === 0) continue;
     const head = [problem.location, problem.code].filter(Boolean).join(' ');
-    const message = problem.message ? clipWords(problem.message, 120) : '';
     list.add({ category: 'error', text: head && message ? `${head}: ${message}` : head || message, keys, ...from });
     added++;
   }
@@ -119,17 +178,26 @@ function tellingLine(output: string): string | undefined {
   return best;
 }
 
+/** A command as its anchors know it: how its latest run ended, and the keys a summary must keep. */
+export interface CommandState {
+  /** `` `npx tsc` → failed (exit 2): 10 errors `` */
+  text: string;
+  ok: boolean;
+  /** The command, its failing exit status (`exit 2`) and the counts its run reported. */
+  keys: string[];
+}
+
 /**
- * The facts of one tool result: the files its call read or changed, its command with how it ended,
- * and its errors and failing tests. Fills `state` (files and commands are settled once all messages
- * are read).
+ * The facts of one tool result: the files its call read or changed, its command with how it ended
+ * and what its run counted, its errors and failing tests, and what a search or git reported. Fills
+ * `state` (files and commands are settled once all messages are read).
  *
  * @internal
  */
 export function toolResultAnchors(
   message: ToolResultMessage,
   call: ToolCall | undefined,
-  state: { list: AnchorList; files: Map<string, boolean>; commands: Map<string, { text: string; ok: boolean }> },
+  state: { list: AnchorList; files: Map<string, boolean>; commands: Map<string, CommandState> },
 ): void {
   const output = contentText(message.content);
   const outcome = outcomeOf(message, output);
@@ -138,15 +206,32 @@ export function toolResultAnchors(
     const changed = isModifying(call) && outcome.ok;
     for (const path of pathsOf(call).map(bare)) state.files.set(path, changed || state.files.get(path) === true);
   }
+  const parsed = parseToolOutput(output, command === undefined ? {} : { command });
   const key = command === undefined ? undefined : clipWords(oneLine(command), KEY_CHARS);
+  const source = key ?? (call ? toolRun(call) : undefined);
   if (command !== undefined && key !== undefined) {
+    const counts = telling(parsed.counts).map((count) => clipWords(oneLine(count), MESSAGE_CHARS));
+    const exit = /\(exit (-?\d+)\)/.exec(outcome.label)?.[1];
     state.commands.delete(key);
-    state.commands.set(key, { text: `\`${clipWords(oneLine(command), 160)}\` → ${outcome.label}`, ok: outcome.ok });
-    // This run states the command's errors and failing tests afresh: what an earlier run of it
-    // reported and this one does not is resolved.
-    state.list.deleteWhere(
-      (anchor) => anchor.source === key && (anchor.category === 'error' || anchor.category === 'failing-test'),
-    );
+    state.commands.set(key, {
+      text: `\`${clipWords(oneLine(command), 160)}\` → ${outcome.label}${counts.length > 0 ? `: ${counts.join('; ')}` : ''}`,
+      ok: outcome.ok,
+      keys: [key, ...(outcome.ok || exit === undefined ? [] : [`exit ${exit}`]), ...counts],
+    });
   }
-  resultAnchors(output, command, key, !outcome.ok, state.list);
+  // This run states afresh what the command (or the same tool on the same files) reports: its
+  // errors, failing tests, matches, changed files. What an earlier run reported and this one does
+  // not is resolved, unless another command's latest run still reports it.
+  if (source !== undefined) state.list.withdraw(source);
+  resultAnchors(output, parsed, source, !outcome.ok, state.list);
+}
+
+/**
+ * What a call that runs no shell command restates when it runs again: its tool with the files or the
+ * address it names (`typecheck`, `read src/a.ts`, `fetch https://…`), so a tool's next run on the same
+ * files resolves the errors its last run reported there.
+ */
+function toolRun(call: ToolCall): string {
+  const url = typeof call.arguments?.['url'] === 'string' ? [call.arguments['url']] : [];
+  return clipWords(oneLine([call.name, ...pathsOf(call).map(bare), ...url].join(' ')), KEY_CHARS);
 }

@@ -91,6 +91,11 @@ function renderGroup(group: Group, width: number): string {
 /** Counts that say nothing: `# todo 0`, `ℹ cancelled 0`, durations. */
 const IDLE_COUNT = /^(# )?(suites|cancelled|skipped|todo) 0$|^(# )?duration_ms\b/;
 
+/** The counts of a parsed output that say something (`# todo 0` and `duration_ms` left out). @internal */
+export function telling(counts: readonly string[]): string[] {
+  return counts.filter((count) => !IDLE_COUNT.test(count));
+}
+
 /**
  * Whether a digest's first line states the exit status: `always` (`exit status unknown` when neither
  * host nor output told), `known` (only when one did), `never` (a line beside it already says how the
@@ -109,7 +114,7 @@ function header(parsed: ParsedToolOutput, shown: ExitStatusShown): string {
       : parsed.exitCode === undefined
         ? ' (exit status unknown)'
         : ` (exit ${parsed.exitCode})`;
-  const counts = parsed.counts.filter((count) => !IDLE_COUNT.test(count));
+  const counts = telling(parsed.counts);
   const said = counts.length > 0 ? counts.join('; ') : `${parsed.lineCount} line${parsed.lineCount === 1 ? '' : 's'}`;
   return `${name}${exit}: ${said}`;
 }
