@@ -1,10 +1,11 @@
 /**
- * `npm run bench:hostile`: what one hostile input costs — counting 1 MB texts that the split
- * pattern keeps in one piece (runs of one character, a paragraph of Chinese without punctuation,
- * a long word) with the exact tokenizer, beside gpt-tokenizer's own encoder on shorter runs,
- * `manager.prepare` on a user message of 1 MB, and the HTML report of a 50 MB session in Chromium
- * (opening it, and each keystroke of a search). Writes docs/hostile-inputs.md. Every figure comes
- * from one run on one machine; each time is the median of a few runs, after a warm-up.
+ * `npm run bench:hostile`: what one hostile input costs — counting 1 MB of each family of hostile
+ * text (test/fixtures/adversarial-texts.ts: runs of one character, random letters, Chinese, emoji,
+ * base64, random bytes, long numbers, minified JavaScript) with the exact tokenizer, beside
+ * gpt-tokenizer's own encoder on shorter runs, `manager.prepare` on a user message of 1 MB, and the
+ * HTML report of a 50 MB session (writing it with `ctxkit report`, opening it in Chromium, and each
+ * keystroke of a search). Writes docs/hostile-inputs.md. Every figure comes from one run on one
+ * machine; each time is the median of a few runs (and the worst, for the counter), after a warm-up.
  */
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -16,6 +17,7 @@ import { approximateCounter, createContextManager, heuristicSummarizer } from '.
 import { createTokenizerCounter } from '../src/tokenizer/index.js';
 import { recordLargeSession } from '../test/cli/record-large-session.js';
 import { runCli } from '../test/cli/run-cli.js';
+import { ADVERSARIAL_FAMILIES } from '../test/fixtures/adversarial-texts.js';
 import { corpus } from '../test/fixtures/corpus.js';
 import { formatCount, formatTime, sample } from './measure.js';
 import { table } from './report.js';
@@ -26,40 +28,29 @@ const log = (text: string) => process.stderr.write(`[bench:hostile] ${text}\n`);
 /** A text of about `length` UTF-16 units made of `unit` repeated. */
 const repeat = (unit: string, length = MEGABYTE) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
 
-/** Letters in an order with no period short enough to help a cache. */
-function lettersWithoutSpaces(length: number): string {
-  let state = 7;
-  let text = '';
-  for (let index = 0; index < length; index++) {
-    state = (state * 48_271) % 2_147_483_647;
-    text += String.fromCharCode(97 + (state % 26));
-  }
-  return text;
-}
-
-const HOSTILE_TEXTS: readonly (readonly [string, string])[] = [
-  ['1,000,000 newlines', repeat('\n')],
-  ['1,000,000 spaces', repeat(' ')],
-  ['" \\n" × 500,000', repeat(' \n')],
-  ['1,000,000 × "a"', repeat('a')],
-  ['letters without a space', lettersWithoutSpaces(MEGABYTE)],
-  ['Chinese without punctuation', repeat('中文字符串的长度')],
-  ['emoji × 500,000', repeat('😀')],
-  ['punctuation run', repeat('!@#$%^&*()')],
-  ['digits', repeat('1234567890')],
-  ['the corpus, repeated', repeat(corpus.map(({ text }) => text).join('\n'))],
-];
-
 const counter = createTokenizerCounter();
 log('warming up');
 counter.count(repeat('warm up\n', 200_000));
 
+// Each family's 1 MB text, counted five times: the median and the worst of the five.
 const counting: string[][] = [];
-for (const [name, text] of HOSTILE_TEXTS) {
+const texts = new Map<string, string>();
+for (const { name, make } of [
+  ...ADVERSARIAL_FAMILIES,
+  { name: 'the corpus, repeated', make: (length: number) => repeat(corpus.map(({ text }) => text).join('\n'), length) },
+]) {
   log(`count: ${name}`);
+  const text = make(MEGABYTE);
+  texts.set(name, text);
   let tokens = 0;
-  const exact = await sample(3, () => {
+  counter.count(text);
+  // The process's CPU time too: on a shared machine the wall clock counts other programs' turns.
+  let cpu = 0;
+  const exact = await sample(5, () => {
+    const start = process.cpuUsage();
     tokens = counter.count(text);
+    const used = process.cpuUsage(start);
+    cpu = Math.max(cpu, (used.user + used.system) / 1000);
   });
   const approximate = await sample(3, () => approximateCounter.count(text));
   counting.push([
@@ -67,6 +58,8 @@ for (const [name, text] of HOSTILE_TEXTS) {
     formatCount(text.length),
     formatCount(tokens),
     formatTime(exact.median),
+    formatTime(exact.max),
+    formatTime(cpu),
     formatTime(approximate.median),
   ]);
 }
@@ -83,7 +76,8 @@ for (const length of [10_000, 20_000, 40_000, 80_000]) {
 
 log('manager.prepare on a 1 MB user message');
 const prepare: string[][] = [];
-for (const [name, text] of HOSTILE_TEXTS.slice(0, 6)) {
+for (const name of ['newlines', 'spaces', 'one letter', 'random lowercase letters', 'random Chinese', 'base64']) {
+  const text = texts.get(name)!;
   const times = await sample(3, async () => {
     const manager = createContextManager({
       contextWindow: 2_000_000,
@@ -165,17 +159,22 @@ const report = `# Hostile inputs
 
 What a single hostile input costs: written by \`npm run bench:hostile\` (\`bench/hostile-inputs.ts\`)
 on ${cpus()[0]?.model ?? 'an unknown CPU'} (${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)} at the end of the
-run), Node ${process.version}. Each time is the median of three runs after a warm-up; compare the
+run), Node ${process.version}. Each time is the median of a few runs after a warm-up; compare the
 ratios, not the absolute times.
 
-## Counting 1 MB texts that are one piece
+## Counting 1 MB of hostile text
 
-The exact counter (\`ctxkit/tokenizer\`, \`o200k_base\`) gives gpt-tokenizer's own count (a property
-test checks it against the encoder) by merging byte pairs with a heap, in n log n time; the
-encoder's merge loop is quadratic in a piece's length. The approximate counter is the root's
-script-aware estimate.
+Each family of \`test/fixtures/adversarial-texts.ts\` at 1,000,000 UTF-16 units: runs the split
+pattern keeps in one piece (one character, random letters, Chinese, emoji), texts it cuts into many
+short pieces that seldom repeat (base64, hex, random bytes, random UTF-16 units), long numbers and
+minified JavaScript. The exact counter (\`ctxkit/tokenizer\`, \`o200k_base\`) gives gpt-tokenizer's
+own count (tests check it on every family, shorter, against the encoder) by merging byte pairs with
+one queue per rank; the encoder's merge loop is quadratic in a piece's length. Five runs each, after
+one to warm up: the median and the worst, and the worst in CPU time (the process's, garbage
+collection included), which other programs on a shared machine do not inflate as much. The
+approximate counter is the root's script-aware estimate.
 
-${table(['text', 'UTF-16 units', 'tokens', 'exact counter', 'approximate counter'], ['l', 'r', 'r', 'r', 'r'], counting)}
+${table(['text', 'UTF-16 units', 'tokens', 'exact counter (median)', 'exact counter (worst)', 'exact counter (worst CPU time)', 'approximate counter'], ['l', 'r', 'r', 'r', 'r', 'r', 'r'], counting)}
 
 ## Runs of newlines: gpt-tokenizer's encoder beside the exact counter
 

@@ -107,9 +107,10 @@ class TokenBytes {
   /** The longest token, in bytes: a longer range is no token, without a lookup. */
   readonly longest: number;
   private readonly pool: Uint8Array;
-  private readonly offsets: Int32Array;
-  private readonly lengths: Int32Array;
-  /** Two entries per slot: the bytes' hash, and the rank + 1 (0: an empty slot). */
+  /**
+   * Four entries per slot, so that a lookup reads one slot: the bytes' hash, the rank + 1 (0: an
+   * empty slot), and where the token's bytes are in `pool` and how many.
+   */
   private readonly slots: Int32Array;
   private readonly mask: number;
 
@@ -117,11 +118,9 @@ class TokenBytes {
     let capacity = 0;
     for (const token of ranks) capacity += typeof token === 'string' ? 3 * token.length : token.length;
     this.pool = new Uint8Array(capacity);
-    this.offsets = new Int32Array(ranks.length);
-    this.lengths = new Int32Array(ranks.length);
     let slotCount = 1024;
     while (slotCount < 2.5 * ranks.length) slotCount *= 2;
-    this.slots = new Int32Array(2 * slotCount);
+    this.slots = new Int32Array(4 * slotCount);
     this.mask = slotCount - 1;
     let used = 0;
     let longest = 0;
@@ -133,33 +132,30 @@ class TokenBytes {
         this.pool.set(token, used);
         length = token.length;
       }
-      this.offsets[rank] = used;
-      this.lengths[rank] = length;
+      this.insert(rank, used, length);
       used += length;
       longest = Math.max(longest, length);
-      this.insert(rank);
     });
     this.longest = longest;
   }
 
-  private insert(rank: number): void {
-    const start = this.offsets[rank]!;
-    const length = this.lengths[rank]!;
-    const hash = hashBytes(this.pool, start, start + length);
-    let slot = hash & this.mask;
-    for (;;) {
-      const entry = this.slots[2 * slot + 1]!;
-      if (entry === 0 || (this.slots[2 * slot] === hash && this.holds(entry - 1, this.pool, start, length))) break;
-      slot = (slot + 1) & this.mask;
+  private insert(rank: number, offset: number, length: number): void {
+    const hash = hashBytes(this.pool, offset, offset + length);
+    const { slots, mask } = this;
+    let slot = hash & mask;
+    while (slots[4 * slot + 1] !== 0 && !(slots[4 * slot] === hash && this.holds(slot, this.pool, offset, length))) {
+      slot = (slot + 1) & mask;
     }
-    this.slots[2 * slot] = hash;
-    this.slots[2 * slot + 1] = rank + 1;
+    slots[4 * slot] = hash;
+    slots[4 * slot + 1] = rank + 1;
+    slots[4 * slot + 2] = offset;
+    slots[4 * slot + 3] = length;
   }
 
-  /** Whether the token of `rank` is `bytes[start, start + length)`. */
-  private holds(rank: number, bytes: Uint8Array, start: number, length: number): boolean {
-    if (this.lengths[rank] !== length) return false;
-    const offset = this.offsets[rank]!;
+  /** Whether the token in `slot` is `bytes[start, start + length)`. */
+  private holds(slot: number, bytes: Uint8Array, start: number, length: number): boolean {
+    if (this.slots[4 * slot + 3] !== length) return false;
+    const offset = this.slots[4 * slot + 2]!;
     for (let index = 0; index < length; index++) if (this.pool[offset + index] !== bytes[start + index]) return false;
     return true;
   }
@@ -172,9 +168,9 @@ class TokenBytes {
     const { slots, mask } = this;
     let slot = hash & mask;
     for (;;) {
-      const entry = slots[2 * slot + 1]!;
+      const entry = slots[4 * slot + 1]!;
       if (entry === 0) return -1;
-      if (slots[2 * slot] === hash && this.holds(entry - 1, bytes, start, length)) return entry - 1;
+      if (slots[4 * slot] === hash && this.holds(slot, bytes, start, length)) return entry - 1;
       slot = (slot + 1) & mask;
     }
   }
@@ -459,10 +455,8 @@ class PairHeap {
  * and over (a run of one character, or of a few), which then cost no hashing of their bytes.
  */
 class PairCache {
-  private readonly firsts = new Int32Array(PAIR_CACHE_SLOTS).fill(-1);
-  private readonly seconds = new Int32Array(PAIR_CACHE_SLOTS);
-  private readonly ranks = new Int32Array(PAIR_CACHE_SLOTS);
-
+  /** Three entries per slot: the first token, the second (-1 in an empty slot), the pair's rank. */
+  private readonly slots = new Int32Array(3 * PAIR_CACHE_SLOTS).fill(-1);
   /** The rank of each byte's token. */
   readonly ofByte: Int32Array;
 
@@ -477,12 +471,13 @@ class PairCache {
 
   /** The rank of the pair of tokens `first` and `second`, whose bytes are `bytes[start, end)`. */
   rank(first: number, second: number, bytes: Uint8Array, start: number, end: number): number {
-    const slot = (Math.imul(first, 0x9e3779b1) ^ Math.imul(second, 0x85ebca6b)) >>> (32 - PAIR_CACHE_BITS);
-    if (this.firsts[slot] === first && this.seconds[slot] === second) return this.ranks[slot]!;
+    const at = 3 * ((Math.imul(first, 0x9e3779b1) ^ Math.imul(second, 0x85ebca6b)) >>> (32 - PAIR_CACHE_BITS));
+    const { slots } = this;
+    if (slots[at] === first && slots[at + 1] === second) return slots[at + 2]!;
     const rank = this.tokens.rank(bytes, start, end);
-    this.firsts[slot] = first;
-    this.seconds[slot] = second;
-    this.ranks[slot] = rank;
+    slots[at] = first;
+    slots[at + 1] = second;
+    slots[at + 2] = rank;
     return rank;
   }
 }
