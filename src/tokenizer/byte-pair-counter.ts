@@ -20,7 +20,10 @@ const CACHED_PIECE_LENGTH = 64;
 /** Lookups after which the cache's hits are weighed. */
 const CACHE_ROUND = 8192;
 
-/** Pieces of up to this many bytes merge by scanning their pairs; longer ones with a heap. */
+/** Entries of the arrays a long piece grows that are kept for the next piece; larger ones are let go. */
+const KEPT_ENTRIES = 2 ** 18;
+
+/** Pieces of up to this many bytes merge by scanning their pairs; longer ones with queues by rank. */
 const SCANNED_PIECE_BYTES = 96;
 
 /** The bytes of a UTF-8 byte order mark. */
@@ -349,9 +352,12 @@ class RankQueues {
     return rank;
   }
 
-  /** Forgets the nodes of the queues taken so far; call when no queue holds any. */
+  /** Forgets the nodes of the queues taken so far, and lets go of arrays a long piece grew; call when no queue holds any. */
   clear(): void {
     this.nodeCount = 0;
+    if (this.nodes.length > KEPT_ENTRIES) this.nodes = new Int32Array(2048);
+    if (this.seeds.length > KEPT_ENTRIES) this.seeds = new Int32Array(1024);
+    if (this.batch.length > KEPT_ENTRIES) this.batch = new Int32Array(1024);
   }
 
   private activate(rank: number): void {
@@ -629,7 +635,9 @@ export function createBytePairCounter(ranks: Ranks, splitPattern: RegExp): (text
       return remember(piece, cacheable, scannedLength(bytes, length, lookup, starts, pairRanks));
     queues ??= new RankQueues(ranks.length);
     const pairCache = lookup === rankOf ? pairs : undefined;
-    return remember(piece, cacheable, mergedLength(bytes, length, lookup, pairCache, queues, early));
+    const count = mergedLength(bytes, length, lookup, pairCache, queues, early);
+    if (bytes.length > KEPT_ENTRIES) bytes = new Uint8Array(1024);
+    return remember(piece, cacheable, count);
   };
   const remember = (piece: string, cacheable: boolean, count: number): number => {
     if (cacheable) {
