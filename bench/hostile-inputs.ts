@@ -1,10 +1,11 @@
 /**
- * `npm run bench:hostile`: what one hostile input costs — counting 1 MB texts that the split
- * pattern keeps in one piece (runs of one character, a paragraph of Chinese without punctuation,
- * a long word) with the exact tokenizer, beside gpt-tokenizer's own encoder on shorter runs,
- * `manager.prepare` on a user message of 1 MB, and the HTML report of a 50 MB session in Chromium
- * (opening it, and each keystroke of a search). Writes docs/hostile-inputs.md. Every figure comes
- * from one run on one machine; each time is the median of a few runs, after a warm-up.
+ * `npm run bench:hostile`: what one hostile input costs — counting 1 MB of each family of hostile
+ * text (test/fixtures/adversarial-texts.ts: runs of one character, random letters, Chinese, emoji,
+ * base64, random bytes, long numbers, minified JavaScript) with the exact tokenizer, beside
+ * gpt-tokenizer's own encoder on shorter runs, `manager.prepare` on a user message of 1 MB, and the
+ * HTML report of a 50 MB session (writing it with `ctxkit report`, opening it in Chromium, and each
+ * keystroke of a search). Writes docs/hostile-inputs.md. Every figure comes from one run on one
+ * machine; each time is the median of a few runs (and the worst, for the counter), after a warm-up.
  */
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -12,10 +13,16 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { countTokens as encoderCount } from 'gpt-tokenizer/encoding/o200k_base';
 import { chromium } from 'playwright-core';
+import { branchTranscript } from '../src/cli/branch-transcript.js';
+import { type ContextSettings, resolveWindow } from '../src/cli/context-settings.js';
+import { inspectSession } from '../src/cli/inspect-session.js';
+import { loadSession } from '../src/cli/load-session.js';
+import { renderReport } from '../src/cli/render-report.js';
 import { approximateCounter, createContextManager, heuristicSummarizer } from '../src/index.js';
 import { createTokenizerCounter } from '../src/tokenizer/index.js';
 import { recordLargeSession } from '../test/cli/record-large-session.js';
 import { runCli } from '../test/cli/run-cli.js';
+import { ADVERSARIAL_FAMILIES } from '../test/fixtures/adversarial-texts.js';
 import { corpus } from '../test/fixtures/corpus.js';
 import { formatCount, formatTime, sample } from './measure.js';
 import { table } from './report.js';
@@ -26,40 +33,29 @@ const log = (text: string) => process.stderr.write(`[bench:hostile] ${text}\n`);
 /** A text of about `length` UTF-16 units made of `unit` repeated. */
 const repeat = (unit: string, length = MEGABYTE) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
 
-/** Letters in an order with no period short enough to help a cache. */
-function lettersWithoutSpaces(length: number): string {
-  let state = 7;
-  let text = '';
-  for (let index = 0; index < length; index++) {
-    state = (state * 48_271) % 2_147_483_647;
-    text += String.fromCharCode(97 + (state % 26));
-  }
-  return text;
-}
-
-const HOSTILE_TEXTS: readonly (readonly [string, string])[] = [
-  ['1,000,000 newlines', repeat('\n')],
-  ['1,000,000 spaces', repeat(' ')],
-  ['" \\n" × 500,000', repeat(' \n')],
-  ['1,000,000 × "a"', repeat('a')],
-  ['letters without a space', lettersWithoutSpaces(MEGABYTE)],
-  ['Chinese without punctuation', repeat('中文字符串的长度')],
-  ['emoji × 500,000', repeat('😀')],
-  ['punctuation run', repeat('!@#$%^&*()')],
-  ['digits', repeat('1234567890')],
-  ['the corpus, repeated', repeat(corpus.map(({ text }) => text).join('\n'))],
-];
-
 const counter = createTokenizerCounter();
 log('warming up');
 counter.count(repeat('warm up\n', 200_000));
 
+// Each family's 1 MB text, counted five times: the median and the worst of the five.
 const counting: string[][] = [];
-for (const [name, text] of HOSTILE_TEXTS) {
+const texts = new Map<string, string>();
+for (const { name, make } of [
+  ...ADVERSARIAL_FAMILIES,
+  { name: 'the corpus, repeated', make: (length: number) => repeat(corpus.map(({ text }) => text).join('\n'), length) },
+]) {
   log(`count: ${name}`);
+  const text = make(MEGABYTE);
+  texts.set(name, text);
   let tokens = 0;
-  const exact = await sample(3, () => {
+  counter.count(text);
+  // The process's CPU time too: on a shared machine the wall clock counts other programs' turns.
+  let cpu = 0;
+  const exact = await sample(5, () => {
+    const start = process.cpuUsage();
     tokens = counter.count(text);
+    const used = process.cpuUsage(start);
+    cpu = Math.max(cpu, (used.user + used.system) / 1000);
   });
   const approximate = await sample(3, () => approximateCounter.count(text));
   counting.push([
@@ -67,6 +63,8 @@ for (const [name, text] of HOSTILE_TEXTS) {
     formatCount(text.length),
     formatCount(tokens),
     formatTime(exact.median),
+    formatTime(exact.max),
+    formatTime(cpu),
     formatTime(approximate.median),
   ]);
 }
@@ -83,7 +81,8 @@ for (const length of [10_000, 20_000, 40_000, 80_000]) {
 
 log('manager.prepare on a 1 MB user message');
 const prepare: string[][] = [];
-for (const [name, text] of HOSTILE_TEXTS.slice(0, 6)) {
+for (const name of ['newlines', 'spaces', 'one letter', 'random lowercase letters', 'random Chinese', 'base64']) {
+  const text = texts.get(name)!;
   const times = await sample(3, async () => {
     const manager = createContextManager({
       contextWindow: 2_000_000,
@@ -152,9 +151,22 @@ if (existsSync(CHROMIUM)) {
     const run = await runCli(['report', session, '-o', file, '--window', '200000']);
     if (run.exitCode !== 0) throw new Error(run.stderr);
     const written = performance.now() - started;
+    // The same work in this process, for its CPU time: reading, measuring and rendering the session.
+    const cpuStart = process.cpuUsage();
+    const loaded = await loadSession(session);
+    const settings: ContextSettings = {
+      ...resolveWindow({ window: 200_000, model: undefined, sessionModel: undefined }),
+      config: {},
+      systemPrompt: undefined,
+      tools: undefined,
+    };
+    const inspection = await inspectSession(loaded, settings);
+    const page = renderReport(inspection, branchTranscript(loaded, inspection));
+    const cpuUsed = process.cpuUsage(cpuStart);
+    const writtenCpu = (cpuUsed.user + cpuUsed.system) / 1000;
     log('report: Chromium');
     const { open, keys } = await timeReport(file, "node42' is");
-    reportNote = `A session of ${formatCount(statSync(session).size)} bytes (JSONL); \`ctxkit report\` wrote a page of ${formatCount(statSync(file).size)} bytes in ${formatTime(written)}. In Chromium (headless) the page opened — loaded, and its first 100 messages drawn — in **${formatTime(open)}**. Each keystroke of a search, typed one by one (the time includes the 40 ms the page waits for more typing, the search and the next frame):`;
+    reportNote = `A session of ${formatCount(statSync(session).size)} bytes (JSONL); \`ctxkit report\` wrote a page of ${formatCount(statSync(file).size)} bytes in ${formatTime(written)} (its work — reading, measuring and rendering a page of ${formatCount(page.length)} characters — takes ${formatTime(writtenCpu)} of CPU time). In Chromium (headless) the page opened — loaded, and its first 100 messages drawn — in **${formatTime(open)}**. Each keystroke of a search, typed one by one (the time includes the 40 ms the page waits for more typing, the search and the next frame):`;
     for (const [character, time, count] of keys) reportRows.push([`\`${character}\``, formatTime(time), count]);
   } finally {
     rmSync(directory, { recursive: true, force: true });
@@ -165,17 +177,22 @@ const report = `# Hostile inputs
 
 What a single hostile input costs: written by \`npm run bench:hostile\` (\`bench/hostile-inputs.ts\`)
 on ${cpus()[0]?.model ?? 'an unknown CPU'} (${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)} at the end of the
-run), Node ${process.version}. Each time is the median of three runs after a warm-up; compare the
+run), Node ${process.version}. Each time is the median of a few runs after a warm-up; compare the
 ratios, not the absolute times.
 
-## Counting 1 MB texts that are one piece
+## Counting 1 MB of hostile text
 
-The exact counter (\`ctxkit/tokenizer\`, \`o200k_base\`) gives gpt-tokenizer's own count (a property
-test checks it against the encoder) by merging byte pairs with a heap, in n log n time; the
-encoder's merge loop is quadratic in a piece's length. The approximate counter is the root's
-script-aware estimate.
+Each family of \`test/fixtures/adversarial-texts.ts\` at 1,000,000 UTF-16 units: runs the split
+pattern keeps in one piece (one character, random letters, Chinese, emoji), texts it cuts into many
+short pieces that seldom repeat (base64, hex, random bytes, random UTF-16 units), long numbers and
+minified JavaScript. The exact counter (\`ctxkit/tokenizer\`, \`o200k_base\`) gives gpt-tokenizer's
+own count (tests check it on every family, shorter, against the encoder) by merging byte pairs with
+one queue per rank; the encoder's merge loop is quadratic in a piece's length. Five runs each, after
+one to warm up: the median and the worst, and the worst in CPU time (the process's, garbage
+collection included), which other programs on a shared machine do not inflate as much. The
+approximate counter is the root's script-aware estimate.
 
-${table(['text', 'UTF-16 units', 'tokens', 'exact counter', 'approximate counter'], ['l', 'r', 'r', 'r', 'r'], counting)}
+${table(['text', 'UTF-16 units', 'tokens', 'exact counter (median)', 'exact counter (worst)', 'exact counter (worst CPU time)', 'approximate counter'], ['l', 'r', 'r', 'r', 'r', 'r', 'r'], counting)}
 
 ## Runs of newlines: gpt-tokenizer's encoder beside the exact counter
 

@@ -3,54 +3,44 @@
 //
 // The encoder merges byte pairs by scanning and splicing arrays, which costs the square of a piece's
 // length: one piece is any run the split pattern keeps together (80,000 newlines, a paragraph of
-// Chinese without punctuation, a long word of one letter), so a single 1 MB message once took
-// seconds. This counter runs the same algorithm — split with the encoding's own pattern, a piece
-// that is a token counts one, otherwise repeatedly merge the adjacent pair of lowest rank, the
-// leftmost on a tie — over a linked list of parts with a heap of pairs, which gives the same merges
-// in the same order (`npm run bench:hostile`).
+// Chinese without punctuation, a long word of one letter, base64 without a slash), so a single 1 MB
+// message once took seconds. This counter runs the same algorithm — split with the encoding's own
+// pattern, a piece that is a token counts one, otherwise repeatedly merge the adjacent pair of lowest
+// rank, the leftmost on a tie — and gives the same merges in the same order: a short piece by
+// scanning its pairs, a long one over a linked list of parts with a heap of pairs. Ranks are found
+// by the bytes themselves in a hash table of typed arrays, so no string is made per lookup.
+// `npm run bench:hostile` measures the worst inputs of each kind (docs/hostile-inputs.md).
 
 /** A rank table as gpt-tokenizer ships it: a token's text, or its bytes when they are not UTF-8. */
 export type Ranks = readonly (string | readonly number[])[];
 
-/** The three bytes of a UTF-8 byte order mark, as a byte string. */
-const BYTE_ORDER_MARK = '\xEF\xBB\xBF';
-
-/** Pieces whose count is kept, and the longest piece kept. */
+/** Pieces whose count is kept, and the longest piece kept (UTF-16 units). */
 const CACHE_SIZE = 50_000;
 const CACHED_PIECE_LENGTH = 64;
+/** Lookups after which the cache's hits are weighed. */
+const CACHE_ROUND = 8192;
 
-/** Slots of the table of pair ranks (a power of two). */
-const PAIR_SLOTS = 2 ** 18;
+/** Entries of the arrays a long piece grows that are kept for the next piece; larger ones are let go. */
+const KEPT_ENTRIES = 2 ** 18;
 
-const utf8 = new TextEncoder();
-const nonAscii = /[\u0080-\uffff]/;
-/** A UTF-16 code unit that is not part of a pair: the encoder cannot find such a piece whole. */
-const loneSurrogate = /\p{Cs}/u;
+/** Pieces of up to this many bytes merge by scanning their pairs; longer ones with queues by rank. */
+const SCANNED_PIECE_BYTES = 96;
 
-/** Bytes as a string of one character per byte (code units 0–255), which a `Map` can key. */
-function byteString(bytes: Uint8Array): string {
-  let text = '';
-  for (let start = 0; start < bytes.length; start += 8192) {
-    text += String.fromCharCode(...bytes.subarray(start, start + 8192));
-  }
-  return text;
-}
+/** The bytes of a UTF-8 byte order mark. */
+const BOM_FIRST = 0xef;
+const BOM_SECOND = 0xbb;
+const BOM_THIRD = 0xbf;
 
-/** The UTF-8 bytes of `text` (lone surrogates become U+FFFD, as `TextEncoder` does) as a byte string. */
-function utf8Bytes(text: string): string {
-  return nonAscii.test(text) ? byteString(utf8.encode(text)) : text;
-}
-
-/** Whether a byte string is well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF). */
-function isUtf8(bytes: string): boolean {
-  let index = 0;
-  while (index < bytes.length) {
-    const lead = bytes.charCodeAt(index);
+/** Whether `bytes[start, end)` is well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF). */
+function isUtf8(bytes: ArrayLike<number>, start: number, end: number): boolean {
+  let index = start;
+  while (index < end) {
+    const lead = bytes[index]!;
     const length = lead < 0x80 ? 1 : lead < 0xc2 ? 0 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : lead < 0xf5 ? 4 : 0;
-    if (length === 0 || index + length > bytes.length) return false;
+    if (length === 0 || index + length > end) return false;
     let codePoint = length === 1 ? lead : lead & (0xff >> (length + 1));
     for (let offset = 1; offset < length; offset++) {
-      const byte = bytes.charCodeAt(index + offset);
+      const byte = bytes[index + offset]!;
       if ((byte & 0xc0) !== 0x80) return false;
       codePoint = (codePoint << 6) | (byte & 0x3f);
     }
@@ -62,54 +52,352 @@ function isUtf8(bytes: string): boolean {
 }
 
 /**
- * The rank of a byte sequence, looked up as gpt-tokenizer 4.0.0 looks it up: bytes that are UTF-8
- * are decoded (a leading byte order mark dropped, as `TextDecoder` does) and found among the tokens
- * stored as text; other bytes among the tokens stored as bytes. So a token stored as bytes although
- * they are UTF-8 (the ones that start with a byte order mark) is never found, and "\uFEFFusing"
- * ranks as "using" does: the encoder's count, quirks included.
+ * Writes the UTF-8 bytes of `text` into `bytes` (which holds at least three per UTF-16 unit) as
+ * `TextEncoder` encodes it: a lone surrogate becomes U+FFFD. Returns the number of bytes, negated
+ * when the text holds a lone surrogate.
  */
-function pairRanker(table: ReadonlyMap<string, number>): (bytes: string) => number | undefined {
-  return (bytes) => {
-    if (!bytes.startsWith(BYTE_ORDER_MARK) || !isUtf8(bytes)) return table.get(bytes);
-    return bytes.length === BYTE_ORDER_MARK.length ? undefined : table.get(bytes.slice(BYTE_ORDER_MARK.length));
-  };
-}
-
-/**
- * The tokens by their bytes (as byte strings): those stored as text, and those stored as bytes that
- * are not UTF-8 — the encoder looks UTF-8 bytes up among the text tokens only.
- */
-function tokenTable(ranks: Ranks): Map<string, number> {
-  const table = new Map<string, number>();
-  ranks.forEach((token, rank) => {
-    if (typeof token === 'string') table.set(utf8Bytes(token), rank);
-    else {
-      const bytes = String.fromCharCode(...token);
-      if (!isUtf8(bytes)) table.set(bytes, rank);
+function encodeUtf8(text: string, bytes: Uint8Array): number {
+  let length = 0;
+  let lone = false;
+  for (let index = 0; index < text.length; index++) {
+    let code = text.charCodeAt(index);
+    if (code < 0x80) {
+      bytes[length++] = code;
+      continue;
     }
-  });
-  return table;
+    if (code < 0x800) {
+      bytes[length++] = 0xc0 | (code >> 6);
+      bytes[length++] = 0x80 | (code & 0x3f);
+      continue;
+    }
+    if (code >= 0xd800 && code <= 0xdfff) {
+      const low = index + 1 < text.length ? text.charCodeAt(index + 1) : 0;
+      if (code <= 0xdbff && low >= 0xdc00 && low <= 0xdfff) {
+        code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
+        index++;
+        bytes[length++] = 0xf0 | (code >> 18);
+        bytes[length++] = 0x80 | ((code >> 12) & 0x3f);
+        bytes[length++] = 0x80 | ((code >> 6) & 0x3f);
+        bytes[length++] = 0x80 | (code & 0x3f);
+        continue;
+      }
+      lone = true;
+      code = 0xfffd;
+    }
+    bytes[length++] = 0xe0 | (code >> 12);
+    bytes[length++] = 0x80 | ((code >> 6) & 0x3f);
+    bytes[length++] = 0x80 | (code & 0x3f);
+  }
+  return lone ? -length : length;
+}
+
+/** The FNV-1a hash of `bytes[start, end)`, mixed so that its low bits spread. */
+function hashBytes(bytes: Uint8Array, start: number, end: number): number {
+  let hash = 0x811c9dc5;
+  for (let index = start; index < end; index++) hash = Math.imul(hash ^ bytes[index]!, 0x01000193);
+  return hash ^ (hash >>> 15);
 }
 
 /**
- * How a merge finds the rank of two adjacent parts (-1: not a token): by their bytes, or by their
- * tokens' ranks (`first`, `second`), which is the same where no part can start with a byte order mark.
+ * The tokens by their bytes, in an open-addressed hash table of typed arrays: those stored as text
+ * (by their UTF-8 bytes), and those stored as bytes that are not UTF-8 — the encoder looks UTF-8
+ * bytes up among the text tokens only. A later token with the same bytes replaces an earlier one, as
+ * a `Map` would. A rank is found from a range of a byte array without making a string: a `Map`
+ * keyed by byte strings costs a slice and a string hash per lookup, which `npm run bench:hostile`
+ * cannot afford on 1 MB pieces.
  */
-type PairRank = (start: number, end: number, first: number, second: number) => number;
+class TokenBytes {
+  /** The longest token, in bytes: a longer range is no token, without a lookup. */
+  readonly longest: number;
+  private readonly pool: Uint8Array;
+  /**
+   * Four entries per slot, so that a lookup reads one slot: the bytes' hash, the rank + 1 (0: an
+   * empty slot), and where the token's bytes are in `pool` and how many.
+   */
+  private readonly slots: Int32Array;
+  private readonly mask: number;
+
+  constructor(ranks: Ranks) {
+    let capacity = 0;
+    for (const token of ranks) capacity += typeof token === 'string' ? 3 * token.length : token.length;
+    this.pool = new Uint8Array(capacity);
+    let slotCount = 1024;
+    while (slotCount < 2.5 * ranks.length) slotCount *= 2;
+    this.slots = new Int32Array(4 * slotCount);
+    this.mask = slotCount - 1;
+    let used = 0;
+    let longest = 0;
+    ranks.forEach((token, rank) => {
+      let length: number;
+      if (typeof token === 'string') length = Math.abs(encodeUtf8(token, this.pool.subarray(used)));
+      else if (isUtf8(token, 0, token.length)) return;
+      else {
+        this.pool.set(token, used);
+        length = token.length;
+      }
+      this.insert(rank, used, length);
+      used += length;
+      longest = Math.max(longest, length);
+    });
+    this.longest = longest;
+  }
+
+  private insert(rank: number, offset: number, length: number): void {
+    const hash = hashBytes(this.pool, offset, offset + length);
+    const { slots, mask } = this;
+    let slot = hash & mask;
+    while (slots[4 * slot + 1] !== 0 && !(slots[4 * slot] === hash && this.holds(slot, this.pool, offset, length))) {
+      slot = (slot + 1) & mask;
+    }
+    slots[4 * slot] = hash;
+    slots[4 * slot + 1] = rank + 1;
+    slots[4 * slot + 2] = offset;
+    slots[4 * slot + 3] = length;
+  }
+
+  /** Whether the token in `slot` is `bytes[start, start + length)`. */
+  private holds(slot: number, bytes: Uint8Array, start: number, length: number): boolean {
+    if (this.slots[4 * slot + 3] !== length) return false;
+    const offset = this.slots[4 * slot + 2]!;
+    for (let index = 0; index < length; index++) if (this.pool[offset + index] !== bytes[start + index]) return false;
+    return true;
+  }
+
+  /** The rank of the token whose bytes are `bytes[start, end)`, or -1. */
+  rank(bytes: Uint8Array, start: number, end: number): number {
+    const length = end - start;
+    if (length > this.longest) return -1;
+    const hash = hashBytes(bytes, start, end);
+    const { slots, mask } = this;
+    let slot = hash & mask;
+    for (;;) {
+      const entry = slots[4 * slot + 1]!;
+      if (entry === 0) return -1;
+      if (slots[4 * slot] === hash && this.holds(slot, bytes, start, length)) return entry - 1;
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  /**
+   * The rank of `bytes[start, end)` as gpt-tokenizer 4.0.0 looks a merged pair up: bytes that are
+   * UTF-8 are decoded (a leading byte order mark dropped, as `TextDecoder` does) and found among the
+   * tokens stored as text. So a token stored as bytes although they are UTF-8 (the ones that start
+   * with a byte order mark) is never found, and "\uFEFFusing" ranks as "using" does: the encoder's
+   * count, quirks included. Only pieces holding a byte order mark need this over {@link rank}.
+   */
+  decodedRank(bytes: Uint8Array, start: number, end: number): number {
+    const startsWithMark =
+      end - start >= 3 &&
+      bytes[start] === BOM_FIRST &&
+      bytes[start + 1] === BOM_SECOND &&
+      bytes[start + 2] === BOM_THIRD;
+    if (!startsWithMark || !isUtf8(bytes, start, end)) return this.rank(bytes, start, end);
+    return end - start === 3 ? -1 : this.rank(bytes, start + 3, end);
+  }
+}
+
+/** How a merge finds the rank of the bytes `bytes[start, end)`: -1 when they are no token. */
+type RankOf = (bytes: Uint8Array, start: number, end: number) => number;
 
 /**
- * A min-heap of adjacent pairs ordered by rank, then by start offset, in two typed arrays (each
- * merge pushes at most two pairs, so `capacity` is known up front).
+ * The number of tokens byte-pair merging leaves of a short piece, `bytes[0, length)`: scan the
+ * pairs for the lowest rank (the leftmost on a tie), merge it, repeat — the encoder's own loop,
+ * on typed arrays kept between calls (`starts` and `ranks` hold at least `length + 1` entries).
+ */
+function scannedLength(
+  bytes: Uint8Array,
+  length: number,
+  rankOf: RankOf,
+  starts: Int32Array,
+  ranks: Int32Array,
+): number {
+  for (let index = 0; index <= length; index++) starts[index] = index;
+  for (let index = 0; index < length - 1; index++) ranks[index] = rankOf(bytes, index, index + 2);
+  let parts = length;
+  for (;;) {
+    let best = -1;
+    let bestRank = 0x7fffffff;
+    for (let index = 0; index < parts - 1; index++) {
+      const rank = ranks[index]!;
+      if (rank >= 0 && rank < bestRank) {
+        best = index;
+        bestRank = rank;
+      }
+    }
+    if (best < 0) return parts;
+    // Part best + 1 joins part best: the parts and pairs after it move one place left.
+    starts.copyWithin(best + 1, best + 2, parts + 1);
+    ranks.copyWithin(best + 1, best + 2, parts - 1);
+    parts--;
+    ranks[best] = best + 1 < parts ? rankOf(bytes, starts[best]!, starts[best + 2]!) : -1;
+    if (best > 0) ranks[best - 1] = rankOf(bytes, starts[best - 1]!, starts[best + 1]!);
+  }
+}
+
+/** An `Int32Array` with room for `length` entries: `array` itself, or a copy twice as long. */
+function withRoom(array: Int32Array, length: number): Int32Array {
+  if (length <= array.length) return array;
+  const grown = new Int32Array(Math.max(length, 2 * array.length));
+  grown.set(array);
+  return grown;
+}
+
+/**
+ * The pairs waiting to merge, by rank, and a min-heap of the ranks that have any. A piece's first
+ * pairs are sorted by rank and start once (a counting sort), so each rank's first pairs lie side by
+ * side; a pair a merge makes joins its rank's queue (a linked list in one typed array) in O(1).
+ * Taking a rank yields its pairs in order of start (merges go left to right, so a queue is mostly in
+ * order already; it is sorted when it is not). This replaces one heap of all pairs, whose every pop
+ * walks its whole height. The tables by rank are kept between pieces, each left empty.
+ */
+class RankQueues {
+  /** Each rank's first pairs: where they begin and end in `seeds`. */
+  private readonly seedBegins: Int32Array;
+  private readonly seedEnds: Int32Array;
+  private seeds: Int32Array = new Int32Array(1024);
+  /** Each rank's queue of pairs merges made: its first and last node, or -1. */
+  private readonly heads: Int32Array;
+  private readonly tails: Int32Array;
+  /** The start last queued for each rank, and whether a queue is out of order. */
+  private readonly lastStarts: Int32Array;
+  private readonly unsorted: Uint8Array;
+  /** Nodes as (start, next node) pairs. */
+  private nodes: Int32Array = new Int32Array(2048);
+  private nodeCount = 0;
+  private active: Int32Array = new Int32Array(1024);
+  private activeCount = 0;
+  /** The starts of the rank {@link take} returned, in order; `batchLength` of them. */
+  batch: Int32Array = new Int32Array(1024);
+  batchLength = 0;
+
+  constructor(rankCount: number) {
+    this.seedBegins = new Int32Array(rankCount + 1);
+    this.seedEnds = new Int32Array(rankCount);
+    this.heads = new Int32Array(rankCount).fill(-1);
+    this.tails = new Int32Array(rankCount);
+    this.lastStarts = new Int32Array(rankCount);
+    this.unsorted = new Uint8Array(rankCount);
+  }
+
+  /** The lowest rank with a pair waiting, or `Infinity`. */
+  get lowest(): number {
+    return this.activeCount === 0 ? Number.POSITIVE_INFINITY : this.active[0]!;
+  }
+
+  /** Queues a piece's first pairs: `pairRanks[start]` for each start, -1 for no pair. */
+  seed(pairRanks: Int32Array): void {
+    const { seedBegins, seedEnds } = this;
+    let count = 0;
+    for (const rank of pairRanks) {
+      if (rank < 0) continue;
+      if (seedEnds[rank] === 0) this.activate(rank);
+      seedEnds[rank]!++;
+      count++;
+    }
+    this.seeds = withRoom(this.seeds, count);
+    // Each rank's place: the counts of the active ranks before it, in order of rank.
+    const ranks = this.active.slice(0, this.activeCount).sort();
+    let offset = 0;
+    for (const rank of ranks) {
+      seedBegins[rank] = offset;
+      offset += seedEnds[rank]!;
+      seedEnds[rank] = seedBegins[rank]!;
+    }
+    for (let start = 0; start < pairRanks.length; start++) {
+      const rank = pairRanks[start]!;
+      if (rank >= 0) this.seeds[seedEnds[rank]!++] = start;
+    }
+  }
+
+  /** Queues the pair at `start`, of `rank`, which a merge made. */
+  push(rank: number, start: number): void {
+    if (2 * this.nodeCount === this.nodes.length) this.nodes = withRoom(this.nodes, 2 * this.nodeCount + 2);
+    const node = this.nodeCount++;
+    this.nodes[2 * node] = start;
+    this.nodes[2 * node + 1] = -1;
+    if (this.heads[rank] === -1) {
+      this.heads[rank] = node;
+      this.unsorted[rank] = 0;
+      if (this.seedEnds[rank] === 0) this.activate(rank);
+    } else {
+      this.nodes[2 * this.tails[rank]! + 1] = node;
+      if (start < this.lastStarts[rank]!) this.unsorted[rank] = 1;
+    }
+    this.tails[rank] = node;
+    this.lastStarts[rank] = start;
+  }
+
+  /** Empties the lowest rank's pairs into {@link batch}, in order of start, and returns the rank. */
+  take(): number {
+    const rank = this.active[0]!;
+    this.deactivateLowest();
+    const begin = this.seedBegins[rank]!;
+    const end = this.seedEnds[rank]!;
+    this.seedEnds[rank] = 0;
+    const seeded = end > begin ? end - begin : 0;
+    let length = seeded;
+    this.batch = withRoom(this.batch, seeded);
+    if (seeded > 0) this.batch.set(this.seeds.subarray(begin, end));
+    const { nodes } = this;
+    for (let node = this.heads[rank]!; node !== -1; node = nodes[2 * node + 1]!) {
+      if (length === this.batch.length) this.batch = withRoom(this.batch, length + 1);
+      this.batch[length++] = nodes[2 * node]!;
+    }
+    const queued = this.heads[rank] !== -1;
+    this.heads[rank] = -1;
+    if (queued && (this.unsorted[rank] === 1 || (seeded > 0 && this.batch[seeded - 1]! > this.batch[seeded]!))) {
+      this.batch.subarray(0, length).sort();
+    }
+    this.batchLength = length;
+    return rank;
+  }
+
+  /** Forgets the nodes of the queues taken so far, and lets go of arrays a long piece grew; call when no queue holds any. */
+  clear(): void {
+    this.nodeCount = 0;
+    if (this.nodes.length > KEPT_ENTRIES) this.nodes = new Int32Array(2048);
+    if (this.seeds.length > KEPT_ENTRIES) this.seeds = new Int32Array(1024);
+    if (this.batch.length > KEPT_ENTRIES) this.batch = new Int32Array(1024);
+  }
+
+  private activate(rank: number): void {
+    if (this.activeCount === this.active.length) this.active = withRoom(this.active, this.activeCount + 1);
+    const { active } = this;
+    let index = this.activeCount++;
+    while (index > 0) {
+      const parent = (index - 1) >> 1;
+      if (active[parent]! <= rank) break;
+      active[index] = active[parent]!;
+      index = parent;
+    }
+    active[index] = rank;
+  }
+
+  private deactivateLowest(): void {
+    const { active } = this;
+    const size = --this.activeCount;
+    const rank = active[size]!;
+    let index = 0;
+    for (;;) {
+      let child = 2 * index + 1;
+      if (child >= size) break;
+      if (child + 1 < size && active[child + 1]! < active[child]!) child++;
+      if (active[child]! >= rank) break;
+      active[index] = active[child]!;
+      index = child;
+    }
+    active[index] = rank;
+  }
+}
+
+/**
+ * A min-heap of adjacent pairs ordered by rank, then by start offset, in two typed arrays that grow
+ * as needed.
  */
 class PairHeap {
-  private readonly ranks: Int32Array;
-  private readonly starts: Int32Array;
+  private ranks: Int32Array = new Int32Array(256);
+  private starts: Int32Array = new Int32Array(256);
   size = 0;
-
-  constructor(capacity: number) {
-    this.ranks = new Int32Array(capacity);
-    this.starts = new Int32Array(capacity);
-  }
 
   /** The rank of the pair on top; read it before `pop`. */
   get topRank(): number {
@@ -122,6 +410,10 @@ class PairHeap {
   }
 
   push(rank: number, start: number): void {
+    if (this.size === this.ranks.length) {
+      this.ranks = withRoom(this.ranks, this.size + 1);
+      this.starts = withRoom(this.starts, this.size + 1);
+    }
     const { ranks, starts } = this;
     let index = this.size++;
     while (index > 0) {
@@ -164,155 +456,121 @@ class PairHeap {
 }
 
 /**
- * The number of tokens byte-pair merging leaves of a piece whose bytes are the tokens `tokens`
- * (overwritten). Parts are a linked list of start offsets; the pairs wait by rank and start (a
- * long piece's first pairs in a sorted array, the pairs merges make in a heap), so the lowest rank
- * and, among equal ranks, the leftmost pair comes first. A pair whose rank is no longer the one
- * recorded for its start is stale (its parts merged since) and skipped. Typed arrays and a
- * hand-kept heap: `npm run bench:hostile` (1 MB texts in one piece) misses its goal by far with
- * arrays and objects.
+ * The ranks of pairs of tokens met lately, by the pair's two ranks, in a direct-mapped table of
+ * typed arrays (a pair overwrites the one in its slot): a long piece meets the same few pairs over
+ * and over (a run of one character, or of a few), which then cost no hashing of their bytes.
  */
-function mergedLength(tokens: Int32Array, rankOf: PairRank): number {
-  const length = tokens.length;
-  const next = new Int32Array(length);
+class PairCache {
+  /** Three entries per slot: the first token, the second (-1 in an empty slot), the pair's rank. */
+  private readonly slots = new Int32Array(3 * PAIR_CACHE_SLOTS).fill(-1);
+  /** The rank of each byte's token. */
+  readonly ofByte: Int32Array;
+
+  constructor(private readonly tokens: TokenBytes) {
+    const one = new Uint8Array(1);
+    this.ofByte = Int32Array.from({ length: 256 }, (_, byte) => {
+      one[0] = byte;
+      return tokens.rank(one, 0, 1);
+    });
+    if (this.ofByte.includes(-1)) throw new Error('The rank table does not hold every byte as a token');
+  }
+
+  /** The rank of the pair of tokens `first` and `second`, whose bytes are `bytes[start, end)`. */
+  rank(first: number, second: number, bytes: Uint8Array, start: number, end: number): number {
+    const at = 3 * ((Math.imul(first, 0x9e3779b1) ^ Math.imul(second, 0x85ebca6b)) >>> (32 - PAIR_CACHE_BITS));
+    const { slots } = this;
+    if (slots[at] === first && slots[at + 1] === second) return slots[at + 2]!;
+    const rank = this.tokens.rank(bytes, start, end);
+    slots[at] = first;
+    slots[at + 1] = second;
+    slots[at + 2] = rank;
+    return rank;
+  }
+}
+
+/** Slots of the pair cache (a power of two). */
+const PAIR_CACHE_BITS = 16;
+const PAIR_CACHE_SLOTS = 2 ** PAIR_CACHE_BITS;
+
+/**
+ * The number of tokens byte-pair merging leaves of a long piece, `bytes[0, length)`. Parts are a
+ * linked list of start offsets; the pairs wait in `queues` by rank, and the lowest rank's pairs
+ * merge leftmost first. A pair whose rank is no longer the one recorded for its start is stale (its
+ * parts merged since) and skipped. When a merge makes a pair of a rank as low or lower, the rest of
+ * the rank waits again, so the order is exactly the encoder's: lowest rank, then leftmost. Typed
+ * arrays and hand-kept queues: `npm run bench:hostile` (1 MB texts in one piece) misses its goal
+ * by far with arrays and objects.
+ */
+function mergedLength(
+  bytes: Uint8Array,
+  length: number,
+  rankOf: RankOf,
+  pairs: PairCache | undefined,
+  queues: RankQueues,
+  early: PairHeap,
+): number {
+  // The rank of each part's token, for looking a pair up by its two tokens.
+  const tokens = new Int32Array(length);
+  if (pairs !== undefined) for (let index = 0; index < length; index++) tokens[index] = pairs.ofByte[bytes[index]!]!;
+  const rankOfPair = (start: number, middle: number, end: number): number =>
+    pairs === undefined ? rankOf(bytes, start, end) : pairs.rank(tokens[start]!, tokens[middle]!, bytes, start, end);
+  const next = new Int32Array(length + 1);
   const previous = new Int32Array(length);
-  const pairRanks = new Int32Array(length).fill(-1);
+  const pairRanks = new Int32Array(length);
   for (let index = 0; index < length; index++) {
     next[index] = index + 1;
     previous[index] = index - 1;
   }
-  for (let index = 0; index < length - 1; index++) {
-    pairRanks[index] = rankOf(index, index + 2, tokens[index]!, tokens[index + 1]!);
-  }
-  // The first pairs in order (by rank, then start) without a heap; the heap holds the pairs merges
-  // make. The lowest of the two heads is the lowest pair: the same order as one heap of all pairs.
-  const heap = new PairHeap(3 * length);
-  const sorted = length >= SORTED_PAIRS_LENGTH ? sortedPairs(pairRanks) : undefined;
-  if (sorted === undefined) {
-    for (let index = 0; index < length - 1; index++) if (pairRanks[index]! >= 0) heap.push(pairRanks[index]!, index);
-  }
-  const firstStarts = sorted?.starts ?? NO_PAIRS;
-  const firstRanks = sorted?.ranks ?? NO_PAIRS;
-  let head = 0;
+  next[length] = length;
+  pairRanks[length - 1] = -1;
+  for (let index = 0; index < length - 1; index++) pairRanks[index] = rankOf(bytes, index, index + 2);
+  queues.seed(pairRanks);
   let parts = length;
-  for (;;) {
-    while (head < firstStarts.length && pairRanks[firstStarts[head]!] !== firstRanks[head]) head++;
-    let rank: number;
-    let start: number;
-    const fromFirst =
-      head < firstStarts.length &&
-      (heap.size === 0 ||
-        firstRanks[head]! < heap.topRank ||
-        (firstRanks[head] === heap.topRank && firstStarts[head]! < heap.topStart));
-    if (fromFirst) {
-      rank = firstRanks[head]!;
-      start = firstStarts[head++]!;
-    } else if (heap.size > 0) {
-      rank = heap.topRank;
-      start = heap.topStart;
-      heap.pop();
-      if (pairRanks[start] !== rank) continue;
-    } else break;
+  // Pairs of the rank being merged or lower, which merges make now and then (a longer token can
+  // rank below the ones it is made of): they wait in a heap and go before the rest of the rank.
+  let floor = -1;
+  const merge = (start: number, rank: number): void => {
     const second = next[start]!;
     const after = next[second]!;
     next[start] = after;
     if (after < length) previous[after] = start;
-    tokens[start] = rank;
     pairRanks[second] = -1;
+    tokens[start] = rank;
     parts--;
-    // The merged part and the part after it, then the part before it and the merged part.
-    pairRanks[start] = after < length ? rankOf(start, next[after]!, rank, tokens[after]!) : -1;
-    if (pairRanks[start]! >= 0) heap.push(pairRanks[start]!, start);
+    // The part before and the merged part, then the merged part and the part after it.
     const before = previous[start]!;
     if (before >= 0) {
-      pairRanks[before] = rankOf(before, after, tokens[before]!, rank);
-      if (pairRanks[before]! >= 0) heap.push(pairRanks[before]!, before);
+      const beforeRank = rankOfPair(before, start, after);
+      pairRanks[before] = beforeRank;
+      if (beforeRank > floor) queues.push(beforeRank, before);
+      else if (beforeRank >= 0) early.push(beforeRank, before);
     }
+    const afterRank = after < length ? rankOfPair(start, after, next[after]!) : -1;
+    pairRanks[start] = afterRank;
+    if (afterRank > floor) queues.push(afterRank, start);
+    else if (afterRank >= 0) early.push(afterRank, start);
+  };
+  /** Merges the early pairs that come before `rank` at `start`. */
+  const mergeEarly = (rank: number, start: number): void => {
+    while (early.size > 0 && (early.topRank < rank || (early.topRank === rank && early.topStart < start))) {
+      const earlyRank = early.topRank;
+      const earlyStart = early.topStart;
+      early.pop();
+      if (pairRanks[earlyStart] === earlyRank) merge(earlyStart, earlyRank);
+    }
+  };
+  while (queues.lowest !== Number.POSITIVE_INFINITY) {
+    floor = queues.take();
+    const { batch, batchLength } = queues;
+    for (let at = 0; at < batchLength; at++) {
+      const start = batch[at]!;
+      mergeEarly(floor, start);
+      if (pairRanks[start] === floor) merge(start, floor);
+    }
+    mergeEarly(Number.POSITIVE_INFINITY, 0);
   }
+  queues.clear();
   return parts;
-}
-
-/**
- * Pieces from this length on keep their first pairs sorted beside the heap (a long piece's pairs
- * then cost the heap nothing until merges make new ones); from the second length on they are
- * sorted by counting ranks, shorter ones by comparing.
- */
-const SORTED_PAIRS_LENGTH = 256;
-const COUNTING_SORT_LENGTH = 4096;
-const NO_PAIRS = new Int32Array(0);
-
-/** The pairs that are tokens (rank ≥ 0), ordered by rank and then by start. */
-function sortedPairs(pairRanks: Int32Array): { starts: Int32Array; ranks: Int32Array } {
-  let count = 0;
-  let highest = -1;
-  for (const rank of pairRanks) {
-    if (rank < 0) continue;
-    count++;
-    if (rank > highest) highest = rank;
-  }
-  const starts = new Int32Array(count);
-  const ranks = new Int32Array(count);
-  if (pairRanks.length < COUNTING_SORT_LENGTH) {
-    const keys = new Float64Array(count);
-    let at = 0;
-    for (let index = 0; index < pairRanks.length; index++) {
-      if (pairRanks[index]! >= 0) keys[at++] = pairRanks[index]! * 2 ** 32 + index;
-    }
-    keys.sort();
-    for (let at = 0; at < count; at++) {
-      starts[at] = keys[at]! % 2 ** 32;
-      ranks[at] = (keys[at]! - starts[at]!) / 2 ** 32;
-    }
-    return { starts, ranks };
-  }
-  // Where each rank's pairs begin, then each pair at its place (starts ascending within a rank).
-  const offsets = new Int32Array(highest + 2);
-  for (const rank of pairRanks) if (rank >= 0) offsets[rank + 1]!++;
-  for (let rank = 1; rank < offsets.length; rank++) offsets[rank]! += offsets[rank - 1]!;
-  for (let index = 0; index < pairRanks.length; index++) {
-    const rank = pairRanks[index]!;
-    if (rank < 0) continue;
-    const at = offsets[rank]!++;
-    starts[at] = index;
-    ranks[at] = rank;
-  }
-  return { starts, ranks };
-}
-
-/**
- * The ranks of pairs of tokens met so far, in an open-addressed table of typed arrays (emptied
- * when three quarters full): a `Map` keyed by `first × 2¹⁸ + second` hashes a double per lookup,
- * which `npm run bench:hostile` cannot afford.
- */
-class PairRanks {
-  private readonly firsts = new Int32Array(PAIR_SLOTS).fill(-1);
-  private readonly seconds = new Int32Array(PAIR_SLOTS);
-  private readonly ranks = new Int32Array(PAIR_SLOTS);
-  private used = 0;
-
-  constructor(private readonly rankOf: (first: number, second: number) => number) {}
-
-  get(first: number, second: number): number {
-    const mask = PAIR_SLOTS - 1;
-    let slot = (Math.imul(first, 0x9e3779b1) ^ Math.imul(second, 0x85ebca6b)) & mask;
-    for (;;) {
-      const stored = this.firsts[slot]!;
-      if (stored === -1) break;
-      if (stored === first && this.seconds[slot] === second) return this.ranks[slot]!;
-      slot = (slot + 1) & mask;
-    }
-    const rank = this.rankOf(first, second);
-    if (this.used >= (PAIR_SLOTS >> 2) * 3) {
-      this.firsts.fill(-1);
-      this.used = 0;
-      return rank;
-    }
-    this.firsts[slot] = first;
-    this.seconds[slot] = second;
-    this.ranks[slot] = rank;
-    this.used++;
-    return rank;
-  }
 }
 
 /**
@@ -324,39 +582,73 @@ class PairRanks {
  * @returns The counting function; it keeps a bounded cache of short pieces' counts.
  */
 export function createBytePairCounter(ranks: Ranks, splitPattern: RegExp): (text: string) => number {
-  const table = tokenTable(ranks);
-  const rankOf = pairRanker(table);
-  const bytesOf: string[] = [];
-  for (const [bytes, rank] of table) bytesOf[rank] = bytes;
-  const byteRanks = Int32Array.from({ length: 256 }, (_, byte) => table.get(String.fromCharCode(byte)) ?? -1);
-  if (byteRanks.includes(-1)) throw new Error('The rank table does not hold every byte as a token');
+  const tokens = new TokenBytes(ranks);
+  // The ranks of two bytes, which every merge starts from, looked up once.
+  const pairOfBytes = new Int32Array(65_536);
+  const two = new Uint8Array(2);
+  for (let pair = 0; pair < 65_536; pair++) {
+    two[0] = pair >> 8;
+    two[1] = pair & 0xff;
+    pairOfBytes[pair] = tokens.rank(two, 0, 2);
+  }
+  const pairs = new PairCache(tokens);
+  const rankOf: RankOf = (bytes, start, end) =>
+    end - start === 2 ? pairOfBytes[(bytes[start]! << 8) | bytes[start + 1]!]! : tokens.rank(bytes, start, end);
+  const decodedRankOf: RankOf = (bytes, start, end) => tokens.decodedRank(bytes, start, end);
+  // Kept between pieces: the piece's bytes and the scanning merge's parts and pairs.
+  let bytes = new Uint8Array(1024);
+  const starts = new Int32Array(SCANNED_PIECE_BYTES + 1);
+  const pairRanks = new Int32Array(SCANNED_PIECE_BYTES + 1);
+  let queues: RankQueues | undefined;
+  const early = new PairHeap();
+  // Counts of pieces that are not one token, as merging found them. The cache pays where pieces
+  // repeat (prose, code) and costs more than it saves where they do not (base64, random bytes):
+  // when fewer than a quarter of a round of lookups hit, pieces skip it for a while.
   const cache = new Map<string, number>();
-  const pairs = new PairRanks((first, second) => table.get(bytesOf[first]! + bytesOf[second]!) ?? -1);
-  const byTokens: PairRank = (_start, _end, first, second) => pairs.get(first, second);
-  const merge = (bytes: string): number => {
-    const tokens = new Int32Array(bytes.length);
-    for (let index = 0; index < bytes.length; index++) tokens[index] = byteRanks[bytes.charCodeAt(index)]!;
-    // A byte order mark makes two byte sequences share a rank: look pairs up by their bytes then.
-    const byBytes: PairRank = (start, end) => rankOf(bytes.slice(start, end)) ?? -1;
-    return mergedLength(tokens, bytes.includes(BYTE_ORDER_MARK) ? byBytes : byTokens);
-  };
+  let lookups = 0;
+  let hits = 0;
+  let skipped = 0;
   const countPiece = (piece: string): number => {
-    const cached = cache.get(piece);
-    if (cached !== undefined) return cached;
-    const bytes = utf8Bytes(piece);
+    if (bytes.length < 3 * piece.length) bytes = new Uint8Array(3 * piece.length);
+    const encoded = encodeUtf8(piece, bytes);
+    const length = Math.abs(encoded);
     // The encoder looks a piece up whole by its text; with a lone surrogate it is not a token's
     // text, whatever its U+FFFD bytes are.
-    const whole = bytes === piece || !loneSurrogate.test(piece) ? table.get(bytes) : undefined;
-    const tokens = whole !== undefined ? 1 : merge(bytes);
-    if (piece.length <= CACHED_PIECE_LENGTH) {
-      if (cache.size >= CACHE_SIZE) cache.clear();
-      cache.set(piece, tokens);
+    if (encoded > 0 && tokens.rank(bytes, 0, length) >= 0) return 1;
+    const cacheable = piece.length <= CACHED_PIECE_LENGTH && skipped === 0;
+    if (skipped > 0) skipped--;
+    if (cacheable) {
+      const cached = cache.get(piece);
+      if (++lookups === CACHE_ROUND) {
+        if (hits < CACHE_ROUND / 4) skipped = 8 * CACHE_ROUND;
+        lookups = 0;
+        hits = 0;
+      }
+      if (cached !== undefined) {
+        hits++;
+        return cached;
+      }
     }
-    return tokens;
+    // A byte order mark makes two byte sequences share a rank: look pairs up as the encoder decodes them.
+    const lookup = piece.includes('\uFEFF') ? decodedRankOf : rankOf;
+    if (length <= SCANNED_PIECE_BYTES)
+      return remember(piece, cacheable, scannedLength(bytes, length, lookup, starts, pairRanks));
+    queues ??= new RankQueues(ranks.length);
+    const pairCache = lookup === rankOf ? pairs : undefined;
+    const count = mergedLength(bytes, length, lookup, pairCache, queues, early);
+    if (bytes.length > KEPT_ENTRIES) bytes = new Uint8Array(1024);
+    return remember(piece, cacheable, count);
+  };
+  const remember = (piece: string, cacheable: boolean, count: number): number => {
+    if (cacheable) {
+      if (cache.size >= CACHE_SIZE) cache.clear();
+      cache.set(piece, count);
+    }
+    return count;
   };
   return (text) => {
-    let tokens = 0;
-    for (const [piece] of text.matchAll(splitPattern)) tokens += countPiece(piece);
-    return tokens;
+    let total = 0;
+    for (const piece of text.match(splitPattern) ?? []) total += countPiece(piece);
+    return total;
   };
 }

@@ -6,6 +6,7 @@ import { createTokenizerCounter } from 'ctxkit/tokenizer';
 import { countTokens as cl100kCount } from 'gpt-tokenizer/encoding/cl100k_base';
 import { countTokens as o200kCount } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
+import { ADVERSARIAL_FAMILIES } from '../fixtures/adversarial-texts.js';
 import { corpus } from '../fixtures/corpus.js';
 
 const plainText = { disallowedSpecial: new Set<string>() };
@@ -54,6 +55,26 @@ const runs = fc
   .array(fc.tuple(fc.constantFrom(...RUN_CHARACTERS), fc.integer({ min: 1, max: 200 })), { maxLength: 12 })
   .map((parts) => parts.map(([text, times]) => text.repeat(times)).join(''));
 
+/**
+ * One piece of a few hundred to two thousand letters from a small alphabet: merges make tokens that
+ * rank below their parts, and pairs of one rank arrive out of order, in the counter's long-piece path.
+ */
+const longPieces = fc
+  .tuple(
+    fc.constantFrom('ab', 'abc', 'etaoin', 'xyzq', 'ei', 'абв', 'の中'),
+    fc.integer({ min: 0, max: 2 ** 31 - 2 }),
+    fc.integer({ min: 100, max: 2_000 }),
+  )
+  .map(([alphabet, seed, length]) => {
+    let state = seed + 1;
+    let text = '';
+    for (let index = 0; index < length; index++) {
+      state = (state * 48_271) % 2_147_483_647;
+      text += alphabet[state % alphabet.length];
+    }
+    return text;
+  });
+
 function expectExact(text: string): void {
   for (const { name, counter, reference } of counters) {
     expect({ name, tokens: counter.count(text) }).toEqual({ name, tokens: reference(text) });
@@ -88,6 +109,13 @@ describe('exact counters give the encoding’s own count', () => {
     }
   });
 
+  it('on every family of hostile text (short, since the encoder is quadratic)', () => {
+    for (const { make } of ADVERSARIAL_FAMILIES) {
+      for (const length of [97, 500, 3_000]) expectExact(make(length));
+    }
+  });
+
+  test.prop([longPieces], { numRuns: 60 })('on long pieces of a few letters', expectExact);
   test.prop([fc.string({ unit: 'binary', maxLength: 300 })], { numRuns: 300 })('on any string', expectExact);
   test.prop([fc.string({ unit: 'grapheme', maxLength: 300 })], { numRuns: 200 })('on any graphemes', expectExact);
   test.prop([runs], { numRuns: 150 })('on texts made of runs', expectExact);

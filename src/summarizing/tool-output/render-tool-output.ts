@@ -43,6 +43,7 @@ interface Group {
 
 function groupProblems(problems: readonly ToolOutputProblem[], byCode: boolean): Group[] {
   const groups = new Map<string, Group>();
+  const located = new Map<string, Set<string>>();
   const ordered = [
     ...problems.filter((problem) => problem.severity !== 'warning'),
     ...problems.filter((problem) => problem.severity === 'warning'),
@@ -56,9 +57,17 @@ function groupProblems(problems: readonly ToolOutputProblem[], byCode: boolean):
           ? `${problem.severity}\u0000${problem.code}`
           : `${problem.severity}\u0000${problem.code ?? ''}\u0000${problem.message}`;
     const group = groups.get(key);
-    if (group) {
-      if (problem.location && !group.locations.includes(problem.location)) group.locations.push(problem.location);
-    } else groups.set(key, { problem, locations: problem.location ? [problem.location] : [] });
+    // A set beside each group's list: a log of thousands of one error checks each place once.
+    const places = located.get(key);
+    if (group && places) {
+      if (problem.location && !places.has(problem.location)) {
+        places.add(problem.location);
+        group.locations.push(problem.location);
+      }
+    } else {
+      groups.set(key, { problem, locations: problem.location ? [problem.location] : [] });
+      located.set(key, new Set(problem.location ? [problem.location] : []));
+    }
   }
   return [...groups.values()];
 }
@@ -157,19 +166,38 @@ export function renderToolOutput(parsed: ParsedToolOutput, maxChars: number): st
 export function renderDigest(parsed: ParsedToolOutput, budget: number, exit: ExitStatusShown): string {
   const first = header(parsed, exit);
   const hasCodes = parsed.problems.some((problem) => problem.code !== undefined && problem.severity !== 'failure');
-  for (const { byCode, width } of ATTEMPTS) {
+  // The attempts differ in width; the problems group two ways only, each grouped once.
+  const grouped = new Map<boolean, Group[]>();
+  const groupsBy = (byCode: boolean): Group[] => {
+    let groups = grouped.get(byCode);
+    if (groups === undefined) {
+      groups = groupProblems(parsed.problems, byCode);
+      grouped.set(byCode, groups);
+    }
+    return groups;
+  };
+  attempts: for (const { byCode, width } of ATTEMPTS) {
     if (byCode && !hasCodes) continue;
-    const lines = [first, ...groupProblems(parsed.problems, byCode).map((group) => renderGroup(group, width))];
-    for (const note of parsed.notes)
-      lines.push(width === 0 ? clipText(note, 80, 'head') : clipText(note, Math.max(width, 80), 'head'));
-    const text = lines.join('\n');
-    if (codePointLength(text) <= budget) return text;
+    // Lines are measured as they are made: an attempt stops at the first line past the budget.
+    const lines = [first];
+    let length = codePointLength(first);
+    const add = (line: string): boolean => {
+      length += 1 + codePointLength(line);
+      lines.push(line);
+      return length <= budget;
+    };
+    for (const group of groupsBy(byCode)) if (!add(renderGroup(group, width))) continue attempts;
+    for (const note of parsed.notes) {
+      if (!add(width === 0 ? clipText(note, 80, 'head') : clipText(note, Math.max(width, 80), 'head')))
+        continue attempts;
+    }
+    if (length <= budget) return lines.join('\n');
   }
   // Even codes and places do not all fit: keep the counts, the codes, and as many items as fit.
   const lines = [first];
   const codes = codeLine(parsed.problems);
   if (codes) lines.push(codes);
-  const groups = groupProblems(parsed.problems, true);
+  const groups = groupsBy(true);
   const items = [
     ...groups.map((group) => renderGroup(group, 0)),
     ...parsed.notes.map((note) => clipText(note, 80, 'head')),
