@@ -15,10 +15,10 @@ import type { CallOptions, ContextManager, ContextManagerOptions, PrepareResult 
 import type { ContextEvent } from './events.js';
 import { endsWithFreshSummary } from './internal/ends-with-fresh-summary.js';
 import { checkList } from './internal/host-input.js';
-import { callListener, resolveManagerOptions } from './internal/manager-options.js';
 import { isAbort } from './internal/overflow-reply.js';
 import { ManagedHistory } from './managed-history.js';
 import { ManagerCompaction } from './manager-compaction.js';
+import { callListener, resolveManagerOptions } from './manager-options.js';
 import { recoverFromOverflow } from './overflow-recovery.js';
 import { SentProjection } from './sent-projection.js';
 import { buildBreakdown, oldestAge } from './stats.js';

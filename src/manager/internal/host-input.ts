@@ -37,7 +37,18 @@ export function checkList(input: unknown, where: string): asserts input is reado
       code: 'INPUT_INVALID',
     });
   }
-  for (let index = 0; index < input.length; index++) assertMessage(input[index], where, index);
+  checkNew(input, 0, where);
+}
+
+/**
+ * Checks the new messages `input[start…]`, each named by its index in `input`, before any is
+ * taken in, so a bad one leaves the manager as it was.
+ *
+ * @throws {@link ContextError} with code `INPUT_INVALID`.
+ * @internal
+ */
+export function checkNew(input: readonly unknown[], start: number, where: string): void {
+  for (let index = start; index < input.length; index++) assertMessage(input[index], where, index);
 }
 
 /** A user message the host wrote (not a summary ctxkit made): it starts a turn. @internal */
