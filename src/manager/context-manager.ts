@@ -1,12 +1,11 @@
 import { effectiveKeepRecentTokens, effectiveTokenLimit } from '../config/index.js';
 import { approximateCounter } from '../counting/approximate-counter.js';
 import type { ContextUsage } from '../counting/context-usage.js';
-import { countMessageTokens } from '../counting/count-message-tokens.js';
 import { countExtras } from '../counting/estimate-context-tokens.js';
-import { ContextError } from '../errors.js';
+import { countMessageTokens } from '../counting/count-message-tokens.js';
 import { isContextOverflow } from '../models/is-context-overflow.js';
-import { withoutAwaitedResults } from '../pipeline/awaited-approvals.js';
 import type { CompactionResult } from '../pipeline/compact.js';
+import { withoutAwaitedResults } from '../pipeline/awaited-approvals.js';
 import type { Message } from '../types.js';
 import { assertObjectArgument, invalidArgument } from '../validation/assert-argument.js';
 import { CompactionBackoff } from './compaction-backoff.js';
@@ -14,7 +13,7 @@ import { compactionLevels } from './compaction-levels.js';
 import type { CallOptions, ContextManager, ContextManagerOptions, PrepareResult } from './context-manager-types.js';
 import type { ContextEvent } from './events.js';
 import { endsWithFreshSummary } from './internal/ends-with-fresh-summary.js';
-import { checkList } from './internal/host-input.js';
+import { checkArray, checkList } from './internal/host-input.js';
 import { isAbort } from './internal/overflow-reply.js';
 import { ManagedHistory } from './managed-history.js';
 import { ManagerCompaction } from './manager-compaction.js';
@@ -161,12 +160,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     callOptions: CallOptions,
   ): Promise<PrepareResult> {
     try {
-      if (!Array.isArray(input)) {
-        throw new ContextError({
-          message: `${where}: messages must be an array of messages, received ${input === null ? 'null' : typeof input}.`,
-          code: 'INPUT_INVALID',
-        });
-      }
+      checkArray(input, where);
       const taken =
         where === 'append' ? state.append(input, where, callOptions) : state.take(input, where, callOptions);
       if (typeof taken !== 'boolean') return taken.then((startsTurn) => finish(startsTurn, where, callOptions));

@@ -133,7 +133,7 @@ export class ManagedHistory {
       const message = input[index]!;
       // 2. Guard tool output: a result over the limits is cut (an async step), then taken in.
       if (message.role === 'toolResult' && !guard.fits(message)) {
-        return guard.processOne(message, emit).then((kept) => {
+        return guard.cut(message, emit).then((kept) => {
           this.takeIn(message, kept);
           return this.intake(input, index + 1, startsTurn, callOptions);
         });

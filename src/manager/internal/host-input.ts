@@ -31,13 +31,23 @@ export function continues(input: readonly Message[], previous: readonly Message[
  * @internal
  */
 export function checkList(input: unknown, where: string): asserts input is readonly Message[] {
+  checkArray(input, where);
+  checkNew(input, 0, where);
+}
+
+/**
+ * Checks that the host passed an array (its messages are checked as they are taken in).
+ *
+ * @throws {@link ContextError} with code `INPUT_INVALID`.
+ * @internal
+ */
+export function checkArray(input: unknown, where: string): asserts input is readonly unknown[] {
   if (!Array.isArray(input)) {
     throw new ContextError({
       message: `${where}: messages must be an array of messages, received ${input === null ? 'null' : typeof input}.`,
       code: 'INPUT_INVALID',
     });
   }
-  checkNew(input, 0, where);
 }
 
 /**
