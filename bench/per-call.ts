@@ -43,6 +43,10 @@ export interface PerCallRow {
   pushOntoHistory?: Samples | undefined;
   /** Tool steps, the host pushing each onto the `history` it received (the mean and the slowest include archived batches). */
   pushToolStepOntoHistory?: Samples | undefined;
+  /** The calls among {@link appendToolStep} that archived a batch. */
+  appendArchive?: Samples | undefined;
+  /** The calls among {@link pushToolStepOntoHistory} that archived a batch. */
+  pushArchive?: Samples | undefined;
   /** One new message, the host passing `[...history, message]` (ctxkit's share: the copy is not timed). */
   copyOfHistory?: Samples | undefined;
   skipped?: string;
@@ -173,6 +177,15 @@ export async function measurePerCall(options: {
 
   let appendMessage: Samples | undefined;
   let appendToolStep: Samples | undefined;
+  // The calls that archive a batch, timed apart: in a mean of 45 tool steps they are one or two,
+  // and a garbage collection that lands on another call weighs as much.
+  const archiving = { append: [] as number[], push: [] as number[] };
+  const timedArchive = (into: number[], step: () => Promise<unknown>) => async () => {
+    const before = totalCalls(summarizer);
+    const start = performance.now();
+    await step();
+    if (totalCalls(summarizer) > before) into.push(performance.now() - start);
+  };
   let kept: Message[] = host;
   const keep = (prepared: unknown) => {
     kept = (prepared as { history: Message[] }).history;
@@ -186,12 +199,16 @@ export async function measurePerCall(options: {
       },
       budgetMs: options.budgetMs,
     });
-    appendToolStep = await sample(options.toolSteps, () => append(next).then(keep), {
-      before: () => {
-        next = steps.tool();
+    appendToolStep = await sample(
+      options.toolSteps,
+      timedArchive(archiving.append, () => append(next).then(keep)),
+      {
+        before: () => {
+          next = steps.tool();
+        },
+        budgetMs: options.budgetMs,
       },
-      budgetMs: options.budgetMs,
-    });
+    );
   }
 
   // The other ways a host keeps its history: the `history` the manager returned, pushed onto, or a
@@ -202,10 +219,14 @@ export async function measurePerCall(options: {
     budgetMs: options.budgetMs,
   });
   // Tool steps pushed onto the returned history: the mean and the slowest include the calls that archive a batch.
-  const pushToolStepOntoHistory = await sample(options.toolSteps, () => manager.prepare(kept).then(keep), {
-    before: () => kept.push(...steps.tool()),
-    budgetMs: options.budgetMs,
-  });
+  const pushToolStepOntoHistory = await sample(
+    options.toolSteps,
+    timedArchive(archiving.push, () => manager.prepare(kept).then(keep)),
+    {
+      before: () => kept.push(...steps.tool()),
+      budgetMs: options.budgetMs,
+    },
+  );
   let copy: Message[] = [];
   const copyOfHistory = await sample(options.newMessages, () => manager.prepare(copy).then(keep), {
     before: () => {
@@ -229,6 +250,8 @@ export async function measurePerCall(options: {
     countNewMessage,
     pushOntoHistory,
     pushToolStepOntoHistory,
+    appendArchive: archiving.append.length > 0 ? summarize(archiving.append) : undefined,
+    pushArchive: archiving.push.length > 0 ? summarize(archiving.push) : undefined,
     copyOfHistory,
   };
 }

@@ -141,6 +141,9 @@ export class HistoryArrays {
   /** Replaces messages of the history (old tool results archived), not the host's. */
   replaceAt(indexes: readonly number[], replacements: readonly Message[]): void {
     if (this.hostsHistory) this.ownHistory(this.mirrorArray.slice());
+    // A patch takes about four array slots: a batch that would make the list longer than a copy
+    // (the thousands of results a first call archives) makes `known` an array of its own instead.
+    if (this.knownArray === undefined && 4 * (this.patches.size + indexes.length) > this.followed) this.ownKnown();
     const { history, mirrorArray: mirror, patches } = this;
     for (let rank = 0; rank < indexes.length; rank++) {
       const index = indexes[rank]!;
