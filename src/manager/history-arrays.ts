@@ -23,9 +23,10 @@ export type ArrayLengths = readonly [known: number, history: number, compacted: 
  *   goes on from the history (its first call, the returned history, a copy of it) it is not an
  *   array but `mirror` itself up to `followed` messages, with `patches`: the host's message at each
  *   index where the history keeps another (its output cut, archived). It becomes an array of its
- *   own only when the host goes on from it and a summary already parted the two (the next message
- *   would sit at another index): once for a host that keeps its own array, never for one that
- *   passes the history back, so archiving a batch copies nothing for it.
+ *   own when the host goes on from it and a summary already parted the two (the next message
+ *   would sit at another index), once for a host that keeps its own array, or when a batch would
+ *   make the list longer than a copy (a first call); never for a host that passes the history
+ *   back, so archiving a batch of the usual size copies nothing for it.
  * - `compacted`, after a compaction, is its history and what came since, as a host that took the
  *   compacted history holds it.
  *
