@@ -36,11 +36,10 @@ export interface ArchivedBatch {
  * @internal
  */
 export class ToolBatches {
-  /** History indexes of the visible results, oldest first, from `head` on. */
+  /** History indexes of the visible results, oldest first. */
   private indexes: number[] = [];
   /** Where each is sent (its position in the projection, or -1 when it is not sent). */
   private positions: number[] = [];
-  private head = 0;
 
   constructor(private readonly options: ToolBatchesOptions) {}
 
@@ -54,7 +53,7 @@ export class ToolBatches {
   /** Whether more than `toolCallCutoff + toolSummaryBatch` tool results are visible (and a strategy archives them). */
   due(): boolean {
     const { toolSummaryStrategy: strategy, toolCallCutoff: cutoff, toolSummaryBatch: batch } = this.options.config;
-    return strategy !== 'off' && this.visible > cutoff + batch;
+    return strategy !== 'off' && this.indexes.length > cutoff + batch;
   }
 
   /**
@@ -67,11 +66,13 @@ export class ToolBatches {
     projection: SentProjection,
     callOptions: CallOptions,
   ): Promise<ArchivedBatch> {
-    const end = this.head + this.visible - this.options.config.toolCallCutoff;
-    const indexes = this.indexes.slice(this.head, end);
-    const positions = this.positions.slice(this.head, end);
+    const count = this.indexes.length - this.options.config.toolCallCutoff;
+    const indexes = this.indexes.slice(0, count);
+    const positions = this.positions.slice(0, count);
     const outcome = await summarizeBatch(history, indexes, this.options, callOptions);
-    this.drop(indexes.length);
+    // No longer visible: what is left is the newest `toolCallCutoff`.
+    this.indexes = this.indexes.slice(count);
+    this.positions = this.positions.slice(count);
     const copies: ToolResultMessage[] = [];
     for (let rank = 0; rank < indexes.length; rank++) {
       const copy = archiveToolResult(history[indexes[rank]!] as ToolResultMessage);
@@ -92,21 +93,6 @@ export class ToolBatches {
   restart(): void {
     this.indexes = [];
     this.positions = [];
-    this.head = 0;
-  }
-
-  private get visible(): number {
-    return this.indexes.length - this.head;
-  }
-
-  /** The `count` oldest are archived: no longer visible (the lists are cut once their dead part is most of them). */
-  private drop(count: number): void {
-    this.head += count;
-    if (this.head > 1_024 && this.head * 2 > this.indexes.length) {
-      this.indexes = this.indexes.slice(this.head);
-      this.positions = this.positions.slice(this.head);
-      this.head = 0;
-    }
   }
 }
 
