@@ -1,11 +1,11 @@
 import { effectiveKeepRecentTokens, effectiveTokenLimit } from '../config/index.js';
 import { approximateCounter } from '../counting/approximate-counter.js';
 import type { ContextUsage } from '../counting/context-usage.js';
-import { countExtras } from '../counting/estimate-context-tokens.js';
 import { countMessageTokens } from '../counting/count-message-tokens.js';
+import { countExtras } from '../counting/estimate-context-tokens.js';
 import { isContextOverflow } from '../models/is-context-overflow.js';
-import type { CompactionResult } from '../pipeline/compact.js';
 import { withoutAwaitedResults } from '../pipeline/awaited-approvals.js';
+import type { CompactionResult } from '../pipeline/compact.js';
 import type { Message } from '../types.js';
 import { assertObjectArgument, invalidArgument } from '../validation/assert-argument.js';
 import { CompactionBackoff } from './compaction-backoff.js';

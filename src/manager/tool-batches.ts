@@ -5,8 +5,8 @@
 import type { ContextConfig } from '../config/index.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { archiveToolResult } from '../messages/kept-tool-results.js';
-import { newestPairsThatFit, withTheirCalls } from '../pipeline/tool-summary-input.js';
 import { batchItem, summarizeArchivedResults } from '../pipeline/summarize-tool-results.js';
+import { newestPairsThatFit, withTheirCalls } from '../pipeline/tool-summary-input.js';
 import type { Summarizer } from '../summarizing/summarizer-types.js';
 import { type BatchItem, batchBudget } from '../summarizing/tool-output/batch-budget.js';
 import type { Message, ToolResultMessage } from '../types.js';
