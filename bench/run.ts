@@ -275,9 +275,10 @@ function render(): string {
       'onto it (as above); the `history` the manager returned, with the message pushed onto it; or a new array',
       "`[...history, message]`, as the README's loop does (the host's copy is not timed: only `prepare`). The last",
       'column pushes tool steps onto the returned history: its mean and slowest call include the calls that',
-      'archive a batch. The last two time those calls apart (median, and how many there were): pushed onto',
-      'the returned history, the host receives a new array that hides the batch (the array it pushed onto is',
-      'its own), one copy of the history; with `append` nothing is copied.',
+      'archive a batch. The last two time such calls apart, after those: tool steps until five calls archived',
+      'a batch (median, and how many there were). Pushed onto the returned history, the host receives a new',
+      'array that hides the batch (the array it pushed onto is its own): one copy of the history; with',
+      '`append` nothing is copied.',
       '',
       table(
         [
