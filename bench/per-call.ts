@@ -43,6 +43,10 @@ export interface PerCallRow {
   pushOntoHistory?: Samples | undefined;
   /** Tool steps, the host pushing each onto the `history` it received (the mean and the slowest include archived batches). */
   pushToolStepOntoHistory?: Samples | undefined;
+  /** The calls among {@link appendToolStep} that archived a batch. */
+  appendArchive?: Samples | undefined;
+  /** The calls among {@link pushToolStepOntoHistory} that archived a batch. */
+  pushArchive?: Samples | undefined;
   /** One new message, the host passing `[...history, message]` (ctxkit's share: the copy is not timed). */
   copyOfHistory?: Samples | undefined;
   skipped?: string;
@@ -173,6 +177,7 @@ export async function measurePerCall(options: {
 
   let appendMessage: Samples | undefined;
   let appendToolStep: Samples | undefined;
+  let appendArchive: Samples | undefined;
   let kept: Message[] = host;
   const keep = (prepared: unknown) => {
     kept = (prepared as { history: Message[] }).history;
@@ -192,6 +197,13 @@ export async function measurePerCall(options: {
       },
       budgetMs: options.budgetMs,
     });
+    appendArchive = await archivingCalls(
+      () => {
+        next = steps.tool();
+      },
+      () => append(next).then(keep),
+      () => totalCalls(summarizer),
+    );
   }
 
   // The other ways a host keeps its history: the `history` the manager returned, pushed onto, or a
@@ -206,6 +218,11 @@ export async function measurePerCall(options: {
     before: () => kept.push(...steps.tool()),
     budgetMs: options.budgetMs,
   });
+  const pushArchive = await archivingCalls(
+    () => kept.push(...steps.tool()),
+    () => manager.prepare(kept).then(keep),
+    () => totalCalls(summarizer),
+  );
   let copy: Message[] = [];
   const copyOfHistory = await sample(options.newMessages, () => manager.prepare(copy).then(keep), {
     before: () => {
@@ -229,6 +246,8 @@ export async function measurePerCall(options: {
     countNewMessage,
     pushOntoHistory,
     pushToolStepOntoHistory,
+    appendArchive,
+    pushArchive,
     copyOfHistory,
   };
 }
@@ -243,6 +262,31 @@ let pending: Message[] = [];
 function cpuMs(): number {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1_000;
+}
+
+/** Calls that archive a batch, measured apart from the others. */
+const ARCHIVES = 5;
+
+/**
+ * Tool steps until {@link ARCHIVES} calls archived a batch (at most 600 steps), timing those calls:
+ * among the 45 tool steps of a row they are one or two, and a garbage collection that lands on
+ * one of them weighs as much as the archive.
+ */
+async function archivingCalls(
+  before: () => unknown,
+  step: () => Promise<unknown>,
+  archived: () => number,
+): Promise<Samples | undefined> {
+  const times: number[] = [];
+  for (let steps = 0; steps < 600 && times.length < ARCHIVES; steps++) {
+    before();
+    const calls = archived();
+    const start = performance.now();
+    await step();
+    const time = performance.now() - start;
+    if (archived() > calls) times.push(time);
+  }
+  return times.length > 0 ? summarize(times) : undefined;
 }
 
 function totalCalls(summarizer: { calls: Record<string, number> }): number {

@@ -14,13 +14,16 @@ export function fidelityBlock(path: URL): string {
   return text.slice(start, end + END.length);
 }
 
-/** The soak block (`npm run soak`) of the current file, markers included, or empty when there is none. */
+/**
+ * The soak block (`npm run soak`) of the current file, markers included, with the notes written
+ * after it, or empty when there is none.
+ */
 function soakBlock(path: URL): string {
   if (!existsSync(path)) return '';
   const text = readFileSync(path, 'utf8');
   const start = text.indexOf('<!-- soak:start -->');
   const end = text.indexOf('<!-- soak:end -->');
-  return start < 0 || end < start ? '' : `\n\n${text.slice(start, end + '<!-- soak:end -->'.length)}`;
+  return start < 0 || end < start ? '' : `\n\n${text.slice(start).trimEnd()}`;
 }
 
 /** Writes `body` followed by the preserved fidelity and soak blocks. */

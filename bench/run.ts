@@ -13,7 +13,7 @@ import { createTokenizerCounter } from '../src/tokenizer/index.js';
 import { corpus } from '../test/fixtures/corpus.js';
 import { measureCacheBytes } from './cache-bytes.js';
 import type { IdMode } from './histories.js';
-import { formatCount, formatRatio, formatSize, formatTime } from './measure.js';
+import { formatCount, formatRatio, formatSize, formatTime, type Samples } from './measure.js';
 import {
   LANGCHAIN_LIMIT,
   LANGCHAIN_SIZES,
@@ -134,6 +134,11 @@ function skippedRow(mix: 'realistic' | 'uniform', ids: IdMode, size: number, rea
     summarizerCalls: 0,
     skipped: reason,
   };
+}
+
+/** The median of the calls that archived a batch, and how many there were (— when none did). */
+function archiveCalls(samples: Samples | undefined): string {
+  return samples === undefined ? '—' : `${formatTime(samples.median)} (${samples.count})`;
 }
 
 /** LangChain's cheaper measured step (only the new message where the tool step was not run). */
@@ -270,7 +275,10 @@ function render(): string {
       'onto it (as above); the `history` the manager returned, with the message pushed onto it; or a new array',
       "`[...history, message]`, as the README's loop does (the host's copy is not timed: only `prepare`). The last",
       'column pushes tool steps onto the returned history: its mean and slowest call include the calls that',
-      'archive a batch.',
+      'archive a batch. The last two time such calls apart, after those: tool steps until five calls archived',
+      'a batch (median, and how many there were). Pushed onto the returned history, the host receives a new',
+      'array that hides the batch (the array it pushed onto is its own): one copy of the history; with',
+      '`append` nothing is copied.',
       '',
       table(
         [
@@ -281,8 +289,10 @@ function render(): string {
           'returned history, pushed onto',
           '`[...history, message]`',
           'tool steps pushed onto the returned history: median (mean, slowest)',
+          'a call that archives: pushed onto the returned history',
+          'a call that archives: `append`',
         ],
-        ['l', 'l', 'r', 'r', 'r', 'r', 'r'],
+        ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
         hostRows.map((row) => [
           row.mix,
           row.ids,
@@ -291,6 +301,8 @@ function render(): string {
           formatTime(row.pushOntoHistory!.median),
           formatTime(row.copyOfHistory!.median),
           `${formatTime(row.pushToolStepOntoHistory!.median)} (${formatTime(row.pushToolStepOntoHistory!.mean)}, ${formatTime(row.pushToolStepOntoHistory!.max)})`,
+          archiveCalls(row.pushArchive),
+          archiveCalls(row.appendArchive),
         ]),
       ),
       '',

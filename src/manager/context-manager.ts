@@ -3,7 +3,6 @@ import { approximateCounter } from '../counting/approximate-counter.js';
 import type { ContextUsage } from '../counting/context-usage.js';
 import { countMessageTokens } from '../counting/count-message-tokens.js';
 import { countExtras } from '../counting/estimate-context-tokens.js';
-import { ContextError } from '../errors.js';
 import { isContextOverflow } from '../models/is-context-overflow.js';
 import { withoutAwaitedResults } from '../pipeline/awaited-approvals.js';
 import type { CompactionResult } from '../pipeline/compact.js';
@@ -14,11 +13,11 @@ import { compactionLevels } from './compaction-levels.js';
 import type { CallOptions, ContextManager, ContextManagerOptions, PrepareResult } from './context-manager-types.js';
 import type { ContextEvent } from './events.js';
 import { endsWithFreshSummary } from './internal/ends-with-fresh-summary.js';
-import { checkList } from './internal/host-input.js';
-import { callListener, resolveManagerOptions } from './internal/manager-options.js';
+import { checkArray, checkList } from './internal/host-input.js';
 import { isAbort } from './internal/overflow-reply.js';
 import { ManagedHistory } from './managed-history.js';
 import { ManagerCompaction } from './manager-compaction.js';
+import { callListener, resolveManagerOptions } from './manager-options.js';
 import { recoverFromOverflow } from './overflow-recovery.js';
 import { SentProjection } from './sent-projection.js';
 import { buildBreakdown, oldestAge } from './stats.js';
@@ -99,20 +98,46 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     belowWarning: () => accounting.belowWarning(),
   });
 
-  /** The manager's current usage and projection. */
-  function measure(): { usage: ContextUsage; projection: SentProjection } {
-    return { usage: accounting.measure(state.projection, true), projection: state.projection };
+  /**
+   * One call: stages 1–4 on the host's array (or only what is new), then stages 5 and 6. Synchronous
+   * up to the returned promise unless a tool output needs cutting, a batch is archived or a
+   * compaction runs (so `append` pays for one resolved promise, not a chain of awaits); a
+   * failure is a rejected promise, never a throw.
+   */
+  function runStages(
+    input: readonly Message[],
+    where: 'prepare' | 'afterTurn' | 'append',
+    callOptions: CallOptions,
+  ): Promise<PrepareResult> {
+    try {
+      checkArray(input, where);
+      const taken =
+        where === 'append' ? state.append(input, where, callOptions) : state.take(input, where, callOptions);
+      if (typeof taken !== 'boolean') return taken.then((startsTurn) => finish(startsTurn, where, callOptions));
+      const result = finish(taken, where, callOptions);
+      return result instanceof Promise ? result : Promise.resolve(result);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
-  /**
-   * Usage and projection of a list: the manager's own when it holds that list; else the list's own
-   * projection, on which recorded usage still counts when the list continues the manager's history.
-   */
-  function measureList(list: readonly Message[]): { usage: ContextUsage; projection: SentProjection } {
-    if (state.holds(list)) return measure();
-    const continued = state.continuation(list);
-    const projection = SentProjection.of(continued ?? list, count);
-    return { usage: accounting.measure(projection, continued !== undefined), projection };
+  /** Stages 5 and 6, then notes the request the host is about to send (for `recordUsage`). */
+  function finish(
+    startsTurn: boolean,
+    where: 'prepare' | 'afterTurn' | 'append',
+    callOptions: CallOptions,
+  ): PrepareResult | Promise<PrepareResult> {
+    if (startsTurn) turns.current++;
+    const result = accountAndCompact(callOptions);
+    if (where === 'afterTurn') return result;
+    if (result instanceof Promise) {
+      return result.then((prepared) => {
+        reported.prepared(state.projection);
+        return prepared;
+      });
+    }
+    reported.prepared(state.projection);
+    return result;
   }
 
   /**
@@ -149,53 +174,24 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     return { messages: withoutAwaitedResults(state.projection.sent), history: state.history, usage, compacted };
   }
 
+  /** The manager's current usage and projection. */
+  function measure(): { usage: ContextUsage; projection: SentProjection } {
+    return { usage: accounting.measure(state.projection, true), projection: state.projection };
+  }
+
   /**
-   * One call: stages 1–4 on the host's array (or only what is new), then stages 5 and 6. Synchronous
-   * up to the returned promise unless a tool output needs cutting, a batch is archived or a
-   * compaction runs (so `append` pays for one resolved promise, not a chain of awaits); a
-   * failure is a rejected promise, never a throw.
+   * Usage and projection of a list: the manager's own when it holds that list; else the list's own
+   * projection, on which recorded usage still counts when the list continues the manager's history.
    */
-  function take(
-    input: readonly Message[],
-    where: 'prepare' | 'afterTurn' | 'append',
-    callOptions: CallOptions,
-  ): Promise<PrepareResult> {
-    try {
-      if (!Array.isArray(input)) {
-        throw new ContextError({
-          message: `${where}: messages must be an array of messages, received ${input === null ? 'null' : typeof input}.`,
-          code: 'INPUT_INVALID',
-        });
-      }
-      const taken =
-        where === 'append' ? state.append(input, where, callOptions) : state.take(input, where, callOptions);
-      if (typeof taken !== 'boolean') return taken.then((startsTurn) => finish(startsTurn, where, callOptions));
-      const result = finish(taken, where, callOptions);
-      return result instanceof Promise ? result : Promise.resolve(result);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  function measureList(list: readonly Message[]): { usage: ContextUsage; projection: SentProjection } {
+    if (state.holds(list)) return measure();
+    const continued = state.continuation(list);
+    const projection = SentProjection.of(continued ?? list, count);
+    return { usage: accounting.measure(projection, continued !== undefined), projection };
   }
 
-  function finish(
-    startsTurn: boolean,
-    where: 'prepare' | 'afterTurn' | 'append',
-    callOptions: CallOptions,
-  ): PrepareResult | Promise<PrepareResult> {
-    if (startsTurn) turns.current++;
-    const result = accountAndCompact(callOptions);
-    if (where === 'afterTurn') return result;
-    if (result instanceof Promise) {
-      return result.then((prepared) => {
-        reported.prepared(state.projection);
-        return prepared;
-      });
-    }
-    reported.prepared(state.projection);
-    return result;
-  }
-
-  const prepare = (input: readonly Message[], callOptions: CallOptions = {}) => take(input, 'prepare', callOptions);
+  const prepare = (input: readonly Message[], callOptions: CallOptions = {}) =>
+    runStages(input, 'prepare', callOptions);
 
   return {
     config,
@@ -204,8 +200,8 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       assertObjectArgument(usage, 'recordUsage', 'usage', 'a Usage object ({ input, output, … })');
       reported.record(usage);
     },
-    append: (messages, callOptions = {}) => take(messages, 'append', callOptions),
-    afterTurn: (input, callOptions = {}) => take(input, 'afterTurn', callOptions),
+    append: (messages, callOptions = {}) => runStages(messages, 'append', callOptions),
+    afterTurn: (input, callOptions = {}) => runStages(input, 'afterTurn', callOptions),
     async compact(history, callOptions = {}) {
       checkList(history, 'compact');
       const continued = state.continuation(history) ?? [...history];

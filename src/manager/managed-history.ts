@@ -1,23 +1,36 @@
+import type { ContextConfig } from '../config/index.js';
+import type { Summarizer } from '../summarizing/summarizer-types.js';
 import type { Message } from '../types.js';
 import type { CallOptions } from './context-manager-types.js';
-import { type ArrayLengths, HistoryArrays } from './internal/history-arrays.js';
-import { continues, isHostTurn } from './internal/host-input.js';
-import { checkAndTally, type IntakeTally } from './internal/intake-tally.js';
-import type { ManagedHistoryOptions } from './internal/managed-history-options.js';
+import type { ContextEvent } from './events.js';
+import { type ArrayLengths, HistoryArrays } from './history-arrays.js';
+import { checkNew, isHostTurn } from './internal/host-input.js';
 import { SentProjection } from './sent-projection.js';
 import { ToolBatches } from './tool-batches.js';
+import type { ToolOutputGuard } from './tool-output-guard.js';
+
+/** What {@link ManagedHistory} needs from the manager. @internal */
+export interface ManagedHistoryOptions {
+  config: ContextConfig;
+  count: (message: Message) => number;
+  guard: ToolOutputGuard;
+  summarizer: Summarizer;
+  emit: (event: ContextEvent) => void;
+  /** Called when the projection is rebuilt from scratch (usage recorded before it no longer applies). */
+  onRebuild: () => void;
+}
 
 /**
- * The manager's history and its projection, kept up to date one new message at a time, through
+ * The manager's history and what is sent of it, kept up to date one new message at a time, through
  * the first four stages of a call, in order:
  *
  * 1. take what is new ({@link HistoryArrays}): the host hands in its whole array (`take`), which
  *    is compared object by object with the arrays it may go on from (the host may change its
  *    array anywhere between calls), or only what is new (`append`); every new message is checked
  *    before any is taken in;
- * 2. guard tool output (`ToolOutputGuard`): a new tool result over the limits is cut (and spilled);
+ * 2. guard tool output ({@link ToolOutputGuard}): a new tool result over the limits is cut (and spilled);
  * 3. archive a batch ({@link ToolBatches}): past `toolCallCutoff + toolSummaryBatch` visible
- *    results, the oldest are archived behind one summary, in place;
+ *    results, the oldest are archived behind one summary;
  * 4. project what is sent ({@link SentProjection}): each message kept is appended to what is sent,
  *    with its token count.
  *
@@ -41,25 +54,27 @@ export class ManagedHistory {
   }
 
   /**
-   * Takes the host's whole array: what continues the previous input (or the history) is appended,
+   * Takes the host's whole array: what continues the previous input (or the history) is taken in,
    * anything else starts over. Returns whether a new message starts a turn (a user message the
    * host wrote), or a promise of it when a step is asynchronous.
    */
   take(input: readonly Message[], where: string, callOptions: CallOptions): boolean | Promise<boolean> {
     this.checkHandedOut(input);
+    // 1. Take what is new: where the input goes on from what the manager holds (-1: nowhere).
     const start = this.arrays.startOf(input);
-    if (start < 0) return this.restart(input, where, callOptions);
-    // Every new message is checked before any is taken in, so a bad one leaves the state as it was.
-    const tally = checkAndTally(input, start, where);
-    this.arrays.settle();
-    return this.ingest(input, start, tally, callOptions);
+    checkNew(input, Math.max(0, start), where);
+    if (start < 0) {
+      this.arrays.clear();
+      this.rebuild();
+    } else this.arrays.settle();
+    return this.takeNew(input, Math.max(0, start), callOptions);
   }
 
   /** Takes only what is new: `messages` follow the previous input. */
   append(messages: readonly Message[], where: string, callOptions: CallOptions): boolean | Promise<boolean> {
     this.checkHandedOut(undefined);
-    // Named by their place in the array the host appended, not in the history.
-    return this.ingest(messages, 0, checkAndTally(messages, 0, where), callOptions);
+    checkNew(messages, 0, where);
+    return this.takeNew(messages, 0, callOptions);
   }
 
   /** ctxkit's history: what the host receives as `history`. */
@@ -81,11 +96,7 @@ export class ManagedHistory {
 
   /** Whether `input` is exactly what the manager holds (the host's last input or the history). */
   holds(input: readonly Message[]): boolean {
-    const { known, mirror } = this.arrays;
-    return (
-      (input.length === known.length && continues(input, known)) ||
-      (input.length === mirror.length && continues(input, mirror))
-    );
+    return this.arrays.holds(input);
   }
 
   /**
@@ -93,38 +104,23 @@ export class ManagedHistory {
    * (possibly with new messages): the manager's history plus what `input` adds; else undefined.
    */
   continuation(input: readonly Message[]): Message[] | undefined {
-    const { known, mirror } = this.arrays;
-    if (input !== this.history && continues(input, known)) return mirror.concat(input.slice(known.length));
-    if (continues(input, mirror)) return mirror.concat(input.slice(mirror.length));
-    return undefined;
-  }
-
-  private restart(input: readonly Message[], where: string, callOptions: CallOptions): boolean | Promise<boolean> {
-    const tally = checkAndTally(input, 0, where);
-    this.arrays.clear();
-    this.rebuild();
-    return this.ingest(input, 0, tally, callOptions);
+    return this.arrays.continuation(input);
   }
 
   /**
-   * Takes in checked messages; synchronous until a tool output needs cutting or a batch is due.
-   * A step that fails (an abort) leaves the state as it was before these messages.
+   * Takes in the checked messages `input[start…]`, then archives a batch when one is due. A step
+   * that fails (an abort) leaves the state as it was before these messages.
    */
-  private ingest(
-    input: readonly Message[],
-    start: number,
-    tally: IntakeTally,
-    callOptions: CallOptions,
-  ): boolean | Promise<boolean> {
+  private takeNew(input: readonly Message[], start: number, callOptions: CallOptions): boolean | Promise<boolean> {
     const before = this.arrays.lengths();
-    this.batches.plan(tally);
     const taken = this.intake(input, start, false, callOptions);
     return typeof taken === 'boolean' ? taken : this.undoOnFailure(taken, before);
   }
 
   /**
-   * Takes in `input[from…]`, then archives a batch when one is due. Synchronous up to the first
-   * tool output that needs cutting (taken in once cut, then the rest the same way) or the batch.
+   * Runs stages 2–4 on each message of `input[from…]`, then stage 3's archive when a batch is due.
+   * Synchronous up to the first tool output that needs cutting (taken in once cut, then the rest
+   * the same way) or the batch.
    */
   private intake(
     input: readonly Message[],
@@ -137,7 +133,7 @@ export class ManagedHistory {
       const message = input[index]!;
       // 2. Guard tool output: a result over the limits is cut (an async step), then taken in.
       if (message.role === 'toolResult' && !guard.fits(message)) {
-        return guard.processOne(message, emit).then((kept) => {
+        return guard.cut(message, emit).then((kept) => {
           this.takeIn(message, kept);
           return this.intake(input, index + 1, startsTurn, callOptions);
         });
@@ -147,32 +143,29 @@ export class ManagedHistory {
     }
     // 3. Archive a batch, when one is due.
     if (this.batches.due()) return this.archiveBatch(callOptions).then(() => startsTurn);
-    this.batches.keepUnarchived(this.projection, this.arrays.mirror);
     return startsTurn;
   }
 
   private undoOnFailure(step: Promise<boolean>, before: ArrayLengths): Promise<boolean> {
     return step.catch((error: unknown) => {
       this.arrays.truncate(before);
-      this.batches.forget();
       this.rebuild();
       throw error;
     });
   }
 
-  /** 1. Takes in a message of the host's (`kept` is what the history keeps: its tool output cut, or itself), then projects it. */
+  /** A message of the host's enters the history (`kept` is what the history keeps: its tool output cut, or itself), then what is sent. */
   private takeIn(message: Message, kept: Message): void {
     this.project(kept, this.arrays.takeIn(message, kept));
   }
 
-  /** 4. Projects the message at history index `index`, just appended (as its archived copy when the batch due hides it). */
+  /** 4. Projects the message just appended at history index `index`, noting where a tool result is sent. */
   private project(message: Message, index: number): void {
-    const copy = this.batches.sendAs(message, index);
-    if (!this.projection.append(message, copy)) this.rebuild();
-    else this.batches.note(message, index, copy, this.projection.lastPosition);
+    if (!this.projection.append(message)) this.rebuild();
+    else this.batches.note(message, index, this.projection.lastPosition);
   }
 
-  /** Archives the batch due: the summary is made first (when the summarizer is aborted nothing changes), then applied. */
+  /** 3. Archives the batch due: the summary is made first (when the summarizer is aborted nothing changes), then applied. */
   private async archiveBatch(callOptions: CallOptions): Promise<void> {
     const batch = await this.batches.archive(this.arrays.mirror, this.projection, callOptions);
     this.arrays.replaceAt(batch.indexes, batch.copies);
@@ -197,12 +190,9 @@ export class ManagedHistory {
     projection.seedIds(history);
     this.batches.restart();
     for (let index = 0; index < history.length; index++) {
-      const message = history[index]!;
-      const copy = this.batches.earlyCopyOf(index);
-      projection.append(message, copy);
-      this.batches.note(message, index, copy, projection.lastPosition);
+      projection.append(history[index]!);
+      this.batches.note(history[index]!, index, projection.lastPosition);
     }
-    this.batches.projected();
     this.projection = projection;
     this.options.onRebuild();
   }

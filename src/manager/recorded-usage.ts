@@ -37,15 +37,7 @@ export class RecordedUsage {
 
   /** Notes the request the host is about to send (the projection `prepare` returned). */
   prepared(projection: SentProjection): void {
-    const request = this.request;
-    if (request === undefined) {
-      this.request = { generation: this.generation, sentLength: projection.sent.length, estimate: projection.estimate };
-      return;
-    }
-    // Updated in place: this runs on every call, and `record` copies what it keeps.
-    request.generation = this.generation;
-    request.sentLength = projection.sent.length;
-    request.estimate = projection.estimate;
+    this.request = { generation: this.generation, sentLength: projection.sent.length, estimate: projection.estimate };
   }
 
   /** The projection was rebuilt: usage measured before now no longer applies. */

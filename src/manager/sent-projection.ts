@@ -1,6 +1,6 @@
 import { isValidUsage, usageTotal } from '../counting/estimate-context-tokens.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
-import { createMissingResult, MISSING_CONTENT, PLACEHOLDER_CONTENT } from '../messages/kept-tool-results.js';
+import { createMissingResult } from '../messages/kept-tool-results.js';
 import { summaryText } from '../messages/summary-text.js';
 import { withoutEmptyAssistantParts, withoutEmptyUserParts } from '../pipeline/empty-content.js';
 import type { AssistantMessage, Message, ToolResultMessage } from '../types.js';
@@ -47,9 +47,6 @@ export class SentProjection {
   private offset: number | undefined;
   /** Where the anchor sits in `sent`. */
   private anchorAt = -1;
-  /** Tokens of a placeholder and of a synthetic result: their content is shared, so they are counted once. */
-  private placeholderTokens = -1;
-  private missingTokens = -1;
 
   constructor(private readonly count: (message: Message) => number) {}
 
@@ -110,10 +107,8 @@ export class SentProjection {
   /**
    * Takes in the next message of the history. Returns false when the projection must be rebuilt
    * from scratch (a new raw id equals a fresh id made earlier); it is then left incomplete.
-   * `archivedAs`, for a tool result, is its archived copy: the result is sent as that copy's
-   * placeholder at once (never counted itself), as {@link replaceResult} would leave it.
    */
-  append(message: Message, archivedAs?: ToolResultMessage): boolean {
+  append(message: Message): boolean {
     const index = this.length++;
     this.last = -1;
     switch (message.role) {
@@ -123,7 +118,7 @@ export class SentProjection {
         return true;
       }
       case 'toolResult':
-        return this.appendResult(message, archivedAs);
+        return this.appendResult(message);
       case 'assistant':
         return this.appendAssistant(message, index);
     }
@@ -139,7 +134,7 @@ export class SentProjection {
     this.set(position, sendable(result, current.toolCallId));
   }
 
-  private appendResult(result: ToolResultMessage, archivedAs: ToolResultMessage | undefined): boolean {
+  private appendResult(result: ToolResultMessage): boolean {
     const id = result.toolCallId;
     if (this.ids.isFresh(id)) return false;
     this.ids.note(id);
@@ -147,7 +142,7 @@ export class SentProjection {
     if (call === undefined) return true; // an orphan or a second result: dropped
     if (call.sent < 0) return true; // its call is not sent (hidden, aborted or failed turn)
     this.last = call.sent;
-    this.set(call.sent, sendable(archivedAs ?? result, call.id));
+    this.set(call.sent, sendable(result, call.id));
     return true;
   }
 
@@ -188,28 +183,15 @@ export class SentProjection {
 
   private push(message: Message): number {
     const position = this.sent.push(message) - 1;
-    const tokens = this.tokensOf(message);
+    const tokens = this.count(message);
     this.counts.push(tokens);
     this.sum += tokens;
     if (message.role === 'user') this.noteSummary(message, position);
     return position;
   }
 
-  /** Tokens of a message to send; a placeholder's and a synthetic result's are counted once (their content is shared). */
-  private tokensOf(message: Message): number {
-    if (message.content === PLACEHOLDER_CONTENT) {
-      if (this.placeholderTokens < 0) this.placeholderTokens = this.count(message);
-      return this.placeholderTokens;
-    }
-    if (message.content === MISSING_CONTENT) {
-      if (this.missingTokens < 0) this.missingTokens = this.count(message);
-      return this.missingTokens;
-    }
-    return this.count(message);
-  }
-
   private set(position: number, message: Message): void {
-    const tokens = this.tokensOf(message);
+    const tokens = this.count(message);
     this.sum += tokens - this.counts[position]!;
     this.counts[position] = tokens;
     this.sent[position] = message;

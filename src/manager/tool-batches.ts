@@ -1,14 +1,17 @@
+/**
+ * The stage "archive a batch": which tool results are visible, and, past `toolCallCutoff +
+ * toolSummaryBatch` of them, the oldest archived down to `toolCallCutoff` behind one summary.
+ */
 import type { ContextConfig } from '../config/index.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { archiveToolResult } from '../messages/kept-tool-results.js';
+import { batchItem, summarizeArchivedResults } from '../pipeline/summarize-tool-results.js';
+import { newestPairsThatFit, withTheirCalls } from '../pipeline/tool-summary-input.js';
 import type { Summarizer } from '../summarizing/summarizer-types.js';
+import { type BatchItem, batchBudget } from '../summarizing/tool-output/batch-budget.js';
 import type { Message, ToolResultMessage } from '../types.js';
 import type { CallOptions } from './context-manager-types.js';
 import type { ContextEvent } from './events.js';
-import { EarlyArchive } from './internal/early-archive.js';
-import type { IntakeTally } from './internal/intake-tally.js';
-import { summarizeBatch, summarizedEvent } from './internal/summarize-batch.js';
-import { VisibleResults } from './internal/visible-results.js';
 import type { SentProjection } from './sent-projection.js';
 
 /** What {@link ToolBatches} needs from the manager. @internal */
@@ -26,99 +29,112 @@ export interface ArchivedBatch {
 }
 
 /**
- * The stage "archive a batch": the visible tool results (history index and where each is sent),
- * and, past `toolCallCutoff + toolSummaryBatch` of them, the oldest archived down to
- * `toolCallCutoff` behind one summary (`summarizeBatch` writes it).
- *
- * The results that the batch due at the end of an intake will hide are sent as their placeholders
- * as they are taken in ({@link EarlyArchive}), so a long history taken in whole neither counts nor
- * copies what is about to be hidden.
+ * The visible tool results of the history (their history index, and where each is sent), oldest
+ * first, and the archiving of the oldest in batches. The summary is made before anything changes,
+ * so a summarizer that is aborted leaves the history and what is sent as they were.
  *
  * @internal
  */
 export class ToolBatches {
-  private readonly visible = new VisibleResults();
-  private readonly early = new EarlyArchive();
+  /** History indexes of the visible results, oldest first. */
+  private indexes: number[] = [];
+  /** Where each is sent (its position in the projection, or -1 when it is not sent). */
+  private positions: number[] = [];
 
   constructor(private readonly options: ToolBatchesOptions) {}
 
-  /** Starts an intake of what `tally` counts. */
-  plan(tally: IntakeTally): void {
-    this.early.plan(tally, this.visible.size, this.options.config);
-  }
-
-  /**
-   * What a message taken in at history index `index` is sent as: its archived copy when the batch
-   * due at the end of this intake hides it, else undefined (sent as itself).
-   */
-  sendAs(message: Message, index: number): ToolResultMessage | undefined {
-    return this.early.take(message, index);
-  }
-
-  /** Notes the message at `index`, just projected (`copy` is what {@link sendAs} gave), sent at `position` (or -1). */
-  note(message: Message, index: number, copy: ToolResultMessage | undefined, position: number): void {
+  /** Notes the message at history index `index`, just projected and sent at `position` (or -1). */
+  note(message: Message, index: number, position: number): void {
     if (message.role !== 'toolResult' || !isAgentVisible(message)) return;
-    this.early.sentAt(copy, position);
-    this.visible.add(index, position);
+    this.indexes.push(index);
+    this.positions.push(position);
   }
 
   /** Whether more than `toolCallCutoff + toolSummaryBatch` tool results are visible (and a strategy archives them). */
   due(): boolean {
     const { toolSummaryStrategy: strategy, toolCallCutoff: cutoff, toolSummaryBatch: batch } = this.options.config;
-    return strategy !== 'off' && this.visible.size > cutoff + batch;
+    return strategy !== 'off' && this.indexes.length > cutoff + batch;
   }
 
   /**
    * Archives the oldest visible results down to `toolCallCutoff`: summarizes them (the one async
-   * step: when the summarizer is aborted nothing changes), then sends each as its placeholder in
-   * `projection`. Returns the batch for the history to hide them and append the summary, then report.
+   * step), then sends each as its placeholder in `projection`. Returns the batch for the history
+   * to hide its results and append its summary, then report it.
    */
   async archive(
     history: readonly Message[],
     projection: SentProjection,
     callOptions: CallOptions,
   ): Promise<ArchivedBatch> {
-    const batch = await summarizeBatch(history, this.visible, this.options, callOptions);
-    const { indexes, positions, outcome } = batch;
-    this.visible.drop(indexes.length);
+    const count = this.indexes.length - this.options.config.toolCallCutoff;
+    const indexes = this.indexes.slice(0, count);
+    const positions = this.positions.slice(0, count);
+    const outcome = await summarizeBatch(history, indexes, this.options, callOptions);
+    // No longer visible: what is left is the newest `toolCallCutoff`.
+    this.indexes = this.indexes.slice(count);
+    this.positions = this.positions.slice(count);
     const copies: ToolResultMessage[] = [];
     for (let rank = 0; rank < indexes.length; rank++) {
-      const index = indexes[rank]!;
-      const early = this.early.copyOf(index); // sent as its placeholder already
-      const copy = early ?? archiveToolResult(history[index] as ToolResultMessage);
-      if (early === undefined) projection.replaceResult(positions[rank]!, copy);
+      const copy = archiveToolResult(history[indexes[rank]!] as ToolResultMessage);
+      projection.replaceResult(positions[rank]!, copy);
       copies.push(copy);
     }
-    this.early.clear();
-    return { indexes, copies, summary: outcome.message, event: summarizedEvent(batch) };
+    const event: ContextEvent = {
+      type: 'tool-results-summarized',
+      archived: indexes.length,
+      fallback: outcome.fallback,
+      summary: outcome.summary,
+      ...(outcome.error === undefined ? {} : { error: outcome.error }),
+    };
+    return { indexes, copies, summary: outcome.message, event };
   }
 
-  /** The intake ends without its archive: each result archived early is sent as itself again. */
-  keepUnarchived(projection: SentProjection, history: readonly Message[]): void {
-    this.early.restore(projection, history);
-  }
-
-  /** An intake failed: nothing it archived early stands. */
-  forget(): void {
-    this.early.clear();
-  }
-
-  /**
-   * Starts noting the results of a history projected from scratch: none are visible yet, and the
-   * results archived early in the intake under way are sent as their placeholders again.
-   */
+  /** Forgets every result: the history is about to be projected, and its results noted, again. */
   restart(): void {
-    this.visible.clear();
-    this.early.rewind(true);
+    this.indexes = [];
+    this.positions = [];
   }
+}
 
-  /** The archived copy, made early in this intake, of the result at `index` (asked in ascending order after {@link restart}). */
-  earlyCopyOf(index: number): ToolResultMessage | undefined {
-    return this.early.copyOf(index);
-  }
+/**
+ * Summarizes the results at `indexes` with the newest calls and results that fit the summarizer's
+ * input. The summary's budget grows with the whole batch (see `toolSummaryBudget`): each result is
+ * weighed by its flag and length, not read; only the newest few are looked up with their calls and
+ * reach the summarizer (a first call archives thousands).
+ */
+async function summarizeBatch(
+  history: readonly Message[],
+  indexes: readonly number[],
+  options: ToolBatchesOptions,
+  callOptions: CallOptions,
+): Promise<Awaited<ReturnType<typeof summarizeArchivedResults>>> {
+  const items: BatchItem[] = [];
+  for (const index of indexes) items.push(batchItem(history[index] as ToolResultMessage));
+  const budget = batchBudget(items, options.config.toolSummaryBudget);
+  const pairs = newestPairsThatFit(history, indexes, budget.inputChars, (newest) =>
+    pairsIn(history, indexes.slice(-newest)),
+  );
+  return summarizeArchivedResults(pairs, {
+    strategy: options.config.toolSummaryStrategy as 'llm' | 'heuristic',
+    summarizer: options.summarizer,
+    budget,
+    signal: callOptions.signal,
+  });
+}
 
-  /** The history is projected again: the next {@link earlyCopyOf} starts from the first result. */
-  projected(): void {
-    this.early.rewind(false);
+/**
+ * The results at `indexes` with their calls, found in the stretch of history that holds them:
+ * calls sit just before their results, and a call found there is the one the whole history pairs
+ * it with (a result answers the nearest earlier unanswered call of its id). The stretch starts 64
+ * messages before the first result and widens while a call is missing.
+ */
+function pairsIn(history: readonly Message[], indexes: readonly number[]): Message[] {
+  const results: ToolResultMessage[] = [];
+  for (const index of indexes) results.push(history[index] as ToolResultMessage);
+  const end = indexes[indexes.length - 1]! + 1;
+  for (let span = 64; ; span *= 4) {
+    const start = Math.max(0, indexes[0]! - span);
+    const pairs = withTheirCalls(history.slice(start, end), results);
+    if (start === 0 || pairs.length === results.length * 2) return pairs;
   }
 }

@@ -1,14 +1,15 @@
 import type { ToolOutputLimits } from '../config/index.js';
 import { processToolOutput } from '../pipeline/process-tool-output.js';
 import type { SpillStore } from '../pipeline/spill-store.js';
-import type { Message, ToolResultMessage } from '../types.js';
+import type { ToolResultMessage } from '../types.js';
 import type { ContextEvent } from './events.js';
 
 /**
- * Applies the tool-output limits to tool results as they arrive. The limits are resolved once; an
- * output that fits them by its length alone costs a length check (and a newline count when it
- * is longer than the line limit), and only a result that needs cutting or spilling is remembered,
- * so it is cut (and spilled) once per message object.
+ * The stage "guard tool output": applies the tool-output limits to tool results as they arrive.
+ * The limits are resolved once; an output that fits them by its length alone costs a length check
+ * (and a newline count when it is longer than the line limit), so a tool step stays synchronous
+ * and a few microseconds; only a result that needs cutting or spilling is remembered, so it is cut
+ * (and spilled) once per message object.
  *
  * @internal
  */
@@ -35,22 +36,13 @@ export class ToolOutputGuard {
     return true;
   }
 
-  /** The message as it is kept: a tool result cut to the limits (and spilled) when needed, anything else as it is. */
-  async processOne(message: Message, emit: (event: ContextEvent) => void): Promise<Message> {
-    if (message.role !== 'toolResult' || this.fits(message)) return message;
-    return this.processResult(message, emit);
-  }
-
-  async process(messages: readonly Message[], emit: (event: ContextEvent) => void): Promise<Message[]> {
-    const output: Message[] = [];
-    for (const message of messages) output.push(await this.processOne(message, emit));
-    return output;
-  }
-
-  private async processResult(
-    message: ToolResultMessage,
-    emit: (event: ContextEvent) => void,
-  ): Promise<ToolResultMessage> {
+  /**
+   * The result as the history keeps it: cut to the limits (and spilled) when it does not
+   * {@link fits}, reported by `tool-output-truncated`; the same message object is cut (and
+   * spilled, and reported) once, however often the host hands it in again.
+   */
+  async cut(message: ToolResultMessage, emit: (event: ContextEvent) => void): Promise<ToolResultMessage> {
+    if (this.fits(message)) return message;
     const cached = this.done.get(message);
     if (cached !== undefined) return cached;
     let changed = false;

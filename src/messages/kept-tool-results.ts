@@ -6,8 +6,8 @@
 import type { TextContent, ToolResultMessage } from '../types.js';
 import { ARCHIVED_RESULT_PLACEHOLDER, MISSING_RESULT_TEXT } from './wire-strings.js';
 
-/** The content of every archived result's placeholder: one frozen array, shared. @internal */
-export const PLACEHOLDER_CONTENT: readonly TextContent[] = Object.freeze([
+/** The content of every archived result's placeholder: one frozen array, shared. */
+const PLACEHOLDER_CONTENT: readonly TextContent[] = Object.freeze([
   Object.freeze({ type: 'text' as const, text: ARCHIVED_RESULT_PLACEHOLDER }),
 ]);
 /** The content of every synthetic result of an unanswered call: one frozen array, shared. @internal */

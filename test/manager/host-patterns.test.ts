@@ -76,6 +76,38 @@ describe('a host that pushes into one array', () => {
     expect(next.history).toBe(prepared.history); // went on from it, not from scratch
     expect(events.filter((event) => event.type === 'tool-output-truncated')).toHaveLength(1);
   });
+  it('pushes onto the returned history through an archived batch: its own array stays as it was, and it may go back to it', async () => {
+    const config = { reserveTokens: 2_000, keepRecentTokens: 2_000, toolCallCutoff: 2, toolSummaryBatch: 1 };
+    const events: ContextEvent[] = [];
+    const context = manager(heuristicSummarizer, events, { contextWindow: 1_000_000, config });
+    let { history } = await context.prepare([user(10, 'q')]);
+    for (let index = 0; index < 3; index++) {
+      history.push(call(`c${index}`), result(`c${index}`, `out ${index}`));
+      ({ history } = await context.prepare(history));
+    }
+    const archived = () => events.filter((event) => event.type === 'tool-results-summarized').length;
+    expect(archived()).toBe(0);
+    const passed = history;
+    passed.push(call('c3'), result('c3', 'out 3'));
+    const before = passed.slice();
+    const prepared = await context.prepare(passed);
+    expect(archived()).toBe(1);
+    expect(passed).toEqual(before); // the host's array is as it was: the history it receives is another
+    expect(prepared.history).not.toBe(passed);
+    const hidden = prepared.history.filter(
+      (message) => message.role === 'toolResult' && message.meta?.agentVisible === false,
+    );
+    expect(hidden.map((message) => (message as ToolResultMessage).toolCallId)).toEqual(['c0', 'c1']);
+    // Back to the array it passed, before the batch: the manager goes on from it, as from the history.
+    const kept = prepared.history.slice();
+    const done = answer('done');
+    const next = await context.prepare([...passed, done]);
+    expect(next.history).toEqual([...kept, done]);
+    expect(archived()).toBe(1);
+    const fresh = manager(heuristicSummarizer, [], { contextWindow: 1_000_000, config });
+    expect(next.messages).toEqual((await fresh.prepare([...kept, done])).messages);
+  });
+
   it('goes on from the array of its first call when an output in it was cut, and when nothing was', async () => {
     // A first call starts with the host's array and the history as the same messages; a cut output parts them.
     for (const output of ['short output', 'line of output\n'.repeat(20_000)]) {

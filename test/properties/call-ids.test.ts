@@ -12,7 +12,7 @@ const step = fc.oneof(
 );
 
 test.prop([fc.array(step, { maxLength: 60 })], { numRuns: 400 })(
-  'CallIds knows its renamed ids without keeping them: isFresh agrees with a set of every id it made',
+  'CallIds never makes an id it met or made before, and knows which ids it made',
   (steps) => {
     const ids = new CallIds();
     const made = new Set<string>();

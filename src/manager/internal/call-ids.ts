@@ -1,11 +1,10 @@
 /**
  * The tool-call ids a {@link SentProjection} has met, and the fresh ids it gives reused ones:
- * - the raw ids sent as a call's id (a set);
- * - the raw ids that hold a `#` (the only ones a fresh id `id#k` can equal), in a set;
- * - the next suffix to try per reused id. The fresh ids made are not kept: `id#k` was made when
- *   `k` is below the next suffix of `id` and `id#k` was no raw id when its turn came (a raw id
- *   noted later than that is reported fresh, and the projection is rebuilt with it noted first).
- *   Fresh ids of two different ids never coincide: both end in `#` and their own suffix.
+ * - the raw ids sent as a call's id;
+ * - the raw ids that hold a `#` (the only ones a fresh id `id#k` can equal);
+ * - the fresh ids made, and the next suffix to try per reused id, so renaming the n-th reuse of
+ *   an id costs the same as the first (a history that reuses `call_0` in every turn is not probed
+ *   from `#2` each time).
  *
  * @internal
  */
@@ -14,6 +13,8 @@ export class CallIds {
   private readonly sent = new Set<string>();
   /** Raw ids with a `#` seen in the history. */
   private readonly marked = new Set<string>();
+  /** Fresh ids made. */
+  private readonly fresh = new Set<string>();
   /** The next suffix to try per id: every fresh id of it is below. */
   private readonly nextSuffix = new Map<string, number>();
 
@@ -24,13 +25,7 @@ export class CallIds {
 
   /** Whether `id` is a fresh id this projection made (asked of a raw id before it is noted). */
   isFresh(id: string): boolean {
-    if (this.nextSuffix.size === 0 || !id.includes('#')) return false;
-    const hash = id.lastIndexOf('#');
-    const next = this.nextSuffix.get(id.slice(0, hash));
-    if (next === undefined) return false;
-    const digits = id.slice(hash + 1);
-    const suffix = Number(digits);
-    return suffix >= 2 && suffix < next && String(suffix) === digits && !this.marked.has(id);
+    return this.fresh.has(id);
   }
 
   /** Whether a call was sent under the raw id `id`. */
@@ -47,8 +42,9 @@ export class CallIds {
   freshId(id: string): string {
     let suffix = this.nextSuffix.get(id) ?? 2;
     let candidate = `${id}#${suffix}`;
-    while (this.marked.size > 0 && this.marked.has(candidate)) candidate = `${id}#${++suffix}`;
+    while (this.marked.has(candidate)) candidate = `${id}#${++suffix}`;
     this.nextSuffix.set(id, suffix + 1);
+    this.fresh.add(candidate);
     return candidate;
   }
 }

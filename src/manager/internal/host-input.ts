@@ -31,13 +31,34 @@ export function continues(input: readonly Message[], previous: readonly Message[
  * @internal
  */
 export function checkList(input: unknown, where: string): asserts input is readonly Message[] {
+  checkArray(input, where);
+  checkNew(input, 0, where);
+}
+
+/**
+ * Checks that the host passed an array (its messages are checked as they are taken in).
+ *
+ * @throws {@link ContextError} with code `INPUT_INVALID`.
+ * @internal
+ */
+export function checkArray(input: unknown, where: string): asserts input is readonly unknown[] {
   if (!Array.isArray(input)) {
     throw new ContextError({
       message: `${where}: messages must be an array of messages, received ${input === null ? 'null' : typeof input}.`,
       code: 'INPUT_INVALID',
     });
   }
-  for (let index = 0; index < input.length; index++) assertMessage(input[index], where, index);
+}
+
+/**
+ * Checks the new messages `input[start…]`, each named by its index in `input`, before any is
+ * taken in, so a bad one leaves the manager as it was.
+ *
+ * @throws {@link ContextError} with code `INPUT_INVALID`.
+ * @internal
+ */
+export function checkNew(input: readonly unknown[], start: number, where: string): void {
+  for (let index = start; index < input.length; index++) assertMessage(input[index], where, index);
 }
 
 /** A user message the host wrote (not a summary ctxkit made): it starts a turn. @internal */

@@ -1,11 +1,11 @@
 /** The manager's options: checked, and resolved to a config and the model's limits. */
 import { z } from 'zod';
-import { type ContextConfig, resolveConfig } from '../../config/index.js';
-import { ConfigError } from '../../errors.js';
-import { getModelLimits, type ModelLimits } from '../../models/model-limits.js';
-import { option, parseOptions } from '../../validation/parse-options.js';
-import type { ContextManagerOptions } from '../context-manager-types.js';
-import type { ContextEvent } from '../events.js';
+import { type ContextConfig, resolveConfig } from '../config/index.js';
+import { ConfigError } from '../errors.js';
+import { getModelLimits, type ModelLimits } from '../models/model-limits.js';
+import { option, parseOptions } from '../validation/parse-options.js';
+import type { ContextManagerOptions } from './context-manager-types.js';
+import type { ContextEvent } from './events.js';
 
 const optionsSchema = z.object({
   summarizer: option.summarizer(),
