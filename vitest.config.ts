@@ -15,6 +15,8 @@ export default defineConfig({
   },
   test: {
     testTimeout: 30_000,
+    // Setup hooks record sessions and start servers; on a loaded 2-core machine that passes 10 s.
+    hookTimeout: 60_000,
     // Every core: the default leaves one free, which on a 2-core machine runs the files one at a time.
     maxWorkers: '100%',
     projects: [
