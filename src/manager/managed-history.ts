@@ -146,7 +146,7 @@ export class ManagedHistory {
       this.takeIn(message, message);
     }
     // 3. Archive a batch, when one is due.
-    if (this.batches.due()) return this.archiveBatch(callOptions).then(() => startsTurn);
+    if (this.batches.due(this.projection)) return this.archiveBatch(callOptions).then(() => startsTurn);
     this.batches.keepUnarchived(this.projection, this.arrays.mirror);
     return startsTurn;
   }

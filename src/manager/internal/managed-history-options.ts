@@ -1,6 +1,7 @@
 import type { ContextConfig } from '../../config/index.js';
 import type { Summarizer } from '../../summarizing/summarizer-types.js';
 import type { Message } from '../../types.js';
+import type { CostPolicy } from '../cost-policy.js';
 import type { ContextEvent } from '../events.js';
 import type { ToolOutputGuard } from '../tool-output-guard.js';
 
@@ -13,4 +14,6 @@ export interface ManagedHistoryOptions {
   emit: (event: ContextEvent) => void;
   /** Called when the projection is rebuilt from scratch (usage recorded before it no longer applies). */
   onRebuild: () => void;
+  /** The cost-aware archive policy, when on. */
+  policy?: CostPolicy | undefined;
 }
