@@ -28,6 +28,7 @@ import {
   getModelPricing,
   heuristicSummarizer,
   type Message,
+  MODEL_PRICING_DATE,
   type ModelPricing,
   type SpendTally,
   type Summarizer,
@@ -152,7 +153,6 @@ class Provider {
   spent: SpendTally;
   tokensSent = 0;
   summaryCalls = 0;
-  lastRequest: readonly Message[] = [];
 
   constructor(
     readonly pricing: ModelPricing,
@@ -206,10 +206,12 @@ function billedSummarizer(provider: Provider, mode: 'rebuilt' | 'aligned', clock
       const text = typeof answer === 'string' ? answer : answer.text;
       const output = exact.count(text) + HIDDEN_OUTPUT;
       provider.summaryCalls++;
-      if (mode === 'rebuilt' || provider.lastRequest.length === 0) provider.sendRebuilt(request, clock(), output);
+      // The manager passes the conversation as last sent (`request.conversation`).
+      const conversation = request.conversation ?? [];
+      if (mode === 'rebuilt' || conversation.length === 0) provider.sendRebuilt(request, clock(), output);
       else {
         const instruction = `Summarize the conversation above (${request.kind}) as a checkpoint.`;
-        provider.send(provider.lastRequest, clock(), output, {
+        provider.send(conversation, clock(), output, {
           key: blockKey(instruction),
           tokens: exact.count(instruction) + 200,
         });
@@ -275,8 +277,24 @@ function prune(history: Message[]): Message[] {
   return next;
 }
 
-type PolicyName = 'none' | 'pi-like' | 'opencode-like' | 'clear-tool-uses' | 'ctxkit previous' | 'ctxkit new';
-const POLICIES: PolicyName[] = ['none', 'pi-like', 'opencode-like', 'clear-tool-uses', 'ctxkit previous', 'ctxkit new'];
+type PolicyName =
+  | 'none'
+  | 'pi-like'
+  | 'opencode-like'
+  | 'clear-tool-uses'
+  | 'ctxkit previous'
+  | 'ctxkit new'
+  | 'ctxkit new, 10k tail';
+const POLICIES: PolicyName[] = [
+  'none',
+  'pi-like',
+  'opencode-like',
+  'clear-tool-uses',
+  'ctxkit previous',
+  'ctxkit new',
+  'ctxkit new, 10k tail',
+];
+const ALTERNATIVES: PolicyName[] = ['none', 'pi-like', 'opencode-like', 'clear-tool-uses'];
 
 function makePolicy(name: PolicyName, window: number, provider: Provider, clock: () => number, model: string): Policy {
   const rebuilt = billedSummarizer(provider, 'rebuilt', clock);
@@ -316,8 +334,9 @@ function makePolicy(name: PolicyName, window: number, provider: Provider, clock:
         recover,
       };
     case 'ctxkit previous':
-    case 'ctxkit new': {
-      const fresh = name === 'ctxkit new';
+    case 'ctxkit new':
+    case 'ctxkit new, 10k tail': {
+      const fresh = name !== 'ctxkit previous';
       const manager: ContextManager = createContextManager({
         summarizer: fresh ? billedSummarizer(provider, 'aligned', clock) : rebuilt,
         model,
@@ -326,7 +345,7 @@ function makePolicy(name: PolicyName, window: number, provider: Provider, clock:
         tools: TOOLS,
         now: clock,
         costAware: fresh,
-        ...(fresh && process.env.KEEP ? { config: { keepRecentTokens: Number(process.env.KEEP) } } : {}),
+        ...(name === 'ctxkit new, 10k tail' ? { config: { keepRecentTokens: 10_000 } } : {}),
       });
       return {
         async prepare(history) {
@@ -367,7 +386,6 @@ async function run(
   const policy = makePolicy(name, window, bill, clock, provider.model);
   let history: Message[] = [];
   let overflows = 0;
-  let sent: Message[] = [];
   for (const event of session.events) {
     if (event.type === 'user') {
       now += event.pauseMs;
@@ -381,10 +399,9 @@ async function run(
       prepared = await policy.prepare(history);
     }
     history = prepared.history;
-    sent = prepared.send;
+    const sent = prepared.send;
     const output = blockOf(event.reply).tokens + HIDDEN_OUTPUT;
     const usage = bill.send(sent, now, output);
-    bill.lastRequest = sent;
     policy.recordUsage(usage);
     now += event.latencyMs;
     const reply: AssistantMessage = { ...event.reply, usage };
@@ -394,7 +411,6 @@ async function run(
   const final = (await policy.prepare(history)).send;
   const seen = visibleText([{ role: 'user', content: SYSTEM_PROMPT }, ...final]);
   const kept = session.facts.filter((fact) => fact.keys.every((key) => seen.includes(normalizeForCheck(key)))).length;
-  void sent;
   return {
     dollars: bill.spent.dollars!.total,
     split: bill.spent,
@@ -461,11 +477,153 @@ async function main() {
   if (only.length === 0) writeResults(rows);
 }
 
+const money = (value: number) => `$${value.toFixed(2)}`;
+const share = (value: number) => `${Math.round(value * 100)}%`;
+
 function writeResults(rows: readonly Row[]): void {
-  void readFileSync;
-  void writeFileSync;
-  void table;
-  void rows;
+  const blocks: string[] = [];
+  const verdicts: string[] = [];
+  for (const provider of PROVIDERS) {
+    for (const window of WINDOWS) {
+      const group = rows.filter((row) => row.provider === provider.name && row.window === window);
+      const alternatives = group.filter((row) => ALTERNATIVES.includes(row.policy));
+      const cheapest = alternatives.reduce((best, row) => (row.dollars < best.dollars ? row : best));
+      const fresh = group.find((row) => row.policy === 'ctxkit new')!;
+      const saved = 1 - fresh.dollars / cheapest.dollars;
+      const retained = alternatives.filter((row) => row.factsKept <= fresh.factsKept + 1e-9);
+      const cheapestRetained = retained.length
+        ? retained.reduce((best, row) => (row.dollars < best.dollars ? row : best))
+        : undefined;
+      verdicts.push(
+        `- ${provider.name}, ${window / 1000}k: ctxkit's new defaults cost ${money(fresh.dollars)} with ${share(fresh.factsKept)} of the facts kept, ${Math.round(saved * 100)}% less than the cheapest alternative (${cheapest.policy}, ${money(cheapest.dollars)}, ${share(cheapest.factsKept)} kept)${cheapestRetained && cheapestRetained !== cheapest ? `; the cheapest that keeps no more facts is ${cheapestRetained.policy} (${money(cheapestRetained.dollars)})` : ''}: the 30% goal is ${saved >= 0.3 && fresh.factsKept >= cheapest.factsKept - 1e-9 ? 'met' : 'not met'}.`,
+      );
+      blocks.push(
+        `#### ${provider.name}, ${window / 1000}k window\n\n${table(
+          [
+            'policy',
+            '$ / session',
+            'vs cheapest alternative',
+            'uncached',
+            'cache writes',
+            'cache reads',
+            'output',
+            'cache hit rate',
+            'tokens sent',
+            'summary calls',
+            'facts kept',
+            'overflows',
+          ],
+          ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+          group.map((row) => [
+            row.policy,
+            money(row.dollars),
+            `${row.dollars >= cheapest.dollars ? '+' : '−'}${Math.abs(Math.round((row.dollars / cheapest.dollars - 1) * 100))}%`,
+            money(row.uncached),
+            money(row.cacheWrites),
+            money(row.cacheReads),
+            money(row.output),
+            share(row.cacheHitRate),
+            `${(row.tokensSent / 1e6).toFixed(1)}M`,
+            row.summaryCalls.toFixed(1),
+            share(row.factsKept),
+            String(row.overflows),
+          ]),
+        )}`,
+      );
+    }
+  }
+  const body = [
+    START,
+    '## What a session costs: `npm run bench:cost`',
+    '',
+    `Written by \`npm run bench:cost\` (\`bench/cost.ts\`). A scripted ${CALLS}-call coding session (\`bench/cost-session.ts\`: file reads`,
+    'of pinned dependencies cut at 2,000 lines or 50 KiB, the real tool outputs of the tool corpus, the rounds of the',
+    'retention bench, user pauses of which one in eight is longer than a cache lives) is run under each policy, the',
+    "provider's prompt cache emulated (`bench/prompt-cache.ts`: longest alive prefix, minimum prefix, TTL renewed on",
+    "read; Anthropic caches only at breakpoints, at most 4, looking back 20 blocks) and priced with ctxkit's",
+    `\`usageCost\` at the built-in prices of ${MODEL_PRICING_DATE}. Mean of ${SEEDS.length} seeds. Every policy summarizes with`,
+    "ctxkit's heuristic summarizer, each summary billed as the model call an adapter makes: a rebuilt prompt, or for",
+    "ctxkit's new defaults the conversation's cached prefix with the instruction after it. Facts kept: the share of",
+    "the facts the session stated (the retention bench's and the tool corpus's) still in what the model would be sent",
+    'after the last call. Alternatives: `none` compacts only when the provider refuses an overflow; `pi-like` compacts',
+    'at window − 16,384 keeping 20k tokens; `opencode-like` clears tool outputs older than the newest 40k tokens each',
+    'turn (when that frees 20k) and compacts as pi does; `clear-tool-uses` clears all but the 3 newest tool results on',
+    'every request past min(100k, window / 2), and compacts as pi does; `ctxkit previous` is the manager with',
+    '`costAware: false` and a rebuilt summary prompt; `ctxkit new` the default manager; `ctxkit new, 10k tail` adds',
+    '`keepRecentTokens: 10_000`. Anthropic breakpoints: the system prompt and the last two messages (ctxkit new: and',
+    'the last archived result or summary).',
+    '',
+    '![Dollars per session by policy](images/cost.svg)',
+    '',
+    ...verdicts,
+    '',
+    blocks.join('\n\n'),
+    END,
+  ].join('\n');
+  const path = new URL('../docs/benchmarks.md', import.meta.url);
+  const text = readFileSync(path, 'utf8');
+  const start = text.indexOf(START);
+  const end = text.indexOf(END);
+  const next =
+    start >= 0 && end > start
+      ? text.slice(0, start) + body + text.slice(end + END.length)
+      : `${text.trimEnd()}\n\n${body}\n`;
+  writeFileSync(path, next);
+  writeFileSync(new URL('../docs/images/cost.svg', import.meta.url), chart(rows));
+}
+
+const START = '<!-- cost:start -->';
+const END = '<!-- cost:end -->';
+const COLOURS = ['#9e9e9e', '#8d6e63', '#ffb74d', '#ba68c8', '#64b5f6', '#1565c0', '#2e7d32'];
+
+/** Dollars per session, a group of bars per provider and window. */
+function chart(rows: readonly Row[]): string {
+  const groups = PROVIDERS.flatMap((provider) => WINDOWS.map((window) => ({ provider, window })));
+  const width = 880;
+  const height = 360;
+  const left = 56;
+  const top = 20;
+  const bottom = 90;
+  const plot = height - top - bottom;
+  const peak = Math.max(...rows.map((row) => row.dollars));
+  const groupWidth = (width - left - 16) / groups.length;
+  const bar = (groupWidth - 24) / POLICIES.length;
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`,
+    `<rect width="${width}" height="${height}" fill="#fff"/>`,
+  ];
+  for (let tick = 0; tick <= 4; tick++) {
+    const value = (peak * tick) / 4;
+    const y = top + plot - (plot * tick) / 4;
+    parts.push(`<line x1="${left}" x2="${width - 16}" y1="${y}" y2="${y}" stroke="#eee"/>`);
+    parts.push(`<text x="${left - 6}" y="${y + 4}" text-anchor="end">$${value.toFixed(value < 10 ? 1 : 0)}</text>`);
+  }
+  groups.forEach(({ provider, window }, index) => {
+    const x0 = left + index * groupWidth + 12;
+    POLICIES.forEach((policy, rank) => {
+      const row = rows.find(
+        (candidate) =>
+          candidate.provider === provider.name && candidate.window === window && candidate.policy === policy,
+      );
+      if (!row) return;
+      const h = (plot * row.dollars) / peak;
+      parts.push(
+        `<rect x="${(x0 + rank * bar).toFixed(1)}" y="${(top + plot - h).toFixed(1)}" width="${(bar - 2).toFixed(1)}" height="${h.toFixed(1)}" fill="${COLOURS[rank]}"><title>${policy}: $${row.dollars.toFixed(2)}</title></rect>`,
+      );
+    });
+    parts.push(
+      `<text x="${x0 + (groupWidth - 24) / 2}" y="${top + plot + 16}" text-anchor="middle">${provider.name}, ${window / 1000}k</text>`,
+    );
+  });
+  POLICIES.forEach((policy, rank) => {
+    const x = left + (rank % 4) * 200;
+    const y = height - 46 + Math.floor(rank / 4) * 18;
+    parts.push(
+      `<rect x="${x}" y="${y - 9}" width="10" height="10" fill="${COLOURS[rank]}"/><text x="${x + 14}" y="${y}">${policy}</text>`,
+    );
+  });
+  parts.push('</svg>');
+  return `${parts.join('\n')}\n`;
 }
 
 await main();

@@ -9,6 +9,7 @@ import { checkPricing, getModelPricing, type ModelPricing } from '../models/mode
 import { addSpend, emptySpend } from '../models/usage-cost.js';
 import { withoutAwaitedResults } from '../pipeline/awaited-approvals.js';
 import type { CompactionResult } from '../pipeline/compact.js';
+import type { Summarizer } from '../summarizing/summarizer-types.js';
 import type { Message } from '../types.js';
 import { assertObjectArgument, invalidArgument } from '../validation/assert-argument.js';
 import { CompactionBackoff } from './compaction-backoff.js';
@@ -79,11 +80,17 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
   const policy =
     options.costAware === false ? undefined : new CostPolicy({ pricing, now, keep: effectiveKeepRecentTokens(config) });
   const reported = accounting.recorded;
+  // Each summary request carries the conversation as last sent, for summarizers that reuse its
+  // prompt cache; not when the cache has gone cold, when a rebuilt prompt costs less than a re-write.
+  const summarizer: Summarizer = {
+    summarize: (request) =>
+      options.summarizer.summarize(policy?.cold() ? request : { ...request, conversation: [...state.projection.sent] }),
+  };
   const state = new ManagedHistory({
     config,
     count,
     guard: new ToolOutputGuard(config.toolOutput, options.spillStore),
-    summarizer: options.summarizer,
+    summarizer,
     emit,
     onRebuild: () => reported.invalidate(),
     policy,
@@ -91,7 +98,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
   /** The host's turn (each of its user messages starts one; a turn gets one overflow recovery). */
   const turns = { current: 0, recovered: -1 };
   const compaction = new ManagerCompaction({
-    options,
+    options: { ...options, summarizer },
     config,
     counter,
     limit,

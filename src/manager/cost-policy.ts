@@ -66,7 +66,7 @@ export class CostPolicy {
 
   /** The smallest context worth compacting: twice what a compaction keeps, and a summary's room. */
   private get compactFloor(): number {
-    return 2 * this.options.keep + 4 * SUMMARY_OUTPUT_TOKENS;
+    return this.options.keep + 8_000;
   }
 
   /**
