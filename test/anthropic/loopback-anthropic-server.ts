@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { approximateCounter } from 'ctxkit';
+import { PromptCacheEmulator } from '../../bench/prompt-cache.js';
+import type { PromptCacheRules } from '../../src/index.js';
 import { findRequestViolation } from './anthropic-request-rules.js';
 
 // A loopback stand-in for the Messages API: it checks each request the way the API does, answers an
@@ -17,6 +19,12 @@ export interface AnthropicServerOptions {
   toolCallsPerTurn?: number;
   /** The largest `max_tokens` accepted. @default 128_000 */
   maxOutputTokens?: number;
+  /**
+   * Emulate the prompt cache with these rules (prefixes cached at `cache_control` breakpoints) and
+   * report its reads and writes in `usage`; `now` is the clock of its TTL. Without it, half of
+   * each agent request is reported as read from the cache.
+   */
+  promptCache?: { rules: PromptCacheRules; now: () => number };
 }
 
 /** What the server saw. */
@@ -185,6 +193,7 @@ export async function startAnthropicServer(options: AnthropicServerOptions): Pro
     promptTokens: [],
   };
   let calls = 0;
+  const cache = options.promptCache ? new PromptCacheEmulator(options.promptCache.rules) : undefined;
   const server = createServer(async (request, response) => {
     if (request.method !== 'POST' || !request.url?.endsWith('/v1/messages')) {
       error(response, 404, `Not found: ${request.method} ${request.url}`);
@@ -218,7 +227,8 @@ export async function startAnthropicServer(options: AnthropicServerOptions): Pro
       stats.promptTokens.push(prompt);
     }
     const { content, stop } = reply(body, calls++, options.toolCallsPerTurn ?? 2);
-    const cacheRead = summary ? 0 : Math.floor(prompt / 2);
+    const cached = cache ? cacheUsage(cache, body, options.promptCache!.now()) : undefined;
+    const cacheRead = cached?.cacheRead ?? (summary ? 0 : Math.floor(prompt / 2));
     const message = {
       id: `msg_${stats.requests}`,
       type: 'message',
@@ -228,9 +238,9 @@ export async function startAnthropicServer(options: AnthropicServerOptions): Pro
       stop_reason: stop,
       stop_sequence: null,
       usage: {
-        input_tokens: prompt - cacheRead,
+        input_tokens: cached ? cached.input : prompt - cacheRead,
         cache_read_input_tokens: cacheRead,
-        cache_creation_input_tokens: 0,
+        cache_creation_input_tokens: cached?.cacheWrite ?? 0,
         output_tokens: Math.ceil(approximateCounter.count(JSON.stringify(content)) * 1.2),
       },
     };
@@ -247,4 +257,34 @@ export async function startAnthropicServer(options: AnthropicServerOptions): Pro
         server.close((closeError) => (closeError ? reject(closeError) : resolve())),
       ),
   };
+}
+
+/**
+ * The request's usage by the emulated prompt cache: its blocks in the API's order (tools, system,
+ * then each content block of each message), each counted as {@link countPromptTokens} counts, with
+ * a breakpoint at every block that carries `cache_control`.
+ */
+function cacheUsage(
+  cache: PromptCacheEmulator,
+  body: Body,
+  at: number,
+): { input: number; cacheRead: number; cacheWrite: number } {
+  const blocks: Array<{ key: string; tokens: number }> = [];
+  const breakpoints: number[] = [];
+  const add = (value: object) => {
+    // The mark is not part of the content: a block cached with it is read without it.
+    const { cache_control: mark, ...content } = value as { cache_control?: unknown };
+    const text = JSON.stringify(content);
+    if (mark) breakpoints.push(blocks.length);
+    blocks.push({ key: text, tokens: Math.ceil(countCached(text) * 1.3) });
+  };
+  for (const tool of body.tools ?? []) add(tool);
+  if (typeof body.system === 'string') add({ type: 'text', text: body.system });
+  else for (const block of body.system ?? []) add(block);
+  for (const message of body.messages) {
+    if (typeof message.content === 'string') add({ role: message.role, type: 'text', text: message.content });
+    else for (const block of message.content) add({ role: message.role, ...block });
+  }
+  const usage = cache.send({ blocks, breakpoints, at });
+  return { input: usage.input, cacheRead: usage.cacheRead ?? 0, cacheWrite: usage.cacheWrite ?? 0 };
 }
