@@ -6,7 +6,7 @@ import { countExtras } from '../counting/estimate-context-tokens.js';
 import { ContextError } from '../errors.js';
 import { isContextOverflow } from '../models/is-context-overflow.js';
 import { checkPricing, getModelPricing, type ModelPricing } from '../models/model-pricing.js';
-import { addSpend, emptySpend } from '../models/usage-cost.js';
+import { addSpendChecked, emptySpend } from '../models/usage-cost.js';
 import { withoutAwaitedResults } from '../pipeline/awaited-approvals.js';
 import type { CompactionResult } from '../pipeline/compact.js';
 import type { Summarizer } from '../summarizing/summarizer-types.js';
@@ -224,7 +224,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     prepare,
     recordUsage: (usage) => {
       assertObjectArgument(usage, 'recordUsage', 'usage', 'a Usage object ({ input, output, … })');
-      const next = addSpend(spent, usage, pricing);
+      const next = addSpendChecked(spent, usage, pricing);
       reported.record(usage);
       spent = next;
     },

@@ -115,7 +115,8 @@ export function usageCost(usage: Usage, pricing: ModelPricing): CostSplit {
  * @param usage - The new response's usage.
  * @param pricing - The model's prices, or `undefined` to count tokens only.
  * @returns The new tally.
- * @throws {@link ConfigError} when a count is not a non-negative number.
+ * @throws {@link ConfigError} when a count is not a non-negative number, the tally is not one
+ * `emptySpend` / `addSpend` made, or the pricing is invalid.
  *
  * @example
  * ```ts
@@ -124,6 +125,38 @@ export function usageCost(usage: Usage, pricing: ModelPricing): CostSplit {
  * ```
  */
 export function addSpend(tally: SpendTally, usage: Usage, pricing: ModelPricing | undefined): SpendTally {
+  checkTally(tally);
+  return addSpendChecked(tally, usage, pricing === undefined ? undefined : checkPricing('addSpend', pricing, 'pricing'));
+}
+
+function checkTally(tally: unknown): asserts tally is SpendTally {
+  const value = tally as Partial<SpendTally> | null;
+  const isSplit = (split: unknown) =>
+    typeof split === 'object' &&
+    split !== null &&
+    (['uncachedInput', 'cacheWrite', 'cacheRead', 'output'] as const).every((key) =>
+      Number.isFinite((split as Record<string, unknown>)[key]),
+    );
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    !Number.isFinite(value.calls) ||
+    !isSplit(value.tokens) ||
+    !(value.dollars === undefined || isSplit(value.dollars))
+  ) {
+    throw new ConfigError({
+      message: 'addSpend: tally must be a SpendTally (start from emptySpend(), then pass what addSpend returned).',
+      field: 'tally',
+    });
+  }
+}
+
+/**
+ * {@link addSpend} for a tally and pricing known valid (the manager's own, on every recorded usage).
+ *
+ * @internal
+ */
+export function addSpendChecked(tally: SpendTally, usage: Usage, pricing: ModelPricing | undefined): SpendTally {
   const tokens = tokensOf(usage, 'addSpend');
   const sum = (a: CostSplit, b: CostSplit) =>
     split(
