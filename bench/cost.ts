@@ -589,7 +589,8 @@ function chart(rows: readonly Row[]): string {
   const groupWidth = (width - left - 16) / groups.length;
   const bar = (groupWidth - 24) / POLICIES.length;
   const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11" role="img" aria-label="Dollars per session by context policy">`,
+    '<title>Dollars per 300-call session by context policy, provider and window (npm run bench:cost)</title>',
     `<rect width="${width}" height="${height}" fill="#fff"/>`,
   ];
   for (let tick = 0; tick <= 4; tick++) {

@@ -126,7 +126,11 @@ export function usageCost(usage: Usage, pricing: ModelPricing): CostSplit {
  */
 export function addSpend(tally: SpendTally, usage: Usage, pricing: ModelPricing | undefined): SpendTally {
   checkTally(tally);
-  return addSpendChecked(tally, usage, pricing === undefined ? undefined : checkPricing('addSpend', pricing, 'pricing'));
+  return addSpendChecked(
+    tally,
+    usage,
+    pricing === undefined ? undefined : checkPricing('addSpend', pricing, 'pricing'),
+  );
 }
 
 function checkTally(tally: unknown): asserts tally is SpendTally {
