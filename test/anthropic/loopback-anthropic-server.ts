@@ -39,6 +39,8 @@ export interface AnthropicServerStats {
   summaryMaxTokens: number[];
   /** The prompt tokens of every request the agent answered. */
   promptTokens: number[];
+  /** With `promptCache`: the tokens each summary request read from the cache and sent in all. */
+  summaryCache: Array<{ read: number; prompt: number }>;
 }
 
 /** A running server. */
@@ -101,8 +103,20 @@ async function readBody(request: IncomingMessage): Promise<string> {
 }
 
 /** What the agent says next: a tool call after a user message, an answer once the calls are done. */
+/**
+ * A summary request: one without tools (ctxkit's rebuilt summary prompt), or the conversation with
+ * ctxkit's summary instruction as the final user message (a summarizer reusing the prompt cache).
+ */
+function isSummary(body: Body): boolean {
+  if (body.tools === undefined || body.tools.length === 0) return true;
+  const last = body.messages[body.messages.length - 1];
+  const content = last?.content;
+  const text = typeof content === 'string' ? content : content?.map((block) => block['text'] ?? '').join('');
+  return last?.role === 'user' && typeof text === 'string' && text.startsWith('Stop working on the task');
+}
+
 function reply(body: Body, calls: number, toolCallsPerTurn: number): { content: Block[]; stop: string } {
-  if (body.tools === undefined || body.tools.length === 0) {
+  if (isSummary(body)) {
     const summary = [
       '## Goal',
       '- Keep the parser tests passing while reading the generated logs.',
@@ -191,6 +205,7 @@ export async function startAnthropicServer(options: AnthropicServerOptions): Pro
     summaries: 0,
     summaryMaxTokens: [],
     promptTokens: [],
+    summaryCache: [],
   };
   let calls = 0;
   const cache = options.promptCache ? new PromptCacheEmulator(options.promptCache.rules) : undefined;
@@ -203,6 +218,7 @@ export async function startAnthropicServer(options: AnthropicServerOptions): Pro
     const body = JSON.parse(await readBody(request)) as Body;
     const violation =
       findRequestViolation(body.messages) ??
+      cacheMarkViolation(body) ??
       (Number.isInteger(body.max_tokens) &&
       body.max_tokens >= 1 &&
       body.max_tokens <= (options.maxOutputTokens ?? 128_000)
@@ -219,7 +235,7 @@ export async function startAnthropicServer(options: AnthropicServerOptions): Pro
       error(response, 400, `prompt is too long: ${prompt} tokens > ${options.contextWindow} maximum`);
       return;
     }
-    const summary = body.tools === undefined || body.tools.length === 0;
+    const summary = isSummary(body);
     if (summary) {
       stats.summaries++;
       stats.summaryMaxTokens.push(body.max_tokens);
@@ -229,6 +245,8 @@ export async function startAnthropicServer(options: AnthropicServerOptions): Pro
     const { content, stop } = reply(body, calls++, options.toolCallsPerTurn ?? 2);
     const cached = cache ? cacheUsage(cache, body, options.promptCache!.now()) : undefined;
     const cacheRead = cached?.cacheRead ?? (summary ? 0 : Math.floor(prompt / 2));
+    if (cached && summary)
+      stats.summaryCache.push({ read: cacheRead, prompt: cached.input + cacheRead + cached.cacheWrite });
     const message = {
       id: `msg_${stats.requests}`,
       type: 'message',
@@ -287,4 +305,19 @@ function cacheUsage(
   }
   const usage = cache.send({ blocks, breakpoints, at });
   return { input: usage.input, cacheRead: usage.cacheRead ?? 0, cacheWrite: usage.cacheWrite ?? 0 };
+}
+
+/** The API's rules for `cache_control`: at most 4 marks in a request, none on a thinking block. */
+function cacheMarkViolation(body: Body): string | undefined {
+  const blocks: Array<Record<string, unknown>> = [
+    ...(body.tools ?? []),
+    ...(typeof body.system === 'string' ? [] : (body.system ?? [])),
+    ...body.messages.flatMap((message) => (typeof message.content === 'string' ? [] : message.content)),
+  ];
+  const marked = blocks.filter((block) => block['cache_control'] != null);
+  if (marked.length > 4) return `A maximum of 4 blocks with cache_control may be provided. Found ${marked.length}.`;
+  if (marked.some((block) => block['type'] === 'thinking' || block['type'] === 'redacted_thinking')) {
+    return 'cache_control cannot be set on thinking blocks';
+  }
+  return undefined;
 }
