@@ -135,8 +135,9 @@ function breakpoints(messages: readonly Message[], placement: Placement): number
   if (placement === 'stable') {
     // The last of ctxkit's messages that no batch changes again (an archived result, a summary, a digest).
     for (let index = messages.length - 3; index >= 0; index--) {
-      const kind = ctxkitMessageKind(messages[index]!);
-      if (kind === 'archived_result' || kind === 'compaction_summary' || kind === 'tool_digest') {
+      // As toAnthropic's cacheBreakpoints chooses it.
+      const kind = messages[index]!.meta?.kind;
+      if (kind === 'tool_result_archived' || kind === 'compaction_summary' || kind === 'tool_summary') {
         marks.push(at(index));
         break;
       }
