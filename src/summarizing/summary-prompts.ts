@@ -232,7 +232,7 @@ function firstLine(text: string): string {
  *
  * @param request - A request with `conversation` (the manager sets it).
  * @returns The instruction text.
- * @throws {@link ConfigError} when the request is not a valid summary request.
+ * @throws `ContextError` (`INPUT_INVALID`) when the request is not a valid summary request.
  *
  * @example
  * ```ts
