@@ -1,4 +1,4 @@
-/** Writes docs/benchmarks.md, keeping the blocks other runs own (`npm run bench:fidelity`, `npm run soak`). */
+/** Writes docs/benchmarks.md, keeping the blocks other runs own (`npm run bench:fidelity`, `npm run soak`, `npm run bench:cost`). */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 const START = '<!-- fidelity:start -->';
@@ -26,10 +26,19 @@ function soakBlock(path: URL): string {
   return start < 0 || end < start ? '' : `\n\n${text.slice(start).trimEnd()}`;
 }
 
-/** Writes `body` followed by the preserved fidelity and soak blocks. */
+/** The cost block (`npm run bench:cost`) of the current file, markers included, or empty when there is none. */
+function costBlock(path: URL): string {
+  if (!existsSync(path)) return '';
+  const text = readFileSync(path, 'utf8');
+  const start = text.indexOf('<!-- cost:start -->');
+  const end = text.indexOf('<!-- cost:end -->');
+  return start < 0 || end < start ? '' : `\n\n${text.slice(start, end + '<!-- cost:end -->'.length)}`;
+}
+
+/** Writes `body` followed by the preserved fidelity, soak and cost blocks. */
 export function writeReport(path: URL, body: string): void {
   const block = fidelityBlock(path);
-  writeFileSync(path, `${body.trimEnd()}\n\n${block}${soakBlock(path)}\n`);
+  writeFileSync(path, `${body.trimEnd()}\n\n${block}${soakBlock(path)}${costBlock(path)}\n`);
 }
 
 /** A markdown table. */

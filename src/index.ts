@@ -106,6 +106,20 @@ export {
 // ── Models ──────────────────────────────────────────────────────────────────────────────────
 export { type GetModelLimitsOptions, getModelLimits, MODEL_LIMITS, type ModelLimits } from './models/model-limits.js';
 export { type IsContextOverflowOptions, isContextOverflow } from './models/is-context-overflow.js';
+export {
+  ANTHROPIC_CACHE_1H,
+  ANTHROPIC_CACHE_5M,
+  GEMINI_IMPLICIT_CACHE,
+  type GetModelPricingOptions,
+  getModelPricing,
+  MODEL_PRICING,
+  MODEL_PRICING_DATE,
+  type ModelPricing,
+  OPENAI_AUTOMATIC_CACHE,
+  OPENAI_EXPLICIT_CACHE,
+  type PromptCacheRules,
+} from './models/model-pricing.js';
+export { addSpend, type CostSplit, emptySpend, type SpendTally, usageCost } from './models/usage-cost.js';
 
 // ── The message model ───────────────────────────────────────────────────────────────────────
 export type {

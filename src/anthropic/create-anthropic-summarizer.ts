@@ -1,8 +1,10 @@
 import { ConfigError } from '../errors.js';
 import { getModelLimits, type ModelLimits } from '../models/model-limits.js';
 import { type CreateSummarizerOptions, createSummarizer } from '../summarizing/create-summarizer.js';
-import type { Summarizer } from '../summarizing/summarizer-types.js';
-import type { AnthropicMessageParam, AnthropicResponse } from './types.js';
+import type { Summarizer, SummaryOutput, SummaryRequest } from '../summarizing/summarizer-types.js';
+import { conversationSummaryPrompt } from '../summarizing/summary-prompts.js';
+import { toAnthropic } from './to-anthropic.js';
+import type { AnthropicCacheControl, AnthropicMessageParam, AnthropicResponse, AnthropicSystemParam } from './types.js';
 
 /**
  * The most `max_tokens` the Anthropic SDK sends without streaming. The SDK estimates a non-streaming
@@ -44,8 +46,46 @@ export const ANTHROPIC_NONSTREAMING_MODEL_LIMITS: Readonly<Record<string, number
 export interface AnthropicSummaryRequest {
   model: string;
   max_tokens: number;
-  system: string;
+  /** The summarizer's instructions, or (reusing the conversation) the conversation's own system prompt. */
+  system?: AnthropicSystemParam;
   messages: AnthropicMessageParam[];
+  /** The conversation's tool definitions, sent when reusing the conversation (the cache covers them). */
+  tools?: AnthropicToolParam[];
+}
+
+/**
+ * A custom tool definition as the Messages API takes it.
+ *
+ * @example
+ * ```ts
+ * const tool: AnthropicToolParam = { name: 'read', description: 'Reads a file.', input_schema: { type: 'object', properties: { path: { type: 'string' } } } };
+ * ```
+ */
+export interface AnthropicToolParam {
+  name: string;
+  description?: string;
+  input_schema: { type: 'object'; properties?: unknown; required?: string[]; [key: string]: unknown };
+  cache_control?: AnthropicCacheControl | null;
+}
+
+/**
+ * The conversation's request, for {@link CreateAnthropicSummarizerOptions.reuseConversation}.
+ *
+ * @example
+ * ```ts
+ * const reuse: AnthropicConversationReuse = { systemPrompt: SYSTEM, tools: TOOLS };
+ * ```
+ */
+export interface AnthropicConversationReuse {
+  /** The conversation's system prompt, exactly as its requests send it. */
+  systemPrompt?: string;
+  /** The conversation's tool definitions, exactly as its requests send them. */
+  tools?: AnthropicToolParam[];
+  /**
+   * The cache's lifetime the conversation's breakpoints use.
+   * @default '5m'
+   */
+  ttl?: '5m' | '1h';
 }
 
 /**
@@ -84,6 +124,18 @@ export interface CreateAnthropicSummarizerOptions extends Omit<CreateSummarizerO
   maxOutputTokens?: number;
   /** Host additions to the model table, for the model's maximum output. */
   modelLimits?: Record<string, ModelLimits>;
+  /**
+   * Send each summary request that carries the conversation (`SummaryRequest.conversation`, which
+   * the context manager sets) as that conversation continued: its system prompt, its tools, its
+   * messages with cache breakpoints (`toAnthropic`'s `cacheBreakpoints`), and the instruction
+   * ({@link conversationSummaryPrompt}) as the final user message. Anthropic then reads the
+   * conversation from the prompt cache at a tenth of the input price instead of a rebuilt prompt
+   * at full price. It pays only when `model` is the conversation's model (a cache is per model)
+   * and the requests send the same system prompt and tools; a request without a conversation, and
+   * an answer without text (the model called a tool), go through the rebuilt prompt.
+   * @default undefined (rebuilt prompts)
+   */
+  reuseConversation?: AnthropicConversationReuse;
 }
 
 /**
@@ -130,22 +182,50 @@ export function createAnthropicSummarizer(options: CreateAnthropicSummarizerOpti
   );
   const modelLimit = getModelLimits(model, { overrides: modelLimits })?.maxOutputTokens ?? Number.POSITIVE_INFINITY;
   const cap = Math.min(maxOutputTokens ?? sdkLimit, modelLimit);
-  return createSummarizer({
+  const maxTokens = (requested: number) => Math.max(1, Math.min(Math.floor(requested), cap));
+  const { reuseConversation: reuse } = options;
+  const rebuilt = createSummarizer({
     ...summarizerOptions,
     async complete({ system, prompt, maxOutputTokens: requested, signal }) {
       const response = await client.messages.create(
-        {
-          model,
-          max_tokens: Math.max(1, Math.min(Math.floor(requested), cap)),
-          system,
-          messages: [{ role: 'user', content: prompt }],
-        },
+        { model, max_tokens: maxTokens(requested), system, messages: [{ role: 'user', content: prompt }] },
         signal ? { signal } : undefined,
       );
-      const text = response.content
-        .map((block) => ((block as { type: string }).type === 'text' ? (block as { text: string }).text : ''))
-        .join('');
-      return response.stop_reason ? { text, stopReason: response.stop_reason } : text;
+      return answerOf(response);
     },
   });
+  if (reuse === undefined) return rebuilt;
+  return {
+    async summarize(request: SummaryRequest): Promise<SummaryOutput> {
+      const conversation = request.conversation;
+      if (conversation === undefined || conversation.length === 0) return rebuilt.summarize(request);
+      const { system, messages } = toAnthropic({
+        systemPrompt: reuse.systemPrompt,
+        messages: [...conversation, { role: 'user', content: conversationSummaryPrompt(request) }],
+        cacheBreakpoints: reuse.ttl === undefined ? true : { ttl: reuse.ttl },
+      });
+      request.signal?.throwIfAborted();
+      const response = await client.messages.create(
+        {
+          model,
+          max_tokens: maxTokens(request.maxOutputTokens),
+          ...(system === undefined ? {} : { system }),
+          ...(reuse.tools === undefined ? {} : { tools: reuse.tools }),
+          messages,
+        },
+        request.signal ? { signal: request.signal } : undefined,
+      );
+      const answer = answerOf(response);
+      const text = typeof answer === 'string' ? answer : answer.text;
+      return text.trim().length > 0 ? answer : rebuilt.summarize(request);
+    },
+  };
+}
+
+/** The text of a response, with its stop reason. */
+function answerOf(response: AnthropicResponse): SummaryOutput {
+  const text = response.content
+    .map((block) => ((block as { type: string }).type === 'text' ? (block as { text: string }).text : ''))
+    .join('');
+  return response.stop_reason ? { text, stopReason: response.stop_reason } : text;
 }

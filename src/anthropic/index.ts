@@ -4,7 +4,9 @@ export {
   ANTHROPIC_NONSTREAMING_MAX_TOKENS,
   ANTHROPIC_NONSTREAMING_MODEL_LIMITS,
   type AnthropicClientLike,
+  type AnthropicConversationReuse,
   type AnthropicSummaryRequest,
+  type AnthropicToolParam,
   type CreateAnthropicSummarizerOptions,
   createAnthropicSummarizer,
 } from './create-anthropic-summarizer.js';

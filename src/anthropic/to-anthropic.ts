@@ -5,6 +5,7 @@ import type { ImageContent, Message, ProviderData, TextContent, ThinkingContent,
 import { firstIssue } from '../validation/zod-issues.js';
 import { anthropicData, hadPassthrough, passthroughBlock } from './internal/provider-data.js';
 import type {
+  AnthropicCacheControl,
   AnthropicMessageParam,
   AnthropicSystemParam,
   AnthropicTextBlockParam,
@@ -26,6 +27,16 @@ export interface ToAnthropicInput {
   messages: readonly Message[];
   /** What `fromAnthropic` returned beside the messages (the system blocks and their `cache_control`). */
   providerData?: ProviderData | undefined;
+  /**
+   * Place prompt-cache breakpoints (`cache_control`), within the API's limit of 4 per request
+   * (marks the messages already carry count): on the last block of the newest message (what the
+   * next request reads back), on the system prompt (which also caches the tools, sent before it),
+   * on the newest of ctxkit's archived results, summaries and digests (the last message that no
+   * later archive changes: a batch archived later re-writes the cache only from there), and on the
+   * message before the newest. `true` for the 5-minute cache, `{ ttl: '1h' }` for the 1-hour one.
+   * @default false
+   */
+  cacheBreakpoints?: boolean | { ttl?: '5m' | '1h' } | undefined;
 }
 
 /**
@@ -110,16 +121,119 @@ export function toAnthropic(input: ToAnthropicInput): ToAnthropicResult {
   }
   const warnings: ConversionWarning[] = [];
   const turns: Turn[] = [];
+  let stable: Landmark | undefined;
+  const last = input.messages.length - 1;
   input.messages.forEach((message, index) => {
     assertMessage(message, index);
     addMessage(turns, message, (text) => warnings.push({ index, message: text }));
+    if (index < last - 1 && isStable(message)) stable = landmark(turns, message.role === 'toolResult');
   });
   const messages = turns.map((turn): AnthropicMessageParam => {
     const content = turn.text !== undefined ? turn.text : [...turn.results, ...turn.blocks];
     return { ...turn.fields, role: turn.role, content } as AnthropicMessageParam;
   });
   const system = writeSystem(input.systemPrompt, input.providerData);
-  return { ...(system === undefined ? {} : { system }), messages, warnings };
+  const result: ToAnthropicResult = { ...(system === undefined ? {} : { system }), messages, warnings };
+  if (input.cacheBreakpoints) placeBreakpoints(result, turns, stable, cacheControl(input.cacheBreakpoints));
+  return result;
+}
+
+// Prompt-cache breakpoints: Anthropic caches a prefix only where a block carries `cache_control`.
+
+/** The API's limit of `cache_control` marks in one request. */
+const MAX_BREAKPOINTS = 4;
+
+/** Where a message ended up: its turn and its last block then (`text`: the turn's single string). */
+interface Landmark {
+  turn: Turn;
+  block: WireObject | 'text';
+}
+
+function landmark(turns: readonly Turn[], result: boolean): Landmark | undefined {
+  const turn = turns[turns.length - 1];
+  if (turn === undefined) return undefined;
+  if (turn.text !== undefined) return { turn, block: 'text' };
+  const block = result ? turn.results[turn.results.length - 1] : turn.blocks[turn.blocks.length - 1];
+  return block === undefined ? undefined : { turn, block };
+}
+
+/** ctxkit's own messages that no later archive changes: archived results, summaries, digests. */
+function isStable(message: Message): boolean {
+  const kind = message.meta?.kind;
+  return kind === 'tool_result_archived' || kind === 'compaction_summary' || kind === 'tool_summary';
+}
+
+function cacheControl(option: true | { ttl?: '5m' | '1h' }): AnthropicCacheControl {
+  const ttl = option === true ? undefined : option.ttl;
+  if (ttl !== undefined && ttl !== '5m' && ttl !== '1h') {
+    throw new ContextError({
+      message: `${WHERE}: cacheBreakpoints.ttl must be '5m' or '1h' (got ${JSON.stringify(ttl)}).`,
+      code: 'INPUT_INVALID',
+    });
+  }
+  return ttl === undefined ? { type: 'ephemeral' } : { type: 'ephemeral', ttl };
+}
+
+const UNMARKABLE = new Set(['thinking', 'redacted_thinking']);
+
+const marked = (block: unknown) =>
+  typeof block === 'object' && block !== null && (block as { cache_control?: unknown }).cache_control != null;
+
+/**
+ * Marks the newest message, the system prompt, the last stable message and the message before the
+ * newest, in that order, while fewer than 4 marks are in the request (the host's own included).
+ * Blocks are replaced by marked copies: nothing the host passed is changed.
+ */
+function placeBreakpoints(
+  result: ToAnthropicResult,
+  turns: readonly Turn[],
+  stable: Landmark | undefined,
+  control: AnthropicCacheControl,
+): void {
+  const { messages } = result;
+  let count = 0;
+  if (Array.isArray(result.system)) count += result.system.filter(marked).length;
+  for (const message of messages) if (Array.isArray(message.content)) count += message.content.filter(marked).length;
+  const room = () => count < MAX_BREAKPOINTS;
+  /** Marks the block at `index` of message `at` (the last markable one at or before it). */
+  const mark = (at: number, index?: number) => {
+    const message = messages[at];
+    if (message === undefined || !room()) return;
+    if (typeof message.content === 'string') {
+      message.content = [{ type: 'text', text: message.content, cache_control: control }];
+      count++;
+      return;
+    }
+    const content = [...message.content] as unknown as WireObject[];
+    for (let position = index ?? content.length - 1; position >= 0; position--) {
+      const block = content[position]!;
+      if (UNMARKABLE.has(String(block['type']))) continue;
+      if (marked(block)) return;
+      content[position] = { ...block, cache_control: control };
+      message.content = content as unknown as AnthropicMessageParam['content'];
+      count++;
+      return;
+    }
+  };
+  mark(messages.length - 1);
+  if (room() && result.system !== undefined) {
+    const system = typeof result.system === 'string' ? [{ type: 'text' as const, text: result.system }] : result.system;
+    const end = system.length - 1;
+    if (end >= 0 && !system.some(marked)) {
+      result.system = system.map((block, index) => (index === end ? { ...block, cache_control: control } : block));
+      count++;
+    }
+  }
+  if (stable !== undefined) {
+    const at = turns.indexOf(stable.turn);
+    const content = messages[at]?.content;
+    if (at >= 0 && at < messages.length - 1) {
+      // A single string merged into later blocks became the first of the turn's blocks.
+      if (stable.block === 'text' || typeof content === 'string') mark(at, stable.turn.results.length);
+      else mark(at, Math.max(0, content?.indexOf(stable.block as never) ?? -1));
+    }
+  }
+  mark(messages.length - 2);
 }
 
 // ctxkit messages as the turns of a Messages API request: consecutive messages of one side merge

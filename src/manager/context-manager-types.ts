@@ -2,6 +2,7 @@ import type { ContextConfig, ContextConfigInput } from '../config/index.js';
 import type { ContextUsage } from '../counting/context-usage.js';
 import type { TokenCounter } from '../counting/token-counter.js';
 import type { ModelLimits } from '../models/model-limits.js';
+import type { ModelPricing } from '../models/model-pricing.js';
 import type { CompactionResult } from '../pipeline/compact.js';
 import type { SpillStore } from '../pipeline/spill-store.js';
 import type { SessionStore } from '../session/session-store.js';
@@ -45,8 +46,26 @@ export interface ContextManagerOptions {
   spillStore?: SpillStore;
   /** Receives warnings, compactions and summaries. A listener that throws is ignored. */
   onEvent?: (event: ContextEvent) => void;
-  /** The clock used for message ages. @default Date.now */
+  /** The clock used for message ages and the prompt cache's idle time. @default Date.now */
   now?: () => number;
+  /**
+   * What the model costs and how its prompt cache works: `stats().cost` prices the usage the host
+   * records with it, and the cost-aware policy weighs archiving against it. Unset, it is looked up
+   * with `getModelPricing(model)`; `false` turns pricing off (tokens are still counted).
+   * @default getModelPricing(model)
+   */
+  pricing?: ModelPricing | false;
+  /**
+   * Decide by expected cost when to archive old tool results, on top of the
+   * `toolCallCutoff + toolSummaryBatch` bound: archive once the cache reads the archivable results
+   * have cost since they became archivable reach the cost of archiving them (the prompt cache
+   * re-written after the first of them, and the summary call), and at once when the prompt cache
+   * has gone cold (no request for longer than its TTL), when re-writing costs nothing extra. It
+   * only ever archives earlier than the bound, so it never lets the context grow further. Weighs
+   * with `pricing`, or Anthropic's 5-minute cache rules without one.
+   * @default true
+   */
+  costAware?: boolean;
 }
 
 /**

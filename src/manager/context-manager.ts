@@ -4,13 +4,17 @@ import type { ContextUsage } from '../counting/context-usage.js';
 import { countMessageTokens } from '../counting/count-message-tokens.js';
 import { countExtras } from '../counting/estimate-context-tokens.js';
 import { isContextOverflow } from '../models/is-context-overflow.js';
+import { checkPricing, getModelPricing, type ModelPricing } from '../models/model-pricing.js';
+import { addSpendChecked, emptySpend } from '../models/usage-cost.js';
 import { withoutAwaitedResults } from '../pipeline/awaited-approvals.js';
 import type { CompactionResult } from '../pipeline/compact.js';
+import type { Summarizer } from '../summarizing/summarizer-types.js';
 import type { Message } from '../types.js';
 import { assertObjectArgument, invalidArgument } from '../validation/assert-argument.js';
 import { CompactionBackoff } from './compaction-backoff.js';
 import { compactionLevels } from './compaction-levels.js';
 import type { CallOptions, ContextManager, ContextManagerOptions, PrepareResult } from './context-manager-types.js';
+import { CostPolicy } from './cost-policy.js';
 import type { ContextEvent } from './events.js';
 import { endsWithFreshSummary } from './internal/ends-with-fresh-summary.js';
 import { checkArray, checkList } from './internal/host-input.js';
@@ -69,20 +73,31 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
 
   // The stages of a call, in order: 1–4 take what is new, guard tool output, archive a batch and
   // project what is sent (ManagedHistory); 5 account tokens; 6 compact when due.
+  const pricing = resolvePricing(options);
+  let spent = emptySpend(pricing !== undefined);
   const accounting = new TokenAccounting({ config, extras, emit });
+  const policy =
+    options.costAware === false ? undefined : new CostPolicy({ pricing, now, keep: effectiveKeepRecentTokens(config) });
   const reported = accounting.recorded;
+  // Each summary request carries the conversation as last sent, for summarizers that reuse its
+  // prompt cache; not when the cache has gone cold, when a rebuilt prompt costs less than a re-write.
+  const summarizer: Summarizer = {
+    summarize: (request) =>
+      options.summarizer.summarize(policy?.cold() ? request : { ...request, conversation: [...state.projection.sent] }),
+  };
   const state = new ManagedHistory({
     config,
     count,
     guard: new ToolOutputGuard(config.toolOutput, options.spillStore),
-    summarizer: options.summarizer,
+    summarizer,
     emit,
     onRebuild: () => reported.invalidate(),
+    policy,
   });
   /** The host's turn (each of its user messages starts one; a turn gets one overflow recovery). */
   const turns = { current: 0, recovered: -1 };
   const compaction = new ManagerCompaction({
-    options,
+    options: { ...options, summarizer },
     config,
     counter,
     limit,
@@ -128,7 +143,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     callOptions: CallOptions,
   ): PrepareResult | Promise<PrepareResult> {
     if (startsTurn) turns.current++;
-    const result = accountAndCompact(callOptions);
+    const result = accountAndCompact(callOptions, where !== 'afterTurn');
     if (where === 'afterTurn') return result;
     if (result instanceof Promise) {
       return result.then((prepared) => {
@@ -144,11 +159,17 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
    * Stages 5 and 6: accounts the tokens of what is sent, then compacts when due. The result of a
    * call when no compaction is due (synchronously), else a promise of it after compacting.
    */
-  function accountAndCompact(callOptions: CallOptions): PrepareResult | Promise<PrepareResult> {
+  function accountAndCompact(callOptions: CallOptions, request: boolean): PrepareResult | Promise<PrepareResult> {
     const usage = accounting.measure(state.projection, true);
     accounting.warn(usage);
+    // The threshold is the bound; the cost policy may compact earlier, when that costs less.
+    const pays = request && policy !== undefined && usage.level !== 'compact' && policy.shouldCompact(usage.tokens);
+    if (request) policy?.requested();
     const due =
-      config.autoCompact && usage.level === 'compact' && backoff.allows(usage) && !endsWithFreshSummary(state.history);
+      config.autoCompact &&
+      (usage.level === 'compact' || pays) &&
+      backoff.allows(usage) &&
+      !endsWithFreshSummary(state.history);
     if (due) return compactNow(usage, callOptions);
     state.handOut();
     return {
@@ -164,6 +185,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     let compacted: CompactionResult | undefined;
     try {
       compacted = await compaction.adopt(await compaction.run(state.history, 'threshold', callOptions));
+      policy?.compacted();
       ({ usage } = measure());
     } catch (error) {
       if (isAbort(error)) throw error;
@@ -198,7 +220,9 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     prepare,
     recordUsage: (usage) => {
       assertObjectArgument(usage, 'recordUsage', 'usage', 'a Usage object ({ input, output, … })');
+      const next = addSpendChecked(spent, usage, pricing);
       reported.record(usage);
+      spent = next;
     },
     append: (messages, callOptions = {}) => runStages(messages, 'append', callOptions),
     afterTurn: (input, callOptions = {}) => runStages(input, 'afterTurn', callOptions),
@@ -234,7 +258,15 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
           tokensAt: (index) => projection.tokensAt(index),
         }),
         usage,
+        cost: spent,
       };
     },
   };
+}
+
+/** The manager's pricing: the host's, none (`false`), or the model's from the built-in table. */
+function resolvePricing(options: ContextManagerOptions): ModelPricing | undefined {
+  if (options.pricing === false) return undefined;
+  if (options.pricing !== undefined) return checkPricing('createContextManager', options.pricing, 'options.pricing');
+  return options.model ? getModelPricing(options.model) : undefined;
 }

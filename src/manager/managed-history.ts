@@ -3,6 +3,7 @@ import type { Summarizer } from '../summarizing/summarizer-types.js';
 import type { Message } from '../types.js';
 import type { CallOptions } from './context-manager-types.js';
 import type { ContextEvent } from './events.js';
+import type { CostPolicy } from './cost-policy.js';
 import { type ArrayLengths, HistoryArrays } from './history-arrays.js';
 import { checkNew, isHostTurn } from './internal/host-input.js';
 import { SentProjection } from './sent-projection.js';
@@ -18,6 +19,8 @@ export interface ManagedHistoryOptions {
   emit: (event: ContextEvent) => void;
   /** Called when the projection is rebuilt from scratch (usage recorded before it no longer applies). */
   onRebuild: () => void;
+  /** The cost-aware archive policy, when on. */
+  policy?: CostPolicy | undefined;
 }
 
 /**
@@ -142,7 +145,7 @@ export class ManagedHistory {
       this.takeIn(message, message);
     }
     // 3. Archive a batch, when one is due.
-    if (this.batches.due()) return this.archiveBatch(callOptions).then(() => startsTurn);
+    if (this.batches.due(this.projection)) return this.archiveBatch(callOptions).then(() => startsTurn);
     return startsTurn;
   }
 

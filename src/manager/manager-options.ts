@@ -13,6 +13,7 @@ const optionsSchema = z.object({
   model: z.string({ error: 'must be a model id such as "gpt-4o"' }).optional(),
   contextWindow: option.positive().optional(),
   sessionId: z.string({ error: 'must be the id of a session in the store' }).optional(),
+  costAware: z.boolean({ error: 'must be true or false' }).optional(),
 });
 
 /**

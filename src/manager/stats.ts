@@ -4,6 +4,7 @@ import { estimateMessageTokens } from '../counting/estimate-message-tokens.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
 import type { TokenCounter } from '../counting/token-counter.js';
 import { ConfigError } from '../errors.js';
+import type { SpendTally } from '../models/usage-cost.js';
 import type { Message, Role } from '../types.js';
 
 /**
@@ -51,6 +52,12 @@ export interface ContextStats {
   breakdown: ContextBreakdown;
   /** The underlying usage measure. */
   usage: ContextUsage;
+  /**
+   * What the responses recorded with `recordUsage` cost so far: tokens (and dollars, when the
+   * manager has a pricing) split into uncached input, cache writes, cache reads and output, and the
+   * cache hit rate.
+   */
+  cost: SpendTally;
 }
 
 /** @internal */

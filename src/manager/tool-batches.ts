@@ -11,6 +11,7 @@ import type { Summarizer } from '../summarizing/summarizer-types.js';
 import { type BatchItem, batchBudget } from '../summarizing/tool-output/batch-budget.js';
 import type { Message, ToolResultMessage } from '../types.js';
 import type { CallOptions } from './context-manager-types.js';
+import type { CostPolicy } from './cost-policy.js';
 import type { ContextEvent } from './events.js';
 import type { SentProjection } from './sent-projection.js';
 
@@ -18,6 +19,8 @@ import type { SentProjection } from './sent-projection.js';
 export interface ToolBatchesOptions {
   config: ContextConfig;
   summarizer: Summarizer;
+  /** Archives earlier than the bound when it pays (the manager's `costAware` option). */
+  policy?: CostPolicy | undefined;
 }
 
 /** A batch archived: where its results sat in the history, their archived copies, its summary message and its event. @internal */
@@ -50,10 +53,34 @@ export class ToolBatches {
     this.positions.push(position);
   }
 
-  /** Whether more than `toolCallCutoff + toolSummaryBatch` tool results are visible (and a strategy archives them). */
-  due(): boolean {
+  /**
+   * Whether a batch is due: more than `toolCallCutoff + toolSummaryBatch` tool results are visible
+   * (and a strategy archives them), or the cost policy finds archiving the results past the cutoff
+   * cheaper than carrying them. Called once per request.
+   */
+  due(projection: SentProjection): boolean {
     const { toolSummaryStrategy: strategy, toolCallCutoff: cutoff, toolSummaryBatch: batch } = this.options.config;
-    return strategy !== 'off' && this.indexes.length > cutoff + batch;
+    if (strategy === 'off') return false;
+    const bound = this.indexes.length > cutoff + batch;
+    const policy = this.options.policy;
+    if (policy === undefined) return bound;
+    return policy.shouldArchive(this.candidate(projection)) || bound;
+  }
+
+  /** What archiving the visible results past the cutoff would change, or undefined when there are none. */
+  private candidate(projection: SentProjection) {
+    const count = this.indexes.length - this.options.config.toolCallCutoff;
+    if (count <= 0) return undefined;
+    const positions = this.positions.slice(0, count).filter((position) => position >= 0);
+    if (positions.length === 0) return undefined;
+    let archivable = 0;
+    for (const position of positions) archivable += projection.tokensAt(position);
+    // What follows the first of them is at most the kept results and their calls: a short walk.
+    let tail = 0;
+    for (let position = projection.sent.length - 1; position >= positions[0]!; position--) {
+      tail += projection.tokensAt(position);
+    }
+    return { archivable, tail, context: projection.estimate };
   }
 
   /**
@@ -86,6 +113,7 @@ export class ToolBatches {
       summary: outcome.summary,
       ...(outcome.error === undefined ? {} : { error: outcome.error }),
     };
+    this.options.policy?.archived();
     return { indexes, copies, summary: outcome.message, event };
   }
 

@@ -2,9 +2,12 @@ import { ConfigError } from '../errors.js';
 import { isObject } from '../internal/wire-object.js';
 import { getModelLimits, type ModelLimits } from '../models/model-limits.js';
 import { type CompletionInput, type CompletionOutput, createSummarizer } from '../summarizing/create-summarizer.js';
-import type { Summarizer } from '../summarizing/summarizer-types.js';
-import type { OpenAIChatCompletion } from './chat-types.js';
-import type { OpenAIResponse } from './responses-types.js';
+import type { Summarizer, SummaryOutput, SummaryRequest } from '../summarizing/summarizer-types.js';
+import { conversationSummaryPrompt } from '../summarizing/summary-prompts.js';
+import type { OpenAIChatCompletion, OpenAIChatMessage } from './chat-types.js';
+import type { OpenAIResponse, OpenAIResponsesItem } from './responses-types.js';
+import { toOpenAIChat } from './to-openai-chat.js';
+import { toOpenAIResponses } from './to-openai-responses.js';
 
 /**
  * The part of an `openai` client that {@link createOpenAISummarizer} calls: `chat.completions.create`
@@ -23,9 +26,12 @@ export interface OpenAISummarizerClient {
       create(
         body: {
           model: string;
-          messages: { role: 'system' | 'user'; content: string }[];
+          messages: OpenAIChatMessage[];
           max_completion_tokens?: number;
           max_tokens?: number;
+          /** The conversation's tools (reusing the conversation). */
+          tools?: OpenAIChatTool[];
+          prompt_cache_key?: string;
         },
         options?: { signal?: AbortSignal },
       ): PromiseLike<OpenAIChatCompletion>;
@@ -34,7 +40,16 @@ export interface OpenAISummarizerClient {
   responses?: {
     /** Creates a response (non-streaming). */
     create(
-      body: { model: string; instructions: string; input: string; max_output_tokens: number; store: boolean },
+      body: {
+        model: string;
+        instructions?: string;
+        input: string | OpenAIResponsesItem[];
+        max_output_tokens: number;
+        store: boolean;
+        /** The conversation's tools (reusing the conversation). */
+        tools?: OpenAIResponsesTool[];
+        prompt_cache_key?: string;
+      },
       options?: { signal?: AbortSignal },
     ): PromiseLike<OpenAIResponse>;
   };
@@ -79,6 +94,70 @@ export interface CreateOpenAISummarizerOptions {
   parameters?: Record<string, unknown>;
   /** The instructions for the summarizing model. @default ctxkit's summary system prompt */
   systemPrompt?: string;
+  /**
+   * Sent as `prompt_cache_key` with every summary request, so OpenAI routes them to the cache that
+   * holds their prefix (use the conversation's key when reusing it).
+   */
+  promptCacheKey?: string;
+  /**
+   * Send each summary request that carries the conversation (`SummaryRequest.conversation`, which
+   * the context manager sets) as that conversation continued: its system prompt, its tools, its
+   * messages, and the instruction (`conversationSummaryPrompt`) as the final user message. OpenAI's
+   * automatic cache then reads the conversation at the cached-input price instead of a rebuilt
+   * prompt at full price. It pays only when `model` is the conversation's model and the requests
+   * send the same system prompt and tools; a request without a conversation, and an answer without
+   * text, go through the rebuilt prompt.
+   * @default undefined (rebuilt prompts)
+   */
+  reuseConversation?: OpenAIConversationReuse;
+}
+
+/**
+ * The conversation's request, for {@link CreateOpenAISummarizerOptions.reuseConversation}.
+ *
+ * @example
+ * ```ts
+ * const reuse: OpenAIConversationReuse = { systemPrompt: SYSTEM, tools: TOOLS, promptCacheKey: sessionId };
+ * ```
+ */
+export interface OpenAIConversationReuse {
+  /** The conversation's system prompt, exactly as its requests send it. */
+  systemPrompt?: string;
+  /** The role the system prompt is sent with, as the conversation sends it. @default 'system' */
+  systemRole?: 'system' | 'developer';
+  /** The conversation's tools, as its requests send them (Chat Completions or Responses shape, as `api`). */
+  tools?: OpenAIChatTool[] | OpenAIResponsesTool[];
+  /** The conversation's `prompt_cache_key`. */
+  promptCacheKey?: string;
+}
+
+/**
+ * A function tool as Chat Completions takes it.
+ *
+ * @example
+ * ```ts
+ * const tool: OpenAIChatTool = { type: 'function', function: { name: 'read', parameters: { type: 'object', properties: {} } } };
+ * ```
+ */
+export interface OpenAIChatTool {
+  type: 'function';
+  function: { name: string; description?: string; parameters?: Record<string, unknown>; strict?: boolean | null };
+}
+
+/**
+ * A function tool as the Responses API takes it.
+ *
+ * @example
+ * ```ts
+ * const tool: OpenAIResponsesTool = { type: 'function', name: 'read', parameters: { type: 'object', properties: {} }, strict: false };
+ * ```
+ */
+export interface OpenAIResponsesTool {
+  type: 'function';
+  name: string;
+  parameters: Record<string, unknown> | null;
+  strict: boolean | null;
+  description?: string | null;
 }
 
 /**
@@ -137,6 +216,7 @@ export function createOpenAISummarizer(options: CreateOpenAISummarizerOptions): 
         input: input.prompt,
         max_output_tokens: budget(input.maxOutputTokens),
         store: false,
+        ...(options.promptCacheKey === undefined ? {} : { prompt_cache_key: options.promptCacheKey }),
       };
       return responseText(await client.responses!.create(body, request));
     }
@@ -148,18 +228,67 @@ export function createOpenAISummarizer(options: CreateOpenAISummarizerOptions): 
         { role: 'user' as const, content: input.prompt },
       ],
       [tokenParameter]: budget(input.maxOutputTokens),
+      ...(options.promptCacheKey === undefined ? {} : { prompt_cache_key: options.promptCacheKey }),
     };
-    const completion = await client.chat!.completions.create(body, request);
-    const choice = completion?.choices?.[0];
-    return {
-      text: choice?.message?.content ?? '',
-      ...(choice?.finish_reason ? { stopReason: choice.finish_reason } : {}),
-    };
+    return chatText(await client.chat!.completions.create(body, request));
   };
-  return createSummarizer({
+  const rebuilt = createSummarizer({
     complete,
     ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
   });
+  const reuse = options.reuseConversation;
+  if (reuse === undefined) return rebuilt;
+  return {
+    async summarize(request: SummaryRequest): Promise<SummaryOutput> {
+      const conversation = request.conversation;
+      if (conversation === undefined || conversation.length === 0) return rebuilt.summarize(request);
+      request.signal?.throwIfAborted();
+      const messages = [...conversation, { role: 'user' as const, content: conversationSummaryPrompt(request) }];
+      const source = { ...(reuse.systemPrompt === undefined ? {} : { systemPrompt: reuse.systemPrompt }), messages };
+      const role = reuse.systemRole === undefined ? {} : { systemRole: reuse.systemRole };
+      const key = reuse.promptCacheKey ?? options.promptCacheKey;
+      const shared = {
+        ...parameters,
+        model,
+        ...(reuse.tools === undefined ? {} : { tools: reuse.tools as never }),
+        ...(key === undefined ? {} : { prompt_cache_key: key }),
+      };
+      const signal = request.signal ? { signal: request.signal } : undefined;
+      const answer =
+        api === 'responses'
+          ? responseText(
+              await client.responses!.create(
+                {
+                  ...shared,
+                  input: toOpenAIResponses(source, role).items,
+                  max_output_tokens: budget(request.maxOutputTokens),
+                  store: false,
+                },
+                signal,
+              ),
+            )
+          : chatText(
+              await client.chat!.completions.create(
+                {
+                  ...shared,
+                  messages: toOpenAIChat(source, role).messages,
+                  [tokenParameter]: budget(request.maxOutputTokens),
+                },
+                signal,
+              ),
+            );
+      const text = typeof answer === 'string' ? answer : answer.text;
+      return text.trim().length > 0 ? answer : rebuilt.summarize(request);
+    },
+  };
+}
+
+function chatText(completion: OpenAIChatCompletion): { text: string; stopReason?: string } {
+  const choice = completion?.choices?.[0];
+  return {
+    text: choice?.message?.content ?? '',
+    ...(choice?.finish_reason ? { stopReason: choice.finish_reason } : {}),
+  };
 }
 
 function responseText(response: OpenAIResponse): CompletionOutput {

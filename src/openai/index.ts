@@ -29,6 +29,9 @@ export type {
 export {
   type CreateOpenAISummarizerOptions,
   createOpenAISummarizer,
+  type OpenAIChatTool,
+  type OpenAIConversationReuse,
+  type OpenAIResponsesTool,
   type OpenAISummarizerClient,
 } from './create-openai-summarizer.js';
 export {

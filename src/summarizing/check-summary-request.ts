@@ -18,6 +18,7 @@ export function checkSummaryRequest(request: unknown, where: string): asserts re
   for (const field of ['previousSummary', 'instructions'] as const) {
     if (request[field] !== undefined) assertStringArgument(request[field], where, `request.${field}`);
   }
+  if (request['conversation'] !== undefined) assertMessages(request['conversation'], `${where}: request.conversation`);
   if (typeof request['maxOutputTokens'] !== 'number') {
     throw invalidArgument(where, 'request.maxOutputTokens', 'a number', request['maxOutputTokens']);
   }

@@ -24,6 +24,7 @@ export {
 export { type SerializeConversationOptions, serializeConversation } from './serialize-conversation.js';
 export type { Summarizer, SummaryOutput, SummaryRequest } from './summarizer-types.js';
 export {
+  conversationSummaryPrompt,
   SUMMARY_PROMPTS,
   SUMMARY_SECTIONS,
   SUMMARY_SYSTEM_PROMPT,

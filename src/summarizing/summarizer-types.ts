@@ -31,6 +31,14 @@ export interface SummaryRequest {
   maxOutputTokens: number;
   /** Aborts the request; a summarizer must reject promptly once it fires. */
   signal?: AbortSignal;
+  /**
+   * The conversation as the model was last sent it (system prompt and tools aside), when the
+   * caller knows it: the context manager sets it. A summarizer that reuses the provider's prompt
+   * cache sends these messages, with the same system prompt and tools, then its instruction as
+   * the final user message, so the provider reads them from the cache instead of a rebuilt prompt
+   * (the adapters' `reuseConversation` option). `messages` are the part to summarize.
+   */
+  conversation?: readonly Message[];
 }
 
 /**

@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { approximateCounter } from 'ctxkit';
+import { PromptCacheEmulator } from '../../bench/prompt-cache.js';
+import type { PromptCacheRules } from '../../src/index.js';
 import { findRequestViolation } from './anthropic-request-rules.js';
 
 // A loopback stand-in for the Messages API: it checks each request the way the API does, answers an
@@ -17,6 +19,12 @@ export interface AnthropicServerOptions {
   toolCallsPerTurn?: number;
   /** The largest `max_tokens` accepted. @default 128_000 */
   maxOutputTokens?: number;
+  /**
+   * Emulate the prompt cache with these rules (prefixes cached at `cache_control` breakpoints) and
+   * report its reads and writes in `usage`; `now` is the clock of its TTL. Without it, half of
+   * each agent request is reported as read from the cache.
+   */
+  promptCache?: { rules: PromptCacheRules; now: () => number };
 }
 
 /** What the server saw. */
@@ -31,6 +39,8 @@ export interface AnthropicServerStats {
   summaryMaxTokens: number[];
   /** The prompt tokens of every request the agent answered. */
   promptTokens: number[];
+  /** With `promptCache`: the tokens each summary request read from the cache and sent in all. */
+  summaryCache: Array<{ read: number; prompt: number }>;
 }
 
 /** A running server. */
@@ -93,8 +103,20 @@ async function readBody(request: IncomingMessage): Promise<string> {
 }
 
 /** What the agent says next: a tool call after a user message, an answer once the calls are done. */
+/**
+ * A summary request: one without tools (ctxkit's rebuilt summary prompt), or the conversation with
+ * ctxkit's summary instruction as the final user message (a summarizer reusing the prompt cache).
+ */
+function isSummary(body: Body): boolean {
+  if (body.tools === undefined || body.tools.length === 0) return true;
+  const last = body.messages[body.messages.length - 1];
+  const content = last?.content;
+  const text = typeof content === 'string' ? content : content?.map((block) => block['text'] ?? '').join('');
+  return last?.role === 'user' && typeof text === 'string' && text.startsWith('Stop working on the task');
+}
+
 function reply(body: Body, calls: number, toolCallsPerTurn: number): { content: Block[]; stop: string } {
-  if (body.tools === undefined || body.tools.length === 0) {
+  if (isSummary(body)) {
     const summary = [
       '## Goal',
       '- Keep the parser tests passing while reading the generated logs.',
@@ -183,8 +205,10 @@ export async function startAnthropicServer(options: AnthropicServerOptions): Pro
     summaries: 0,
     summaryMaxTokens: [],
     promptTokens: [],
+    summaryCache: [],
   };
   let calls = 0;
+  const cache = options.promptCache ? new PromptCacheEmulator(options.promptCache.rules) : undefined;
   const server = createServer(async (request, response) => {
     if (request.method !== 'POST' || !request.url?.endsWith('/v1/messages')) {
       error(response, 404, `Not found: ${request.method} ${request.url}`);
@@ -194,6 +218,7 @@ export async function startAnthropicServer(options: AnthropicServerOptions): Pro
     const body = JSON.parse(await readBody(request)) as Body;
     const violation =
       findRequestViolation(body.messages) ??
+      cacheMarkViolation(body) ??
       (Number.isInteger(body.max_tokens) &&
       body.max_tokens >= 1 &&
       body.max_tokens <= (options.maxOutputTokens ?? 128_000)
@@ -210,7 +235,7 @@ export async function startAnthropicServer(options: AnthropicServerOptions): Pro
       error(response, 400, `prompt is too long: ${prompt} tokens > ${options.contextWindow} maximum`);
       return;
     }
-    const summary = body.tools === undefined || body.tools.length === 0;
+    const summary = isSummary(body);
     if (summary) {
       stats.summaries++;
       stats.summaryMaxTokens.push(body.max_tokens);
@@ -218,7 +243,10 @@ export async function startAnthropicServer(options: AnthropicServerOptions): Pro
       stats.promptTokens.push(prompt);
     }
     const { content, stop } = reply(body, calls++, options.toolCallsPerTurn ?? 2);
-    const cacheRead = summary ? 0 : Math.floor(prompt / 2);
+    const cached = cache ? cacheUsage(cache, body, options.promptCache!.now()) : undefined;
+    const cacheRead = cached?.cacheRead ?? (summary ? 0 : Math.floor(prompt / 2));
+    if (cached && summary)
+      stats.summaryCache.push({ read: cacheRead, prompt: cached.input + cacheRead + cached.cacheWrite });
     const message = {
       id: `msg_${stats.requests}`,
       type: 'message',
@@ -228,9 +256,9 @@ export async function startAnthropicServer(options: AnthropicServerOptions): Pro
       stop_reason: stop,
       stop_sequence: null,
       usage: {
-        input_tokens: prompt - cacheRead,
+        input_tokens: cached ? cached.input : prompt - cacheRead,
         cache_read_input_tokens: cacheRead,
-        cache_creation_input_tokens: 0,
+        cache_creation_input_tokens: cached?.cacheWrite ?? 0,
         output_tokens: Math.ceil(approximateCounter.count(JSON.stringify(content)) * 1.2),
       },
     };
@@ -247,4 +275,49 @@ export async function startAnthropicServer(options: AnthropicServerOptions): Pro
         server.close((closeError) => (closeError ? reject(closeError) : resolve())),
       ),
   };
+}
+
+/**
+ * The request's usage by the emulated prompt cache: its blocks in the API's order (tools, system,
+ * then each content block of each message), each counted as {@link countPromptTokens} counts, with
+ * a breakpoint at every block that carries `cache_control`.
+ */
+function cacheUsage(
+  cache: PromptCacheEmulator,
+  body: Body,
+  at: number,
+): { input: number; cacheRead: number; cacheWrite: number } {
+  const blocks: Array<{ key: string; tokens: number }> = [];
+  const breakpoints: number[] = [];
+  const add = (value: object) => {
+    // The mark is not part of the content: a block cached with it is read without it.
+    const { cache_control: mark, ...content } = value as { cache_control?: unknown };
+    const text = JSON.stringify(content);
+    if (mark) breakpoints.push(blocks.length);
+    blocks.push({ key: text, tokens: Math.ceil(countCached(text) * 1.3) });
+  };
+  for (const tool of body.tools ?? []) add(tool);
+  if (typeof body.system === 'string') add({ type: 'text', text: body.system });
+  else for (const block of body.system ?? []) add(block);
+  for (const message of body.messages) {
+    if (typeof message.content === 'string') add({ role: message.role, type: 'text', text: message.content });
+    else for (const block of message.content) add({ role: message.role, ...block });
+  }
+  const usage = cache.send({ blocks, breakpoints, at });
+  return { input: usage.input, cacheRead: usage.cacheRead ?? 0, cacheWrite: usage.cacheWrite ?? 0 };
+}
+
+/** The API's rules for `cache_control`: at most 4 marks in a request, none on a thinking block. */
+function cacheMarkViolation(body: Body): string | undefined {
+  const blocks: Array<Record<string, unknown>> = [
+    ...(body.tools ?? []),
+    ...(typeof body.system === 'string' ? [] : (body.system ?? [])),
+    ...body.messages.flatMap((message) => (typeof message.content === 'string' ? [] : message.content)),
+  ];
+  const marked = blocks.filter((block) => block['cache_control'] != null);
+  if (marked.length > 4) return `A maximum of 4 blocks with cache_control may be provided. Found ${marked.length}.`;
+  if (marked.some((block) => block['type'] === 'thinking' || block['type'] === 'redacted_thinking')) {
+    return 'cache_control cannot be set on thinking blocks';
+  }
+  return undefined;
 }

@@ -383,6 +383,8 @@ describe('context-warning', () => {
     // Window 20,000: warning from 16,000 tokens, compaction at 18,000.
     const context = manager(heuristicSummarizer, events, {
       contextWindow: 20_000,
+      // Only the threshold compacts here (the cost policy would compact earlier: it pays).
+      costAware: false,
       config: {
         reserveTokens: 2_000,
         keepRecentTokens: 2_000,

@@ -1,0 +1,238 @@
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import { fromAnthropicUsage } from '../../src/anthropic/index.js';
+import {
+  ConfigError,
+  type ContextEvent,
+  createContextManager,
+  getModelPricing,
+  heuristicSummarizer,
+  type Message,
+  OPENAI_AUTOMATIC_CACHE,
+  referenceCounter,
+} from '../../src/index.js';
+
+const user = (text: string): Message => ({ role: 'user', content: text });
+const call = (id: string): Message => ({
+  role: 'assistant',
+  content: [{ type: 'toolCall', id, name: 'read', arguments: { path: `src/${id}.ts` } }],
+});
+const result = (id: string, tokens: number): Message => ({
+  role: 'toolResult',
+  toolCallId: id,
+  toolName: 'read',
+  content: [{ type: 'text', text: `${id} `.repeat(tokens) }],
+});
+
+/** A manager on a 200k window with a clock the test moves. */
+function setup(costAware: boolean | undefined, events: ContextEvent[] = []) {
+  const clock = { now: Date.UTC(2026, 0, 1) };
+  const manager = createContextManager({
+    summarizer: heuristicSummarizer,
+    model: 'claude-sonnet-4-5',
+    counter: referenceCounter,
+    now: () => clock.now,
+    onEvent: (event) => events.push(event),
+    config: { toolSummaryStrategy: 'heuristic' },
+    ...(costAware === undefined ? {} : { costAware }),
+  });
+  return { manager, clock };
+}
+
+/** Runs `steps` tool steps of `tokens` each, a few seconds apart (or `gapAt` minutes idle before that step). */
+async function run(
+  manager: ReturnType<typeof setup>['manager'],
+  clock: { now: number },
+  steps: number,
+  tokens: number,
+  gapAt?: number,
+) {
+  let history: Message[] = [user('Read the sources and fix the parser.')];
+  for (let step = 0; step < steps; step++) {
+    clock.now += step === gapAt ? 20 * 60_000 : 5_000;
+    history = [...history, call(`c${step}`), result(`c${step}`, tokens)];
+    history = (await manager.prepare(history)).history;
+  }
+  return history;
+}
+
+describe('stats().cost', () => {
+  it('adds up the usage the host records, priced by the model', () => {
+    const { manager } = setup(undefined);
+    manager.recordUsage(
+      fromAnthropicUsage({ input_tokens: 2_000, output_tokens: 300, cache_creation_input_tokens: 4_000 }),
+    );
+    manager.recordUsage(
+      fromAnthropicUsage({
+        input_tokens: 100,
+        output_tokens: 200,
+        cache_read_input_tokens: 6_000,
+        cache_creation_input_tokens: 500,
+      }),
+    );
+    const { cost } = manager.stats([user('hi')]);
+    expect(cost.calls).toBe(2);
+    expect(cost.tokens).toEqual({
+      uncachedInput: 2_100,
+      cacheWrite: 4_500,
+      cacheRead: 6_000,
+      output: 500,
+      total: 13_100,
+    });
+    expect(cost.cacheHitRate).toBeCloseTo(6_000 / 12_600, 10);
+    // Sonnet: $3 input, $3.75 writes, $0.30 reads, $15 output per million.
+    expect(cost.dollars?.uncachedInput).toBeCloseTo(0.0063, 10);
+    expect(cost.dollars?.cacheWrite).toBeCloseTo(0.016875, 10);
+    expect(cost.dollars?.cacheRead).toBeCloseTo(0.0018, 10);
+    expect(cost.dollars?.output).toBeCloseTo(0.0075, 10);
+  });
+
+  it('counts tokens without dollars for an unpriced model, and takes a host pricing', () => {
+    const plain = createContextManager({ summarizer: heuristicSummarizer, contextWindow: 32_000 });
+    plain.recordUsage({ input: 10, output: 5, cacheRead: 90 });
+    expect(plain.stats([]).cost.dollars).toBeUndefined();
+    expect(plain.stats([]).cost.cacheHitRate).toBeCloseTo(0.9, 10);
+    const priced = createContextManager({
+      summarizer: heuristicSummarizer,
+      contextWindow: 32_000,
+      pricing: { input: 1, output: 2, cache: OPENAI_AUTOMATIC_CACHE },
+    });
+    priced.recordUsage({ input: 1_000_000, output: 1_000_000, cacheRead: 1_000_000 });
+    expect(priced.stats([]).cost.dollars?.total).toBeCloseTo(3.1, 10);
+    const off = createContextManager({ summarizer: heuristicSummarizer, model: 'gpt-5', pricing: false });
+    off.recordUsage({ input: 1, output: 1 });
+    expect(off.stats([]).cost.dollars).toBeUndefined();
+  });
+
+  it('refuses an invalid pricing or usage, naming the field, and keeps the tally', () => {
+    expect(() =>
+      createContextManager({
+        summarizer: heuristicSummarizer,
+        contextWindow: 32_000,
+        pricing: { input: 1, output: 1, cache: { ...OPENAI_AUTOMATIC_CACHE, readMultiplier: -1 } },
+      }),
+    ).toThrow(/options\.pricing\.cache\.readMultiplier/);
+    expect(() =>
+      createContextManager({ summarizer: heuristicSummarizer, contextWindow: 32_000, costAware: 'yes' as never }),
+    ).toThrow(ConfigError);
+    const { manager } = setup(undefined);
+    manager.recordUsage({ input: 10, output: 1 });
+    expect(() => manager.recordUsage({ input: -5, output: 1 })).toThrow(/usage\.input/);
+    expect(manager.stats([]).cost.calls).toBe(1);
+  });
+
+  test.prop([
+    fc.array(fc.record({ input: fc.nat(50_000), output: fc.nat(5_000), cacheRead: fc.nat(200_000) }), {
+      maxLength: 15,
+    }),
+  ])('the dollars are the Sonnet prices of the tokens', (usages) => {
+    const { manager } = setup(undefined);
+    for (const usage of usages) manager.recordUsage(usage);
+    const { tokens, dollars } = manager.stats([]).cost;
+    const pricing = getModelPricing('claude-sonnet-4-5')!;
+    expect(dollars!.total).toBeCloseTo(
+      (tokens.uncachedInput * pricing.input + tokens.cacheRead * pricing.input * 0.1 + tokens.output * pricing.output) /
+        1e6,
+      8,
+    );
+  });
+});
+
+describe('the cost-aware policy', () => {
+  it('compacts long before the threshold when carrying the context costs more than a compaction', async () => {
+    const events: ContextEvent[] = [];
+    const aware = setup(true, events);
+    const history = await run(aware.manager, aware.clock, 36, 3_000);
+    const previous: ContextEvent[] = [];
+    const plain = setup(false, previous);
+    const kept = await run(plain.manager, plain.clock, 36, 3_000);
+    // ~110k tokens is below the 183,616-token threshold: the previous defaults carry it all.
+    expect(previous.some((event) => event.type === 'compaction-start')).toBe(false);
+    const compactions = events.filter((event) => event.type === 'compaction-end');
+    expect(compactions.length).toBeGreaterThan(0);
+    expect(aware.manager.stats(history).currentUsage).toBeLessThan(plain.manager.stats(kept).currentUsage * 0.6);
+  });
+
+  it('archives at once after an idle gap longer than the cache lives, and not without one', async () => {
+    const events: ContextEvent[] = [];
+    const { manager, clock } = setup(true, events);
+    await run(manager, clock, 13, 1_000, 12);
+    const archived = events.filter((event) => event.type === 'tool-results-summarized');
+    expect(archived).toHaveLength(1);
+    const warm: ContextEvent[] = [];
+    const other = setup(true, warm);
+    await run(other.manager, other.clock, 13, 1_000);
+    expect(warm.filter((event) => event.type === 'tool-results-summarized')).toHaveLength(0);
+  });
+
+  it('compacts a large context after an idle gap, below the threshold', async () => {
+    const events: ContextEvent[] = [];
+    const { manager, clock } = setup(true, events);
+    // 10 kept results of 6k tokens: ~60k, past twice the 20k tail; the gap comes before step 11.
+    const history = await run(manager, clock, 12, 6_000, 11);
+    expect(events.some((event) => event.type === 'compaction-start')).toBe(true);
+    expect(manager.stats(history).currentUsage).toBeLessThan(40_000);
+  });
+
+  test.prop([fc.integer({ min: 20, max: 60 }), fc.integer({ min: 200, max: 9_000 }), fc.option(fc.nat(59))], {
+    numRuns: 15,
+  })('never sends more than the previous defaults would at the same step', async (steps, tokens, gap) => {
+    const aware = setup(true);
+    const plain = setup(false);
+    let history: Message[] = [user('Fix the parser.')];
+    let previous: Message[] = history;
+    for (let step = 0; step < steps; step++) {
+      const pause = step === gap ? 20 * 60_000 : 5_000;
+      aware.clock.now += pause;
+      plain.clock.now += pause;
+      const added = [call(`c${step}`), result(`c${step}`, tokens)];
+      const a = await aware.manager.prepare([...history, ...added]);
+      const b = await plain.manager.prepare([...previous, ...added]);
+      history = a.history;
+      previous = b.history;
+      // Both stay under the window's limit; the policy acts only earlier.
+      expect(a.usage.tokens).toBeLessThanOrEqual(200_000 - 16_384);
+      expect(a.usage.tokens).toBeLessThanOrEqual(Math.max(b.usage.tokens, 200_000 - 16_384));
+    }
+  });
+});
+
+describe('summary requests carry the conversation', () => {
+  it('as last sent, so a summarizer can reuse its cached prefix; not once the cache went cold', async () => {
+    const seen: Array<{ kind: string; conversation: number | undefined; first: unknown }> = [];
+    const clock = { now: Date.UTC(2026, 0, 1) };
+    const manager = createContextManager({
+      summarizer: {
+        async summarize(request) {
+          seen.push({
+            kind: request.kind,
+            conversation: request.conversation?.length,
+            first: request.conversation?.[0],
+          });
+          return heuristicSummarizer.summarize(request);
+        },
+      },
+      contextWindow: 200_000,
+      counter: referenceCounter,
+      now: () => clock.now,
+      config: { toolCallCutoff: 2, toolSummaryBatch: 2 },
+    });
+    let history: Message[] = [user('Fix the parser.')];
+    for (let step = 0; step < 5; step++) {
+      clock.now += 5_000;
+      history = [...history, call(`c${step}`), result(`c${step}`, 50)];
+      history = (await manager.prepare(history)).history;
+    }
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.kind).toBe('tool_results');
+    expect(seen[0]!.conversation).toBe(11);
+    expect(seen[0]!.first).toBe(history[0]);
+    for (let step = 5; step < 10; step++) {
+      clock.now += step === 7 ? 10 * 60_000 : 5_000;
+      history = [...history, call(`c${step}`), result(`c${step}`, 50)];
+      history = (await manager.prepare(history)).history;
+    }
+    const cold = seen.find((_, index) => index > 0);
+    expect(cold?.conversation).toBeUndefined();
+  });
+});
