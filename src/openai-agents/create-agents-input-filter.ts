@@ -43,8 +43,11 @@ export interface AgentsInputFilter {
   stats(): ContextStats | undefined;
   /**
    * Wraps the agent's model for this conversation, so each reply's usage is recorded and a provider
-   * overflow error is compacted and retried once (a filter alone never sees the reply). Non-streaming
-   * calls only: a streamed call passes through unchanged.
+   * overflow error is compacted and retried once (a filter alone never sees the reply), for plain
+   * calls (`getResponse`) and streamed ones (`run(…, { stream: true })`, `getStreamedResponse`: the
+   * stream is opened and its first event awaited inside the recovery, so an overflow, which the
+   * provider reports before any event, is retried before the SDK sees anything; the usage of the
+   * stream's `response_done` event is recorded).
    */
   wrapModel<Model extends AgentsModelLike>(model: Model): Model;
 }
@@ -59,9 +62,25 @@ export interface AgentsInputFilter {
  */
 export interface AgentsModelLike {
   /** One non-streaming call. */
-  getResponse(request: { input: unknown; signal?: AbortSignal }): Promise<{
-    usage?: { inputTokens?: number; outputTokens?: number; totalTokens?: number; inputTokensDetails?: unknown };
-  }>;
+  getResponse(request: { input: unknown; signal?: AbortSignal }): Promise<{ usage?: AgentsUsageLike }>;
+  /** One streamed call: its events, the last a `response_done` with the response's usage. */
+  getStreamedResponse?(request: { input: unknown; signal?: AbortSignal }): AsyncIterable<unknown>;
+}
+
+/**
+ * The usage an Agents SDK model reports (`Usage`, on a response or a stream's `response_done` event).
+ *
+ * @example
+ * ```ts
+ * const usage: AgentsUsageLike = { inputTokens: 9_000, outputTokens: 40, totalTokens: 9_040 };
+ * ```
+ */
+export interface AgentsUsageLike {
+  inputTokens?: number;
+  outputTokens?: number;
+  totalTokens?: number;
+  /** `{ cached_tokens }`, or one such object per request. */
+  inputTokensDetails?: unknown;
 }
 
 /** Cached tokens in the SDK's usage details (an object, or one per request). */
@@ -161,6 +180,16 @@ export function createAgentsInputFilter(options: CreateAgentsInputFilterOptions)
     previous = { input, history: prepared.history };
     return { ...modelData, input: toAgentItems(prepared.messages) };
   };
+  function record(usage: AgentsUsageLike | undefined): void {
+    if (!manager || !usage || typeof usage.inputTokens !== 'number' || typeof usage.outputTokens !== 'number') return;
+    const cached = cachedTokens(usage.inputTokensDetails);
+    manager.recordUsage({
+      input: Math.max(0, usage.inputTokens - cached),
+      output: usage.outputTokens,
+      ...(cached > 0 ? { cacheRead: cached } : {}),
+      ...(typeof usage.totalTokens === 'number' && usage.totalTokens > 0 ? { total: usage.totalTokens } : {}),
+    });
+  }
   function wrapModel<Model extends AgentsModelLike>(model: Model): Model {
     const wrapped = Object.create(model) as Model;
     wrapped.getResponse = async (request) => {
@@ -171,19 +200,51 @@ export function createAgentsInputFilter(options: CreateAgentsInputFilterOptions)
         request.signal ? { signal: request.signal } : {},
       );
       previous = { input: previous.input, history: outcome.history };
-      const usage = outcome.result?.usage;
-      if (usage && typeof usage.inputTokens === 'number' && typeof usage.outputTokens === 'number') {
-        const cached = cachedTokens(usage.inputTokensDetails);
-        manager.recordUsage({
-          input: Math.max(0, usage.inputTokens - cached),
-          output: usage.outputTokens,
-          ...(cached > 0 ? { cacheRead: cached } : {}),
-          ...(typeof usage.totalTokens === 'number' && usage.totalTokens > 0 ? { total: usage.totalTokens } : {}),
-        });
-      }
+      record(outcome.result?.usage);
       return outcome.result;
     };
+    if (typeof model.getStreamedResponse === 'function') {
+      const stream = model.getStreamedResponse.bind(model);
+      wrapped.getStreamedResponse = (request) => streamed(stream, request);
+    }
     return wrapped;
+  }
+  /**
+   * A streamed call with overflow recovery: the provider refuses an overflowing request before the
+   * first event, so the stream is opened and its first event awaited inside the recovery; the
+   * events are then passed on as they come, and the usage of `response_done` recorded.
+   */
+  async function* streamed(
+    stream: NonNullable<AgentsModelLike['getStreamedResponse']>,
+    request: { input: unknown; signal?: AbortSignal },
+  ): AsyncGenerator<unknown> {
+    if (!manager || !previous) {
+      yield* stream(request);
+      return;
+    }
+    const open = async (messages: Message[]) => {
+      const events = stream({ ...request, input: toAgentItems(messages) })[Symbol.asyncIterator]();
+      return { events, first: await events.next() };
+    };
+    const outcome = await manager.runWithOverflowRecovery(
+      previous.history,
+      open,
+      request.signal ? { signal: request.signal } : {},
+    );
+    previous = { input: previous.input, history: outcome.history };
+    const { events, first } = outcome.result;
+    let next = first;
+    try {
+      while (!next.done) {
+        const event = next.value as { type?: unknown; response?: { usage?: AgentsUsageLike } };
+        if (event?.type === 'response_done') record(event.response?.usage);
+        yield next.value;
+        next = await events.next();
+      }
+    } finally {
+      // A consumer that stops early closes the provider's stream too.
+      if (!next.done) await events.return?.();
+    }
   }
 
   return Object.defineProperties(filter, {

@@ -6,7 +6,7 @@
 
 import { Agent, type AgentInputItem, OpenAIResponsesModel, run, setTracingDisabled, tool } from '@openai/agents';
 import Database from 'better-sqlite3';
-import type { ContextEvent } from 'ctxkit';
+import { type ContextEvent, createInMemorySessionStore } from 'ctxkit';
 import { createOpenAISummarizer } from 'ctxkit/openai';
 import { createAgentsInputFilter, createAgentsSession } from 'ctxkit/openai-agents';
 import { createSqliteStore } from 'ctxkit/sqlite';
@@ -100,5 +100,51 @@ describe('the OpenAI Agents SDK with ctxkit/openai-agents', () => {
     const outputText = (output: unknown) => (typeof output === 'string' ? output : JSON.stringify(output ?? ''));
     const longest = Math.max(...items.map((item) => ('output' in item ? outputText(item.output).length : 0)));
     expect(longest).toBeGreaterThan(100_000);
+  }, 180_000);
+
+  test('streamed runs: an overflow of a streamed call is compacted and retried through wrapModel', async () => {
+    const client = new OpenAI({ apiKey: 'test', baseURL: server.baseURL, maxRetries: 0 });
+    const session = createAgentsSession<AgentInputItem>({ store: createInMemorySessionStore(), sessionId: 'streamer' });
+    const events: ContextEvent[] = [];
+    const callModelInputFilter = createAgentsInputFilter({
+      model: 'gpt-4o',
+      // As above: ctxkit's window is larger than the server's, so some streamed calls overflow.
+      contextWindow: 33_000,
+      summarizer: createOpenAISummarizer({ client, model: 'gpt-4o-mini' }),
+      config: { reserveTokens: 2_500, keepRecentTokens: 16_000, toolOutput: { maxBytes: 12 * 1024, maxLines: 400 } },
+      onEvent: (event) => events.push(event),
+    });
+    const agent = new Agent({
+      name: 'coder',
+      instructions: 'You are a careful coding agent. Use the tools to inspect and fix the repository.',
+      model: callModelInputFilter.wrapModel(new OpenAIResponsesModel(client, 'gpt-4o')),
+      tools,
+    });
+    const overflowsBefore = server.log.overflows;
+    const rejectedBefore = server.log.rejected.length;
+    let answers = 0;
+    let deltas = 0;
+    const turns = 10;
+    for (let turn = 1; turn <= turns; turn++) {
+      const result = await run(agent, `Turn ${turn}: fix the next failing parser test.`, {
+        session,
+        callModelInputFilter,
+        maxTurns: 10,
+        stream: true,
+      });
+      for await (const event of result) if (event.type === 'raw_model_stream_event') deltas++;
+      await result.completed;
+      if (typeof result.finalOutput === 'string' && result.finalOutput.length > 0) answers++;
+    }
+    expect(server.log.rejected.length).toBe(rejectedBefore);
+    expect(answers).toBe(turns);
+    expect(deltas).toBeGreaterThan(0);
+    // Streamed calls overflowed, and each overflow was recovered by a compaction (none reached the SDK).
+    expect(server.log.overflows).toBeGreaterThan(overflowsBefore);
+    const recoveries = events.filter((event) => event.type === 'compaction-end' && event.reason === 'overflow');
+    expect(recoveries.length).toBe(server.log.overflows - overflowsBefore);
+    expect(recoveries.every((event) => event.type === 'compaction-end' && !event.error)).toBe(true);
+    // The usage of the streamed replies is recorded: the filter's count rests on the provider's.
+    expect(callModelInputFilter.stats()?.usage.source).not.toBe('estimate');
   }, 180_000);
 });
