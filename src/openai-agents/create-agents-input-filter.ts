@@ -3,8 +3,11 @@ import { sameStructure } from '../internal/same-structure.js';
 import { createContextManager } from '../manager/context-manager.js';
 import type { ContextManager, ContextManagerOptions } from '../manager/context-manager-types.js';
 import type { ContextStats } from '../manager/stats.js';
+import { entryToMessage } from '../session/entry-to-message.js';
+import type { CompactionEntry, SessionEntry } from '../session-entry.js';
 import type { Message } from '../types.js';
 import { fromAgentItems, toAgentItems } from './agent-items.js';
+import { type AgentsSession, itemEntries, itemOf } from './create-agents-session.js';
 import type { AgentItem, AgentModelInput } from './item-types.js';
 
 /**
@@ -16,7 +19,16 @@ import type { AgentItem, AgentModelInput } from './item-types.js';
  * const options: CreateAgentsInputFilterOptions = { model: 'gpt-4o', summarizer };
  * ```
  */
-export type CreateAgentsInputFilterOptions = Omit<ContextManagerOptions, 'systemPrompt' | 'tools'>;
+export type CreateAgentsInputFilterOptions = Omit<ContextManagerOptions, 'systemPrompt' | 'tools'> & {
+  /**
+   * The conversation's session ({@link createAgentsSession}): each compaction is recorded in its
+   * store as a compaction entry, and a filter that starts on a session which already holds one
+   * (another worker of a fleet sharing a PostgreSQL session, a process that restarted) continues
+   * from it instead of compacting the history again. The SDK's items stay whole in the session.
+   * @default undefined (compactions live in the filter only)
+   */
+  session?: Pick<AgentsSession<object>, 'store' | 'getSessionId'>;
+};
 
 /**
  * A `callModelInputFilter` for `run(agent, input, { callModelInputFilter })`, with the manager it
@@ -108,6 +120,20 @@ function sameItem(a: AgentItem, b: AgentItem): boolean {
   return sameStructure(a, b, 'id');
 }
 
+/** The SDK item of the first message a compaction kept: the one after its summary. */
+function firstKeptItem(history: readonly Message[]): AgentItem | undefined {
+  const start = history.findIndex((message) => message.meta?.kind === 'compaction_summary');
+  for (const message of history.slice(start + 1)) {
+    const parts = typeof message.content === 'string' ? [] : message.content;
+    for (const carrier of [message, ...parts]) {
+      const data = carrier.providerData?.['openai-agents'];
+      const item = typeof data === 'object' && data !== null ? (data as { item?: unknown }).item : undefined;
+      if (typeof item === 'object' && item !== null) return item as AgentItem;
+    }
+  }
+  return undefined;
+}
+
 /**
  * A `callModelInputFilter` for the OpenAI Agents SDK that prepares each model call's input with a
  * ctxkit manager: the SDK keeps the whole history (in its session), ctxkit decides what is sent —
@@ -121,7 +147,11 @@ function sameItem(a: AgentItem, b: AgentItem): boolean {
  *
  * A filter runs before the model call and never sees its reply: it cannot record the provider's usage
  * or recover from the provider's overflow error, so ctxkit estimates every call (leave some margin
- * in `config.reserveTokens` against the provider's own count).
+ * in `config.reserveTokens` against the provider's own count) unless the agent's model is wrapped
+ * by {@link AgentsInputFilter.wrapModel}.
+ *
+ * With `session`, each compaction is also recorded in the session's store, and a filter that starts
+ * on a session which already holds one (another worker, a restart) continues from it.
  *
  * @param options - The context manager's options.
  * @returns The filter.
@@ -132,7 +162,7 @@ function sameItem(a: AgentItem, b: AgentItem): boolean {
  * import { run } from '@openai/agents';
  *
  * const session = createAgentsSession({ store, sessionId });
- * const callModelInputFilter = createAgentsInputFilter({ model: 'gpt-4o', summarizer });
+ * const callModelInputFilter = createAgentsInputFilter({ model: 'gpt-4o', summarizer, session });
  * await run(agent, 'Fix the failing test', { session, callModelInputFilter });
  * ```
  */
@@ -143,8 +173,75 @@ export function createAgentsInputFilter(options: CreateAgentsInputFilterOptions)
       field: 'options',
     });
   }
+  const { session, ...managerOptions } = options;
   let manager: ContextManager | undefined;
   let previous: { input: AgentItem[]; history: Message[] } | undefined;
+  /** The newest compaction the manager reported, until it is recorded in the session's store. */
+  let unrecorded: { summary: string; tokensBefore: number; details: Record<string, unknown> } | undefined;
+  /** The first item the newest compaction kept, once known. */
+  let keptItem: AgentItem | undefined;
+  const onEvent: ContextManagerOptions['onEvent'] = (event) => {
+    if (session && event.type === 'compaction-end' && event.error === undefined && event.summary !== undefined) {
+      const details = { reason: event.reason, tokensAfter: event.tokensAfter, source: 'openai-agents' };
+      unrecorded = { summary: event.summary, tokensBefore: event.tokensBefore, details };
+      keptItem = undefined;
+    }
+    managerOptions.onEvent?.(event);
+  };
+
+  /**
+   * Records the newest compaction in the session's store once the item it kept first is there (the
+   * SDK writes a run's items when the run ends, so one kept from the running turn waits a call).
+   */
+  async function record(history: readonly Message[]): Promise<void> {
+    if (!session || !unrecorded) return;
+    keptItem ??= firstKeptItem(history);
+    if (!keptItem) return;
+    try {
+      const sessionId = await session.getSessionId();
+      const entries = itemEntries(await session.store.getBranch(sessionId));
+      let kept: SessionEntry | undefined;
+      for (let index = entries.length - 1; index >= 0 && !kept; index--) {
+        const stored = itemOf(entries[index]!)[0];
+        if (stored && sameItem(stored, keptItem)) kept = entries[index];
+      }
+      if (!kept) return;
+      const { summary, tokensBefore, details } = unrecorded;
+      await session.store.appendEntry(sessionId, {
+        type: 'compaction',
+        summary,
+        firstKeptEntryId: kept.id,
+        tokensBefore,
+        details,
+      });
+      unrecorded = undefined;
+    } catch {
+      // A failing store never undoes the compaction in memory, nor fails the model call: the
+      // compaction stays unrecorded and the next call tries again.
+    }
+  }
+
+  /**
+   * The history to start from when the session's store already holds a compaction of this
+   * conversation: its summary, then the items it kept and those after them.
+   */
+  async function resume(input: AgentItem[]): Promise<{ base: Message[]; from: number } | undefined> {
+    if (!session) return undefined;
+    const branch = await session.store.getBranch(await session.getSessionId());
+    let compaction: CompactionEntry | undefined;
+    for (let index = branch.length - 1; index >= 0 && !compaction; index--) {
+      const entry = branch[index]!;
+      if (entry.type === 'compaction') compaction = entry;
+    }
+    if (!compaction) return undefined;
+    const entries = itemEntries(branch);
+    const from = entries.findIndex((entry) => entry.id === compaction.firstKeptEntryId);
+    // The SDK's input starts with the session's items, in order: the kept one is at the same place.
+    const stored = from < 0 ? undefined : itemOf(entries[from]!)[0];
+    if (!stored || from >= input.length || !sameItem(stored, input[from]!)) return undefined;
+    const summary = entryToMessage(compaction);
+    return { base: summary ? [summary] : [], from };
+  }
 
   const filter = async ({
     modelData,
@@ -160,8 +257,10 @@ export function createAgentsInputFilter(options: CreateAgentsInputFilterOptions)
         field: 'modelData.input',
       });
     }
+    const starting = manager === undefined;
     manager ??= createContextManager({
-      ...options,
+      ...managerOptions,
+      onEvent,
       ...(modelData.instructions ? { systemPrompt: modelData.instructions } : {}),
       ...(agent?.tools?.length ? { tools: agent.tools.map(describeTool) } : {}),
     });
@@ -174,13 +273,16 @@ export function createAgentsInputFilter(options: CreateAgentsInputFilterOptions)
     ) {
       base = previous.history;
       from = previous.input.length;
+    } else if (starting) {
+      ({ base, from } = (await resume(input)) ?? { base, from });
     }
     const history = base.concat(fromAgentItems(input.slice(from)).messages);
     const prepared = await manager.prepare(history);
     previous = { input, history: prepared.history };
+    await record(prepared.history);
     return { ...modelData, input: toAgentItems(prepared.messages) };
   };
-  function record(usage: AgentsUsageLike | undefined): void {
+  function recordUsage(usage: AgentsUsageLike | undefined): void {
     if (!manager || !usage || typeof usage.inputTokens !== 'number' || typeof usage.outputTokens !== 'number') return;
     const cached = cachedTokens(usage.inputTokensDetails);
     manager.recordUsage({
@@ -200,7 +302,8 @@ export function createAgentsInputFilter(options: CreateAgentsInputFilterOptions)
         request.signal ? { signal: request.signal } : {},
       );
       previous = { input: previous.input, history: outcome.history };
-      record(outcome.result?.usage);
+      recordUsage(outcome.result?.usage);
+      await record(outcome.history);
       return outcome.result;
     };
     if (typeof model.getStreamedResponse === 'function') {
@@ -232,12 +335,13 @@ export function createAgentsInputFilter(options: CreateAgentsInputFilterOptions)
       request.signal ? { signal: request.signal } : {},
     );
     previous = { input: previous.input, history: outcome.history };
+    await record(outcome.history);
     const { events, first } = outcome.result;
     let next = first;
     try {
       while (!next.done) {
         const event = next.value as { type?: unknown; response?: { usage?: AgentsUsageLike } };
-        if (event?.type === 'response_done') record(event.response?.usage);
+        if (event?.type === 'response_done') recordUsage(event.response?.usage);
         yield next.value;
         next = await events.next();
       }

@@ -57,15 +57,17 @@ describe('the OpenAI Agents SDK with ctxkit/openai-agents', () => {
     const store = createSqliteStore({ database: new Database(':memory:') });
     const session = createAgentsSession<AgentInputItem>({ store, sessionId: 'coder-1' });
     const events: ContextEvent[] = [];
-    const callModelInputFilter = createAgentsInputFilter({
+    const filterOptions = {
       model: 'gpt-4o',
       // A window larger than the server's: ctxkit believes requests fit that the server refuses,
       // which forces overflows for the wrapped model to recover from.
       contextWindow: 33_000,
       summarizer: createOpenAISummarizer({ client, model: 'gpt-4o-mini' }),
       config: { reserveTokens: 2_500, keepRecentTokens: 16_000, toolOutput: { maxBytes: 12 * 1024, maxLines: 400 } },
-      onEvent: (event) => events.push(event),
-    });
+      // Compactions are recorded in the session's store, where another worker finds them.
+      session,
+    };
+    const callModelInputFilter = createAgentsInputFilter({ ...filterOptions, onEvent: (event) => events.push(event) });
     const agent = new Agent({
       name: 'coder',
       instructions: 'You are a careful coding agent. Use the tools to inspect and fix the repository.',
@@ -100,6 +102,30 @@ describe('the OpenAI Agents SDK with ctxkit/openai-agents', () => {
     const outputText = (output: unknown) => (typeof output === 'string' ? output : JSON.stringify(output ?? ''));
     const longest = Math.max(...items.map((item) => ('output' in item ? outputText(item.output).length : 0)));
     expect(longest).toBeGreaterThan(100_000);
+
+    // ctxkit's compactions are entries of the session, beside the SDK's items.
+    const compactions = (await store.getBranch('coder-1')).filter((entry) => entry.type === 'compaction');
+    expect(compactions.length).toBeGreaterThan(0);
+    // A second worker on the same session starts from the newest stored compaction: its first request
+    // is the model call, within the window, not a summary of the 40 turns made again.
+    const resumed = createAgentsInputFilter(filterOptions);
+    const worker = new Agent({
+      name: 'coder',
+      instructions: 'You are a careful coding agent. Use the tools to inspect and fix the repository.',
+      model: resumed.wrapModel(new OpenAIResponsesModel(client, 'gpt-4o')),
+      tools,
+    });
+    const before = server.log.requests.length;
+    const last = await run(worker, `Turn ${TURNS + 1}: fix the next failing parser test.`, {
+      session,
+      callModelInputFilter: resumed,
+      maxTurns: 10,
+    });
+    expect(typeof last.finalOutput).toBe('string');
+    const first = server.log.requests[before]!;
+    expect(first).toMatchObject({ endpoint: 'responses', summary: false });
+    expect(first.promptTokens).toBeLessThan(WINDOW);
+    expect(server.log.rejected).toEqual([]);
   }, 180_000);
 
   test('streamed runs: an overflow of a streamed call is compacted and retried through wrapModel', async () => {
@@ -108,8 +134,8 @@ describe('the OpenAI Agents SDK with ctxkit/openai-agents', () => {
     const events: ContextEvent[] = [];
     const callModelInputFilter = createAgentsInputFilter({
       model: 'gpt-4o',
-      // As above: ctxkit's window is larger than the server's, so some streamed calls overflow.
-      contextWindow: 33_000,
+      // ctxkit's window is well above the server's, so streamed calls overflow whatever ran before.
+      contextWindow: 36_000,
       summarizer: createOpenAISummarizer({ client, model: 'gpt-4o-mini' }),
       config: { reserveTokens: 2_500, keepRecentTokens: 16_000, toolOutput: { maxBytes: 12 * 1024, maxLines: 400 } },
       onEvent: (event) => events.push(event),
