@@ -1,7 +1,7 @@
 /**
  * A tool-using agent on the Anthropic SDK with ctxkit keeping its context inside the window. The
- * lines marked `// ctxkit` are all the glue: the manager, the summarizer, and the conversion of each
- * request and response. The rest is the tool loop any Anthropic agent has.
+ * lines marked `// ctxkit` are all the glue: the manager, the summarizer, the conversion of each
+ * request and response, and the tool results. The rest is the tool loop any Anthropic agent has.
  *
  * Run: ANTHROPIC_API_KEY=… node --import tsx examples/05-anthropic-sdk.ts "Which files here are TypeScript?"
  * (ANTHROPIC_BASE_URL points the client at another endpoint.)
@@ -9,7 +9,12 @@
 import { readdirSync } from 'node:fs';
 import Anthropic from '@anthropic-ai/sdk';
 import { createContextManager, formatStatusLine, type Message, type ToolCall } from 'ctxkit';
-import { createAnthropicSummarizer, fromAnthropicMessage, toAnthropic } from 'ctxkit/anthropic';
+import {
+  createAnthropicSummarizer,
+  createToolResultMessage,
+  readAnthropicMessage,
+  toAnthropic,
+} from 'ctxkit/anthropic';
 
 const model = 'claude-sonnet-4-6';
 const system = 'You are a coding agent. Use list_files to look around before you answer.';
@@ -21,11 +26,10 @@ const tools: Anthropic.Tool[] = [
   },
 ];
 
-function listFiles(call: ToolCall): Message {
+function listFiles(call: ToolCall): string | Error {
   const directory = String(call.arguments['directory'] ?? '.');
   const safe = !directory.startsWith('/') && !directory.split(/[\\/]/).includes('..');
-  const text = safe ? readdirSync(directory).join('\n') : 'error: stay inside the current directory';
-  return { role: 'toolResult', toolCallId: call.id, toolName: call.name, content: [{ type: 'text', text }] };
+  return safe ? readdirSync(directory).join('\n') : new Error('stay inside the current directory');
 }
 
 if (!process.env['ANTHROPIC_API_KEY']) {
@@ -37,20 +41,22 @@ const client = new Anthropic();
 const summarizer = createAnthropicSummarizer({ client, model: 'claude-haiku-4-5' }); // ctxkit
 const manager = createContextManager({ model, summarizer, systemPrompt: system, tools }); // ctxkit
 
-/** One model call: ctxkit messages in, a ctxkit assistant message with usage out. */
+/** One model call: ctxkit messages in, a ctxkit assistant message (with usage and stop reason) out. */
 async function callModel(messages: Message[]) {
   const { messages: wire } = toAnthropic({ messages }); // ctxkit
   const response = await client.messages.create({ model, max_tokens: 4_096, system, tools, messages: wire });
-  return fromAnthropicMessage(response); // ctxkit
+  return readAnthropicMessage(response); // ctxkit
 }
 
 let history: Message[] = [{ role: 'user', content: process.argv[2] ?? 'Which files here are TypeScript?' }];
 for (let step = 0; step < 10; step++) {
   const { result, history: kept } = await manager.runWithOverflowRecovery(history, callModel); // ctxkit
-  manager.recordUsage(result.usage); // ctxkit
-  history = [...kept, result.message]; // ctxkit
-  for (const part of result.message.content) if (part.type === 'text') console.log(part.text);
+  history = [...kept, result]; // ctxkit
+  for (const part of result.content) if (part.type === 'text') console.log(part.text);
   if (result.stopReason !== 'toolUse') break;
-  for (const part of result.message.content) if (part.type === 'toolCall') history.push(listFiles(part));
+  for (const call of result.content) {
+    if (call.type !== 'toolCall') continue;
+    history.push(createToolResultMessage({ toolCallId: call.id, toolName: call.name, output: listFiles(call) })); // ctxkit
+  }
 }
 console.log(formatStatusLine(manager.stats(history)));

@@ -1,14 +1,14 @@
 /**
  * A tool-using agent on the OpenAI SDK (Chat Completions) with ctxkit keeping its context inside the
- * window. The lines marked `// ctxkit` are all the glue: the manager, the summarizer, and the
- * conversion of each request and response. The rest is the tool loop any OpenAI agent has.
+ * window. The lines marked `// ctxkit` are all the glue: the manager, the summarizer, the conversion
+ * of each request and response, and the tool results. The rest is the tool loop any OpenAI agent has.
  *
  * Run: OPENAI_API_KEY=… node --import tsx examples/07-openai-sdk.ts "Which files here are TypeScript?"
  * (OPENAI_BASE_URL points the client at another OpenAI-compatible endpoint.)
  */
 import { readdirSync } from 'node:fs';
 import { createContextManager, formatStatusLine, type Message, type ToolCall } from 'ctxkit';
-import { createOpenAISummarizer, fromOpenAIChatCompletion, toOpenAIChat } from 'ctxkit/openai';
+import { createOpenAISummarizer, createToolResultMessage, readOpenAIChatCompletion, toOpenAIChat } from 'ctxkit/openai';
 import OpenAI from 'openai';
 
 const model = 'gpt-4o';
@@ -24,11 +24,10 @@ const tools: OpenAI.Chat.ChatCompletionTool[] = [
   },
 ];
 
-function listFiles(call: ToolCall): Message {
+function listFiles(call: ToolCall): string | Error {
   const directory = String(call.arguments['directory'] ?? '.');
   const safe = !directory.startsWith('/') && !directory.split(/[\\/]/).includes('..');
-  const text = safe ? readdirSync(directory).join('\n') : 'error: stay inside the current directory';
-  return { role: 'toolResult', toolCallId: call.id, toolName: call.name, content: [{ type: 'text', text }] };
+  return safe ? readdirSync(directory).join('\n') : new Error('stay inside the current directory');
 }
 
 if (!process.env['OPENAI_API_KEY']) {
@@ -44,7 +43,7 @@ const manager = createContextManager({ model, summarizer, systemPrompt, tools })
 async function callModel(messages: Message[]) {
   const { messages: wire } = toOpenAIChat({ systemPrompt, messages }); // ctxkit
   const completion = await client.chat.completions.create({ model, tools, messages: wire });
-  return fromOpenAIChatCompletion(completion).message; // ctxkit
+  return readOpenAIChatCompletion(completion); // ctxkit
 }
 
 let history: Message[] = [{ role: 'user', content: process.argv[2] ?? 'Which files here are TypeScript?' }];
@@ -53,6 +52,9 @@ for (let step = 0; step < 10; step++) {
   history = [...kept, result]; // ctxkit
   for (const part of result.content) if (part.type === 'text') console.log(part.text);
   if (result.stopReason !== 'toolUse') break;
-  for (const part of result.content) if (part.type === 'toolCall') history.push(listFiles(part));
+  for (const call of result.content) {
+    if (call.type !== 'toolCall') continue;
+    history.push(createToolResultMessage({ toolCallId: call.id, toolName: call.name, output: listFiles(call) })); // ctxkit
+  }
 }
 console.log(formatStatusLine(manager.stats(history)));

@@ -36,7 +36,7 @@ const client = new OpenAI();
 const store = createSqliteStore({ database: new Database(':memory:') });
 const session = createAgentsSession<AgentInputItem>({ store, sessionId: 'example' }); // ctxkit
 const summarizer = createOpenAISummarizer({ client, model: 'gpt-4o-mini' });
-const callModelInputFilter = createAgentsInputFilter({ model: 'gpt-4o', summarizer }); // ctxkit
+const callModelInputFilter = createAgentsInputFilter({ model: 'gpt-4o', summarizer, session }); // ctxkit
 
 const agent = new Agent({
   name: 'coder',

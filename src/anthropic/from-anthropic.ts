@@ -238,13 +238,14 @@ export function fromAnthropic(input: FromAnthropicInput): FromAnthropicResult {
 }
 
 /**
- * What {@link fromAnthropicMessage} returns: the assistant message to append to the history, and its
- * usage, stop reason, provider and model (also set on the message).
+ * What the deprecated {@link fromAnthropicMessage} returns: the assistant message to append to the
+ * history, and its usage, stop reason, provider and model (also set on the message).
+ *
+ * @deprecated {@link readAnthropicMessage} returns the message itself, which carries them.
  *
  * @example
  * ```ts
  * const { message, usage } = fromAnthropicMessage(response);
- * manager.recordUsage(usage);
  * history.push(message);
  * ```
  */
@@ -258,7 +259,28 @@ export interface AnthropicResponseResult {
 }
 
 /**
+ * Options of {@link readAnthropicMessage}.
+ *
+ * @example
+ * ```ts
+ * const options: ReadAnthropicMessageOptions = { provider: 'bedrock', onWarning: ({ message }) => console.warn(message) };
+ * ```
+ */
+export interface ReadAnthropicMessageOptions {
+  /** The provider name set on the message. @default 'anthropic' */
+  provider?: string;
+  /**
+   * Receives each thing ctxkit could not read as the wire said it (an unknown `stop_reason`,
+   * recorded as `stop`), with `index` 0, the response's one message.
+   * @default undefined (the warnings are not reported)
+   */
+  onWarning?: (warning: ConversionWarning) => void;
+}
+
+/**
  * Options of {@link fromAnthropicMessage}.
+ *
+ * @deprecated Use {@link ReadAnthropicMessageOptions} with {@link readAnthropicMessage}.
  *
  * @example
  * ```ts
@@ -281,8 +303,40 @@ const KNOWN_STOP_REASONS = new Set([
 ]);
 
 /**
- * Converts a Messages API response (`client.messages.create(...)` or a stream's `finalMessage()`) to
- * the assistant message to append to the history, with usage, stop reason, provider and model.
+ * Reads a Messages API response (`client.messages.create(...)` or a stream's `finalMessage()`) as
+ * the assistant message to append to the history. The message carries the response's `usage`,
+ * `stopReason`, `provider` and `model`, so it is what the manager's callback returns: the manager
+ * counts the context from that usage once the message is in the history it is given, with no
+ * `recordUsage` call.
+ *
+ * @param response - The response.
+ * @param options - The provider name to record, and where warnings go.
+ * @returns The assistant message, with its usage, stop reason, provider and model.
+ * @throws `ContextError` `INPUT_INVALID` naming the field of a malformed response.
+ *
+ * @example
+ * ```ts
+ * const { result, history: kept } = await manager.runWithOverflowRecovery(history, async (messages) => {
+ *   const { messages: wire } = toAnthropic({ messages });
+ *   return readAnthropicMessage(await client.messages.create({ model, max_tokens: 4096, system, tools, messages: wire }));
+ * });
+ * history = [...kept, result];
+ * ```
+ */
+export function readAnthropicMessage(
+  response: AnthropicResponse,
+  options: ReadAnthropicMessageOptions = {},
+): AssistantMessage {
+  return readResponse(response, options, 'readAnthropicMessage');
+}
+
+/**
+ * Converts a Messages API response to the assistant message and its metadata.
+ *
+ * @deprecated Use {@link readAnthropicMessage} (the name no longer differs from the request-side
+ * {@link fromAnthropic} by a suffix), which returns the message itself with its usage, stop reason,
+ * provider and model on it, and reports warnings through `onWarning`.
+ * `fromAnthropicMessage(response).message` deep-equals `readAnthropicMessage(response)`.
  *
  * @param response - The response.
  * @param options - The provider name to record.
@@ -291,9 +345,7 @@ const KNOWN_STOP_REASONS = new Set([
  *
  * @example
  * ```ts
- * const response = await client.messages.create({ model, max_tokens: 4096, system, messages });
- * const { message, usage } = fromAnthropicMessage(response);
- * manager.recordUsage(usage);
+ * const { message } = fromAnthropicMessage(response);
  * history.push(message);
  * ```
  */
@@ -301,29 +353,38 @@ export function fromAnthropicMessage(
   response: AnthropicResponse,
   options: FromAnthropicMessageOptions = {},
 ): AnthropicResponseResult {
-  const where = 'fromAnthropicMessage';
+  const warnings: ConversionWarning[] = [];
+  const message = readResponse(
+    response,
+    { ...options, onWarning: (warning) => warnings.push(warning) },
+    'fromAnthropicMessage',
+  );
+  const { usage, stopReason, provider, model } = message as Required<AssistantMessage>;
+  return { message, usage, stopReason, provider, model, warnings };
+}
+
+function readResponse(
+  response: AnthropicResponse,
+  options: ReadAnthropicMessageOptions,
+  where: string,
+): AssistantMessage {
   const object = expectObject(response, where, 'response');
   const model = expectStringField(object, 'model', where, 'response');
   if (!Array.isArray(object['content'])) invalid(where, 'response.content', 'must be an array of content blocks');
   expectObject(object['usage'], where, 'response.usage');
-  const warnings: ConversionWarning[] = [];
   const raw = response.stop_reason;
-  if (raw !== null && raw !== undefined && !KNOWN_STOP_REASONS.has(raw)) {
-    warnings.push({ index: 0, message: `unknown stop_reason ${JSON.stringify(raw)}, recorded as 'stop'` });
-  }
   const content = response.content.map((block, index) =>
     readAssistantBlock(block, { where, path: `response.content[${index}]` }),
   );
   const usage = fromAnthropicUsage(response.usage);
   const stopReason = fromAnthropicStopReason(raw);
-  const provider = options.provider ?? 'anthropic';
   const message: AssistantMessage = {
     role: 'assistant',
     content,
     usage,
     stopReason,
     ...(raw === 'refusal' ? { errorMessage: 'The model declined to answer (stop_reason: refusal).' } : {}),
-    provider,
+    provider: options.provider ?? 'anthropic',
     model,
     providerData: {
       anthropic: {
@@ -333,7 +394,10 @@ export function fromAnthropicMessage(
       },
     },
   };
-  return { message, usage, stopReason, provider, model, warnings };
+  if (raw !== null && raw !== undefined && !KNOWN_STOP_REASONS.has(raw)) {
+    options.onWarning?.({ index: 0, message: `unknown stop_reason ${JSON.stringify(raw)}, recorded as 'stop'` });
+  }
+  return message;
 }
 
 /**

@@ -1,5 +1,6 @@
 // ctxkit/anthropic: the Anthropic Messages API wire format, with no runtime dependency on the SDK.
 
+export { createToolResultMessage, type ToolOutcome } from '../internal/create-tool-result-message.js';
 export {
   ANTHROPIC_NONSTREAMING_MAX_TOKENS,
   ANTHROPIC_NONSTREAMING_MODEL_LIMITS,
@@ -19,6 +20,8 @@ export {
   fromAnthropicMessage,
   fromAnthropicStopReason,
   fromAnthropicUsage,
+  type ReadAnthropicMessageOptions,
+  readAnthropicMessage,
 } from './from-anthropic.js';
 export { type ToAnthropicInput, type ToAnthropicResult, toAnthropic } from './to-anthropic.js';
 export type {

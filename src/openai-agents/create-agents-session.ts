@@ -44,13 +44,13 @@ export interface AgentsSession<Item extends object = AgentItem> {
   clearSession(): Promise<void>;
 }
 
-/** The message entries of the branch, oldest first. */
-function itemEntries(branch: readonly SessionEntry[]): SessionEntry[] {
+/** The message entries of the branch, oldest first. @internal */
+export function itemEntries(branch: readonly SessionEntry[]): SessionEntry[] {
   return branch.filter((entry) => entry.type === 'message');
 }
 
-/** The item a stored message keeps (this session writes every message from one item). */
-function itemOf(entry: SessionEntry): AgentItem[] {
+/** The item a stored message keeps (this session writes every message from one item). @internal */
+export function itemOf(entry: SessionEntry): AgentItem[] {
   if (entry.type !== 'message') return [];
   const data = entry.message.providerData?.['openai-agents'];
   const item = typeof data === 'object' && data !== null ? (data as { item?: unknown }).item : undefined;

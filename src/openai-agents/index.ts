@@ -5,6 +5,7 @@ export { type FromAgentItemsResult, fromAgentItems, toAgentItems } from './agent
 export {
   type AgentsInputFilter,
   type AgentsModelLike,
+  type AgentsUsageLike,
   type CreateAgentsInputFilterOptions,
   createAgentsInputFilter,
 } from './create-agents-input-filter.js';

@@ -273,3 +273,20 @@ export interface OpenAIChatConversation {
 export interface ChatConversationData {
   system?: OpenAIChatMessage[];
 }
+
+/**
+ * Something a conversion could not carry exactly, with where it happened: the same shape in
+ * `ctxkit/openai`, `ctxkit/anthropic` and `ctxkit/ai-sdk`.
+ *
+ * @example
+ * ```ts
+ * const warning: ConversionWarning = { index: 3, message: 'messages[3].content[1] is a file; ctxkit carries it verbatim…' };
+ * for (const { index, message } of fromOpenAIChat(history).warnings) console.warn(`message ${index}: ${message}`);
+ * ```
+ */
+export interface ConversionWarning {
+  /** The index of the message (or item, or response output) in the converter's input the warning is about. */
+  index: number;
+  /** What was lost or changed, in words, naming the field. */
+  message: string;
+}

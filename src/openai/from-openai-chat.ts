@@ -20,6 +20,7 @@ import type {
 import type {
   ChatMessageData,
   ChatPartData,
+  ConversionWarning,
   OpenAIChatCompletion,
   OpenAIChatConversation,
   OpenAIChatMessageInput,
@@ -38,8 +39,11 @@ const ROLES = ['system', 'developer', 'user', 'assistant', 'tool', 'function'];
  * not see as the wire said it (the round trip stays exact regardless).
  */
 export interface FromOpenAIChatResult extends OpenAIChatConversation {
-  /** One sentence per lossy spot, naming the message index and field; empty when none. */
-  warnings: string[];
+  /**
+   * One warning per lossy spot: the index of the message in the input, and a sentence naming the
+   * field; empty when none.
+   */
+  warnings: ConversionWarning[];
 }
 
 /**
@@ -72,7 +76,9 @@ export interface FromOpenAIChatResult extends OpenAIChatConversation {
  */
 export function fromOpenAIChat(messages: readonly OpenAIChatMessageInput[]): FromOpenAIChatResult {
   const list = expectArray(messages, WHERE, 'messages');
-  const warnings: string[] = [];
+  const warnings: ConversionWarning[] = [];
+  // The sentences about the message being read, filed under its index once it is read.
+  const notes: string[] = [];
   const output: Message[] = [];
   const toolNames = new Map<string, string>();
   let index = 0;
@@ -91,10 +97,10 @@ export function fromOpenAIChat(messages: readonly OpenAIChatMessageInput[]): Fro
         output.push(instructionMessage(message, path));
         break;
       case 'user':
-        output.push(userMessage(message, path, warnings));
+        output.push(userMessage(message, path, notes));
         break;
       case 'assistant': {
-        const assistant = assistantMessage(message, path, warnings);
+        const assistant = assistantMessage(message, path, notes);
         for (const part of assistant.content) if (part.type === 'toolCall') toolNames.set(part.id, part.name);
         output.push(assistant);
         break;
@@ -103,7 +109,7 @@ export function fromOpenAIChat(messages: readonly OpenAIChatMessageInput[]): Fro
         const toolCallId = expectString(message.tool_call_id, WHERE, `${path}.tool_call_id`);
         const toolName = toolNames.get(toolCallId);
         if (toolName === undefined)
-          warnings.push(`${path} answers tool call '${toolCallId}', which no earlier message made.`);
+          notes.push(`${path} answers tool call '${toolCallId}', which no earlier message made.`);
         const { parts, spelledAsParts } = textParts(message.content, `${path}.content`);
         const data: ChatMessageData = {
           fields: otherFields(message, ['role', 'content', 'tool_call_id']),
@@ -119,7 +125,7 @@ export function fromOpenAIChat(messages: readonly OpenAIChatMessageInput[]): Fro
         break;
       }
       case 'function': {
-        warnings.push(`${path} is a legacy function message; it is kept as a user message and not paired with a call.`);
+        notes.push(`${path} is a legacy function message; it is kept as a user message and not paired with a call.`);
         const content = message.content;
         if (content !== null && typeof content !== 'string') {
           invalid(WHERE, `${path}.content`, `must be a string or null, received ${describe(content)}.`);
@@ -133,6 +139,7 @@ export function fromOpenAIChat(messages: readonly OpenAIChatMessageInput[]): Fro
         break;
       }
     }
+    for (const note of notes.splice(0)) warnings.push({ index, message: note });
   }
   return { ...systemPrompt(system), messages: output, warnings };
 }
@@ -163,10 +170,34 @@ function systemPrompt(system: WireObject[]): Pick<OpenAIChatConversation, 'syste
   return { systemPrompt: text, ...(plain ? {} : withData('chat', { system })) };
 }
 
-const COMPLETION_WHERE = 'fromOpenAIChatCompletion';
+/**
+ * Options of {@link readOpenAIChatCompletion} and {@link readOpenAIResponse}.
+ *
+ * @example
+ * ```ts
+ * readOpenAIChatCompletion(completion, { provider: 'openrouter', onWarning: ({ message }) => console.warn(message) });
+ * ```
+ */
+export interface ReadOpenAIResponseOptions {
+  /**
+   * The provider name recorded on the message (for an OpenAI-compatible server).
+   * @default 'openai'
+   */
+  provider?: string;
+  /**
+   * Receives each thing ctxkit could not see as the wire said it (an audio reply referred to by its
+   * id, arguments that are not a JSON object, an output item ctxkit does not model), with `index`
+   * the choice's message (0) or the output item. The message is exact without it: nothing is lost.
+   * @default undefined (the warnings are not reported)
+   */
+  onWarning?: (warning: ConversionWarning) => void;
+}
 
 /**
  * Options of {@link fromOpenAIChatCompletion} and {@link fromOpenAIResponse}.
+ *
+ * @deprecated Use {@link ReadOpenAIResponseOptions} with {@link readOpenAIChatCompletion} or
+ * {@link readOpenAIResponse}.
  *
  * @example
  * ```ts
@@ -182,7 +213,11 @@ export interface FromOpenAIResponseOptions {
 }
 
 /**
- * The assistant turn of one OpenAI response in ctxkit's terms.
+ * The assistant turn of one OpenAI response in ctxkit's terms, as the deprecated
+ * {@link fromOpenAIChatCompletion} and {@link fromOpenAIResponse} return it.
+ *
+ * @deprecated {@link readOpenAIChatCompletion} and {@link readOpenAIResponse} return the message
+ * itself, which carries the usage, stop reason, provider and model.
  *
  * @example
  * ```ts
@@ -199,6 +234,12 @@ export interface OpenAIResponseResult {
   model: string;
   /** One sentence per lossy spot; empty when none. */
   warnings: string[];
+}
+
+/** The deprecated result object of an assistant message read from a response. @internal */
+export function responseResult(message: AssistantMessage, warnings: string[]): OpenAIResponseResult {
+  const { usage, stopReason = 'stop', provider = 'openai', model = '' } = message;
+  return { message, usage, stopReason, provider, model, warnings };
 }
 
 /**
@@ -221,8 +262,10 @@ function stopReasonOf(reason: unknown): { stopReason: StopReason; errorMessage?:
 }
 
 /**
- * Converts a Chat Completions response (the `openai` SDK's `ChatCompletion`) into the assistant message
- * to append to the history, with its usage, stop reason, provider and model.
+ * Reads a Chat Completions response (the `openai` SDK's `ChatCompletion`) as the assistant message
+ * to append to the history. The message carries the response's `usage`, `stopReason`, `provider`
+ * and `model`, so it is what the manager's callback returns: the manager counts the context from
+ * that usage once the message is in the history it is given, with no `recordUsage` call.
  *
  * The message is the one {@link fromOpenAIChat} makes of the choice's message as a request would
  * carry it: `annotations` are kept in `providerData` but not sent back, the audio is referred to by
@@ -231,14 +274,43 @@ function stopReasonOf(reason: unknown): { stopReason: StopReason; errorMessage?:
  * `length`, `tool_calls` → `toolUse`, `content_filter` → `error` (never sent back), else `stop`.
  *
  * @param completion - The response; its first choice is used.
- * @param options - The provider name to record.
- * @returns The message, usage, stop reason, provider, model and warnings.
+ * @param options - The provider name to record, and where warnings go.
+ * @returns The assistant message, with its usage, stop reason, provider and model.
  * @throws `ContextError` with code `INPUT_INVALID` when the response has no choice or its message
  * is malformed (the field is named).
  *
  * @example
  * ```ts
- * const completion = await client.chat.completions.create({ model, messages: toOpenAIChat({ systemPrompt, messages: prepared }).messages });
+ * const { result, history: kept } = await manager.runWithOverflowRecovery(history, async (messages) => {
+ *   const { messages: wire } = toOpenAIChat({ systemPrompt, messages });
+ *   return readOpenAIChatCompletion(await client.chat.completions.create({ model, tools, messages: wire }));
+ * });
+ * history = [...kept, result];
+ * ```
+ */
+export function readOpenAIChatCompletion(
+  completion: OpenAIChatCompletion,
+  options: ReadOpenAIResponseOptions = {},
+): AssistantMessage {
+  return readCompletion(completion, options, 'readOpenAIChatCompletion');
+}
+
+/**
+ * Converts a Chat Completions response into the assistant message and its metadata.
+ *
+ * @deprecated Use {@link readOpenAIChatCompletion}, which returns the message itself (with its
+ * usage, stop reason, provider and model on it) and reports warnings as `{ index, message }`
+ * objects through `onWarning`. `fromOpenAIChatCompletion(completion).message` deep-equals
+ * `readOpenAIChatCompletion(completion)`.
+ *
+ * @param completion - The response; its first choice is used.
+ * @param options - The provider name to record.
+ * @returns The message, usage, stop reason, provider, model and warnings (as sentences).
+ * @throws `ContextError` with code `INPUT_INVALID` when the response has no choice or its message
+ * is malformed (the field is named).
+ *
+ * @example
+ * ```ts
  * const { message } = fromOpenAIChatCompletion(completion);
  * history.push(message);
  * ```
@@ -247,22 +319,27 @@ export function fromOpenAIChatCompletion(
   completion: OpenAIChatCompletion,
   options: FromOpenAIResponseOptions = {},
 ): OpenAIResponseResult {
-  const response = expectObject(completion, COMPLETION_WHERE, 'completion');
-  const choices = expectArray(response.choices, COMPLETION_WHERE, 'completion.choices');
-  if (choices.length === 0)
-    invalid(COMPLETION_WHERE, 'completion.choices', 'is empty; there is no message to convert.');
-  const choice = expectObject(choices[0], COMPLETION_WHERE, 'completion.choices[0]');
-  const { annotations, audio, refusal, ...wire } = expectObject(
-    choice.message,
-    COMPLETION_WHERE,
-    'completion.choices[0].message',
+  const warnings: string[] = [];
+  const message = readCompletion(
+    completion,
+    { ...options, onWarning: (warning) => warnings.push(warning.message) },
+    'fromOpenAIChatCompletion',
   );
+  return responseResult(message, warnings);
+}
+
+function readCompletion(
+  completion: OpenAIChatCompletion,
+  options: ReadOpenAIResponseOptions,
+  where: string,
+): AssistantMessage {
+  const response = expectObject(completion, where, 'completion');
+  const choices = expectArray(response.choices, where, 'completion.choices');
+  if (choices.length === 0) invalid(where, 'completion.choices', 'is empty; there is no message to convert.');
+  const choice = expectObject(choices[0], where, 'completion.choices[0]');
+  const { annotations, audio, refusal, ...wire } = expectObject(choice.message, where, 'completion.choices[0].message');
   if (wire.role !== 'assistant') {
-    invalid(
-      COMPLETION_WHERE,
-      'completion.choices[0].message.role',
-      `must be 'assistant', received ${describe(wire.role)}.`,
-    );
+    invalid(where, 'completion.choices[0].message.role', `must be 'assistant', received ${describe(wire.role)}.`);
   }
   const param: WireObject = { ...wire, ...(refusal == null ? {} : { refusal }) };
   const warnings: string[] = [];
@@ -274,7 +351,7 @@ export function fromOpenAIChatCompletion(
   }
   const converted = fromOpenAIChat([param as never]);
   warnings.push(
-    ...converted.warnings.map((warning) => warning.replace('messages[0]', 'completion.choices[0].message')),
+    ...converted.warnings.map(({ message }) => message.replace('messages[0]', 'completion.choices[0].message')),
   );
   const message = converted.messages[0] as AssistantMessage;
   if (Array.isArray(annotations) && annotations.length > 0) {
@@ -284,16 +361,15 @@ export function fromOpenAIChatCompletion(
   const usage =
     response.usage === undefined || response.usage === null ? undefined : fromOpenAIUsage(response.usage as never);
   const { stopReason, errorMessage } = stopReasonOf(choice.finish_reason);
-  const provider = options.provider ?? 'openai';
-  const model = typeof response.model === 'string' ? response.model : '';
   Object.assign(message, {
     ...(usage ? { usage } : {}),
     stopReason,
     ...(errorMessage ? { errorMessage } : {}),
-    provider,
-    model,
+    provider: options.provider ?? 'openai',
+    model: typeof response.model === 'string' ? response.model : '',
   });
-  return { message, usage, stopReason, provider, model, warnings };
+  for (const warning of warnings) options.onWarning?.({ index: 0, message: warning });
+  return message;
 }
 
 // The messages of a Chat Completions list as ctxkit messages, for fromOpenAIChat: whatever ctxkit

@@ -8,7 +8,13 @@ import {
   type WireObject,
 } from '../internal/wire-object.js';
 import type { AssistantMessage, ImageContent, Message, StopReason, TextContent, UserMessage } from '../types.js';
-import type { FromOpenAIResponseOptions, OpenAIResponseResult } from './from-openai-chat.js';
+import type { ConversionWarning } from './chat-types.js';
+import {
+  type FromOpenAIResponseOptions,
+  type OpenAIResponseResult,
+  type ReadOpenAIResponseOptions,
+  responseResult,
+} from './from-openai-chat.js';
 import { fromOpenAIUsage } from './from-openai-usage.js';
 import { imageFromUrl } from './internal/image-url.js';
 import { instructionText } from './internal/instruction-text.js';
@@ -30,8 +36,11 @@ const ROLES = ['user', 'assistant', 'system', 'developer'];
  * could not see as the wire said it (the round trip stays exact regardless).
  */
 export interface FromOpenAIResponsesResult extends OpenAIResponsesConversation {
-  /** One sentence per lossy spot, naming the item index and field; empty when none. */
-  warnings: string[];
+  /**
+   * One warning per lossy spot: the index of the item in the input, and a sentence naming the
+   * field; empty when none.
+   */
+  warnings: ConversionWarning[];
 }
 
 /**
@@ -64,7 +73,9 @@ export interface FromOpenAIResponsesResult extends OpenAIResponsesConversation {
  */
 export function fromOpenAIResponses(items: readonly OpenAIResponsesItemInput[]): FromOpenAIResponsesResult {
   const list = expectArray(items, WHERE, 'items');
-  const warnings: string[] = [];
+  const warnings: ConversionWarning[] = [];
+  // The sentences about the item being read, filed under its index once it is read.
+  const notes: string[] = [];
   const messages: Message[] = [];
   const toolNames = new Map<string, string>();
   const system: WireObject[] = [];
@@ -81,18 +92,18 @@ export function fromOpenAIResponses(items: readonly OpenAIResponsesItemInput[]):
     const path = `items[${index}]`;
     if (isMessage(item) && item.role !== 'assistant') {
       group = undefined;
-      messages.push(userMessage(item, path, warnings));
+      messages.push(userMessage(item, path, notes));
     } else if (item.type === 'function_call_output') {
       group = undefined;
       const toolCallId = expectString(item.call_id, WHERE, `${path}.call_id`);
       const toolName = toolNames.get(toolCallId);
-      if (toolName === undefined) warnings.push(`${path} answers call '${toolCallId}', which no earlier item made.`);
+      if (toolName === undefined) notes.push(`${path} answers call '${toolCallId}', which no earlier item made.`);
       const spelledAsParts = typeof item.output !== 'string';
       const content =
         typeof item.output === 'string'
           ? [{ type: 'text' as const, text: item.output }]
           : expectArray(item.output, WHERE, `${path}.output`).map((part, partIndex) =>
-              inputPart(part, `${path}.output[${partIndex}]`, warnings),
+              inputPart(part, `${path}.output[${partIndex}]`, notes),
             );
       const data: ResponsesMessageData = {
         fields: otherFields(item, ['call_id', 'output']),
@@ -110,11 +121,12 @@ export function fromOpenAIResponses(items: readonly OpenAIResponsesItemInput[]):
         group = { role: 'assistant', content: [] };
         messages.push(group);
       }
-      for (const part of assistantParts(item, path, warnings)) {
+      for (const part of assistantParts(item, path, notes)) {
         if (part.type === 'toolCall') toolNames.set(part.id, part.name);
         group.content.push(part);
       }
     }
+    for (const note of notes.splice(0)) warnings.push({ index, message: note });
   }
   return { ...systemPrompt(system), messages, warnings };
 }
@@ -146,29 +158,58 @@ function systemPrompt(system: WireObject[]): Pick<OpenAIResponsesConversation, '
   return { systemPrompt: text, ...(plain ? {} : withData('responses', { system })) };
 }
 
-const RESPONSE_WHERE = 'fromOpenAIResponse';
-
 /**
- * Converts a Responses API response (the `openai` SDK's `Response`) into the assistant message to
- * append to the history, with its usage, stop reason, provider and model.
+ * Reads a Responses API response (the `openai` SDK's `Response`) as the assistant message to append
+ * to the history. The message carries the response's `usage`, `stopReason`, `provider` and
+ * `model`, so it is what the manager's callback returns: the manager counts the context from that
+ * usage once the message is in the history it is given, with no `recordUsage` call.
  *
  * Every output item becomes a part of the one assistant message, as {@link fromOpenAIResponses} makes
  * them: `reasoning` → thinking (with `encrypted_content` as its signature, for `store: false`),
- * `message` → text, `function_call` → a tool call, other items carried verbatim. Usage follows
- * {@link fromOpenAIUsage}: `input` is `input_tokens - cached_tokens`, `cacheRead` is `cached_tokens`.
+ * `message` → text, `function_call` → a tool call, other items carried verbatim (with a warning
+ * whose `index` is the output item's). Usage follows {@link fromOpenAIUsage}: `input` is
+ * `input_tokens - cached_tokens`, `cacheRead` is `cached_tokens`.
  * Stop reason: `completed` → `toolUse` when there is a function call, else `stop`; `incomplete`
  * because of `max_output_tokens` (or `max_messages`) → `length`, because of the content filter →
  * `error`, because it was `steered` (openai 7) → as if completed; `failed` →
  * `error` (with the error's message); `cancelled` → `aborted`.
  *
  * @param response - The response.
- * @param options - The provider name to record.
- * @returns The message, usage, stop reason, provider, model and warnings.
+ * @param options - The provider name to record, and where warnings go.
+ * @returns The assistant message, with its usage, stop reason, provider and model.
  * @throws `ContextError` with code `INPUT_INVALID` when `output` is not a list of items.
  *
  * @example
  * ```ts
- * const response = await client.responses.create({ model, input: toOpenAIResponses({ messages: prepared }).items });
+ * const { result, history: kept } = await manager.runWithOverflowRecovery(history, async (messages) => {
+ *   const input = toOpenAIResponses({ messages }).items;
+ *   return readOpenAIResponse(await client.responses.create({ model, instructions, input, store: false }));
+ * });
+ * history = [...kept, result];
+ * ```
+ */
+export function readOpenAIResponse(
+  response: OpenAIResponse,
+  options: ReadOpenAIResponseOptions = {},
+): AssistantMessage {
+  return readResponse(response, options, 'readOpenAIResponse');
+}
+
+/**
+ * Converts a Responses API response into the assistant message and its metadata.
+ *
+ * @deprecated Use {@link readOpenAIResponse} (the name no longer differs from the request-side
+ * {@link fromOpenAIResponses} by one letter), which returns the message itself (with its usage,
+ * stop reason, provider and model on it) and reports warnings as `{ index, message }` objects
+ * through `onWarning`. `fromOpenAIResponse(response).message` deep-equals `readOpenAIResponse(response)`.
+ *
+ * @param response - The response.
+ * @param options - The provider name to record.
+ * @returns The message, usage, stop reason, provider, model and warnings (as sentences).
+ * @throws `ContextError` with code `INPUT_INVALID` when `output` is not a list of items.
+ *
+ * @example
+ * ```ts
  * history.push(fromOpenAIResponse(response).message);
  * ```
  */
@@ -176,30 +217,42 @@ export function fromOpenAIResponse(
   response: OpenAIResponse,
   options: FromOpenAIResponseOptions = {},
 ): OpenAIResponseResult {
-  const wire = expectObject(response, RESPONSE_WHERE, 'response');
-  const output = expectArray(wire.output, RESPONSE_WHERE, 'response.output');
   const warnings: string[] = [];
-  const content = output.flatMap((item, index) =>
-    assistantParts(
-      expectObject(item, RESPONSE_WHERE, `response.output[${index}]`),
-      `response.output[${index}]`,
-      warnings,
-    ),
+  const message = readResponse(
+    response,
+    { ...options, onWarning: (warning) => warnings.push(warning.message) },
+    'fromOpenAIResponse',
   );
+  return responseResult(message, warnings);
+}
+
+function readResponse(response: OpenAIResponse, options: ReadOpenAIResponseOptions, where: string): AssistantMessage {
+  const wire = expectObject(response, where, 'response');
+  const output = expectArray(wire.output, where, 'response.output');
+  const warnings: ConversionWarning[] = [];
+  const content = output.flatMap((item, index) => {
+    const notes: string[] = [];
+    const parts = assistantParts(
+      expectObject(item, where, `response.output[${index}]`),
+      `response.output[${index}]`,
+      notes,
+    );
+    for (const note of notes) warnings.push({ index, message: note });
+    return parts;
+  });
   const message: AssistantMessage = { role: 'assistant', content };
   const usage = isObject(wire.usage) ? fromOpenAIUsage(wire.usage as never) : undefined;
   const hasToolCall = message.content.some((part) => part.type === 'toolCall');
   const { stopReason, errorMessage } = stopReasonOf(wire, hasToolCall);
-  const provider = options.provider ?? 'openai';
-  const model = typeof wire.model === 'string' ? wire.model : '';
   Object.assign(message, {
     ...(usage ? { usage } : {}),
     stopReason,
     ...(errorMessage ? { errorMessage } : {}),
-    provider,
-    model,
+    provider: options.provider ?? 'openai',
+    model: typeof wire.model === 'string' ? wire.model : '',
   });
-  return { message, usage, stopReason, provider, model, warnings };
+  for (const warning of warnings) options.onWarning?.(warning);
+  return message;
 }
 
 function stopReasonOf(response: WireObject, hasToolCall: boolean): { stopReason: StopReason; errorMessage?: string } {

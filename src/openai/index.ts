@@ -1,7 +1,9 @@
 // The `ctxkit/openai` entry: converters between ctxkit's messages and the OpenAI wire formats
 // (Chat Completions and Responses), with no runtime dependency on the `openai` package.
 
+export { createToolResultMessage, type ToolOutcome } from '../internal/create-tool-result-message.js';
 export type {
+  ConversionWarning,
   OpenAIChatAssistantMessage,
   OpenAIChatAudioPart,
   OpenAIChatCompletion,
@@ -40,8 +42,15 @@ export {
   fromOpenAIChat,
   fromOpenAIChatCompletion,
   type OpenAIResponseResult,
+  type ReadOpenAIResponseOptions,
+  readOpenAIChatCompletion,
 } from './from-openai-chat.js';
-export { type FromOpenAIResponsesResult, fromOpenAIResponse, fromOpenAIResponses } from './from-openai-responses.js';
+export {
+  type FromOpenAIResponsesResult,
+  fromOpenAIResponse,
+  fromOpenAIResponses,
+  readOpenAIResponse,
+} from './from-openai-responses.js';
 export { fromOpenAIUsage, type OpenAIUsage } from './from-openai-usage.js';
 export type {
   OpenAIResponse,

@@ -12,6 +12,7 @@ import type {
   ChatConversationData,
   ChatMessageData,
   ChatPartData,
+  ConversionWarning,
   OpenAIChatAssistantMessage,
   OpenAIChatConversation,
   OpenAIChatMessage,
@@ -55,8 +56,11 @@ export interface ToOpenAIChatOptions {
 export interface ToOpenAIChatResult {
   /** The request's `messages`, ready for `client.chat.completions.create`. */
   messages: OpenAIChatMessage[];
-  /** One sentence per thing Chat Completions cannot carry (thinking, images in tool results); empty when none. */
-  warnings: string[];
+  /**
+   * One warning per thing Chat Completions cannot carry (thinking, images in tool results): the
+   * index of the ctxkit message and a sentence; empty when none.
+   */
+  warnings: ConversionWarning[];
 }
 
 /**
@@ -88,23 +92,26 @@ export function toOpenAIChat(
 ): ToOpenAIChatResult {
   expectObject(conversation, WHERE, 'conversation', ' Pass { systemPrompt?, messages }.');
   assertMessages(conversation.messages, WHERE);
-  const warnings: string[] = [];
+  const warnings: ConversionWarning[] = [];
+  // The sentences about the message being written, filed under its index once it is written.
+  const notes: string[] = [];
   const output: OpenAIChatMessage[] = system(conversation, options);
   conversation.messages.forEach((message, index) => {
     const path = `messages[${index}]`;
     switch (message.role) {
       case 'user':
-        output.push(userMessage(message, path, warnings));
-        return;
+        output.push(userMessage(message, path, notes));
+        break;
       case 'assistant': {
-        const wire = assistantMessage(message, path, warnings);
+        const wire = assistantMessage(message, path, notes);
         if (wire) output.push(wire);
-        return;
+        break;
       }
       case 'toolResult':
-        output.push(toolMessage(message, path, warnings));
-        return;
+        output.push(toolMessage(message, path, notes));
+        break;
     }
+    for (const note of notes.splice(0)) warnings.push({ index, message: note });
   });
   return { messages: output, warnings };
 }

@@ -1,6 +1,7 @@
 import { expectObject, type WireObject } from '../internal/wire-object.js';
 import type { AssistantMessage, ImageContent, TextContent, ToolResultMessage, UserMessage } from '../types.js';
 import { assertMessages } from '../validation/assert-messages.js';
+import type { ConversionWarning } from './chat-types.js';
 import { imageUrl } from './internal/image-url.js';
 import { instructionText } from './internal/instruction-text.js';
 import { readData } from './internal/provider-data.js';
@@ -47,8 +48,11 @@ export interface ToOpenAIResponsesResult {
    * verbatim as they went in, typed as the items it does.
    */
   items: OpenAIResponsesItem[];
-  /** One sentence per thing the Responses API cannot take back (thinking from another provider); empty when none. */
-  warnings: string[];
+  /**
+   * One warning per thing the Responses API cannot take back (thinking from another provider): the
+   * index of the ctxkit message and a sentence; empty when none.
+   */
+  warnings: ConversionWarning[];
 }
 
 /**
@@ -81,20 +85,23 @@ export function toOpenAIResponses(
 ): ToOpenAIResponsesResult {
   expectObject(conversation, WHERE, 'conversation', ' Pass { systemPrompt?, messages }.');
   assertMessages(conversation.messages, WHERE);
-  const warnings: string[] = [];
+  const warnings: ConversionWarning[] = [];
+  // The sentences about the message being written, filed under its index once it is written.
+  const notes: string[] = [];
   const items: OpenAIResponsesItem[] = system(conversation, options);
   conversation.messages.forEach((message, index) => {
     switch (message.role) {
       case 'user':
         items.push(userItem(message));
-        return;
+        break;
       case 'assistant':
-        items.push(...assistantItems(message, `messages[${index}]`, warnings));
-        return;
+        items.push(...assistantItems(message, `messages[${index}]`, notes));
+        break;
       case 'toolResult':
         items.push(outputItem(message));
-        return;
+        break;
     }
+    for (const note of notes.splice(0)) warnings.push({ index, message: note });
   });
   return { items, warnings };
 }

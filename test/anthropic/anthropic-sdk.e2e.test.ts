@@ -1,7 +1,12 @@
 import Anthropic from '@anthropic-ai/sdk';
 import AnthropicV112 from 'anthropic-sdk-v1-12';
 import { type ContextEvent, createContextManager, type Message, type ToolCall, type ToolResultMessage } from 'ctxkit';
-import { createAnthropicSummarizer, fromAnthropicMessage, toAnthropic } from 'ctxkit/anthropic';
+import {
+  createAnthropicSummarizer,
+  createToolResultMessage,
+  readAnthropicMessage,
+  toAnthropic,
+} from 'ctxkit/anthropic';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnthropicServer, startAnthropicServer } from './loopback-anthropic-server.js';
 
@@ -26,12 +31,7 @@ function runTool(call: ToolCall): ToolResultMessage {
     { length: 60 + (seed % 3_000) },
     (_, index) => `${String(call.arguments['file'])}:${index} ok`,
   );
-  return {
-    role: 'toolResult',
-    toolCallId: call.id,
-    toolName: call.name,
-    content: [{ type: 'text', text: lines.join('\n') }],
-  };
+  return createToolResultMessage({ toolCallId: call.id, toolName: call.name, output: lines.join('\n') });
 }
 
 /** The current release and 1.12 (under the `anthropic-sdk-v1-12` alias), the one ctxkit was first tested on. */
@@ -73,15 +73,14 @@ describe.each(clients)('@anthropic-ai/sdk ($version) end to end', ({ create }) =
         // The ctxkit part of the loop: the rest is what any Anthropic tool loop has.
         const run = await manager.runWithOverflowRecovery(history, async (messages) => {
           const { system, messages: wire } = toAnthropic({ systemPrompt: SYSTEM, messages });
-          return fromAnthropicMessage(
+          return readAnthropicMessage(
             await client.messages.create({ model: MODEL, max_tokens: 1_024, system, tools: TOOLS, messages: wire }),
           );
         });
-        manager.recordUsage(run.result.usage);
-        history = [...run.history, run.result.message];
+        history = [...run.history, run.result];
         if (run.recovered) recovered++;
         if (run.result.stopReason !== 'toolUse') break;
-        for (const part of run.result.message.content) if (part.type === 'toolCall') history.push(runTool(part));
+        for (const part of run.result.content) if (part.type === 'toolCall') history.push(runTool(part));
       }
     }
     const compactions = events.filter((event) => event.type === 'compaction-end' && event.error === undefined);

@@ -6,7 +6,7 @@
 
 import { Agent, type AgentInputItem, OpenAIResponsesModel, run, setTracingDisabled, tool } from '@openai/agents';
 import Database from 'better-sqlite3';
-import type { ContextEvent } from 'ctxkit';
+import { type ContextEvent, createInMemorySessionStore } from 'ctxkit';
 import { createOpenAISummarizer } from 'ctxkit/openai';
 import { createAgentsInputFilter, createAgentsSession } from 'ctxkit/openai-agents';
 import { createSqliteStore } from 'ctxkit/sqlite';
@@ -57,15 +57,17 @@ describe('the OpenAI Agents SDK with ctxkit/openai-agents', () => {
     const store = createSqliteStore({ database: new Database(':memory:') });
     const session = createAgentsSession<AgentInputItem>({ store, sessionId: 'coder-1' });
     const events: ContextEvent[] = [];
-    const callModelInputFilter = createAgentsInputFilter({
+    const filterOptions = {
       model: 'gpt-4o',
       // A window larger than the server's: ctxkit believes requests fit that the server refuses,
       // which forces overflows for the wrapped model to recover from.
       contextWindow: 33_000,
       summarizer: createOpenAISummarizer({ client, model: 'gpt-4o-mini' }),
       config: { reserveTokens: 2_500, keepRecentTokens: 16_000, toolOutput: { maxBytes: 12 * 1024, maxLines: 400 } },
-      onEvent: (event) => events.push(event),
-    });
+      // Compactions are recorded in the session's store, where another worker finds them.
+      session,
+    };
+    const callModelInputFilter = createAgentsInputFilter({ ...filterOptions, onEvent: (event) => events.push(event) });
     const agent = new Agent({
       name: 'coder',
       instructions: 'You are a careful coding agent. Use the tools to inspect and fix the repository.',
@@ -100,5 +102,75 @@ describe('the OpenAI Agents SDK with ctxkit/openai-agents', () => {
     const outputText = (output: unknown) => (typeof output === 'string' ? output : JSON.stringify(output ?? ''));
     const longest = Math.max(...items.map((item) => ('output' in item ? outputText(item.output).length : 0)));
     expect(longest).toBeGreaterThan(100_000);
+
+    // ctxkit's compactions are entries of the session, beside the SDK's items.
+    const compactions = (await store.getBranch('coder-1')).filter((entry) => entry.type === 'compaction');
+    expect(compactions.length).toBeGreaterThan(0);
+    // A second worker on the same session starts from the newest stored compaction: its first request
+    // is the model call, within the window, not a summary of the 40 turns made again.
+    const resumed = createAgentsInputFilter(filterOptions);
+    const worker = new Agent({
+      name: 'coder',
+      instructions: 'You are a careful coding agent. Use the tools to inspect and fix the repository.',
+      model: resumed.wrapModel(new OpenAIResponsesModel(client, 'gpt-4o')),
+      tools,
+    });
+    const before = server.log.requests.length;
+    const last = await run(worker, `Turn ${TURNS + 1}: fix the next failing parser test.`, {
+      session,
+      callModelInputFilter: resumed,
+      maxTurns: 10,
+    });
+    expect(typeof last.finalOutput).toBe('string');
+    const first = server.log.requests[before]!;
+    expect(first).toMatchObject({ endpoint: 'responses', summary: false });
+    expect(first.promptTokens).toBeLessThan(WINDOW);
+    expect(server.log.rejected).toEqual([]);
+  }, 180_000);
+
+  test('streamed runs: an overflow of a streamed call is compacted and retried through wrapModel', async () => {
+    const client = new OpenAI({ apiKey: 'test', baseURL: server.baseURL, maxRetries: 0 });
+    const session = createAgentsSession<AgentInputItem>({ store: createInMemorySessionStore(), sessionId: 'streamer' });
+    const events: ContextEvent[] = [];
+    const callModelInputFilter = createAgentsInputFilter({
+      model: 'gpt-4o',
+      // ctxkit's window is well above the server's, so streamed calls overflow whatever ran before.
+      contextWindow: 36_000,
+      summarizer: createOpenAISummarizer({ client, model: 'gpt-4o-mini' }),
+      config: { reserveTokens: 2_500, keepRecentTokens: 16_000, toolOutput: { maxBytes: 12 * 1024, maxLines: 400 } },
+      onEvent: (event) => events.push(event),
+    });
+    const agent = new Agent({
+      name: 'coder',
+      instructions: 'You are a careful coding agent. Use the tools to inspect and fix the repository.',
+      model: callModelInputFilter.wrapModel(new OpenAIResponsesModel(client, 'gpt-4o')),
+      tools,
+    });
+    const overflowsBefore = server.log.overflows;
+    const rejectedBefore = server.log.rejected.length;
+    let answers = 0;
+    let deltas = 0;
+    const turns = 10;
+    for (let turn = 1; turn <= turns; turn++) {
+      const result = await run(agent, `Turn ${turn}: fix the next failing parser test.`, {
+        session,
+        callModelInputFilter,
+        maxTurns: 10,
+        stream: true,
+      });
+      for await (const event of result) if (event.type === 'raw_model_stream_event') deltas++;
+      await result.completed;
+      if (typeof result.finalOutput === 'string' && result.finalOutput.length > 0) answers++;
+    }
+    expect(server.log.rejected.length).toBe(rejectedBefore);
+    expect(answers).toBe(turns);
+    expect(deltas).toBeGreaterThan(0);
+    // Streamed calls overflowed, and each overflow was recovered by a compaction (none reached the SDK).
+    expect(server.log.overflows).toBeGreaterThan(overflowsBefore);
+    const recoveries = events.filter((event) => event.type === 'compaction-end' && event.reason === 'overflow');
+    expect(recoveries.length).toBe(server.log.overflows - overflowsBefore);
+    expect(recoveries.every((event) => event.type === 'compaction-end' && !event.error)).toBe(true);
+    // The usage of the streamed replies is recorded: the filter's count rests on the provider's.
+    expect(callModelInputFilter.stats()?.usage.source).not.toBe('estimate');
   }, 180_000);
 });

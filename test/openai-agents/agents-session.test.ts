@@ -7,9 +7,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentInputItem } from '@openai/agents';
 import Database from 'better-sqlite3';
-import { ConfigError, createInMemorySessionStore, type SessionStore } from 'ctxkit';
+import {
+  ConfigError,
+  createInMemorySessionStore,
+  heuristicSummarizer,
+  type SessionStore,
+  type Summarizer,
+} from 'ctxkit';
 import { createJsonlStore } from 'ctxkit/node';
-import { createAgentsSession, fromAgentItems, toAgentItems } from 'ctxkit/openai-agents';
+import { createAgentsInputFilter, createAgentsSession, fromAgentItems, toAgentItems } from 'ctxkit/openai-agents';
 import { createPostgresStore } from 'ctxkit/postgres';
 import { createSqliteStore } from 'ctxkit/sqlite';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -108,6 +114,57 @@ describe.each(stores)('createAgentsSession on the $name store', ({ create }) => 
     expect(await session.getItems()).toEqual([]);
     // Nothing was deleted: every entry is still in the store.
     expect((await store.getEntries('agents-1')).length).toBe(items.length);
+  });
+
+  test('a filter given the session records its compactions there; a second worker resumes from them', async () => {
+    const store = await create();
+    const session = createAgentsSession<AgentInputItem>({ store, sessionId: 'fleet-1' });
+    let summaries = 0;
+    const summarizer: Summarizer = {
+      summarize: (request) => {
+        summaries++;
+        return heuristicSummarizer.summarize(request);
+      },
+    };
+    const options = {
+      model: 'gpt-4o',
+      contextWindow: 4_000,
+      summarizer,
+      config: { reserveTokens: 500, keepRecentTokens: 1_000 },
+      session,
+    };
+    const agent = { tools: [] };
+    const worker = createAgentsInputFilter(options);
+    const input: AgentInputItem[] = [];
+    for (let turn = 0; turn < 12; turn++) {
+      const question: AgentInputItem = { role: 'user', content: `Question ${turn}: ${'context '.repeat(150)}` };
+      input.push(question);
+      // As the SDK does: the filter sees the session's items and the new input; the run's items are stored after.
+      await worker({ modelData: { input: [...input], instructions: 'Be brief.' }, agent });
+      const answer: AgentInputItem = {
+        role: 'assistant',
+        type: 'message',
+        status: 'completed',
+        content: [{ type: 'output_text', text: `Answer ${turn}: ${'detail '.repeat(150)}` }],
+      };
+      input.push(answer);
+      await session.addItems([question, answer]);
+    }
+    const compactions = (await store.getBranch('fleet-1')).filter((entry) => entry.type === 'compaction');
+    expect(compactions.length).toBeGreaterThan(0);
+    expect(await session.getItems()).toEqual(input);
+    // A second worker on the same store continues from the newest compaction: no summary is made again.
+    const before = summaries;
+    const second = createAgentsInputFilter(options);
+    input.push({ role: 'user', content: 'One more question.' });
+    const sent = await second({ modelData: { input: [...input], instructions: 'Be brief.' }, agent });
+    expect(summaries).toBe(before);
+    const newest = compactions.at(-1)!;
+    expect(JSON.stringify(sent.input)).toContain(
+      JSON.stringify(newest.type === 'compaction' && newest.summary).slice(1, 60),
+    );
+    expect(sent.input.at(-1)).toBe(input.at(-1));
+    expect(second.stats()!.usage.level).not.toBe('compact');
   });
 });
 

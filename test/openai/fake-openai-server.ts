@@ -262,6 +262,20 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
                 error: { message: `Unknown path ${url}`, type: 'invalid_request_error', param: null, code: null },
               },
             };
+      if (body.stream === true && reply.status === 200 && url.endsWith('/responses')) {
+        // A streamed Responses call: the events the SDKs read, the finished response in the last one.
+        const events = [
+          {
+            type: 'response.created',
+            sequence_number: 0,
+            response: { ...reply.body, status: 'in_progress', output: [] },
+          },
+          { type: 'response.completed', sequence_number: 1, response: reply.body },
+        ];
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.end(events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join(''));
+        return;
+      }
       response.writeHead(reply.status, { 'content-type': 'application/json' });
       response.end(JSON.stringify(reply.body));
     } catch (error) {

@@ -6,9 +6,10 @@
 import { type AssistantMessage, type ContextEvent, createContextManager, type Message, type ToolCall } from 'ctxkit';
 import {
   createOpenAISummarizer,
-  fromOpenAIChatCompletion,
-  fromOpenAIResponse,
+  createToolResultMessage,
   type OpenAISummarizerClient,
+  readOpenAIChatCompletion,
+  readOpenAIResponse,
   toOpenAIChat,
   toOpenAIResponses,
 } from 'ctxkit/openai';
@@ -80,12 +81,8 @@ async function runSession(
         break;
       }
       for (const toolCall of calls) {
-        history.push({
-          role: 'toolResult',
-          toolCallId: toolCall.id,
-          toolName: toolCall.name,
-          content: [{ type: 'text', text: toolOutput(turn * 3 + Number(toolCall.id.replace(/\D/g, ''))) }],
-        });
+        const output = toolOutput(turn * 3 + Number(toolCall.id.replace(/\D/g, '')));
+        history.push(createToolResultMessage({ toolCallId: toolCall.id, toolName: toolCall.name, output }));
       }
     }
   }
@@ -124,9 +121,9 @@ describe.each(clients)('the openai $major client through ctxkit/openai', ({ crea
         tools,
         messages: toOpenAIChat({ systemPrompt, messages }).messages,
       });
-      const { message, usage } = fromOpenAIChatCompletion(completion);
+      const message = readOpenAIChatCompletion(completion);
       // Cached tokens are inside prompt_tokens: ctxkit's input plus cache reads is the prompt, once.
-      usageChecks.push(usage!.input + (usage!.cacheRead ?? 0) === completion.usage!.prompt_tokens);
+      usageChecks.push(message.usage!.input + (message.usage!.cacheRead ?? 0) === completion.usage!.prompt_tokens);
       return message;
     });
     const chat = server.log.requests.filter((request) => request.endpoint === 'chat');
@@ -157,7 +154,7 @@ describe.each(clients)('the openai $major client through ctxkit/openai', ({ crea
         store: false,
         include: ['reasoning.encrypted_content'],
       });
-      return fromOpenAIResponse(response).message;
+      return readOpenAIResponse(response);
     });
     expect(server.log.rejected).toEqual([]);
     expect(answers).toBe(TURNS);
