@@ -1,6 +1,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { approximateCounter } from 'ctxkit';
+import {
+  CompactionKeys,
+  compactAnthropic,
+  type NativeCompactionLog,
+  readAnthropicCompactions,
+} from '../native/native-compaction-loopback.js';
 import { findRequestViolation } from './anthropic-request-rules.js';
 
 // A loopback stand-in for the Messages API: it checks each request the way the API does, answers an
@@ -38,6 +44,8 @@ export interface AnthropicServer {
   /** `http://127.0.0.1:<port>`: the Anthropic SDK's `baseURL`; add `/v1` for `@ai-sdk/anthropic`. */
   url: string;
   stats: AnthropicServerStats;
+  /** Native compaction (`compact_20260112`): what it did, and the key its blocks are signed with. */
+  native: NativeCompactionLog & { rotateKey(): void };
   close(): Promise<void>;
 }
 
@@ -185,13 +193,22 @@ export async function startAnthropicServer(options: AnthropicServerOptions): Pro
     promptTokens: [],
   };
   let calls = 0;
+  const keys = new CompactionKeys('anthropic');
+  const native = { compactions: 0, refused: 0, rotateKey: () => keys.rotate() };
   const server = createServer(async (request, response) => {
     if (request.method !== 'POST' || !request.url?.endsWith('/v1/messages')) {
       error(response, 404, `Not found: ${request.method} ${request.url}`);
       return;
     }
     stats.requests++;
-    const body = JSON.parse(await readBody(request)) as Body;
+    const sent = JSON.parse(await readBody(request)) as Body;
+    // Native compaction: a block this server did not sign is refused; what precedes one is dropped.
+    const read = readAnthropicCompactions(sent.messages ?? [], keys, native, request.headers);
+    if ('error' in read) {
+      send(response, 400, read.error);
+      return;
+    }
+    const body: Body = { ...sent, messages: read.messages };
     const violation =
       findRequestViolation(body.messages) ??
       (Number.isInteger(body.max_tokens) &&
@@ -217,8 +234,14 @@ export async function startAnthropicServer(options: AnthropicServerOptions): Pro
     } else {
       stats.promptTokens.push(prompt);
     }
-    const { content, stop } = reply(body, calls++, options.toolCallsPerTurn ?? 2);
-    const cacheRead = summary ? 0 : Math.floor(prompt / 2);
+    const replied = reply(body, calls++, options.toolCallsPerTurn ?? 2);
+    const compacted = compactAnthropic(sent, read, prompt, keys, native, (messages) =>
+      countPromptTokens({ ...body, messages }),
+    );
+    const content =
+      compacted === undefined ? replied.content : [compacted.block, ...(compacted.pause ? [] : replied.content)];
+    const stop = compacted?.pause ? 'compaction' : replied.stop;
+    const cacheRead = summary || compacted ? 0 : Math.floor(prompt / 2);
     const message = {
       id: `msg_${stats.requests}`,
       type: 'message',
@@ -228,12 +251,17 @@ export async function startAnthropicServer(options: AnthropicServerOptions): Pro
       stop_reason: stop,
       stop_sequence: null,
       usage: {
-        input_tokens: prompt - cacheRead,
+        input_tokens: (compacted?.prompt ?? prompt) - cacheRead,
         cache_read_input_tokens: cacheRead,
         cache_creation_input_tokens: 0,
         output_tokens: Math.ceil(approximateCounter.count(JSON.stringify(content)) * 1.2),
       },
     };
+    if (compacted)
+      (message.usage as Record<string, unknown>)['iterations'] = [
+        compacted.iteration,
+        { type: 'message', ...message.usage },
+      ];
     if (body.stream) streamReply(response, message, content, stop);
     else send(response, 200, message);
   });
@@ -242,6 +270,7 @@ export async function startAnthropicServer(options: AnthropicServerOptions): Pro
   return {
     url: `http://127.0.0.1:${port}`,
     stats,
+    native,
     close: () =>
       new Promise<void>((resolve, reject) =>
         server.close((closeError) => (closeError ? reject(closeError) : resolve())),
