@@ -1,5 +1,5 @@
-import type { Anchor } from './summarizing/anchors/anchor.js';
 import type { CompactionUsage, NativeCompaction } from './native-compaction.js';
+import type { Anchor } from './summarizing/anchors/anchor.js';
 /**
  * The provider-neutral message model (the session-tree entries are in `session-entry.ts`).
  *

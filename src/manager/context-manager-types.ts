@@ -2,12 +2,14 @@ import type { ContextConfig, ContextConfigInput } from '../config/index.js';
 import type { ContextUsage } from '../counting/context-usage.js';
 import type { TokenCounter } from '../counting/token-counter.js';
 import type { ModelLimits } from '../models/model-limits.js';
+import type { ModelTarget } from '../native-compaction.js';
 import type { CompactionResult } from '../pipeline/compact.js';
 import type { SpillStore } from '../pipeline/spill-store.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { Summarizer } from '../summarizing/summarizer-types.js';
 import type { Message, Usage } from '../types.js';
 import type { ContextEvent } from './events.js';
+import type { CompactionStrategy } from './native-compactions.js';
 import type { ContextStats } from './stats.js';
 
 // The host-facing types of the context manager; the behaviour is in context-manager.ts.
@@ -47,6 +49,15 @@ export interface ContextManagerOptions {
   onEvent?: (event: ContextEvent) => void;
   /** The clock used for message ages. @default Date.now */
   now?: () => number;
+  /**
+   * Who compacts: `'client'` (ctxkit's summarizer), `'native'` (the provider, through the request
+   * options of {@link ContextManager.nativeCompaction}, with ctxkit's compaction kept as the
+   * fallback) or `'auto'` (native where the call's model supports it). Pass `target` on each call.
+   * @default 'client'
+   */
+  compaction?: CompactionStrategy;
+  /** Which models compact natively under `compaction: 'auto'`. @default supportsNativeCompaction */
+  supportsNativeCompaction?: (target: ModelTarget) => boolean;
 }
 
 /**
@@ -87,6 +98,12 @@ export interface PrepareResult {
 export interface CallOptions {
   /** Aborts summarizer calls. */
   signal?: AbortSignal;
+  /**
+   * The model this call goes to. With `compaction: 'native'` or `'auto'`, a native compaction's
+   * payload is sent only when this is the provider, API and model that made it; any other target
+   * (or none) gets the portable summary.
+   */
+  target?: ModelTarget;
 }
 
 /**
@@ -146,4 +163,13 @@ export interface ContextManager {
   ): Promise<OverflowRecoveryResult<T>>;
   /** Usage, limit, message count, age and a breakdown (a `/context` command). */
   stats(history: readonly Message[]): ContextStats;
+  /**
+   * Whether the call to `target` should ask the provider to compact, and at what input token
+   * count: a tenth below ctxkit's own trigger (at least 50,000 for Anthropic), so the provider
+   * acts first and ctxkit's compaction stays the fallback. Hand it to the adapter's request
+   * options (`anthropicCompactionParams`, `openaiCompactionParams`). `undefined` with
+   * `compaction: 'client'`, for an API without native compaction, or (under `'auto'`) a model
+   * without it.
+   */
+  nativeCompaction(target: ModelTarget): { threshold: number } | undefined;
 }

@@ -5,6 +5,7 @@ import { countMessageTokens } from '../counting/count-message-tokens.js';
 import { countExtras } from '../counting/estimate-context-tokens.js';
 import { ContextError } from '../errors.js';
 import { isContextOverflow } from '../models/is-context-overflow.js';
+import { isNativeCompactionRefusal } from '../models/is-native-compaction-refusal.js';
 import { withoutAwaitedResults } from '../pipeline/awaited-approvals.js';
 import type { CompactionResult } from '../pipeline/compact.js';
 import type { Message } from '../types.js';
@@ -19,6 +20,7 @@ import { callListener, resolveManagerOptions } from './internal/manager-options.
 import { isAbort } from './internal/overflow-reply.js';
 import { ManagedHistory } from './managed-history.js';
 import { ManagerCompaction } from './manager-compaction.js';
+import { NativeCompactions, supportsNativeCompaction } from './native-compactions.js';
 import { recoverFromOverflow } from './overflow-recovery.js';
 import { SentProjection } from './sent-projection.js';
 import { buildBreakdown, oldestAge } from './stats.js';
@@ -99,6 +101,20 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     belowWarning: () => accounting.belowWarning(),
   });
 
+  const natives = new NativeCompactions({
+    strategy: options.compaction ?? 'client',
+    supports: options.supportsNativeCompaction ?? supportsNativeCompaction,
+    config,
+    counter,
+    summarizer: options.summarizer,
+    store: options.store,
+    sessionId: options.sessionId,
+    limit,
+    emit,
+    now,
+    tokensOf: (list) => list.reduce((sum, message) => sum + count(message), 0),
+  });
+
   /** The manager's current usage and projection. */
   function measure(): { usage: ContextUsage; projection: SentProjection } {
     return { usage: accounting.measure(state.projection, true), projection: state.projection };
@@ -138,6 +154,13 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     let usage = before;
     let compacted: CompactionResult | undefined;
     try {
+      // An opaque native summary gets its portable summary first: ctxkit's summary updates that text.
+      if (
+        natives.enabled &&
+        state.history.some((message) => message.meta?.native?.summary === undefined && message.meta?.native)
+      ) {
+        state.replace(await natives.summarizeAll(state.history, callOptions));
+      }
       compacted = await compaction.adopt(await compaction.run(state.history, 'threshold', callOptions));
       ({ usage } = measure());
     } catch (error) {
@@ -167,10 +190,17 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
           code: 'INPUT_INVALID',
         });
       }
-      const taken =
-        where === 'append' ? state.append(input, where, callOptions) : state.take(input, where, callOptions);
-      if (typeof taken !== 'boolean') return taken.then((startsTurn) => finish(startsTurn, where, callOptions));
-      const result = finish(taken, where, callOptions);
+      // Stage 0: a native compaction the provider returned starts the history from its summary.
+      const adopted = natives.intake(input);
+      const list = adopted ?? input;
+      const mode = adopted !== undefined && where === 'append' ? 'prepare' : where;
+      const taken = mode === 'append' ? state.append(list, mode, callOptions) : state.take(list, mode, callOptions);
+      const done = (startsTurn: boolean) => {
+        const result = finish(startsTurn, where, callOptions);
+        return natives.enabled ? resolveNative(result, callOptions) : result;
+      };
+      if (typeof taken !== 'boolean') return taken.then(done);
+      const result = done(taken);
       return result instanceof Promise ? result : Promise.resolve(result);
     } catch (error) {
       return Promise.reject(error);
@@ -195,7 +225,43 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     return result;
   }
 
+  /** The last stage with native compaction on: what is sent resolved for the call's model. */
+  async function resolveNative(
+    result: PrepareResult | Promise<PrepareResult>,
+    callOptions: CallOptions,
+  ): Promise<PrepareResult> {
+    const prepared = await result;
+    let replaced = false;
+    const messages = await natives.finish(prepared.messages, prepared.history, callOptions, (history) => {
+      replaced = true;
+      state.replace(history);
+      state.handOut();
+      reported.prepared(state.projection);
+      return withoutAwaitedResults(state.projection.sent);
+    });
+    if (!replaced) return { ...prepared, messages };
+    return { ...prepared, messages, history: state.history, usage: measure().usage };
+  }
+
   const prepare = (input: readonly Message[], callOptions: CallOptions = {}) => take(input, 'prepare', callOptions);
+
+  /** A provider refused a native payload: the portable summaries take its place, and the call is tried once more. */
+  async function runWithNativeRecovery<T>(
+    input: readonly Message[],
+    call: (messages: Message[]) => Promise<T>,
+    callOptions: CallOptions,
+  ) {
+    const parts = { prepare, compaction, state, reported, isOverflow, turns };
+    try {
+      return await recoverFromOverflow(parts, input, call, callOptions);
+    } catch (error) {
+      if (!isNativeCompactionRefusal(error) || !natives.holdsNative(state.history)) throw error;
+      const portable = await natives.refuse(state.history, callOptions, error);
+      state.replace(portable);
+      state.handOut();
+      return recoverFromOverflow(parts, state.history, call, callOptions);
+    }
+  }
 
   return {
     config,
@@ -218,7 +284,12 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
           invalidArgument('runWithOverflowRecovery', 'call', 'a function that calls the model', call),
         );
       }
+      if (natives.enabled) return runWithNativeRecovery(input, call, callOptions);
       return recoverFromOverflow({ prepare, compaction, state, reported, isOverflow, turns }, input, call, callOptions);
+    },
+    nativeCompaction(target) {
+      const threshold = natives.threshold(target);
+      return threshold === undefined ? undefined : { threshold };
     },
     stats(history) {
       checkList(history, 'stats');
@@ -238,6 +309,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
           tokensAt: (index) => projection.tokensAt(index),
         }),
         usage,
+        nativeCompactions: natives.reports.map((report) => ({ ...report })),
       };
     },
   };

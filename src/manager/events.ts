@@ -1,4 +1,5 @@
 import type { ContextUsage } from '../counting/context-usage.js';
+import type { NativeCompactionReport } from './native-compactions.js';
 
 /** Why a compaction ran. */
 export type CompactionReason = 'threshold' | 'overflow' | 'manual';
@@ -131,9 +132,30 @@ export interface ToolOutputTruncatedEvent {
  * const onEvent = (event: ContextEvent) => console.log(event.type);
  * ```
  */
+/**
+ * A provider-native compaction the manager took in (`adopted`), whose portable summary it wrote
+ * (`summarized`, one summarizer call), or whose payload a provider refused so the portable summary
+ * took its place (`refused`). Only with `compaction: 'native'` or `'auto'`.
+ *
+ * @example
+ * ```ts
+ * onEvent: (event) => { if (event.type === 'native-compaction') console.log(event.action, event.compaction.provider); }
+ * ```
+ */
+export interface NativeCompactionEvent {
+  type: 'native-compaction';
+  action: 'adopted' | 'summarized' | 'refused';
+  compaction: NativeCompactionReport;
+  /** The store failed to record it (the manager's history has it all the same). */
+  storeError?: unknown;
+  /** Writing the portable summary failed (a note stands in until the next try). */
+  error?: unknown;
+}
+
 export type ContextEvent =
   | ContextWarningEvent
   | CompactionStartEvent
   | CompactionEndEvent
   | ToolResultsSummarizedEvent
-  | ToolOutputTruncatedEvent;
+  | ToolOutputTruncatedEvent
+  | NativeCompactionEvent;

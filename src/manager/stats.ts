@@ -5,6 +5,7 @@ import { isAgentVisible } from '../counting/is-agent-visible.js';
 import type { TokenCounter } from '../counting/token-counter.js';
 import { ConfigError } from '../errors.js';
 import type { Message, Role } from '../types.js';
+import type { NativeCompactionReport } from './native-compactions.js';
 
 /**
  * Where the tokens of a context go, as a `/context` command prints it.
@@ -51,6 +52,11 @@ export interface ContextStats {
   breakdown: ContextBreakdown;
   /** The underlying usage measure. */
   usage: ContextUsage;
+  /**
+   * Every native compaction the manager took in, oldest first, with its cost and readable
+   * summary (empty with `compaction: 'client'`).
+   */
+  nativeCompactions: NativeCompactionReport[];
 }
 
 /** @internal */
