@@ -82,8 +82,9 @@ const KNOWN_MODELS: Record<string, RegExp> = {
  * ```
  */
 export function supportsNativeCompaction(target: ModelTarget): boolean {
-  const pattern = KNOWN_MODELS[target?.api];
-  return pattern !== undefined && pattern.test(target.model);
+  const api = target?.api;
+  const pattern = typeof api === 'string' && Object.hasOwn(KNOWN_MODELS, api) ? KNOWN_MODELS[api] : undefined;
+  return pattern?.test(String(target.model)) === true;
 }
 
 /** Anthropic's smallest `compact_20260112` trigger. */

@@ -203,7 +203,7 @@ export function resolveNativeCompactions(
         out.push({ role: 'assistant', content: [carrierPart(own)], provider: own.provider, model: own.model });
       } else {
         if (own.summary === undefined) unsummarized.push(out.length);
-        out.push(message);
+        out.push(withoutPayload(message));
       }
       continue;
     }
@@ -229,7 +229,8 @@ export function resolveNativeCompactions(
 
 /**
  * The messages with every native payload dropped: each native compaction summary keeps only its
- * portable summary, and compaction blocks or items inside assistant turns are removed. What the
+ * portable summary (a note when none is written yet), and compaction blocks or items inside
+ * assistant turns are removed (Anthropic's readable content stays as text). What the
  * manager splices in when a provider refuses a payload.
  *
  * @param messages - The history; not mutated.
@@ -242,12 +243,13 @@ export function resolveNativeCompactions(
  */
 export function dropNativeCompactions(messages: readonly Message[]): Message[] {
   assertMessages(messages, 'dropNativeCompactions');
-  return resolveNativeCompactions(messages).messages.map((message) => {
-    const own = message.meta?.native;
-    if (own === undefined) return message;
-    const { native: _, ...meta } = message.meta!;
-    return { ...message, meta };
-  });
+  return resolveNativeCompactions(messages).messages;
+}
+
+/** A native summary message as another model gets it: its text, without the payload in its meta. */
+function withoutPayload(message: Message): Message {
+  const { native: _, ...meta } = message.meta!;
+  return { ...message, meta } as Message;
 }
 
 function samePayload(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
