@@ -330,10 +330,14 @@ export class NativeCompactions {
     } catch (failure) {
       error = failure;
       // The conversation must go on: a heuristic checkpoint of what is held, or a note when nothing is.
+      const note = `(${native.provider} compacted the earlier conversation; it could not be summarized for this model.)`;
       text =
         visible.length > 0
-          ? (await this.compactAll(visible, heuristicSummarizer, callOptions)).summary
-          : `(${native.provider} compacted the earlier conversation; it could not be summarized for this model.)`;
+          ? await this.compactAll(visible, heuristicSummarizer, callOptions).then(
+              (result) => result.summary,
+              () => note,
+            )
+          : note;
     }
     const summarized: NativeCompaction = { ...native, summary: text };
     const next = withKept(
@@ -365,6 +369,7 @@ export class NativeCompactions {
       summarizer,
       config: { ...this.parts.config, keepRecent: 0, keepRecentTokens: 0 },
       counter: this.parts.counter,
+      requireSmaller: false,
       ...(callOptions.signal ? { signal: callOptions.signal } : {}),
     });
   }

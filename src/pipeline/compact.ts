@@ -56,6 +56,13 @@ export interface CompactOptions {
    * @default true
    */
   anchoring?: boolean;
+  /**
+   * Fail with `NOT_SMALLER` when the result is not smaller than the input. Turn it off to write the
+   * summary of a span that is already replaced (the portable summary of a provider's native
+   * compaction), where only the text is wanted.
+   * @default true
+   */
+  requireSmaller?: boolean;
 }
 
 /**
@@ -175,7 +182,7 @@ export async function compact(messages: readonly Message[], options: CompactOpti
   });
   const rebuilt = [summaryMessage, ...recent.messages];
   const tokensAfter = sumMessageTokens(rebuilt, counter) + extras;
-  if (tokensAfter >= tokensBefore) {
+  if (tokensAfter >= tokensBefore && options.requireSmaller !== false) {
     const replaced = plan.split.old.filter(isAgentVisible);
     throw new CompactionError({
       message: notSmallerMessage({
@@ -209,6 +216,7 @@ const optionsSchema = z.object({
   counter: option.counter().optional(),
   maxOutputTokens: option.positive().optional(),
   signal: option.signal().optional(),
+  requireSmaller: z.boolean().optional(),
 });
 
 /**

@@ -63,14 +63,20 @@ describe('isNativeCompactionRefusal', () => {
 
   it('is false for the same servers’ overflow errors', async () => {
     const client = new OpenAI({ apiKey: 'test', baseURL: openaiServer.baseURL, maxRetries: 0 });
-    const error = await thrown(() => client.responses.create({ model: 'gpt-5', input: [{ role: 'user', content: 'word '.repeat(5_000) }] }));
+    const error = await thrown(() =>
+      client.responses.create({ model: 'gpt-5', input: [{ role: 'user', content: 'word '.repeat(5_000) }] }),
+    );
     expect(isContextOverflow(error)).toBe(true);
     expect(isNativeCompactionRefusal(error)).toBe(false);
   });
 
   it('recognises a provider or proxy that does not know the item, and not a rate limit', () => {
-    expect(isNativeCompactionRefusal(new Error('400 Invalid input: item type "compaction" is not supported'))).toBe(true);
-    expect(isNativeCompactionRefusal({ error: { message: "Invalid value: 'compaction'. Supported values are: 'message'" } })).toBe(true);
+    expect(isNativeCompactionRefusal(new Error('400 Invalid input: item type "compaction" is not supported'))).toBe(
+      true,
+    );
+    expect(
+      isNativeCompactionRefusal({ error: { message: "Invalid value: 'compaction'. Supported values are: 'message'" } }),
+    ).toBe(true);
     expect(isNativeCompactionRefusal(new Error('429 Rate limit reached for tokens per min'))).toBe(false);
     expect(isNativeCompactionRefusal(undefined)).toBe(false);
   });

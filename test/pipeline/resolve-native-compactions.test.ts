@@ -1,5 +1,6 @@
 import { fc, test as property } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
+import { fromAnthropicMessage } from '../../src/anthropic/index.js';
 import {
   type AssistantMessage,
   dropNativeCompactions,
@@ -10,7 +11,6 @@ import {
   nativeSummaryMessage,
   resolveNativeCompactions,
 } from '../../src/index.js';
-import { fromAnthropicMessage } from '../../src/anthropic/index.js';
 import { fromOpenAIResponse } from '../../src/openai/index.js';
 import { arbitraryConversation, checkToolPairing } from '../../src/testing/index.js';
 
@@ -74,7 +74,9 @@ describe('nativeCompactionOf', () => {
 
   it('finds nothing in other messages', () => {
     expect(nativeCompactionOf({ role: 'user', content: 'hi' })).toBeUndefined();
-    expect(nativeCompactionOf({ role: 'assistant', content: [{ type: 'text', text: '[compaction]' }] })).toBeUndefined();
+    expect(
+      nativeCompactionOf({ role: 'assistant', content: [{ type: 'text', text: '[compaction]' }] }),
+    ).toBeUndefined();
   });
 });
 
@@ -104,7 +106,7 @@ describe('resolveNativeCompactions', () => {
     }
   });
 
-  it("reports an opaque item going elsewhere without a portable summary", () => {
+  it('reports an opaque item going elsewhere without a portable summary', () => {
     const resolved = resolveNativeCompactions(history('openai'), { target: ANTHROPIC });
     expect(resolved.unsummarized).toEqual([0]);
     expect(JSON.stringify(resolved.messages)).not.toContain('gAAAA');
