@@ -23,10 +23,19 @@ function soakBlock(path: URL): string {
   return start < 0 || end < start ? '' : `\n\n${text.slice(start, end + '<!-- soak:end -->'.length)}`;
 }
 
-/** Writes `body` followed by the preserved fidelity and soak blocks. */
+/** The native-compaction block (`npm run bench:native`) of the current file, markers included, or empty. */
+function nativeBlock(path: URL): string {
+  if (!existsSync(path)) return '';
+  const text = readFileSync(path, 'utf8');
+  const start = text.indexOf('<!-- native:start -->');
+  const end = text.indexOf('<!-- native:end -->');
+  return start < 0 || end < start ? '' : `\n\n${text.slice(start, end + '<!-- native:end -->'.length)}`;
+}
+
+/** Writes `body` followed by the preserved fidelity, soak and native-compaction blocks. */
 export function writeReport(path: URL, body: string): void {
   const block = fidelityBlock(path);
-  writeFileSync(path, `${body.trimEnd()}\n\n${block}${soakBlock(path)}\n`);
+  writeFileSync(path, `${body.trimEnd()}\n\n${block}${soakBlock(path)}${nativeBlock(path)}\n`);
 }
 
 /** A markdown table. */

@@ -55,7 +55,10 @@ export interface NativeCompactionLog {
 
 /** The deterministic summary of what a compaction replaces: each user request and tool call, one line. */
 export function summarizeForCompaction(lines: string[], previous: string | undefined): string {
-  const kept = lines.filter((line) => line.trim() !== '').map((line) => `- ${line.replace(/\s+/g, ' ').slice(0, 160)}`);
+  // User requests whole (an earlier summary the client sent is one of them), tool calls cut to 160 characters.
+  const kept = lines
+    .filter((line) => line.trim() !== '')
+    .map((line) => `- ${line.startsWith('called ') ? line.slice(0, 160) : line.replace(/\s+/g, ' ')}`);
   return [
     '## Compacted conversation',
     ...(previous ? [previous.replace(/^## Compacted conversation\n?/, '')] : []),

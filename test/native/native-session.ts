@@ -227,6 +227,8 @@ async function drive(
       }
     }
   }
+  // Counted before the check below, whose call without a target writes any portable summary still missing.
+  const summarizerCalls = calls.count;
   const readable = resolveNativeCompactions((await manager.prepare(history)).messages).messages;
   const text = JSON.stringify(readable);
   let factsKept = 0;
@@ -237,7 +239,7 @@ async function drive(
   return {
     requests,
     promptTokens,
-    summarizerCalls: calls.count,
+    summarizerCalls,
     nativeCompactions: servers.openai.native.compactions + servers.anthropic.native.compactions,
     clientCompactions: events.filter(
       (event) => event.type === 'compaction-end' && event.error === undefined && event.reason !== undefined,
