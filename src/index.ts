@@ -29,12 +29,9 @@ export type {
   NativeCompactionApi,
 } from './native-compaction.js';
 export { NATIVE_PAYLOAD_LIMIT } from './native-compaction.js';
-export {
-  type CompactionStrategy,
-  type NativeCompactionReport,
-  supportsNativeCompaction,
-} from './manager/native-compactions.js';
-export type { NativeCompactionEvent } from './manager/events.js';
+export { supportsNativeCompaction } from './manager/native-compactions.js';
+export type { CompactionStrategy } from './manager/context-manager-types.js';
+export type { NativeCompactionEvent, NativeCompactionReport } from './manager/events.js';
 export {
   dropNativeCompactions,
   madeBy,

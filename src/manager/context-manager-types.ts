@@ -9,7 +9,6 @@ import type { SessionStore } from '../session/session-store.js';
 import type { Summarizer } from '../summarizing/summarizer-types.js';
 import type { Message, Usage } from '../types.js';
 import type { ContextEvent } from './events.js';
-import type { CompactionStrategy } from './native-compactions.js';
 import type { ContextStats } from './stats.js';
 
 // The host-facing types of the context manager; the behaviour is in context-manager.ts.
@@ -173,3 +172,11 @@ export interface ContextManager {
    */
   nativeCompaction(target: ModelTarget): { threshold: number } | undefined;
 }
+
+/**
+ * How the manager compacts: `'client'` (ctxkit summarizes, today's behaviour), `'native'` (the
+ * provider compacts on its side where the call's API supports it; ctxkit keeps the payload and a
+ * portable summary, and its own compaction stays armed as the fallback) or `'auto'` (native where
+ * the call's provider and model support it, see {@link supportsNativeCompaction}; client otherwise).
+ */
+export type CompactionStrategy = 'client' | 'native' | 'auto';

@@ -1,12 +1,7 @@
 import type { ContextConfig } from '../config/index.js';
 import type { TokenCounter } from '../counting/token-counter.js';
 import { CompactionError } from '../errors.js';
-import {
-  type CompactionUsage,
-  type ModelTarget,
-  NATIVE_PAYLOAD_LIMIT,
-  type NativeCompaction,
-} from '../native-compaction.js';
+import { type ModelTarget, NATIVE_PAYLOAD_LIMIT, type NativeCompaction } from '../native-compaction.js';
 import { compact } from '../pipeline/compact.js';
 import {
   nativeCompactionOf,
@@ -21,43 +16,9 @@ import type { Anchor } from '../summarizing/anchors/anchor.js';
 import { heuristicSummarizer } from '../summarizing/heuristic-summarizer.js';
 import type { Summarizer } from '../summarizing/summarizer-types.js';
 import type { AssistantMessage, Message, UserMessage } from '../types.js';
-import type { CallOptions } from './context-manager-types.js';
-import type { ContextEvent } from './events.js';
+import type { CallOptions, CompactionStrategy } from './context-manager-types.js';
+import type { ContextEvent, NativeCompactionReport } from './events.js';
 import { firstKeptEntry } from './persist-compaction.js';
-
-/**
- * How the manager compacts: `'client'` (ctxkit summarizes, today's behaviour), `'native'` (the
- * provider compacts on its side where the call's API supports it; ctxkit keeps the payload and a
- * portable summary, and its own compaction stays armed as the fallback) or `'auto'` (native where
- * the call's provider and model support it, see {@link supportsNativeCompaction}; client otherwise).
- */
-export type CompactionStrategy = 'client' | 'native' | 'auto';
-
-/**
- * One native compaction as `stats()` and the inspector show it.
- *
- * @example
- * ```ts
- * for (const native of manager.stats(history).nativeCompactions) console.log(native.provider, native.usage, native.summary);
- * ```
- */
-export interface NativeCompactionReport {
-  provider: string;
-  api: NativeCompaction['api'];
-  model: string;
-  /** When the manager took it in (milliseconds since the epoch). */
-  at: number;
-  /** ctxkit's estimate of the context the provider compacted. */
-  tokensBefore: number;
-  /** What the provider's compaction step cost, when it said. */
-  usage: CompactionUsage | undefined;
-  /** The readable portable summary; `undefined` while OpenAI's opaque item has none written. */
-  summary: string | undefined;
-  /** `native`: the payload goes to its maker; `portable`: only the summary is sent (refused, or past the size limit). */
-  state: 'native' | 'portable';
-  /** Summarizer calls spent writing its portable summary (0 for Anthropic's readable block). */
-  summarizerCalls: number;
-}
 
 /** Models whose native compaction ctxkit knows, by API (the `'auto'` strategy's default table). */
 const KNOWN_MODELS: Record<string, RegExp> = {

@@ -5,7 +5,7 @@ import { isAgentVisible } from '../counting/is-agent-visible.js';
 import type { TokenCounter } from '../counting/token-counter.js';
 import { ConfigError } from '../errors.js';
 import type { Message, Role } from '../types.js';
-import type { NativeCompactionReport } from './native-compactions.js';
+import type { NativeCompactionReport } from './events.js';
 
 /**
  * Where the tokens of a context go, as a `/context` command prints it.
