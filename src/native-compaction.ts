@@ -76,11 +76,18 @@ export interface NativeCompaction {
   summary?: string;
   /** What the compaction step cost, when the provider reported it. */
   usage?: CompactionUsage;
+  /**
+   * Set when the provider's payload was past {@link NATIVE_PAYLOAD_LIMIT}: its size in bytes. The
+   * payload is then not kept (`payload` is only `{ type: 'compaction' }`) and never sent; every
+   * model gets the portable summary.
+   */
+  omitted?: number;
 }
 
 /**
- * The most bytes (UTF-8) of JSON a native payload may take in a session entry or message. A payload
- * past it is not stored: the compaction is recorded with its portable summary only (OpenAI's is
- * then written at once), and every model gets the portable summary.
+ * The most bytes (UTF-8) of JSON a native payload may take in a session entry or message (schemas
+ * refuse a larger one, naming `native.payload`). The manager keeps a larger payload out: the
+ * compaction is recorded with `omitted` set and its portable summary (OpenAI's written before the
+ * next request), and every model, its maker included, gets the portable summary.
  */
 export const NATIVE_PAYLOAD_LIMIT = 1_048_576;

@@ -141,9 +141,12 @@ export class NativeCompactions {
 
   private adopt(input: readonly Message[], index: number): Adoption | undefined {
     const message = input[index] as AssistantMessage;
-    const found = nativeCompactionOf(message);
-    if (found === undefined) return undefined;
-    const fits = jsonBytes(found.payload) <= NATIVE_PAYLOAD_LIMIT;
+    const carried = nativeCompactionOf(message);
+    if (carried === undefined) return undefined;
+    const bytes = jsonBytes(carried.payload);
+    const fits = bytes <= NATIVE_PAYLOAD_LIMIT;
+    // Past the limit the payload is not kept: its portable summary goes to every model.
+    const found: NativeCompaction = fits ? carried : { ...carried, payload: { type: 'compaction' }, omitted: bytes };
     const content = message.content.filter((part) => !isCompactionPart(part));
     const rest = content.length > 0 ? { ...message, content } : undefined;
     // The turn that carried it is the one message kept from before: its usage measured the old context.
@@ -167,14 +170,13 @@ export class NativeCompactions {
     this.reportOf.set(summary, report);
     this.reports.push(report);
     this.pending.push(
-      this.record(summary, { history: input, firstKeptIndex: index, native: fits ? found : undefined, report }).then(
-        (storeError) =>
-          this.parts.emit({
-            type: 'native-compaction',
-            action: 'adopted',
-            compaction: report,
-            ...(storeError === undefined ? {} : { storeError }),
-          }),
+      this.record(summary, { history: input, firstKeptIndex: index, native: found, report }).then((storeError) =>
+        this.parts.emit({
+          type: 'native-compaction',
+          action: 'adopted',
+          compaction: report,
+          ...(storeError === undefined ? {} : { storeError }),
+        }),
       ),
     );
     return adoption;
@@ -357,7 +359,7 @@ export class NativeCompactions {
     adoption: {
       history: readonly Message[];
       firstKeptIndex: number;
-      native: NativeCompaction | undefined;
+      native: NativeCompaction;
       report: NativeCompactionReport;
     },
   ): Promise<unknown> {
@@ -376,11 +378,11 @@ export class NativeCompactions {
       const native = adoption.native;
       await store.appendEntry(sessionId, {
         type: 'compaction',
-        summary: native?.summary ?? '',
+        summary: native.summary ?? '',
         firstKeptEntryId,
         tokensBefore: adoption.report.tokensBefore,
         details: { reason: 'native', provider: adoption.report.provider, model: adoption.report.model },
-        ...(native === undefined ? {} : { native }),
+        native,
       });
       this.entryOf.set(summary, firstKeptEntryId);
       return undefined;
@@ -408,7 +410,7 @@ export class NativeCompactions {
         firstKeptEntryId: entry.firstKeptEntryId,
         tokensBefore: entry.tokensBefore,
         details: { reason, provider: old.provider, model: old.model },
-        ...(native === undefined || jsonBytes(native.payload) > NATIVE_PAYLOAD_LIMIT ? {} : { native }),
+        ...(native === undefined ? {} : { native }),
       });
       return undefined;
     } catch (error) {

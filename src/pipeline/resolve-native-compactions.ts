@@ -111,7 +111,8 @@ export function nativeSummaryMessage(
 }
 
 /**
- * Whether `native` may go to `target`: the same provider, API and model.
+ * Whether `native` may go to `target`: the same provider, API and model, and a payload that was
+ * kept (not `omitted` for its size).
  *
  * @param native - The native compaction.
  * @param target - The model of the call; `undefined` matches nothing.
@@ -124,7 +125,11 @@ export function nativeSummaryMessage(
  */
 export function madeBy(native: NativeCompaction, target: ModelTarget | undefined): boolean {
   return (
-    target !== undefined &&
+    typeof native === 'object' &&
+    native !== null &&
+    native.omitted === undefined &&
+    typeof target === 'object' &&
+    target !== null &&
     native.provider === target.provider &&
     native.api === target.api &&
     native.model === target.model

@@ -47,4 +47,5 @@ export const nativeCompactionSchema: z.ZodType<NativeCompaction> = z.object({
     ),
   summary: z.string().optional(),
   usage: compactionUsageSchema.optional(),
+  omitted: count.optional(),
 });

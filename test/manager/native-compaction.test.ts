@@ -214,7 +214,11 @@ describe("'native': taking in a provider's compaction", () => {
     await add(...older(3), openaiTurn(`gAAAA${'x'.repeat(NATIVE_PAYLOAD_LIMIT)}`));
     const prepared = await manager.prepare(history, { target: OPENAI });
     const [compaction] = (await store.getEntries(sessionId)).filter((entry) => entry.type === 'compaction');
-    expect(compaction).not.toHaveProperty('native');
+    expect(compaction).toMatchObject({ native: { payload: { type: 'compaction' }, omitted: expect.any(Number) } });
+    expect(JSON.stringify(compaction).length).toBeLessThan(2_000);
     expect(manager.stats(prepared.history).nativeCompactions[0]!.state).toBe('portable');
+    // Not even its maker gets the payload; it gets the portable summary, written for it.
+    expect(JSON.stringify(prepared.messages)).not.toContain('xxxx');
+    expect(String(prepared.messages[0]!.content)).toContain('FACT-1');
   });
 });
