@@ -125,14 +125,6 @@ export interface ToolOutputTruncatedEvent {
 }
 
 /**
- * Everything a context manager reports through `onEvent`.
- *
- * @example
- * ```ts
- * const onEvent = (event: ContextEvent) => console.log(event.type);
- * ```
- */
-/**
  * One native compaction as `stats()` and the inspector show it.
  *
  * @example
@@ -178,6 +170,14 @@ export interface NativeCompactionEvent {
   error?: unknown;
 }
 
+/**
+ * Everything a context manager reports through `onEvent`.
+ *
+ * @example
+ * ```ts
+ * const onEvent = (event: ContextEvent) => console.log(event.type);
+ * ```
+ */
 export type ContextEvent =
   | ContextWarningEvent
   | CompactionStartEvent

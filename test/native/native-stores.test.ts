@@ -83,20 +83,20 @@ describe('native compaction entries in the stores', () => {
       database.close();
     }
   });
+});
 
-  describe.skipIf(postgresUrl === undefined)('PostgreSQL', () => {
-    let pool: pg.Pool;
-    let schema: string;
-    beforeAll(async () => {
-      pool = createTestPool(2);
-      schema = await createTestSchema(pool);
-    });
-    afterAll(async () => {
-      await dropTestSchema(pool, schema);
-      await pool.end();
-    });
-    test('PostgreSQL', async () => {
-      await recordAndReadBack(createPostgresStore({ pool, schema }), () => createPostgresStore({ pool, schema }));
-    });
+describe.skipIf(postgresUrl === undefined)('native compaction entries in the PostgreSQL store', () => {
+  let pool: pg.Pool;
+  let schema: string;
+  beforeAll(async () => {
+    pool = createTestPool(2);
+    schema = await createTestSchema(pool);
+  });
+  afterAll(async () => {
+    await dropTestSchema(pool, schema);
+    await pool.end();
+  });
+  test('PostgreSQL', async () => {
+    await recordAndReadBack(createPostgresStore({ pool, schema }), () => createPostgresStore({ pool, schema }));
   });
 });
