@@ -18,6 +18,7 @@ export {
   fromAnthropicStopReason,
   fromAnthropicUsage,
 } from './from-anthropic.js';
+export { type AnthropicCompactionOptions, anthropicCompactionParams } from './native-compaction.js';
 export { type ToAnthropicInput, type ToAnthropicResult, toAnthropic } from './to-anthropic.js';
 export type {
   AnthropicCacheControl,

@@ -1,5 +1,5 @@
+import { invalid } from '../internal/wire-object.js';
 import type { CompactionUsage } from '../native-compaction.js';
-import { invalid } from './internal/wire-object.js';
 
 // Anthropic's server-side compaction: the request options of the `compact_20260112` context edit,
 // and the cost of the compaction step, which the response reports in `usage.iterations[]` only.

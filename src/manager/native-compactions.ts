@@ -7,6 +7,7 @@ import {
   nativeCompactionOf,
   nativeSummaryMessage,
   resolveNativeCompactions,
+  withoutCompactionParts,
 } from '../pipeline/resolve-native-compactions.js';
 import { jsonBytes } from '../schemas/native-compaction.js';
 import { buildContextFromBranch } from '../session/build-context-from-branch.js';
@@ -421,13 +422,6 @@ export class NativeCompactions {
 
 function isCompactionPart(part: AssistantMessage['content'][number]): boolean {
   return nativeCompactionOf({ role: 'assistant', content: [part] }) !== undefined;
-}
-
-/** An assistant turn without its compaction parts (`undefined` when nothing else was in it). */
-function withoutCompactionParts(message: Message): Message | undefined {
-  if (message.role !== 'assistant' || !message.content.some(isCompactionPart)) return message;
-  const content = message.content.filter((part) => !isCompactionPart(part));
-  return content.length > 0 ? { ...message, content } : undefined;
 }
 
 function withKept(message: UserMessage, kept: number): UserMessage {

@@ -40,6 +40,7 @@ export {
 } from './from-openai-chat.js';
 export { type FromOpenAIResponsesResult, fromOpenAIResponse, fromOpenAIResponses } from './from-openai-responses.js';
 export { fromOpenAIUsage, type OpenAIUsage } from './from-openai-usage.js';
+export { type OpenAICompactionOptions, openaiCompactionParams } from './native-compaction.js';
 export type {
   OpenAIResponse,
   OpenAIResponsesAnnotation,

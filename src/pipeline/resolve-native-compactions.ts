@@ -257,6 +257,19 @@ function withoutPayload(message: Message): Message {
   return { ...message, meta } as Message;
 }
 
+/**
+ * A message without the compaction blocks or items an assistant turn carries: the message itself
+ * when it carries none, `undefined` when nothing else was in it. What a compaction entry or summary
+ * message that took the payload over leaves of the turn.
+ *
+ * @internal
+ */
+export function withoutCompactionParts(message: Message): Message | undefined {
+  if (message.role !== 'assistant' || !message.content.some((part) => carried(part) !== undefined)) return message;
+  const content = message.content.filter((part) => carried(part) === undefined);
+  return content.length > 0 ? { ...message, content } : undefined;
+}
+
 function samePayload(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
   if (a === b) return true;
   const keys = ['id', 'encrypted_content', 'content', 'signature'];

@@ -18,8 +18,8 @@ import {
   type Summarizer,
   type ToolCall,
 } from 'ctxkit';
-import { fromAnthropicMessage, toAnthropic } from 'ctxkit/anthropic';
-import { fromOpenAIResponse, toOpenAIResponses } from 'ctxkit/openai';
+import { anthropicCompactionParams, fromAnthropicMessage, toAnthropic } from 'ctxkit/anthropic';
+import { fromOpenAIResponse, openaiCompactionParams, toOpenAIResponses } from 'ctxkit/openai';
 import OpenAI from 'openai';
 import { type AnthropicServer, startAnthropicServer } from '../anthropic/loopback-anthropic-server.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../openai/fake-openai-server.js';
@@ -159,7 +159,7 @@ async function drive(
         input: toOpenAIResponses({ systemPrompt: SYSTEM, messages }).items,
         tools: OPENAI_TOOLS,
         store: false,
-        ...(native ? { context_management: [{ type: 'compaction', compact_threshold: native.threshold }] } : {}),
+        ...(native ? openaiCompactionParams(native) : {}),
       });
       return fromOpenAIResponse(response);
     }
@@ -170,14 +170,7 @@ async function drive(
       system: system as never,
       tools: ANTHROPIC_TOOLS,
       messages: wire as never,
-      ...(native
-        ? {
-            betas: ['compact-2026-01-12'],
-            context_management: {
-              edits: [{ type: 'compact_20260112', trigger: { type: 'input_tokens', value: native.threshold } }],
-            },
-          }
-        : {}),
+      ...(native ? (anthropicCompactionParams(native) as never) : {}),
     });
     return fromAnthropicMessage(response as never);
   }
