@@ -36,6 +36,7 @@ const scripts: { name: string; legs: Leg[] }[] = [
 
 const number = (value: number) => value.toLocaleString('en-US');
 
+/** What the providers reported their compaction steps cost (Anthropic's usage.iterations; OpenAI's inline compaction reports none apart). */
 function compactionCost(outcome: SessionOutcome): string {
   const reports = outcome.manager.stats(outcome.history).nativeCompactions;
   const input = reports.reduce((sum, report) => sum + (report.usage?.input ?? 0), 0);
@@ -52,7 +53,7 @@ for (const script of scripts) {
       compaction,
       number(outcome.requests),
       number(outcome.promptTokens),
-      String(outcome.summarizerCalls),
+      `${outcome.summarizerCalls} (${number(outcome.summarizerTokens)})`,
       String(outcome.clientCompactions),
       String(outcome.nativeCompactions),
       compactionCost(outcome),
@@ -78,7 +79,10 @@ const block = [
   "request and tool call, one line), so the facts-kept column compares that rule with ctxkit's heuristic",
   "checkpoint, not a real provider's summary with a real model's. Prompt tokens are the servers' own",
   "counts over every model request; summarizer calls are ctxkit's (for `native`: the portable summaries",
-  "of OpenAI's opaque items, written when the session leaves OpenAI or an item is refused).",
+  "of OpenAI's opaque items, written when the session leaves OpenAI or an item is refused), with ctxkit's",
+  'estimate of the text they sent, which a model summarizer would be billed as input. The native cost is',
+  "what the provider reported for its compaction steps: Anthropic's `usage.iterations[]` (summed into",
+  "`usage.compaction`); the Responses API reports none apart from the response's own usage.",
   '',
   table(
     [
@@ -86,10 +90,10 @@ const block = [
       'compaction',
       'requests',
       'prompt tokens sent',
-      'summarizer calls',
+      'summarizer calls (input tokens)',
       'client compactions',
       'native compactions',
-      'native cost reported',
+      'native compaction cost reported',
       'refused / rejected',
       'dead turns',
       'facts readable at the end',

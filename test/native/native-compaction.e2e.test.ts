@@ -89,7 +89,12 @@ describe('native compaction through the real clients', () => {
     let calls = 0;
     const manager = createContextManager({
       contextWindow: 60_000,
-      summarizer: { summarize: (request) => (calls++, heuristicSummarizer.summarize(request)) },
+      summarizer: {
+        summarize(request) {
+          calls++;
+          return heuristicSummarizer.summarize(request);
+        },
+      },
       store: outcome.store,
       sessionId: outcome.sessionId,
       compaction: 'native',

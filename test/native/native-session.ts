@@ -5,6 +5,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import {
   type AssistantMessage,
+  approximateCounter,
   type CompactionStrategy,
   type ContextEvent,
   type ContextManager,
@@ -50,6 +51,8 @@ export interface SessionOutcome {
   promptTokens: number;
   /** Summarizer calls ctxkit made (compaction and portable summaries). */
   summarizerCalls: number;
+  /** ctxkit's estimate of the text those calls sent (what a model summarizer would be billed as input). */
+  summarizerTokens: number;
   /** Compactions the providers ran natively. */
   nativeCompactions: number;
   /** Compactions ctxkit's client path ran. */
@@ -85,10 +88,11 @@ function toolOutput(seed: number): string {
 }
 
 /** A summarizer that counts its calls. */
-function counting(inner: Summarizer, calls: { count: number }): Summarizer {
+function counting(inner: Summarizer, calls: { count: number; tokens: number }): Summarizer {
   return {
     summarize(request) {
       calls.count++;
+      calls.tokens += approximateCounter.count(request.text);
       return inner.summarize(request);
     },
   };
@@ -131,7 +135,7 @@ async function drive(
   const anthropic = new Anthropic({ apiKey: 'test', baseURL: servers.anthropic.url, maxRetries: 0 });
   const store = options.store ?? createInMemorySessionStore();
   const { id: sessionId } = await store.createSession();
-  const calls = { count: 0 };
+  const calls = { count: 0, tokens: 0 };
   const events: ContextEvent[] = [];
   const manager = createContextManager({
     contextWindow: options.contextWindow,
@@ -222,6 +226,7 @@ async function drive(
   }
   // Counted before the check below, whose call without a target writes any portable summary still missing.
   const summarizerCalls = calls.count;
+  const summarizerTokens = calls.tokens;
   const readable = resolveNativeCompactions((await manager.prepare(history)).messages).messages;
   const text = JSON.stringify(readable);
   let factsKept = 0;
@@ -233,6 +238,7 @@ async function drive(
     requests,
     promptTokens,
     summarizerCalls,
+    summarizerTokens,
     nativeCompactions: servers.openai.native.compactions + servers.anthropic.native.compactions,
     clientCompactions: events.filter(
       (event) => event.type === 'compaction-end' && event.error === undefined && event.reason !== undefined,
