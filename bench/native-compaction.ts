@@ -24,6 +24,15 @@ const scripts: { name: string; legs: Leg[] }[] = [
     ],
   },
   {
+    name: 'the first, longer (10, 4, 4, 4 turns)',
+    legs: [
+      { target: OPENAI, turns: 10 },
+      { target: ANTHROPIC, turns: 4 },
+      { target: OPENAI, turns: 4 },
+      { target: OPENAI, turns: 4, rotateKey: true },
+    ],
+  },
+  {
     name: 'Anthropic → OpenAI → Anthropic → key rotated',
     legs: [
       { target: ANTHROPIC, turns: 8 },
@@ -102,7 +111,14 @@ const block = [
     rows,
   ),
   '',
-  "Refused is the scripted key rotation (the provider refuses its own stale payload once; ctxkit splices in the portable summary and retries); rejected counts requests that broke a provider's rule.",
+  "Refused is the scripted key rotation (the provider refuses its own stale payload once; ctxkit splices in the portable summary and retries); rejected counts requests that broke a provider's rule; a dead turn is one whose error reached the host.",
+  '',
+  "Native sends fewer prompt tokens here because the loopback's compaction keeps no recent turns verbatim,",
+  "where ctxkit's keeps `keepRecentTokens` of them; a real provider's choice may differ. Where native",
+  "keeps fewer facts (the longer script), the loss is ctxkit's: when its heuristic checkpoint updates a",
+  "provider's summary written in another format (the Anthropic leg's, then summarized again for OpenAI's",
+  'item), it carries over only the sections it knows. A model summarizer, told to update the previous',
+  'summary, is the remedy; the heuristic does not do it yet.',
   '<!-- native:end -->',
 ].join('\n');
 
