@@ -28,6 +28,7 @@ function objectAt(value: unknown, ...keys: string[]): Record<string, unknown> | 
 function carried(part: {
   providerData?: ProviderData;
 }): { api: NativeCompactionApi; payload: Record<string, unknown> } | undefined {
+  if (typeof part !== 'object' || part === null) return undefined;
   const block = objectAt(part.providerData, 'anthropic', 'block');
   if (block?.['type'] === 'compaction') return { api: 'anthropic-messages', payload: block };
   const item = objectAt(part.providerData, 'openai', 'responses', 'raw');
@@ -60,7 +61,8 @@ function carrierPart(native: NativeCompaction): TextContent {
  * ```
  */
 export function nativeCompactionOf(message: Message): NativeCompaction | undefined {
-  if (message?.role !== 'assistant' || !Array.isArray(message.content)) return undefined;
+  if (typeof message !== 'object' || message === null) return undefined;
+  if (message.role !== 'assistant' || !Array.isArray(message.content)) return undefined;
   for (const part of message.content) {
     const found = carried(part);
     if (found === undefined) continue;
