@@ -274,7 +274,14 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     afterTurn: (input, callOptions = {}) => take(input, 'afterTurn', callOptions),
     async compact(history, callOptions = {}) {
       checkList(history, 'compact');
-      const continued = state.continuation(history) ?? [...history];
+      let continued = state.continuation(history) ?? [...history];
+      // An opaque native summary gets its portable summary first: ctxkit's summary updates that text.
+      if (
+        natives.enabled &&
+        continued.some((message) => message.meta?.native && message.meta.native.summary === undefined)
+      ) {
+        continued = await natives.summarizeAll(continued, callOptions);
+      }
       // The host goes on from the array it passed (or from the compacted messages).
       return compaction.adopt(await compaction.run(continued, 'manual', callOptions), history);
     },

@@ -61,6 +61,33 @@ describe('isNativeCompactionRefusal', () => {
     expect(isContextOverflow(error)).toBe(false);
   });
 
+  it("refuses another provider's payload with the receiving provider's own error", async () => {
+    // A block the Anthropic server made, sent to OpenAI as an item: OpenAI's invalid_encrypted_content.
+    const anthropicClient = new Anthropic({ apiKey: 'test', baseURL: anthropicServer.url, maxRetries: 0 });
+    const made = await anthropicClient.beta.messages.create({
+      model: 'claude-sonnet-4-6',
+      max_tokens: 100,
+      betas: ['compact-2026-01-12'],
+      context_management: { edits: [{ type: 'compact_20260112', trigger: { type: 'input_tokens', value: 1 } }] },
+      tools: [{ name: 'read_log', input_schema: { type: 'object', properties: {} } }],
+      messages: [{ role: 'user', content: 'Read the logs.' }],
+    });
+    const block = made.content[0] as { type: string; encrypted_content: string };
+    expect(block.type).toBe('compaction');
+    const openaiClient = new OpenAI({ apiKey: 'test', baseURL: openaiServer.baseURL, maxRetries: 0 });
+    const error = await thrown(() =>
+      openaiClient.responses.create({
+        model: 'gpt-5',
+        input: [
+          { type: 'compaction', encrypted_content: block.encrypted_content },
+          { role: 'user', content: 'go on' },
+        ],
+      }),
+    );
+    expect(error).toMatchObject({ status: 400, code: 'invalid_encrypted_content' });
+    expect(isNativeCompactionRefusal(error)).toBe(true);
+  });
+
   it('is false for the same servers’ overflow errors', async () => {
     const client = new OpenAI({ apiKey: 'test', baseURL: openaiServer.baseURL, maxRetries: 0 });
     const error = await thrown(() =>
