@@ -1,4 +1,4 @@
-/** Writes docs/benchmarks.md, keeping the blocks other runs own (`npm run bench:fidelity`, `npm run soak`, `npm run bench:cost`). */
+/** Writes docs/benchmarks.md, keeping the blocks other runs own (`npm run bench:fidelity`, `npm run soak`, `npm run bench:cost`, `npm run bench:native`). */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 const START = '<!-- fidelity:start -->';
@@ -23,7 +23,12 @@ function soakBlock(path: URL): string {
   const text = readFileSync(path, 'utf8');
   const start = text.indexOf('<!-- soak:start -->');
   const end = text.indexOf('<!-- soak:end -->');
-  return start < 0 || end < start ? '' : `\n\n${text.slice(start).trimEnd()}`;
+  if (start < 0 || end < start) return '';
+  // The notes after the soak block are its own, up to the next block another run owns.
+  const next = ['<!-- cost:start -->', '<!-- native:start -->']
+    .map((marker) => text.indexOf(marker, end))
+    .filter((index) => index >= 0);
+  return `\n\n${text.slice(start, next.length > 0 ? Math.min(...next) : undefined).trimEnd()}`;
 }
 
 /** The cost block (`npm run bench:cost`) of the current file, markers included, or empty when there is none. */
@@ -35,10 +40,19 @@ function costBlock(path: URL): string {
   return start < 0 || end < start ? '' : `\n\n${text.slice(start, end + '<!-- cost:end -->'.length)}`;
 }
 
-/** Writes `body` followed by the preserved fidelity, soak and cost blocks. */
+/** The native-compaction block (`npm run bench:native`) of the current file, markers included, or empty. */
+function nativeBlock(path: URL): string {
+  if (!existsSync(path)) return '';
+  const text = readFileSync(path, 'utf8');
+  const start = text.indexOf('<!-- native:start -->');
+  const end = text.indexOf('<!-- native:end -->');
+  return start < 0 || end < start ? '' : `\n\n${text.slice(start, end + '<!-- native:end -->'.length)}`;
+}
+
+/** Writes `body` followed by the preserved fidelity, soak, cost and native-compaction blocks. */
 export function writeReport(path: URL, body: string): void {
   const block = fidelityBlock(path);
-  writeFileSync(path, `${body.trimEnd()}\n\n${block}${soakBlock(path)}${costBlock(path)}\n`);
+  writeFileSync(path, `${body.trimEnd()}\n\n${block}${soakBlock(path)}${costBlock(path)}${nativeBlock(path)}\n`);
 }
 
 /** A markdown table. */

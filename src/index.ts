@@ -21,6 +21,28 @@ export type { ContextStats } from './manager/stats.js';
 export { formatContextStats } from './manager/format-context-stats.js';
 export { formatStatusLine } from './manager/format-status-line.js';
 
+// ── Native compaction: the provider compacts, ctxkit keeps its payload and a portable summary ─
+export type {
+  CompactionUsage,
+  ModelTarget,
+  NativeCompaction,
+  NativeCompactionApi,
+} from './native-compaction.js';
+export { NATIVE_PAYLOAD_LIMIT } from './native-compaction.js';
+export { supportsNativeCompaction } from './manager/native-compactions.js';
+export type { CompactionStrategy } from './manager/context-manager-types.js';
+export type { NativeCompactionEvent, NativeCompactionReport } from './manager/events.js';
+export {
+  dropNativeCompactions,
+  madeBy,
+  nativeCompactionOf,
+  nativeSummaryMessage,
+  type ResolvedNativeCompactions,
+  type ResolveNativeCompactionsOptions,
+  resolveNativeCompactions,
+} from './pipeline/resolve-native-compactions.js';
+export { isNativeCompactionRefusal } from './models/is-native-compaction-refusal.js';
+
 // ── Settings (name a field's type through its parent: `ContextConfig['toolSummaryStrategy']`) ──
 export {
   type ContextConfig,

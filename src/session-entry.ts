@@ -1,3 +1,4 @@
+import type { NativeCompaction } from './native-compaction.js';
 import type { ImageContent, Message, TextContent } from './types.js';
 /**
  * The entries of the durable session tree: one node each, appended and never changed.
@@ -34,10 +35,16 @@ export interface CustomMessageEntry extends EntryBase {
 /** A compaction: from here on, the context starts with `summary` and the entries from `firstKeptEntryId`. */
 export interface CompactionEntry extends EntryBase {
   type: 'compaction';
+  /** The portable summary; `''` for a native compaction whose payload is opaque and not summarized yet. */
   summary: string;
   firstKeptEntryId: string;
   tokensBefore: number;
   details?: unknown;
+  /**
+   * A compaction the provider did on its side: its payload verbatim, sent only to the provider,
+   * API and model that made it; `summary` goes to every other model.
+   */
+  native?: NativeCompaction;
 }
 
 /** The summary of a branch that was left, appended where the conversation continues. */

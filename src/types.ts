@@ -1,3 +1,4 @@
+import type { CompactionUsage, NativeCompaction } from './native-compaction.js';
 import type { Anchor } from './summarizing/anchors/anchor.js';
 /**
  * The provider-neutral message model (the session-tree entries are in `session-entry.ts`).
@@ -75,6 +76,12 @@ export interface Usage {
   cacheWrite?: number;
   /** The provider's own total, when it reports one. */
   total?: number;
+  /**
+   * What the provider's own compaction step used in this response (Anthropic's compaction
+   * iterations, summed): billed, but not part of the context the next request sends, so token
+   * accounting leaves it out of `input` and `total`.
+   */
+  compaction?: CompactionUsage;
 }
 
 /** Why the assistant stopped. `error` and `aborted` turns are never sent back to a model. */
@@ -131,6 +138,12 @@ export interface MessageMeta {
    * next compaction so a fact kept once is checked every time after.
    */
   anchors?: Anchor[];
+  /**
+   * On a compaction summary made by the provider: the native payload, sent only to the provider,
+   * API and model that made it (see `resolveNativeCompactions`); every other model gets the
+   * message's text, the portable summary.
+   */
+  native?: NativeCompaction;
 }
 
 /** A message from the user (or injected on the user's side, such as a summary). */

@@ -12,6 +12,7 @@ import type {
   Usage,
 } from '../types.js';
 import { passthroughPart, unmodeledFields, withProviderData } from './internal/provider-data.js';
+import { compactionIterations } from './native-compaction.js';
 import type {
   AnthropicMessageInput,
   AnthropicResponse,
@@ -300,6 +301,8 @@ const KNOWN_STOP_REASONS = new Set([
   'model_context_window_exceeded',
   'tool_use',
   'refusal',
+  // The turn ended after a native compaction (`pause_after_compaction`): send it again to go on.
+  'compaction',
 ]);
 
 /**
@@ -404,7 +407,9 @@ function readResponse(
  * Anthropic's usage as ctxkit's {@link Usage}. Anthropic reports `input_tokens` without the cache,
  * so nothing is subtracted: `input = input_tokens`, `cacheRead = cache_read_input_tokens`,
  * `cacheWrite = cache_creation_input_tokens`, `output = output_tokens`, and the prompt the request
- * took is `input + cacheRead + cacheWrite` (`total` adds the output).
+ * took is `input + cacheRead + cacheWrite` (`total` adds the output). When the API compacted
+ * natively, the top-level fields are the sampling after it, and the `compaction` entries of
+ * `usage.iterations[]` are summed into `compaction` (billed, but not part of the context).
  *
  * @param usage - The response's `usage`.
  * @returns The usage with cache reads and writes split out, each token counted once.
@@ -431,18 +436,22 @@ export function fromAnthropicUsage(usage: AnthropicUsage): Usage {
   if (!Number.isFinite(input + cacheRead + cacheWrite + output)) {
     invalid('fromAnthropicUsage', 'usage', 'token counts must add up to a finite number');
   }
+  // A native compaction's step is billed apart: only `usage.iterations[]` reports it.
+  const compaction = compactionIterations(usage.iterations);
   return {
     input,
     output,
     ...(usage.cache_read_input_tokens == null ? {} : { cacheRead }),
     ...(usage.cache_creation_input_tokens == null ? {} : { cacheWrite }),
     total: input + cacheRead + cacheWrite + output,
+    ...(compaction ? { compaction } : {}),
   };
 }
 
 /**
  * Anthropic's `stop_reason` as ctxkit's {@link StopReason}: `end_turn`, `stop_sequence` and
- * `pause_turn` (a server-tool loop to continue by sending the turn back) → `stop`; `max_tokens` and
+ * `pause_turn` (a server-tool loop to continue by sending the turn back) and `compaction` (paused
+ * after a native compaction) → `stop`; `max_tokens` and
  * `model_context_window_exceeded` → `length`; `tool_use` → `toolUse`; `refusal` → `error` (the turn
  * is not sent back to the model). The raw value stays in the message's `providerData.anthropic`.
  *

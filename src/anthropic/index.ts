@@ -23,6 +23,7 @@ export {
   type ReadAnthropicMessageOptions,
   readAnthropicMessage,
 } from './from-anthropic.js';
+export { type AnthropicCompactionOptions, anthropicCompactionParams } from './native-compaction.js';
 export { type ToAnthropicInput, type ToAnthropicResult, toAnthropic } from './to-anthropic.js';
 export type {
   AnthropicCacheControl,

@@ -194,6 +194,8 @@ export interface AnthropicUsage {
   output_tokens: number;
   cache_creation_input_tokens?: number | null;
   cache_read_input_tokens?: number | null;
+  /** Each sampling step of the response; a native compaction's step has `type: 'compaction'`. */
+  iterations?: readonly unknown[] | null;
 }
 
 /**

@@ -56,6 +56,7 @@ export function describeCompactions(
         return { ...describeMessage(message, entryId), fate: fateOf(message, kept.has(entryId), archived) };
       }),
       beforeCall,
+      native: nativeOf(entry as CompactionEntry),
     });
   });
   return compactions;
@@ -67,4 +68,18 @@ function fateOf(message: Message, kept: boolean, archived: ReadonlySet<string>):
   if (!isAgentVisible(message)) return 'archived';
   if (message.role === 'toolResult' && archived.has(message.toolCallId)) return 'archived';
   return 'summarized';
+}
+
+/** What the inspector shows of a native compaction's payload. */
+function nativeOf(entry: CompactionEntry): InspectedCompaction['native'] {
+  const native = entry.native;
+  if (native === undefined) return null;
+  return {
+    provider: native.provider,
+    api: native.api,
+    model: native.model,
+    usage: native.usage ? { input: native.usage.input, output: native.usage.output } : null,
+    payloadBytes: new TextEncoder().encode(JSON.stringify(native.payload)).length,
+    opaque: typeof native.payload['encrypted_content'] === 'string',
+  };
 }

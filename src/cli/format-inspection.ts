@@ -111,6 +111,11 @@ function formatCompaction(
   const lines = [
     `  #${position} entry ${compaction.entryId}, ${new Date(compaction.timestamp).toISOString()}, before model call ${compaction.beforeCall}`,
     `     reason: ${compaction.reason ?? 'not recorded'}; ${number(compaction.tokensBefore)} → ${number(compaction.tokensAfter)} tokens${compaction.tokensAfterSource === 'measured' ? ' (after: measured now)' : ''}`,
+    ...(compaction.native
+      ? [
+          `     native: made by ${compaction.native.provider} ${compaction.native.model} (${compaction.native.api}), payload ${number(compaction.native.payloadBytes)} bytes${compaction.native.usage ? `, cost ${number(compaction.native.usage.input)} in / ${number(compaction.native.usage.output)} out tokens` : ''}${compaction.checkpoint === '' ? '; readable summary not written yet (opaque item)' : ''}`,
+        ]
+      : []),
     `     summarized ${count('summarized')} messages${count('previous-summary') > 0 ? ' and the previous checkpoint' : ''}, ${count('archived')} archived tool results, kept ${kept.length} verbatim from entry ${compaction.firstKeptEntryId}:`,
   ];
   for (const message of kept) lines.push(`       ${message.label.padEnd(22)} ${preview(message.text, 70)}`);

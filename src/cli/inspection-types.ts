@@ -47,6 +47,19 @@ export interface InspectedCompaction {
   replaced: (InspectedMessage & { fate: CompactionFate })[];
   /** Index of the model call before which it happened (see `SessionInspection.timeline`). */
   beforeCall: number;
+  /**
+   * A compaction the provider made natively: who made it, what it cost, the payload's size; its
+   * readable summary is `checkpoint` (empty while OpenAI's opaque item has none written).
+   */
+  native: {
+    provider: string;
+    api: string;
+    model: string;
+    usage: { input: number; output: number } | null;
+    payloadBytes: number;
+    /** The kind of the payload's encrypted part: what only its maker reads. */
+    opaque: boolean;
+  } | null;
 }
 
 /** An archived tool result: hidden from the model, a placeholder and a summary stand for it. */

@@ -3,6 +3,7 @@ import type { ContextUsage } from '../counting/context-usage.js';
 import type { TokenCounter } from '../counting/token-counter.js';
 import type { ModelLimits } from '../models/model-limits.js';
 import type { ModelPricing } from '../models/model-pricing.js';
+import type { ModelTarget } from '../native-compaction.js';
 import type { CompactionResult } from '../pipeline/compact.js';
 import type { SpillStore } from '../pipeline/spill-store.js';
 import type { SessionStore } from '../session/session-store.js';
@@ -66,6 +67,15 @@ export interface ContextManagerOptions {
    * @default true
    */
   costAware?: boolean;
+  /**
+   * Who compacts: `'client'` (ctxkit's summarizer), `'native'` (the provider, through the request
+   * options of {@link ContextManager.nativeCompaction}, with ctxkit's compaction kept as the
+   * fallback) or `'auto'` (native where the call's model supports it). Pass `target` on each call.
+   * @default 'client'
+   */
+  compaction?: CompactionStrategy;
+  /** Which models compact natively under `compaction: 'auto'`. @default supportsNativeCompaction */
+  supportsNativeCompaction?: (target: ModelTarget) => boolean;
 }
 
 /**
@@ -106,6 +116,12 @@ export interface PrepareResult {
 export interface CallOptions {
   /** Aborts summarizer calls. */
   signal?: AbortSignal;
+  /**
+   * The model this call goes to. With `compaction: 'native'` or `'auto'`, a native compaction's
+   * payload is sent only when this is the provider, API and model that made it; any other target
+   * (or none) gets the portable summary.
+   */
+  target?: ModelTarget;
 }
 
 /**
@@ -165,4 +181,21 @@ export interface ContextManager {
   ): Promise<OverflowRecoveryResult<T>>;
   /** Usage, limit, message count, age and a breakdown (a `/context` command). */
   stats(history: readonly Message[]): ContextStats;
+  /**
+   * Whether the call to `target` should ask the provider to compact, and at what input token
+   * count: a tenth below ctxkit's own trigger (at least 50,000 for Anthropic), so the provider
+   * acts first and ctxkit's compaction stays the fallback. Hand it to the adapter's request
+   * options (`anthropicCompactionParams`, `openaiCompactionParams`). `undefined` with
+   * `compaction: 'client'`, for an API without native compaction, or (under `'auto'`) a model
+   * without it.
+   */
+  nativeCompaction(target: ModelTarget): { threshold: number } | undefined;
 }
+
+/**
+ * How the manager compacts: `'client'` (ctxkit summarizes, today's behaviour), `'native'` (the
+ * provider compacts on its side where the call's API supports it; ctxkit keeps the payload and a
+ * portable summary, and its own compaction stays armed as the fallback) or `'auto'` (native where
+ * the call's provider and model support it, see {@link supportsNativeCompaction}; client otherwise).
+ */
+export type CompactionStrategy = 'client' | 'native' | 'auto';

@@ -4,6 +4,7 @@ import type { ContextUsage } from '../counting/context-usage.js';
 import { countMessageTokens } from '../counting/count-message-tokens.js';
 import { countExtras } from '../counting/estimate-context-tokens.js';
 import { isContextOverflow } from '../models/is-context-overflow.js';
+import { isNativeCompactionRefusal } from '../models/is-native-compaction-refusal.js';
 import { checkPricing, getModelPricing, type ModelPricing } from '../models/model-pricing.js';
 import { addSpendChecked, emptySpend } from '../models/usage-cost.js';
 import { withoutAwaitedResults } from '../pipeline/awaited-approvals.js';
@@ -22,6 +23,7 @@ import { isAbort } from './internal/overflow-reply.js';
 import { ManagedHistory } from './managed-history.js';
 import { ManagerCompaction } from './manager-compaction.js';
 import { callListener, resolveManagerOptions } from './manager-options.js';
+import { NativeCompactions, supportsNativeCompaction } from './native-compactions.js';
 import { recoverFromOverflow } from './overflow-recovery.js';
 import { SentProjection } from './sent-projection.js';
 import { buildBreakdown, oldestAge } from './stats.js';
@@ -113,6 +115,20 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     belowWarning: () => accounting.belowWarning(),
   });
 
+  const natives = new NativeCompactions({
+    strategy: options.compaction ?? 'client',
+    supports: options.supportsNativeCompaction ?? supportsNativeCompaction,
+    config,
+    counter,
+    summarizer: options.summarizer,
+    store: options.store,
+    sessionId: options.sessionId,
+    limit,
+    emit,
+    now,
+    tokensOf: (list) => list.reduce((sum, message) => sum + count(message), 0),
+  });
+
   /**
    * One call: stages 1–4 on the host's array (or only what is new), then stages 5 and 6. Synchronous
    * up to the returned promise unless a tool output needs cutting, a batch is archived or a
@@ -126,10 +142,17 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
   ): Promise<PrepareResult> {
     try {
       checkArray(input, where);
-      const taken =
-        where === 'append' ? state.append(input, where, callOptions) : state.take(input, where, callOptions);
-      if (typeof taken !== 'boolean') return taken.then((startsTurn) => finish(startsTurn, where, callOptions));
-      const result = finish(taken, where, callOptions);
+      // Stage 0: a native compaction the provider returned starts the history from its summary.
+      const adopted = natives.intake(input);
+      const list = adopted ?? input;
+      const mode = adopted !== undefined && where === 'append' ? 'prepare' : where;
+      const taken = mode === 'append' ? state.append(list, mode, callOptions) : state.take(list, mode, callOptions);
+      const done = (startsTurn: boolean) => {
+        const result = finish(startsTurn, where, callOptions);
+        return natives.enabled ? resolveNative(result, callOptions) : result;
+      };
+      if (typeof taken !== 'boolean') return taken.then(done);
+      const result = done(taken);
       return result instanceof Promise ? result : Promise.resolve(result);
     } catch (error) {
       return Promise.reject(error);
@@ -184,6 +207,13 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     let usage = before;
     let compacted: CompactionResult | undefined;
     try {
+      // An opaque native summary gets its portable summary first: ctxkit's summary updates that text.
+      if (
+        natives.enabled &&
+        state.history.some((message) => message.meta?.native?.summary === undefined && message.meta?.native)
+      ) {
+        state.replace(await natives.summarizeAll(state.history, callOptions));
+      }
       compacted = await compaction.adopt(await compaction.run(state.history, 'threshold', callOptions));
       policy?.compacted();
       ({ usage } = measure());
@@ -212,8 +242,44 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     return { usage: accounting.measure(projection, continued !== undefined), projection };
   }
 
+  /** The last stage with native compaction on: what is sent resolved for the call's model. */
+  async function resolveNative(
+    result: PrepareResult | Promise<PrepareResult>,
+    callOptions: CallOptions,
+  ): Promise<PrepareResult> {
+    const prepared = await result;
+    let replaced = false;
+    const messages = await natives.finish(prepared.messages, prepared.history, callOptions, (history) => {
+      replaced = true;
+      state.replace(history);
+      state.handOut();
+      reported.prepared(state.projection);
+      return withoutAwaitedResults(state.projection.sent);
+    });
+    if (!replaced) return { ...prepared, messages };
+    return { ...prepared, messages, history: state.history, usage: measure().usage };
+  }
+
   const prepare = (input: readonly Message[], callOptions: CallOptions = {}) =>
     runStages(input, 'prepare', callOptions);
+
+  /** A provider refused a native payload: the portable summaries take its place, and the call is tried once more. */
+  async function runWithNativeRecovery<T>(
+    input: readonly Message[],
+    call: (messages: Message[]) => Promise<T>,
+    callOptions: CallOptions,
+  ) {
+    const parts = { prepare, compaction, state, reported, isOverflow, turns };
+    try {
+      return await recoverFromOverflow(parts, input, call, callOptions);
+    } catch (error) {
+      if (!isNativeCompactionRefusal(error) || !natives.holdsNative(state.history)) throw error;
+      const portable = await natives.refuse(state.history, callOptions, error);
+      state.replace(portable);
+      state.handOut();
+      return recoverFromOverflow(parts, state.history, call, callOptions);
+    }
+  }
 
   return {
     config,
@@ -228,7 +294,14 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     afterTurn: (input, callOptions = {}) => runStages(input, 'afterTurn', callOptions),
     async compact(history, callOptions = {}) {
       checkList(history, 'compact');
-      const continued = state.continuation(history) ?? [...history];
+      let continued = state.continuation(history) ?? [...history];
+      // An opaque native summary gets its portable summary first: ctxkit's summary updates that text.
+      if (
+        natives.enabled &&
+        continued.some((message) => message.meta?.native && message.meta.native.summary === undefined)
+      ) {
+        continued = await natives.summarizeAll(continued, callOptions);
+      }
       // The host goes on from the array it passed (or from the compacted messages).
       return compaction.adopt(await compaction.run(continued, 'manual', callOptions), history);
     },
@@ -238,7 +311,12 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
           invalidArgument('runWithOverflowRecovery', 'call', 'a function that calls the model', call),
         );
       }
+      if (natives.enabled) return runWithNativeRecovery(input, call, callOptions);
       return recoverFromOverflow({ prepare, compaction, state, reported, isOverflow, turns }, input, call, callOptions);
+    },
+    nativeCompaction(target) {
+      const threshold = natives.threshold(target);
+      return threshold === undefined ? undefined : { threshold };
     },
     stats(history) {
       checkList(history, 'stats');
@@ -259,6 +337,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
         }),
         usage,
         cost: spent,
+        nativeCompactions: natives.reports.map((report) => ({ ...report })),
       };
     },
   };

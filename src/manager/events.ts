@@ -1,4 +1,5 @@
 import type { ContextUsage } from '../counting/context-usage.js';
+import type { CompactionUsage, NativeCompaction } from '../native-compaction.js';
 
 /** Why a compaction ran. */
 export type CompactionReason = 'threshold' | 'overflow' | 'manual';
@@ -124,6 +125,52 @@ export interface ToolOutputTruncatedEvent {
 }
 
 /**
+ * One native compaction as `stats()` and the inspector show it.
+ *
+ * @example
+ * ```ts
+ * for (const native of manager.stats(history).nativeCompactions) console.log(native.provider, native.usage, native.summary);
+ * ```
+ */
+export interface NativeCompactionReport {
+  provider: string;
+  api: NativeCompaction['api'];
+  model: string;
+  /** When the manager took it in (milliseconds since the epoch). */
+  at: number;
+  /** ctxkit's estimate of the context the provider compacted. */
+  tokensBefore: number;
+  /** What the provider's compaction step cost, when it said. */
+  usage: CompactionUsage | undefined;
+  /** The readable portable summary; `undefined` while OpenAI's opaque item has none written. */
+  summary: string | undefined;
+  /** `native`: the payload goes to its maker; `portable`: only the summary is sent (refused, or past the size limit). */
+  state: 'native' | 'portable';
+  /** Summarizer calls spent writing its portable summary (0 for Anthropic's readable block). */
+  summarizerCalls: number;
+}
+
+/**
+ * A provider-native compaction the manager took in (`adopted`), whose portable summary it wrote
+ * (`summarized`, one summarizer call), or whose payload a provider refused so the portable summary
+ * took its place (`refused`). Only with `compaction: 'native'` or `'auto'`.
+ *
+ * @example
+ * ```ts
+ * onEvent: (event) => { if (event.type === 'native-compaction') console.log(event.action, event.compaction.provider); }
+ * ```
+ */
+export interface NativeCompactionEvent {
+  type: 'native-compaction';
+  action: 'adopted' | 'summarized' | 'refused';
+  compaction: NativeCompactionReport;
+  /** The store failed to record it (the manager's history has it all the same). */
+  storeError?: unknown;
+  /** Writing the portable summary failed (a note stands in until the next try). */
+  error?: unknown;
+}
+
+/**
  * Everything a context manager reports through `onEvent`.
  *
  * @example
@@ -136,4 +183,5 @@ export type ContextEvent =
   | CompactionStartEvent
   | CompactionEndEvent
   | ToolResultsSummarizedEvent
-  | ToolOutputTruncatedEvent;
+  | ToolOutputTruncatedEvent
+  | NativeCompactionEvent;

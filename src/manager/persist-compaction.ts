@@ -36,8 +36,10 @@ function matches(entry: SessionEntry, message: Message, key: string): boolean {
  * appended them to the store in the same order, so the two are aligned from the end: each kept
  * message, newest first, is matched to the nearest earlier message entry. Repeated messages ("go
  * on" twice) then map to their own entries, not all to the newest copy.
+ *
+ * @internal
  */
-function firstKeptEntry(branch: readonly SessionEntry[], kept: readonly Message[]): string | undefined {
+export function firstKeptEntry(branch: readonly SessionEntry[], kept: readonly Message[]): string | undefined {
   let position = branch.length - 1;
   let first: string | undefined;
   for (let index = kept.length - 1; index >= 0; index--) {

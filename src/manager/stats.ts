@@ -6,6 +6,7 @@ import type { TokenCounter } from '../counting/token-counter.js';
 import { ConfigError } from '../errors.js';
 import type { SpendTally } from '../models/usage-cost.js';
 import type { Message, Role } from '../types.js';
+import type { NativeCompactionReport } from './events.js';
 
 /**
  * Where the tokens of a context go, as a `/context` command prints it.
@@ -58,6 +59,11 @@ export interface ContextStats {
    * cache hit rate.
    */
   cost: SpendTally;
+  /**
+   * Every native compaction the manager took in, oldest first, with its cost and readable
+   * summary (empty with `compaction: 'client'`).
+   */
+  nativeCompactions: NativeCompactionReport[];
 }
 
 /** @internal */

@@ -52,6 +52,7 @@ export {
   readOpenAIResponse,
 } from './from-openai-responses.js';
 export { fromOpenAIUsage, type OpenAIUsage } from './from-openai-usage.js';
+export { type OpenAICompactionOptions, openaiCompactionParams } from './native-compaction.js';
 export type {
   OpenAIResponse,
   OpenAIResponsesAnnotation,

@@ -67,6 +67,13 @@ export interface CompactOptions {
    * @default true
    */
   anchoring?: boolean;
+  /**
+   * Fail with `NOT_SMALLER` when the result is not smaller than the input. Turn it off to write the
+   * summary of a span that is already replaced (the portable summary of a provider's native
+   * compaction), where only the text is wanted.
+   * @default true
+   */
+  requireSmaller?: boolean;
 }
 
 /**
@@ -187,7 +194,7 @@ export async function compact(messages: readonly Message[], options: CompactOpti
   });
   const rebuilt = [summaryMessage, ...recent.messages];
   const tokensAfter = sumMessageTokens(rebuilt, counter) + extras;
-  if (tokensAfter >= tokensBefore) {
+  if (tokensAfter >= tokensBefore && options.requireSmaller !== false) {
     const replaced = plan.split.old.filter(isAgentVisible);
     throw new CompactionError({
       message: notSmallerMessage({
@@ -222,6 +229,7 @@ const optionsSchema = z.object({
   maxOutputTokens: option.positive().optional(),
   maxPinnedTokens: option.count().optional(),
   signal: option.signal().optional(),
+  requireSmaller: z.boolean().optional(),
 });
 
 /**

@@ -14,6 +14,7 @@ import type {
   ThinkingLevelChangeEntry,
 } from '../session-entry.js';
 import { messageSchema, tokenCount, userContent } from './messages.js';
+import { nativeCompactionSchema } from './native-compaction.js';
 
 const base = {
   id: z.string().min(1),
@@ -38,6 +39,7 @@ const compactionEntryObject = z.object({
   firstKeptEntryId: z.string().min(1),
   tokensBefore: tokenCount,
   details: z.unknown().optional(),
+  native: nativeCompactionSchema.optional(),
 });
 const branchSummaryEntryObject = z.object({
   ...base,

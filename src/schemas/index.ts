@@ -37,3 +37,4 @@ export {
   usageSchema,
   userMessageSchema,
 } from './messages.js';
+export { compactionUsageSchema, nativeCompactionSchema } from './native-compaction.js';

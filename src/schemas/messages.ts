@@ -20,6 +20,7 @@ import type {
   Usage,
   UserMessage,
 } from '../types.js';
+import { compactionUsageSchema, nativeCompactionSchema } from './native-compaction.js';
 
 /** A token count: a number ≥ 0. @internal */
 export const tokenCount = z.number().nonnegative();
@@ -63,6 +64,7 @@ export const usageSchema: z.ZodType<Usage> = z.object({
   cacheRead: tokenCount.optional(),
   cacheWrite: tokenCount.optional(),
   total: tokenCount.optional(),
+  compaction: compactionUsageSchema.optional(),
 });
 
 /** Validates {@link MessageMeta}. @example `messageMetaSchema.parse({ kind: 'tool_summary', userVisible: false })` */
@@ -74,6 +76,7 @@ export const messageMetaSchema: z.ZodType<MessageMeta> = z.object({
   kind: z.string().optional(),
   keptMessages: z.number().int().nonnegative().optional(),
   anchors: z.array(anchorSchema).optional(),
+  native: nativeCompactionSchema.optional(),
 });
 
 /** The content of a user message: text, or text and image parts. @internal */

@@ -1,5 +1,6 @@
 import { SessionError } from '../errors.js';
 import { createSummaryMessage } from '../messages/create-summary-message.js';
+import { nativeSummaryMessage, withoutCompactionParts } from '../pipeline/resolve-native-compactions.js';
 import type { CompactionEntry, SessionEntry } from '../session-entry.js';
 import { storedAnchors } from '../summarizing/anchors/carried-anchors.js';
 import type { Message } from '../types.js';
@@ -88,25 +89,53 @@ function keepUserAssistant(message: Message, entry: SessionEntry): boolean {
 /** Path entries that contribute messages: the latest compaction, its kept entries, what follows. */
 const summaries = new WeakMap<CompactionEntry, Message>();
 
-/** The summary message of a compaction, memoized per entry (its kept count is fixed by its ancestors). */
+/**
+ * The summary message of a compaction, memoized per entry (its kept count is fixed by its
+ * ancestors). A native compaction's carries its payload in `meta.native`, for the maker to get.
+ */
 function summaryOf(compaction: CompactionEntry, keptMessages: number): Message {
   let message = summaries.get(compaction);
   if (message === undefined) {
-    message = createSummaryMessage(compaction.summary, { keptMessages, anchors: storedAnchors(compaction.details) });
+    const anchors = storedAnchors(compaction.details);
+    const { native } = compaction;
+    if (native === undefined) {
+      message = createSummaryMessage(compaction.summary, { keptMessages, anchors });
+    } else {
+      const summarized = compaction.summary === '' ? native : { ...native, summary: compaction.summary };
+      const made = nativeSummaryMessage(summarized, anchors ? { anchors } : {});
+      message = keptMessages > 0 ? { ...made, meta: { ...made.meta, keptMessages } } : made;
+    }
     summaries.set(compaction, message);
   }
   return message;
+}
+
+/**
+ * The message of an entry the latest compaction kept: without the compaction blocks or items it
+ * carried, which the compaction took over (memoized per entry, so token counts stay cached).
+ */
+const keptCopies = new WeakMap<SessionEntry, Message | null>();
+function keptMessageOf(entry: SessionEntry): Message | undefined {
+  const message = entryToMessage(entry);
+  if (message === undefined || message.role !== 'assistant') return message;
+  let kept = keptCopies.get(entry);
+  if (kept === undefined) {
+    kept = withoutCompactionParts(message) ?? null;
+    keptCopies.set(entry, kept);
+  }
+  return kept ?? undefined;
 }
 
 function contributing(path: readonly SessionEntry[]): {
   entries: SessionEntry[];
   compaction: CompactionEntry | undefined;
   keptMessages: number;
+  kept: ReadonlySet<SessionEntry>;
 } {
   let latest = -1;
   for (let index = path.length - 1; index >= 0 && latest < 0; index--)
     if (path[index]!.type === 'compaction') latest = index;
-  if (latest < 0) return { entries: [...path], compaction: undefined, keptMessages: 0 };
+  if (latest < 0) return { entries: [...path], compaction: undefined, keptMessages: 0, kept: new Set() };
   const compaction = path[latest] as CompactionEntry;
   let first = -1;
   for (let index = 0; index <= latest && first < 0; index++)
@@ -120,14 +149,18 @@ function contributing(path: readonly SessionEntry[]): {
   // A cut that lands on a tool result (a hand-made entry) moves back to the call it answers.
   first = backToCall(path, first);
   const entries: SessionEntry[] = [compaction];
+  const kept = new Set<SessionEntry>();
   let keptMessages = 0;
   for (let index = first; index < path.length; index++) {
     const entry = path[index]!;
     if (entry.type === 'compaction') continue;
     entries.push(entry);
-    if (index < latest && entryToMessage(entry) !== undefined) keptMessages++;
+    if (index < latest) {
+      kept.add(entry);
+      if (keptMessageOf(entry) !== undefined) keptMessages++;
+    }
   }
-  return { entries, compaction, keptMessages };
+  return { entries, compaction, keptMessages, kept };
 }
 
 /**
@@ -184,11 +217,16 @@ export function buildContextFromBranch(
       thinkingLevel = entry.thinkingLevel;
     }
   }
-  const { entries: sources, compaction, keptMessages } = contributing(path);
+  const { entries: sources, compaction, keptMessages, kept: keptEntries } = contributing(path);
   const candidates: Message[] = [];
   const candidateEntries: SessionEntry[] = [];
   for (const entry of sources) {
-    const message = entry === compaction ? summaryOf(compaction, keptMessages) : entryToMessage(entry);
+    const message =
+      entry === compaction
+        ? summaryOf(compaction, keptMessages)
+        : keptEntries.has(entry)
+          ? keptMessageOf(entry)
+          : entryToMessage(entry);
     if (message === undefined) continue;
     candidates.push(message);
     candidateEntries.push(entry);

@@ -1,3 +1,5 @@
+import { compactionUsageSchema, nativeCompactionSchema } from '../schemas/native-compaction.js';
+
 /**
  * A hand-written check of a stored session entry that accepts exactly what `sessionEntrySchema`
  * accepts, about ten times faster: stores run it on every line or row they read, and reopening a
@@ -77,7 +79,8 @@ function isUsage(value: unknown): boolean {
     isCount(value.output) &&
     optional(value.cacheRead, isCount) &&
     optional(value.cacheWrite, isCount) &&
-    optional(value.total, isCount)
+    optional(value.total, isCount) &&
+    (value.compaction === undefined || compactionUsageSchema.safeParse(value.compaction).success)
   );
 }
 
@@ -90,7 +93,8 @@ function isMeta(value: unknown): boolean {
     optional(value.agentVisible, isBoolean) &&
     optional(value.userVisible, isBoolean) &&
     optional(value.kind, isString) &&
-    (kept === undefined || (isCount(kept) && Number.isInteger(kept)))
+    (kept === undefined || (isCount(kept) && Number.isInteger(kept))) &&
+    (value.native === undefined || nativeCompactionSchema.safeParse(value.native).success)
   );
 }
 
@@ -139,7 +143,12 @@ export function isStoredEntry(value: unknown): boolean {
     case 'custom_message':
       return isString(value.customType) && isUserContent(value.content) && optional(value.display, isBoolean);
     case 'compaction':
-      return isString(value.summary) && isId(value.firstKeptEntryId) && isCount(value.tokensBefore);
+      return (
+        isString(value.summary) &&
+        isId(value.firstKeptEntryId) &&
+        isCount(value.tokensBefore) &&
+        (value.native === undefined || nativeCompactionSchema.safeParse(value.native).success)
+      );
     case 'branch_summary':
       return isId(value.fromId) && isString(value.summary);
     case 'model_change':

@@ -1,3 +1,4 @@
+import { compactionUsageSchema, nativeCompactionSchema } from '../schemas/native-compaction.js';
 /**
  * A hand-written check of the message model, for the hot path: true only for values the message
  * schema accepts (it may be stricter, never looser), so a caller can skip the schema for what it
@@ -119,7 +120,8 @@ function optionalUsage(value: unknown): boolean {
     value.output >= 0 &&
     optionalCount(value.cacheRead) &&
     optionalCount(value.cacheWrite) &&
-    optionalCount(value.total)
+    optionalCount(value.total) &&
+    (value.compaction === undefined || compactionUsageSchema.safeParse(value.compaction).success)
   );
 }
 
@@ -139,6 +141,8 @@ function optionalMeta(value: unknown): boolean {
     optionalBoolean(value.agentVisible) &&
     optionalBoolean(value.userVisible) &&
     optionalString(value.kind) &&
-    (kept === undefined || (Number.isSafeInteger(kept) && (kept as number) >= 0))
+    (kept === undefined || (Number.isSafeInteger(kept) && (kept as number) >= 0)) &&
+    // Rare (a provider's native compaction): checked by its schema, payload size included.
+    (value.native === undefined || nativeCompactionSchema.safeParse(value.native).success)
   );
 }

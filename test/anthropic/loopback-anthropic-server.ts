@@ -3,6 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { approximateCounter } from 'ctxkit';
 import { PromptCacheEmulator } from '../../bench/prompt-cache.js';
 import type { PromptCacheRules } from '../../src/index.js';
+import {
+  CompactionKeys,
+  compactAnthropic,
+  type NativeCompactionLog,
+  readAnthropicCompactions,
+} from '../native/native-compaction-loopback.js';
 import { findRequestViolation } from './anthropic-request-rules.js';
 
 // A loopback stand-in for the Messages API: it checks each request the way the API does, answers an
@@ -48,6 +54,8 @@ export interface AnthropicServer {
   /** `http://127.0.0.1:<port>`: the Anthropic SDK's `baseURL`; add `/v1` for `@ai-sdk/anthropic`. */
   url: string;
   stats: AnthropicServerStats;
+  /** Native compaction (`compact_20260112`): what it did, and the key its blocks are signed with. */
+  native: NativeCompactionLog & { rotateKey(): void };
   close(): Promise<void>;
 }
 
@@ -209,13 +217,22 @@ export async function startAnthropicServer(options: AnthropicServerOptions): Pro
   };
   let calls = 0;
   const cache = options.promptCache ? new PromptCacheEmulator(options.promptCache.rules) : undefined;
+  const keys = new CompactionKeys('anthropic');
+  const native = { compactions: 0, refused: 0, rotateKey: () => keys.rotate() };
   const server = createServer(async (request, response) => {
     if (request.method !== 'POST' || !request.url?.endsWith('/v1/messages')) {
       error(response, 404, `Not found: ${request.method} ${request.url}`);
       return;
     }
     stats.requests++;
-    const body = JSON.parse(await readBody(request)) as Body;
+    const sent = JSON.parse(await readBody(request)) as Body;
+    // Native compaction: a block this server did not sign is refused; what precedes one is dropped.
+    const read = readAnthropicCompactions(sent.messages ?? [], keys, native, request.headers);
+    if ('error' in read) {
+      send(response, 400, read.error);
+      return;
+    }
+    const body: Body = { ...sent, messages: read.messages };
     const violation =
       findRequestViolation(body.messages) ??
       cacheMarkViolation(body) ??
@@ -242,9 +259,15 @@ export async function startAnthropicServer(options: AnthropicServerOptions): Pro
     } else {
       stats.promptTokens.push(prompt);
     }
-    const { content, stop } = reply(body, calls++, options.toolCallsPerTurn ?? 2);
-    const cached = cache ? cacheUsage(cache, body, options.promptCache!.now()) : undefined;
-    const cacheRead = cached?.cacheRead ?? (summary ? 0 : Math.floor(prompt / 2));
+    const replied = reply(body, calls++, options.toolCallsPerTurn ?? 2);
+    const compacted = compactAnthropic(sent, read, prompt, keys, native, (messages) =>
+      countPromptTokens({ ...body, messages }),
+    );
+    const content =
+      compacted === undefined ? replied.content : [compacted.block, ...(compacted.pause ? [] : replied.content)];
+    const stop = compacted?.pause ? 'compaction' : replied.stop;
+    const cached = cache && !compacted ? cacheUsage(cache, body, options.promptCache!.now()) : undefined;
+    const cacheRead = cached?.cacheRead ?? (summary || compacted ? 0 : Math.floor(prompt / 2));
     if (cached && summary)
       stats.summaryCache.push({ read: cacheRead, prompt: cached.input + cacheRead + cached.cacheWrite });
     const message = {
@@ -256,12 +279,17 @@ export async function startAnthropicServer(options: AnthropicServerOptions): Pro
       stop_reason: stop,
       stop_sequence: null,
       usage: {
-        input_tokens: cached ? cached.input : prompt - cacheRead,
+        input_tokens: cached ? cached.input : (compacted?.prompt ?? prompt) - cacheRead,
         cache_read_input_tokens: cacheRead,
         cache_creation_input_tokens: cached?.cacheWrite ?? 0,
         output_tokens: Math.ceil(approximateCounter.count(JSON.stringify(content)) * 1.2),
       },
     };
+    if (compacted)
+      (message.usage as Record<string, unknown>)['iterations'] = [
+        compacted.iteration,
+        { type: 'message', ...message.usage },
+      ];
     if (body.stream) streamReply(response, message, content, stop);
     else send(response, 200, message);
   });
@@ -270,6 +298,7 @@ export async function startAnthropicServer(options: AnthropicServerOptions): Pro
   return {
     url: `http://127.0.0.1:${port}`,
     stats,
+    native,
     close: () =>
       new Promise<void>((resolve, reject) =>
         server.close((closeError) => (closeError ? reject(closeError) : resolve())),

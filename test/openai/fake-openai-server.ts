@@ -7,6 +7,15 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { approximateCounter } from 'ctxkit';
+import {
+  CompactionKeys,
+  type NativeCompactionLog,
+  openaiCompactionItem,
+  openaiCompactThreshold,
+  openaiLines,
+  readOpenAICompactions,
+  summarizeForCompaction,
+} from '../native/native-compaction-loopback.js';
 import { checkChatRequest, checkResponsesRequest, type OpenAIError } from './openai-rules.js';
 
 type Wire = Record<string, unknown>;
@@ -34,6 +43,8 @@ export interface FakeOpenAILog {
 export interface FakeOpenAI {
   baseURL: string;
   log: FakeOpenAILog;
+  /** Native compaction (Responses): what it did, and the key its items are signed with. */
+  native: NativeCompactionLog & { rotateKey(): void };
   close(): Promise<void>;
 }
 
@@ -85,6 +96,8 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
   const perTurn = options.toolCallsPerTurn ?? 3;
   let calls = 0;
   let previous: { items: string[]; tokens: number } | undefined;
+  const keys = new CompactionKeys('openai');
+  const native = { compactions: 0, refused: 0, rotateKey: () => keys.rotate() };
 
   /** Cached tokens: the previous request's count when this one starts with all of its items. */
   function cachedTokens(items: unknown[], tokens: number): number {
@@ -194,7 +207,10 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
   function responses(body: Wire): { status: number; body: Wire } {
     const problem = checkResponsesRequest(body);
     if (problem) return reject('responses', problem);
-    const input = body.input as Wire[];
+    // Native compaction: an item this server did not sign is refused; what precedes one is dropped.
+    const read = readOpenAICompactions(body.input as Wire[], keys, native);
+    if ('error' in read) return { status: 400, body: read.error };
+    const input = read.input;
     const tokens = countPromptTokens([...input, body.tools, body.instructions]);
     log.requests.push({ endpoint: 'responses', summary: false, promptTokens: tokens });
     if (tokens > options.contextWindow) return overflow('responses', tokens);
@@ -208,6 +224,11 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
       encrypted_content: `gAAAA${'x'.repeat(40)}${n}`,
     };
     const output: Wire[] = [reasoning];
+    const threshold = openaiCompactThreshold(body);
+    if (threshold !== undefined && tokens > threshold) {
+      native.compactions++;
+      output.unshift(openaiCompactionItem(summarizeForCompaction(openaiLines(input), read.summary), keys, n));
+    }
     if ('calls' in step) {
       step.calls.forEach((call, index) => {
         output.push({
@@ -248,20 +269,50 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
     };
   }
 
+  /** `POST /responses/compact`: the user messages, then one compaction item for the whole input. */
+  function compactEndpoint(body: Wire): { status: number; body: Wire } {
+    const read = readOpenAICompactions((body.input as Wire[]) ?? [], keys, native);
+    if ('error' in read) return { status: 400, body: read.error };
+    const tokens = countPromptTokens(read.input);
+    native.compactions++;
+    const summary = summarizeForCompaction(openaiLines(read.input), read.summary);
+    const users = read.input.filter((item) => item.role === 'user');
+    const output = [...users, openaiCompactionItem(summary, keys, log.requests.length + native.compactions)];
+    const outputTokens = Math.ceil(summary.length / 4);
+    return {
+      status: 200,
+      body: {
+        id: `resp_cmp_${native.compactions}`,
+        object: 'response.compaction',
+        created_at: 1_700_000_000,
+        output,
+        usage: {
+          input_tokens: tokens,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens: outputTokens,
+          output_tokens_details: { reasoning_tokens: 0 },
+          total_tokens: tokens + outputTokens,
+        },
+      },
+    };
+  }
+
   const server: Server = createServer(async (request, response) => {
     try {
       const body = await readBody(request);
       const url = request.url ?? '';
       const reply = url.endsWith('/chat/completions')
         ? chat(body)
-        : url.endsWith('/responses')
-          ? responses(body)
-          : {
-              status: 404,
-              body: {
-                error: { message: `Unknown path ${url}`, type: 'invalid_request_error', param: null, code: null },
-              },
-            };
+        : url.endsWith('/responses/compact')
+          ? compactEndpoint(body)
+          : url.endsWith('/responses')
+            ? responses(body)
+            : {
+                status: 404,
+                body: {
+                  error: { message: `Unknown path ${url}`, type: 'invalid_request_error', param: null, code: null },
+                },
+              };
       if (body.stream === true && reply.status === 200 && url.endsWith('/responses')) {
         // A streamed Responses call: the events the SDKs read, the finished response in the last one.
         const events = [
@@ -290,6 +341,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     log,
+    native,
     close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
   };
 }

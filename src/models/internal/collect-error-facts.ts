@@ -2,7 +2,7 @@
 const STATUS_IN_TEXT = /\b([1-5]\d\d) status code\b|^\s*([45]\d\d)(?=\s|$)/;
 
 const TEXT_KEYS = ['message', 'errorMessage', 'error_message', 'detail', 'reason'] as const;
-const CODE_KEYS = ['code', 'type', 'name', '__type', 'status'] as const;
+const CODE_KEYS = ['code', 'type', 'name', '__type', 'status', 'error_code', 'errorCode'] as const;
 const STATUS_KEYS = ['status', 'statusCode', 'httpStatus', 'code'] as const;
 const NESTED_KEYS = [
   'error',

@@ -1,0 +1,440 @@
+import type { ContextConfig } from '../config/index.js';
+import type { TokenCounter } from '../counting/token-counter.js';
+import { CompactionError } from '../errors.js';
+import { type ModelTarget, NATIVE_PAYLOAD_LIMIT, type NativeCompaction } from '../native-compaction.js';
+import { compact } from '../pipeline/compact.js';
+import {
+  nativeCompactionOf,
+  nativeSummaryMessage,
+  resolveNativeCompactions,
+  withoutCompactionParts,
+} from '../pipeline/resolve-native-compactions.js';
+import { jsonBytes } from '../schemas/native-compaction.js';
+import { buildContextFromBranch } from '../session/build-context-from-branch.js';
+import type { SessionStore } from '../session/session-store.js';
+import type { CompactionEntry, SessionEntry } from '../session-entry.js';
+import type { Anchor } from '../summarizing/anchors/anchor.js';
+import { heuristicSummarizer } from '../summarizing/heuristic-summarizer.js';
+import type { Summarizer } from '../summarizing/summarizer-types.js';
+import type { AssistantMessage, Message, UserMessage } from '../types.js';
+import type { CallOptions, CompactionStrategy } from './context-manager-types.js';
+import type { ContextEvent, NativeCompactionReport } from './events.js';
+import { firstKeptEntry } from './persist-compaction.js';
+
+/** Models whose native compaction ctxkit knows, by API (the `'auto'` strategy's default table). */
+const KNOWN_MODELS: Record<string, RegExp> = {
+  // compact_20260112 (beta compact-2026-01-12): Claude 4.6 models and later.
+  'anthropic-messages': /^claude-(?:opus|sonnet|haiku)-(?:4-[6-9]|[5-9])/,
+  // Responses compaction: GPT-5 models, the codex models and later.
+  'openai-responses': /^(?:gpt-(?:5|[6-9])|codex-|gpt-5-codex)/,
+};
+
+/**
+ * Whether ctxkit knows `target` to compact natively: Anthropic's Messages API for Claude 4.6 models
+ * and later, OpenAI's Responses API for GPT-5 models and later. Other APIs (Chat Completions, the AI
+ * SDK) never do. Used by `compaction: 'auto'`; pass `supportsNativeCompaction` to the manager to use
+ * your own table.
+ *
+ * @param target - The model of the call.
+ * @returns `true` when native compaction is known to work there.
+ *
+ * @example
+ * ```ts
+ * supportsNativeCompaction({ provider: 'anthropic', api: 'anthropic-messages', model: 'claude-sonnet-4-6' }); // true
+ * ```
+ */
+export function supportsNativeCompaction(target: ModelTarget): boolean {
+  const api = target?.api;
+  const pattern = typeof api === 'string' && Object.hasOwn(KNOWN_MODELS, api) ? KNOWN_MODELS[api] : undefined;
+  return pattern?.test(String(target.model)) === true;
+}
+
+/** Anthropic's smallest `compact_20260112` trigger. */
+const ANTHROPIC_MIN_TRIGGER = 50_000;
+
+/** What {@link NativeCompactions} needs from the manager. @internal */
+export interface NativeCompactionParts {
+  strategy: CompactionStrategy;
+  supports: (target: ModelTarget) => boolean;
+  config: ContextConfig;
+  counter: TokenCounter;
+  summarizer: Summarizer;
+  store: SessionStore | undefined;
+  sessionId: string | undefined;
+  limit: number | undefined;
+  emit: (event: ContextEvent) => void;
+  now: () => number;
+  /** ctxkit's estimate of a list's tokens. */
+  tokensOf: (messages: readonly Message[]) => number;
+}
+
+interface Adoption {
+  /** The summary message that stands for the compaction. */
+  summary: UserMessage;
+  /** The assistant turn without its compaction part (undefined when nothing else was in it). */
+  rest: AssistantMessage | undefined;
+}
+
+/**
+ * The manager's native compactions: takes in a compaction the provider returned (the history then
+ * starts with its summary message), sends its payload only to its maker, writes the portable summary
+ * when another model needs it, and splices that summary in when a provider refuses the payload.
+ *
+ * @internal
+ */
+export class NativeCompactions {
+  /** Per assistant message that carried a compaction: what the history holds in its place. */
+  private readonly adoptions = new WeakMap<Message, Adoption>();
+  /** Per summary message: the messages its compaction replaced (to write the portable summary from). */
+  private readonly replaced = new WeakMap<Message, readonly Message[]>();
+  /** Per summary message: the assistant turn that carried its compaction. */
+  private readonly carrierOf = new WeakMap<Message, Message>();
+  /** Per summary message: its report. */
+  private readonly reportOf = new WeakMap<Message, NativeCompactionReport>();
+  private readonly pending: Promise<void>[] = [];
+  readonly reports: NativeCompactionReport[] = [];
+
+  constructor(private readonly parts: NativeCompactionParts) {}
+
+  /** Whether native compaction is on at all. */
+  get enabled(): boolean {
+    return this.parts.strategy !== 'client';
+  }
+
+  /** Whether a call to `target` should ask for native compaction. */
+  wants(target: ModelTarget | undefined): boolean {
+    if (!this.enabled || target === undefined) return false;
+    if (target.api !== 'anthropic-messages' && target.api !== 'openai-responses') return false;
+    return this.parts.strategy === 'native' || this.parts.supports(target);
+  }
+
+  /**
+   * The token count at which the provider should compact: a tenth below ctxkit's own trigger (so the
+   * server acts first and ctxkit's compaction stays the fallback), at least Anthropic's minimum of
+   * 50,000 for Anthropic. `undefined` when native compaction is off for `target` or there is no limit.
+   */
+  threshold(target: ModelTarget | undefined): number | undefined {
+    const { limit } = this.parts;
+    if (!this.wants(target) || limit === undefined) return undefined;
+    const below = Math.floor(limit * 0.9);
+    return target!.api === 'anthropic-messages' ? Math.max(ANTHROPIC_MIN_TRIGGER, below) : Math.max(1, below);
+  }
+
+  /**
+   * Stage 0 of a call: when the newest native compaction in `input` is not taken in yet, the history
+   * from it on (its summary message, then the turn that carried it and what follows). Scans from the
+   * end and stops at a summary message already in place; `undefined` when there is nothing new.
+   */
+  intake(input: readonly Message[], from = 0): Message[] | undefined {
+    if (!this.enabled) return undefined;
+    for (let index = input.length - 1; index >= from; index--) {
+      const message = input[index]!;
+      // A summary in place (native or ctxkit's): what precedes it is replaced already.
+      if (message.meta?.kind === 'compaction_summary') return undefined;
+      if (message.role !== 'assistant') continue;
+      const adoption = this.adoptions.get(message) ?? this.adopt(input, index);
+      if (adoption === undefined) continue;
+      const tail = input.slice(index + 1);
+      return adoption.rest === undefined ? [adoption.summary, ...tail] : [adoption.summary, adoption.rest, ...tail];
+    }
+    return undefined;
+  }
+
+  private adopt(input: readonly Message[], index: number): Adoption | undefined {
+    const message = input[index] as AssistantMessage;
+    const carried = nativeCompactionOf(message);
+    if (carried === undefined) return undefined;
+    const bytes = jsonBytes(carried.payload);
+    const fits = bytes <= NATIVE_PAYLOAD_LIMIT;
+    // Past the limit the payload is not kept: its portable summary goes to every model.
+    const found: NativeCompaction = fits ? carried : { ...carried, payload: { type: 'compaction' }, omitted: bytes };
+    const content = message.content.filter((part) => !isCompactionPart(part));
+    const rest = content.length > 0 ? { ...message, content } : undefined;
+    // The turn that carried it is the one message kept from before: its usage measured the old context.
+    const summary = withKept(nativeSummaryMessage(found), rest === undefined ? 0 : 1);
+    const older = input.slice(0, index);
+    const report: NativeCompactionReport = {
+      provider: found.provider,
+      api: found.api,
+      model: found.model,
+      at: this.parts.now(),
+      tokensBefore: this.parts.tokensOf(input.slice(0, index + 1)),
+      usage: found.usage,
+      summary: found.summary,
+      state: fits ? 'native' : 'portable',
+      summarizerCalls: 0,
+    };
+    const adoption: Adoption = { summary, rest };
+    this.adoptions.set(message, adoption);
+    this.carrierOf.set(summary, message);
+    this.replaced.set(summary, older);
+    this.reportOf.set(summary, report);
+    this.reports.push(report);
+    this.pending.push(
+      this.record(summary, { history: input, firstKeptIndex: index, native: found, report }).then((storeError) =>
+        this.parts.emit({
+          type: 'native-compaction',
+          action: 'adopted',
+          compaction: report,
+          ...(storeError === undefined ? {} : { storeError }),
+        }),
+      ),
+    );
+    return adoption;
+  }
+
+  /**
+   * The last stage of a call: waits for the store, then resolves what is sent for the call's model:
+   * the payload to its maker, the portable summary to any other (written now when it is missing,
+   * the history then holding the summarized message). `replace` gives the manager the new history
+   * and returns what it sends then.
+   */
+  async finish(
+    messages: Message[],
+    history: readonly Message[],
+    callOptions: CallOptions,
+    replace: (history: Message[]) => Message[],
+  ): Promise<Message[]> {
+    await this.settle();
+    const target = callOptions.target;
+    let resolved = resolveNativeCompactions(messages, target ? { target } : {});
+    if (resolved.unsummarized.length === 0) return resolved.messages;
+    const next = await this.summarizeAll(history, callOptions);
+    resolved = resolveNativeCompactions(replace(next), target ? { target } : {});
+    return resolved.messages;
+  }
+
+  /** Waits for the store writes of earlier adoptions. */
+  async settle(): Promise<void> {
+    while (this.pending.length > 0) await this.pending.shift();
+  }
+
+  /** The history with every native summary that lacks a portable summary given one (one summarizer call each). */
+  async summarizeAll(history: readonly Message[], callOptions: CallOptions): Promise<Message[]> {
+    const next: Message[] = [];
+    for (const message of history) {
+      const native = message.meta?.native;
+      next.push(
+        native !== undefined && native.summary === undefined ? await this.summarize(message, callOptions) : message,
+      );
+    }
+    return next;
+  }
+
+  /** Whether the history holds a native payload that may still be sent. */
+  holdsNative(history: readonly Message[]): boolean {
+    return history.some((message) => message.meta?.native !== undefined);
+  }
+
+  /**
+   * A provider refused a payload: the history with every native payload dropped, the portable
+   * summaries written where missing and recorded in the store, so no later request sends one again.
+   */
+  async refuse(history: readonly Message[], callOptions: CallOptions, refusal: unknown): Promise<Message[]> {
+    await this.settle();
+    const summarized = await this.summarizeAll(history, callOptions);
+    const portable: Message[] = [];
+    for (const message of summarized) {
+      const native = message.meta?.native;
+      if (native === undefined) {
+        const stripped = withoutCompactionParts(message);
+        if (stripped !== undefined) portable.push(stripped);
+        continue;
+      }
+      const { native: _, ...meta } = message.meta!;
+      const next: Message = { ...message, meta } as Message;
+      this.succeed(message, next);
+      const report = this.reportOf.get(message);
+      const storeError = await this.rerecord(message, undefined, 'native-refused');
+      if (report) {
+        report.state = 'portable';
+        this.reportOf.set(next, report);
+        this.parts.emit({
+          type: 'native-compaction',
+          action: 'refused',
+          compaction: report,
+          error: refusal,
+          ...(storeError === undefined ? {} : { storeError }),
+        });
+      }
+      portable.push(next);
+    }
+    return portable;
+  }
+
+  /** `next` takes the place of the summary message `previous`, also for a host that passes the carrying turn again. */
+  private succeed(previous: Message, next: Message): void {
+    this.replaced.set(next, this.replaced.get(previous) ?? []);
+    const carrier = this.carrierOf.get(previous);
+    if (carrier === undefined) return;
+    this.carrierOf.set(next, carrier);
+    const adoption = this.adoptions.get(carrier);
+    if (adoption !== undefined) this.adoptions.set(carrier, { ...adoption, summary: next as UserMessage });
+  }
+
+  /** Writes the portable summary of one native summary message from the messages it replaced. */
+  private async summarize(message: Message, callOptions: CallOptions): Promise<Message> {
+    const native = message.meta!.native!;
+    const report = this.reportOf.get(message);
+    const older = this.replaced.get(message) ?? (await this.olderFromStore(native));
+    const visible = older.filter((candidate) => candidate.meta?.agentVisible !== false);
+    let text: string;
+    let anchors: Anchor[] | undefined;
+    let error: unknown;
+    try {
+      if (visible.length === 0) {
+        throw new CompactionError({
+          message: `The ${native.provider} compaction replaced messages this manager does not hold and the store cannot give back; pass a store and sessionId so its portable summary can be written.`,
+          code: 'NOTHING_TO_COMPACT',
+        });
+      }
+      const result = await this.compactAll(visible, this.parts.summarizer, callOptions);
+      text = result.summary;
+      anchors = result.anchors ? [...result.anchors.kept, ...result.anchors.pinned] : undefined;
+    } catch (failure) {
+      error = failure;
+      // The conversation must go on: a heuristic checkpoint of what is held, or a note when nothing is.
+      const note = `(${native.provider} compacted the earlier conversation; it could not be summarized for this model.)`;
+      text =
+        visible.length > 0
+          ? await this.compactAll(visible, heuristicSummarizer, callOptions).then(
+              (result) => result.summary,
+              () => note,
+            )
+          : note;
+    }
+    const summarized: NativeCompaction = { ...native, summary: text };
+    const next = withKept(
+      nativeSummaryMessage(summarized, anchors ? { anchors } : {}),
+      message.meta?.keptMessages ?? 0,
+    );
+    this.succeed(message, next);
+    this.replaced.set(next, older);
+    if (report) {
+      report.summary = text;
+      report.summarizerCalls++;
+      this.reportOf.set(next, report);
+    }
+    const storeError = await this.rerecord(message, summarized, 'native-summarized');
+    if (report) {
+      this.parts.emit({
+        type: 'native-compaction',
+        action: 'summarized',
+        compaction: report,
+        ...(error === undefined ? {} : { error }),
+        ...(storeError === undefined ? {} : { storeError }),
+      });
+    }
+    return next;
+  }
+
+  private compactAll(messages: readonly Message[], summarizer: Summarizer, callOptions: CallOptions) {
+    return compact(messages, {
+      summarizer,
+      config: { ...this.parts.config, keepRecent: 0, keepRecentTokens: 0 },
+      counter: this.parts.counter,
+      requireSmaller: false,
+      ...(callOptions.signal ? { signal: callOptions.signal } : {}),
+    });
+  }
+
+  /** The messages a stored native compaction replaced, read back from the session's branch. */
+  private async olderFromStore(native: NativeCompaction): Promise<Message[]> {
+    const { store, sessionId } = this.parts;
+    if (store === undefined || sessionId === undefined) return [];
+    try {
+      const branch = await store.getBranch(sessionId);
+      const entry = latestEntryOf(branch, native);
+      if (entry === undefined) return [];
+      const first = branch.findIndex((candidate) => candidate.id === entry.firstKeptEntryId);
+      if (first <= 0) return [];
+      return buildContextFromBranch(branch.slice(0, first), { leafId: branch[first - 1]!.id }).messages;
+    } catch {
+      return [];
+    }
+  }
+
+  /** Appends the compaction entry of an adoption; returns the store's error instead of throwing. */
+  private async record(
+    summary: Message,
+    adoption: {
+      history: readonly Message[];
+      firstKeptIndex: number;
+      native: NativeCompaction;
+      report: NativeCompactionReport;
+    },
+  ): Promise<unknown> {
+    const { store, sessionId } = this.parts;
+    if (store === undefined || sessionId === undefined) return undefined;
+    try {
+      const branch = await store.getBranch(sessionId);
+      const firstKeptEntryId = firstKeptEntry(branch, adoption.history.slice(adoption.firstKeptIndex));
+      if (firstKeptEntryId === undefined) {
+        throw new CompactionError({
+          message:
+            'The turn that carried the native compaction is not in the session, so the compaction could not be recorded. Append every message to the store before preparing.',
+          code: 'NOTHING_TO_COMPACT',
+        });
+      }
+      const native = adoption.native;
+      await store.appendEntry(sessionId, {
+        type: 'compaction',
+        summary: native.summary ?? '',
+        firstKeptEntryId,
+        tokensBefore: adoption.report.tokensBefore,
+        details: { reason: 'native', provider: adoption.report.provider, model: adoption.report.model },
+        native,
+      });
+      this.entryOf.set(summary, firstKeptEntryId);
+      return undefined;
+    } catch (error) {
+      return error;
+    }
+  }
+
+  /** Per summary message: the first kept entry of its compaction in the store. */
+  private readonly entryOf = new WeakMap<Message, string>();
+
+  /** Appends a compaction entry that supersedes the one of `message`: the same kept range, a new summary or no payload. */
+  private async rerecord(message: Message, native: NativeCompaction | undefined, reason: string): Promise<unknown> {
+    const { store, sessionId } = this.parts;
+    if (store === undefined || sessionId === undefined) return undefined;
+    try {
+      const old = message.meta!.native!;
+      const branch = await store.getBranch(sessionId);
+      const entry = latestEntryOf(branch, old);
+      if (entry === undefined) return undefined;
+      const summary = native?.summary ?? old.summary ?? '';
+      await store.appendEntry(sessionId, {
+        type: 'compaction',
+        summary,
+        firstKeptEntryId: entry.firstKeptEntryId,
+        tokensBefore: entry.tokensBefore,
+        details: { reason, provider: old.provider, model: old.model },
+        ...(native === undefined ? {} : { native }),
+      });
+      return undefined;
+    } catch (error) {
+      return error;
+    }
+  }
+}
+
+function isCompactionPart(part: AssistantMessage['content'][number]): boolean {
+  return nativeCompactionOf({ role: 'assistant', content: [part] }) !== undefined;
+}
+
+function withKept(message: UserMessage, kept: number): UserMessage {
+  return kept > 0 ? { ...message, meta: { ...message.meta, keptMessages: kept } } : message;
+}
+
+/** The newest compaction entry on a branch that holds `native`'s payload. */
+function latestEntryOf(branch: readonly SessionEntry[], native: NativeCompaction): CompactionEntry | undefined {
+  const key = JSON.stringify(native.payload);
+  for (let index = branch.length - 1; index >= 0; index--) {
+    const entry = branch[index]!;
+    if (entry.type !== 'compaction') continue;
+    if (entry.native !== undefined && JSON.stringify(entry.native.payload) === key) return entry;
+  }
+  return undefined;
+}

@@ -1,0 +1,102 @@
+// Native compaction entries in every store: a session that compacted natively on OpenAI and moved
+// to Anthropic is recorded through the manager, then read back by a new store object; the payload
+// comes back verbatim, the portable summary beside it, and a payload past the limit is refused with
+// an error that names the field. The CLI shows each native compaction.
+
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { NATIVE_PAYLOAD_LIMIT, type SessionStore } from '../../src/index.js';
+import { createJsonlStore } from '../../src/node/index.js';
+import { createPostgresStore } from '../../src/postgres/index.js';
+import type { CompactionEntry } from '../../src/session/index.js';
+import { createSqliteStore } from '../../src/sqlite/index.js';
+import { runCli } from '../cli/run-cli.js';
+import { createTestPool, createTestSchema, dropTestSchema, postgresUrl } from '../postgres/server.js';
+import { ANTHROPIC, OPENAI, runScriptedSession } from './native-session.js';
+
+const legs = [
+  { target: OPENAI, turns: 8 },
+  { target: ANTHROPIC, turns: 2 },
+];
+
+async function recordAndReadBack(store: SessionStore, reopen: () => SessionStore): Promise<CompactionEntry[]> {
+  const outcome = await runScriptedSession({ compaction: 'native', contextWindow: 60_000, legs, store });
+  expect(outcome.dead).toBe(0);
+  const entries = await reopen().getEntries(outcome.sessionId);
+  const compactions = entries.filter((entry): entry is CompactionEntry => entry.type === 'compaction');
+  // Taken in with the opaque item, then given its portable summary when the session left OpenAI.
+  expect(compactions.length).toBeGreaterThanOrEqual(2);
+  expect(compactions[0]!.native).toMatchObject({ provider: 'openai', api: 'openai-responses', model: 'gpt-5' });
+  expect(compactions[0]!.native!.payload).toMatchObject({ type: 'compaction' });
+  expect(compactions[0]!.summary).toBe('');
+  const summarized = compactions.find(
+    (entry) => entry.details && (entry.details as { reason?: string }).reason === 'native-summarized',
+  );
+  expect(summarized!.native!.payload).toEqual(compactions[0]!.native!.payload);
+  expect(summarized!.summary).toContain('FACT-1');
+  // Past the limit: refused with the field named, nothing appended.
+  const before = entries.length;
+  const oversized = {
+    ...compactions[0]!.native!,
+    payload: { type: 'compaction', encrypted_content: 'x'.repeat(NATIVE_PAYLOAD_LIMIT) },
+  };
+  await expect(
+    store.appendEntry(outcome.sessionId, {
+      type: 'compaction',
+      summary: '',
+      firstKeptEntryId: compactions[0]!.firstKeptEntryId,
+      tokensBefore: 1,
+      native: oversized,
+    }),
+  ).rejects.toThrow(/native\.payload/);
+  expect((await reopen().getEntries(outcome.sessionId)).length).toBe(before);
+  return compactions;
+}
+
+describe('native compaction entries in the stores', () => {
+  let directory: string;
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'ctxkit-native-'));
+  });
+  afterAll(async () => {
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  test('JSONL, and the CLI shows each native compaction with its readable summary', async () => {
+    const open = () => createJsonlStore({ directory });
+    await recordAndReadBack(open(), open);
+    const [file] = (await import('node:fs')).readdirSync(directory).filter((name) => name.endsWith('.jsonl'));
+    const text = (await runCli(['inspect', join(directory, file!), '--full'])).stdout;
+    expect(text).toContain('native: made by openai gpt-5 (openai-responses)');
+    expect(text).toContain('FACT-1');
+  });
+
+  test('SQLite', async () => {
+    const database = new Database(join(directory, 'sessions.db'));
+    try {
+      await recordAndReadBack(createSqliteStore({ database }), () => createSqliteStore({ database }));
+    } finally {
+      database.close();
+    }
+  });
+});
+
+describe.skipIf(postgresUrl === undefined)('native compaction entries in the PostgreSQL store', () => {
+  let pool: pg.Pool;
+  let schema: string;
+  beforeAll(async () => {
+    pool = createTestPool(2);
+    schema = await createTestSchema(pool);
+  });
+  afterAll(async () => {
+    await dropTestSchema(pool, schema);
+    await pool.end();
+  });
+  test('PostgreSQL', async () => {
+    await recordAndReadBack(createPostgresStore({ pool, schema }), () => createPostgresStore({ pool, schema }));
+  });
+});
