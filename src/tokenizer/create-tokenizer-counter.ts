@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { IMAGE_TOKENS, type TokenCounter } from '../counting/token-counter.js';
 import { ConfigError } from '../errors.js';
 import { assertStringArgument } from '../validation/assert-argument.js';

@@ -2,7 +2,7 @@
 // whose error names the function, the field and the fix:
 //   splitByTokenBudget: options.budget must be a finite number ≥ 0 (got -1)
 // Schemas say what a field must be (`must be …`); the helper adds who, where and what was given.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { TokenCounter } from '../counting/token-counter.js';
 import { ConfigError } from '../errors.js';
 import type { Summarizer } from '../summarizing/summarizer-types.js';
