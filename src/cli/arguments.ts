@@ -65,7 +65,7 @@ const OPTIONS = {
 } as const;
 
 /** @internal */
-export type Values = ReturnType<typeof parse>['values'];
+type Values = ReturnType<typeof parse>['values'];
 
 /** @internal */
 export function parse(argv: readonly string[]) {

@@ -14,7 +14,7 @@ import type { Message, Role } from '../types.js';
  * const { systemPrompt, tools, byRole, byKind } = manager.stats(history).breakdown;
  * ```
  */
-export interface ContextBreakdown {
+interface ContextBreakdown {
   systemPrompt: number;
   tools: number;
   /** Estimated tokens of the sent messages by role. */

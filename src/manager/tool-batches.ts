@@ -12,13 +12,13 @@ import { VisibleResults } from './internal/visible-results.js';
 import type { SentProjection } from './sent-projection.js';
 
 /** What {@link ToolBatches} needs from the manager. @internal */
-export interface ToolBatchesOptions {
+interface ToolBatchesOptions {
   config: ContextConfig;
   summarizer: Summarizer;
 }
 
 /** A batch archived: where its results sat in the history, their archived copies, its summary message and its event. @internal */
-export interface ArchivedBatch {
+interface ArchivedBatch {
   indexes: readonly number[];
   copies: readonly ToolResultMessage[];
   summary: Message;

@@ -44,7 +44,7 @@ export interface ClearToolUsesOptions {
  * const item: ClearedToolUse = { toolCallId: 'call_1', toolName: 'bash', tokensFreed: 1200 };
  * ```
  */
-export interface ClearedToolUse {
+interface ClearedToolUse {
   toolCallId: string;
   toolName: string;
   /** Tokens the result (and its call's input, when cleared) no longer cost. */

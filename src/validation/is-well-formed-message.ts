@@ -62,15 +62,6 @@ export function messageProblem(value: unknown): string | undefined {
   }
 }
 
-/**
- * Whether `value` is a message the message schema accepts (see {@link messageProblem}).
- *
- * @internal
- */
-export function isWellFormedMessage(value: unknown): boolean {
-  return messageProblem(value) === undefined;
-}
-
 const USER_PARTS = ['text', 'image'] as const;
 const ASSISTANT_PARTS = ['text', 'thinking', 'toolCall'] as const;
 const STOP_REASONS = new Set(['stop', 'length', 'toolUse', 'error', 'aborted']);

@@ -13,7 +13,7 @@ import { pairsIn } from './pairs-in.js';
 import type { VisibleResults } from './visible-results.js';
 
 /** A batch ready to archive: the history indexes of its results, where each is sent, and the summary. @internal */
-export interface SummarizedBatch {
+interface SummarizedBatch {
   indexes: number[];
   positions: number[];
   outcome: Awaited<ReturnType<typeof summarizeArchivedResults>>;
