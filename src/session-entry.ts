@@ -1,5 +1,6 @@
 import type { NativeCompaction } from './native-compaction.js';
 import type { ImageContent, Message, TextContent } from './types.js';
+
 /**
  * The entries of the durable session tree: one node each, appended and never changed.
  *
@@ -8,7 +9,7 @@ import type { ImageContent, Message, TextContent } from './types.js';
  */
 
 /** Fields shared by every session entry. */
-export interface EntryBase {
+interface EntryBase {
   id: string;
   /** The entry this one continues from; `null` for a root. */
   parentId: string | null;

@@ -98,7 +98,7 @@ export type StopReason = 'stop' | 'length' | 'toolUse' | 'error' | 'aborted';
  * - `branch_summary` — the summary of an abandoned branch
  * - `custom` — host content injected into the context
  */
-export type MessageKind =
+type MessageKind =
   | 'tool_result'
   | 'tool_result_archived'
   | 'tool_summary'

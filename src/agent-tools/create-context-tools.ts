@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ContextManager } from '../manager/context-manager-types.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { Message } from '../types.js';

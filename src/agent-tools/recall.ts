@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { deepFreeze } from '../internal/deep-freeze.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { Message, ToolResultMessage } from '../types.js';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
+import * as z from 'zod';
 import { usageError } from './cli-error.js';
 
 /** @internal */
@@ -65,7 +65,7 @@ const OPTIONS = {
 } as const;
 
 /** @internal */
-export type Values = ReturnType<typeof parse>['values'];
+type Values = ReturnType<typeof parse>['values'];
 
 /** @internal */
 export function parse(argv: readonly string[]) {

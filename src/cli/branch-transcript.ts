@@ -5,7 +5,7 @@ import type { LoadedSession } from './loaded-session.js';
 import { messageLabel, messageText } from './message-text.js';
 
 /** Where a message of the branch stands now. */
-export type TranscriptStatus = 'in-context' | 'archived' | 'compacted' | 'checkpoint';
+type TranscriptStatus = 'in-context' | 'archived' | 'compacted' | 'checkpoint';
 
 /** One message of the branch, compacted away or not. */
 export interface TranscriptItem {

@@ -40,12 +40,3 @@ export function usageError(message: string): CliError {
 export function inputError(message: string): CliError {
   return new CliError(message, EXIT.input);
 }
-
-/**
- * The message of `error`, or the thrown value as text.
- *
- * @internal
- */
-export function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -8,7 +8,7 @@ import { heuristicSummarizer } from '../summarizing/heuristic-summarizer.js';
 import { usageError } from './cli-error.js';
 
 /** Where the context window the command line measures against came from. */
-export type WindowSource = 'option' | 'model' | 'session' | 'none';
+type WindowSource = 'option' | 'model' | 'session' | 'none';
 
 /**
  * The settings a command builds its context manager from.

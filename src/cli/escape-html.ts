@@ -14,7 +14,7 @@ const ENTITIES: Record<string, string> = {
  *
  * @internal
  */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return escapeBidiControls(text).replace(/[&<>"']/g, (character) => ENTITIES[character]!);
 }
 

@@ -10,7 +10,7 @@ const ROLE_LABELS: Record<string, string> = {
 };
 
 /** Options of {@link formatInspection}. */
-export interface FormatInspectionOptions {
+interface FormatInspectionOptions {
   /** Print whole checkpoints and summaries instead of their first lines. */
   full: boolean;
 }

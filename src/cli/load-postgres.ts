@@ -1,5 +1,6 @@
+import { describeError } from '../internal/describe-error.js';
 import type { SessionStore } from '../session/session-store.js';
-import { CliError, describeError, EXIT, inputError, usageError } from './cli-error.js';
+import { CliError, EXIT, inputError, usageError } from './cli-error.js';
 import type { LoadedSession, LoadSessionOptions } from './loaded-session.js';
 import { chooseSession, readSession } from './read-session.js';
 
@@ -63,7 +64,7 @@ export async function loadPostgres(connection: string, options: LoadSessionOptio
 }
 
 /** A connection string without its password. */
-export function redact(connection: string): string {
+function redact(connection: string): string {
   try {
     const url = new URL(connection);
     if (url.password) url.password = '***';

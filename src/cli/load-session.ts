@@ -1,7 +1,8 @@
 import { open, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
+import { describeError } from '../internal/describe-error.js';
 import { createJsonlStore, type JsonlStoreWarning } from '../node/index.js';
-import { CliError, describeError, inputError, usageError } from './cli-error.js';
+import { CliError, inputError, usageError } from './cli-error.js';
 import { loadPostgres } from './load-postgres.js';
 import { loadSqlite } from './load-sqlite.js';
 import type { LoadedSession, LoadSessionOptions, SessionWarning } from './loaded-session.js';

@@ -1,4 +1,5 @@
-import { CliError, describeError, EXIT, inputError } from './cli-error.js';
+import { describeError } from '../internal/describe-error.js';
+import { CliError, EXIT, inputError } from './cli-error.js';
 import type { LoadedSession, LoadSessionOptions } from './loaded-session.js';
 import { chooseSession, notASession, readSession } from './read-session.js';
 

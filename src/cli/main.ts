@@ -13,7 +13,7 @@ import { renderReport } from './render-report.js';
 import { replaySession } from './replay-session.js';
 
 /** What a command writes: text on stdout and stderr, and the exit code. */
-export interface CommandOutput {
+interface CommandOutput {
   stdout: string;
   stderr: string;
   exitCode: number;
@@ -24,7 +24,7 @@ export interface CommandOutput {
  *
  * @internal
  */
-export async function run(argv: readonly string[], version: string): Promise<CommandOutput> {
+async function run(argv: readonly string[], version: string): Promise<CommandOutput> {
   try {
     return await dispatch(argv, version);
   } catch (error) {

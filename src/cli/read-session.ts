@@ -1,6 +1,7 @@
 import { SessionError, StoreError } from '../errors.js';
+import { describeError } from '../internal/describe-error.js';
 import type { SessionInfo, SessionStore } from '../session/session-store.js';
-import { CliError, describeError, inputError, usageError } from './cli-error.js';
+import { CliError, inputError, usageError } from './cli-error.js';
 import type { LoadedSession, SessionSource, SessionWarning } from './loaded-session.js';
 
 /**

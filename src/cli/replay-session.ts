@@ -1,3 +1,4 @@
+import { describeError } from '../internal/describe-error.js';
 import type { ContextEvent } from '../manager/events.js';
 import { ctxkitMessageKind } from '../messages/ctxkit-message-kind.js';
 import { entryToMessage } from '../session/entry-to-message.js';
@@ -7,7 +8,7 @@ import { type ContextSettings, createOfflineManager } from './context-settings.j
 import type { LoadedSession } from './loaded-session.js';
 
 /** One model call of the replay. */
-export interface ReplayCall {
+interface ReplayCall {
   /** 1-based model call number (the same numbering as `inspect`'s timeline). */
   call: number;
   /** The recorded assistant entry the call stands for (`null` for the next request). */
@@ -21,7 +22,7 @@ export interface ReplayCall {
 }
 
 /** A compaction the replay ran (or tried). */
-export interface ReplayCompaction {
+interface ReplayCompaction {
   /** The model call it ran before. */
   beforeCall: number;
   entryId: string | null;
@@ -100,7 +101,7 @@ export async function replaySession(loaded: LoadedSession, settings: ContextSett
           messagesBefore: event.messagesBefore,
           messagesAfter: event.messagesAfter,
           belowLimit: event.belowLimit,
-          error: event.error === undefined ? null : describe(event.error),
+          error: event.error === undefined ? null : describeError(event.error),
         });
       }
     }
@@ -164,8 +165,4 @@ function replayable(message: Message | undefined): Message | undefined {
     return rest;
   }
   return message;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -126,7 +126,7 @@ export type ContextConfigInput = Partial<Omit<ContextConfig, 'toolOutput'>> & {
  *
  * @internal
  */
-export const DEFAULT_TOOL_OUTPUT_LIMITS: Readonly<ToolOutputLimits> = Object.freeze({
+export const DEFAULT_TOOL_OUTPUT_LIMITS: Readonly<ToolOutputLimits> = /* @__PURE__ */ Object.freeze({
   maxLines: 2000,
   maxBytes: 50 * 1024,
   maxChars: 200 * 1024,
@@ -154,7 +154,7 @@ export const checkedToolOutputs = new WeakSet<object>([DEFAULT_TOOL_OUTPUT_LIMIT
  * const config = resolveConfig({ keepRecentTokens: DEFAULT_CONFIG.keepRecentTokens / 2 });
  * ```
  */
-export const DEFAULT_CONFIG: Readonly<ContextConfig> = Object.freeze({
+export const DEFAULT_CONFIG: Readonly<ContextConfig> = /* @__PURE__ */ Object.freeze({
   maxMessages: 50,
   maxTokens: 8000,
   keepRecent: 5,

@@ -1,5 +1,5 @@
 // The zod schema of the settings: each field alone (resolve.ts checks how they fit together).
-import { z } from 'zod';
+import * as z from 'zod';
 
 import { option } from '../validation/parse-options.js';
 

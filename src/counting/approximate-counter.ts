@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { assertStringArgument } from '../validation/assert-argument.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { estimate, roundUp } from './approximate/estimate-text.js';

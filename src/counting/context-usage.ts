@@ -27,7 +27,7 @@ export interface ContextUsageOptions extends EstimateContextTokensOptions {
  * if (level === 'warning') console.warn('context is filling up');
  * ```
  */
-export type UsageLevel = 'ok' | 'warning' | 'compact';
+type UsageLevel = 'ok' | 'warning' | 'compact';
 
 /**
  * How full the context is.

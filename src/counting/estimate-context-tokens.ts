@@ -34,7 +34,7 @@ export interface EstimateContextTokensOptions {
  *
  * @internal
  */
-export interface ContextTokenEstimate {
+interface ContextTokenEstimate {
   /** Tokens the next request will send. */
   tokens: number;
   /** `usage`: all from reported usage; `mixed`: usage plus estimated trailing messages; `estimate`: none reported. */

@@ -47,7 +47,7 @@ export const IMAGE_TOKENS = 1200;
  * referenceCounter.count('hello world'); // 3
  * ```
  */
-export const referenceCounter: TokenCounter = Object.freeze({
+export const referenceCounter: TokenCounter = /* @__PURE__ */ Object.freeze({
   name: 'reference',
   imageTokens: IMAGE_TOKENS,
   messageOverhead: 0,

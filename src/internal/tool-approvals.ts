@@ -9,7 +9,7 @@ import type { AssistantMessage, Message } from '../types.js';
 // filters treat an approval as part of its call.
 
 /** An approval request: which approval, for which call. @internal */
-export interface ApprovalRequest {
+interface ApprovalRequest {
   approvalId: string;
   toolCallId: string;
 }

@@ -52,7 +52,7 @@ export function toolCallIds(message: Message): string[] {
 }
 
 /** Where a tool call sits: its assistant message, its content part, and its rank among the message's calls. @internal */
-export interface CallSite {
+interface CallSite {
   message: number;
   part: number;
   call: number;

@@ -41,7 +41,7 @@ export interface CompactionRungReport {
  * onEvent: (event) => event.type === 'context-warning' && console.warn(`Context at ${Math.round(event.usage.ratio * 100)}%`)
  * ```
  */
-export interface ContextWarningEvent {
+interface ContextWarningEvent {
   type: 'context-warning';
   usage: ContextUsage;
 }
@@ -54,7 +54,7 @@ export interface ContextWarningEvent {
  * onEvent: (event) => event.type === 'compaction-start' && console.log(`Compacting (${event.reason})…`)
  * ```
  */
-export interface CompactionStartEvent {
+interface CompactionStartEvent {
   type: 'compaction-start';
   reason: CompactionReason;
   tokensBefore: number;
@@ -69,7 +69,7 @@ export interface CompactionStartEvent {
  * onEvent: (event) => event.type === 'compaction-end' && console.log(`${event.tokensBefore} → ${event.tokensAfter}`)
  * ```
  */
-export interface CompactionEndEvent {
+interface CompactionEndEvent {
   type: 'compaction-end';
   reason: CompactionReason;
   tokensBefore: number;
@@ -116,7 +116,7 @@ export interface ToolResultsSummarizedEvent {
  * onEvent: (event) => event.type === 'tool-output-truncated' && console.log(event.toolName, event.spilledTo)
  * ```
  */
-export interface ToolOutputTruncatedEvent {
+interface ToolOutputTruncatedEvent {
   type: 'tool-output-truncated';
   toolCallId: string;
   toolName: string;

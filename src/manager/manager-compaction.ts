@@ -28,7 +28,7 @@ export interface PendingCompaction {
 }
 
 /** What {@link ManagerCompaction} needs from the manager. @internal */
-export interface ManagerCompactionParts {
+interface ManagerCompactionParts {
   options: ContextManagerOptions;
   config: ContextConfig;
   counter: TokenCounter;

@@ -1,5 +1,5 @@
 /** The manager's options: checked, and resolved to a config and the model's limits. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { type ContextConfig, resolveConfig } from '../config/index.js';
 import { ConfigError } from '../errors.js';
 import { getModelLimits, type ModelLimits } from '../models/model-limits.js';

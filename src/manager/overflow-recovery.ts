@@ -2,20 +2,21 @@ import { countExtras } from '../counting/estimate-context-tokens.js';
 import { estimateMessageTokens } from '../counting/estimate-message-tokens.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { CompactionError } from '../errors.js';
+import { describeError } from '../internal/describe-error.js';
 import type { CompactionResult } from '../pipeline/compact.js';
 import { prepareModelMessages } from '../pipeline/prepare-model-messages.js';
 import type { Message } from '../types.js';
 import { chooseRecoveryLevel } from './compaction-levels.js';
 import type { CallOptions, OverflowRecoveryResult, PrepareResult } from './context-manager-types.js';
 import type { CompactionRungReport } from './events.js';
-import { describe, isAbort, isOverflowReply, shrinkFactor } from './internal/overflow-reply.js';
+import { isAbort, isOverflowReply, shrinkFactor } from './internal/overflow-reply.js';
 import type { ManagedHistory } from './managed-history.js';
 import type { ManagerCompaction, PendingCompaction } from './manager-compaction.js';
 import type { RecordedUsage } from './recorded-usage.js';
 import { applyRung, CUTTING_RUNGS, requestTokens } from './recovery-ladder.js';
 
 /** What {@link recoverFromOverflow} needs from the manager. @internal */
-export interface OverflowRecoveryParts {
+interface OverflowRecoveryParts {
   prepare: (input: readonly Message[], callOptions: CallOptions) => Promise<PrepareResult>;
   compaction: ManagerCompaction;
   state: ManagedHistory;
@@ -157,7 +158,7 @@ async function climbLadder(
     tokens = after;
   }
   if (tokens > limit) {
-    const failed = summaryError === undefined ? '' : `; the summary failed (${describe(summaryError)})`;
+    const failed = summaryError === undefined ? '' : `; the summary failed (${describeError(summaryError)})`;
     fail(
       new CompactionError({
         message: `The provider rejected the request as too long, and recovery could not bring it within the limit: after every rung (${describeRungs(rungs)}) it is still ${tokens} tokens, ${tokens - limit} over the limit of ${limit}${failed}. The history is unchanged; shorten the kept tail, the tool output or the system prompt.`,

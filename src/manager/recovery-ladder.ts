@@ -114,7 +114,7 @@ function cutResult(result: ToolResultMessage, limits: Partial<ToolOutputLimits>)
 const SAVED_AT = /saved to (.+?)(?= \(SHA-256|\]|\.(?:\s|$))/;
 
 /** The one line that stands for an output the request had no room for, and how to get it again. @internal */
-export function stubText(original: ToolResultMessage): string {
+function stubText(original: ToolResultMessage): string {
   const texts = original.content.flatMap((part) => (part.type === 'text' ? [part.text] : []));
   const text = texts.join('\n');
   const images = original.content.length - texts.length;

@@ -16,7 +16,7 @@ import type { NativeCompactionReport } from './events.js';
  * const { systemPrompt, tools, byRole, byKind } = manager.stats(history).breakdown;
  * ```
  */
-export interface ContextBreakdown {
+interface ContextBreakdown {
   systemPrompt: number;
   tools: number;
   /** Estimated tokens of the sent messages by role. */

@@ -5,7 +5,7 @@ import { RecordedUsage } from './recorded-usage.js';
 import type { SentProjection } from './sent-projection.js';
 
 /** What {@link TokenAccounting} needs from the manager. @internal */
-export interface TokenAccountingOptions {
+interface TokenAccountingOptions {
   config: ContextConfig;
   /** Tokens of the system prompt and tools. */
   extras: () => number;

@@ -16,7 +16,7 @@ import type { ContextEvent } from './events.js';
 import type { SentProjection } from './sent-projection.js';
 
 /** What {@link ToolBatches} needs from the manager. @internal */
-export interface ToolBatchesOptions {
+interface ToolBatchesOptions {
   config: ContextConfig;
   summarizer: Summarizer;
   /** Archives earlier than the bound when it pays (the manager's `costAware` option). */
@@ -24,7 +24,7 @@ export interface ToolBatchesOptions {
 }
 
 /** A batch archived: where its results sat in the history, their archived copies, its summary message and its event. @internal */
-export interface ArchivedBatch {
+interface ArchivedBatch {
   indexes: readonly number[];
   copies: readonly ToolResultMessage[];
   summary: Message;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ContextError } from '../errors.js';
 import { createKeyedQueue } from '../internal/keyed-queue.js';
 import { option, parseOptions } from '../validation/parse-options.js';

@@ -7,16 +7,16 @@ import type { TextContent, ToolResultMessage } from '../types.js';
 import { ARCHIVED_RESULT_PLACEHOLDER, MISSING_RESULT_TEXT } from './wire-strings.js';
 
 /** The content of every archived result's placeholder: one frozen array, shared. */
-const PLACEHOLDER_CONTENT: readonly TextContent[] = Object.freeze([
+const PLACEHOLDER_CONTENT: readonly TextContent[] = /* @__PURE__ */ Object.freeze([
   Object.freeze({ type: 'text' as const, text: ARCHIVED_RESULT_PLACEHOLDER }),
 ]);
 /** The content of every synthetic result of an unanswered call: one frozen array, shared. @internal */
-export const MISSING_CONTENT: readonly TextContent[] = Object.freeze([
+export const MISSING_CONTENT: readonly TextContent[] = /* @__PURE__ */ Object.freeze([
   Object.freeze({ type: 'text' as const, text: MISSING_RESULT_TEXT }),
 ]);
-const PLACEHOLDER_META = Object.freeze({ agentVisible: true, kind: 'tool_result_archived' });
-const MISSING_META = Object.freeze({ kind: 'tool_result', userVisible: false });
-const ARCHIVED_META = Object.freeze({ agentVisible: false, kind: 'tool_result_archived' });
+const PLACEHOLDER_META = /* @__PURE__ */ Object.freeze({ agentVisible: true, kind: 'tool_result_archived' });
+const MISSING_META = /* @__PURE__ */ Object.freeze({ kind: 'tool_result', userVisible: false });
+const ARCHIVED_META = /* @__PURE__ */ Object.freeze({ agentVisible: false, kind: 'tool_result_archived' });
 
 /** The keys of a tool result that {@link archiveToolResult} copies into a literal of their own shape, in order. */
 const PLAIN_KEYS = ['role', 'toolCallId', 'toolName', 'content', 'isError', 'meta'] as const;

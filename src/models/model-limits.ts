@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError } from '../errors.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { matchesModelKey, normalizeModelId } from './internal/model-id.js';
@@ -47,7 +47,7 @@ const limits = (contextWindow: number, maxOutputTokens: number): ModelLimits =>
  * their native window, which local servers often cut (Ollama loads 2,048–4,096 by default): pass
  * the window your server actually loads.
  */
-export const MODEL_LIMITS: Readonly<Record<string, ModelLimits>> = Object.freeze({
+export const MODEL_LIMITS: Readonly<Record<string, ModelLimits>> = /* @__PURE__ */ Object.freeze({
   // OpenAI (platform model pages)
   'gpt-5': limits(400_000, 128_000),
   'gpt-5-mini': limits(400_000, 128_000),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError } from '../errors.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { matchesModelKey, normalizeModelId } from './internal/model-id.js';

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError } from '../errors.js';
 import { createKeyedQueue } from '../internal/keyed-queue.js';
 import type { MemoryStore } from '../memory/memory-store.js';

@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { LeafConflictError, StoreError } from '../errors.js';
 import { deepFreeze } from '../internal/deep-freeze.js';
 import { mixHash } from '../internal/mix-hash.js';

@@ -1,6 +1,6 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SessionError, StoreError } from '../errors.js';
 import { checkExpectedLeaf } from '../session/check-expected-leaf.js';
 import { wantsContextBranch } from '../session/context-branch.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { describeContextTokens } from '../counting/estimate-context-tokens.js';
 import { estimateMessageTokens } from '../counting/estimate-message-tokens.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
@@ -44,7 +44,7 @@ export interface ClearToolUsesOptions {
  * const item: ClearedToolUse = { toolCallId: 'call_1', toolName: 'bash', tokensFreed: 1200 };
  * ```
  */
-export interface ClearedToolUse {
+interface ClearedToolUse {
   toolCallId: string;
   toolName: string;
   /** Tokens the result (and its call's input, when cleared) no longer cost. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type ContextConfig, type ContextConfigInput, effectiveTokenLimit, toConfig } from '../config/index.js';
 import { countExtras } from '../counting/estimate-context-tokens.js';
 import { estimateMessageTokens } from '../counting/estimate-message-tokens.js';

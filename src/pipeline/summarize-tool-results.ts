@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   type ContextConfig,
   type ContextConfigInput,
@@ -158,7 +158,7 @@ export async function summarizeToolResults(
 }
 
 /** {@link summarizeToolResults} without the input check, for callers that checked already. @internal */
-export async function summarizeToolResultsOf(
+async function summarizeToolResultsOf(
   messages: readonly Message[],
   options: SummarizeToolResultsOptions = {},
 ): Promise<SummarizeToolResultsResult> {

@@ -1,5 +1,5 @@
 // zod schemas for the session-tree entries, annotated against `types.ts` like the message schemas.
-import { z } from 'zod';
+import * as z from 'zod';
 import type {
   BranchSummaryEntry,
   CompactionEntry,

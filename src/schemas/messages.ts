@@ -6,7 +6,7 @@
  * Object schemas strip unknown keys from what they return; stores validate with them but keep the
  * entry as written.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { anchorSchema } from '../summarizing/anchors/anchor.js';
 import type {
   AssistantMessage,

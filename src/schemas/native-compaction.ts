@@ -1,5 +1,5 @@
 // zod schemas for provider-native compaction (`native-compaction.ts`), annotated against its types.
-import { z } from 'zod';
+import * as z from 'zod';
 import { type CompactionUsage, NATIVE_PAYLOAD_LIMIT, type NativeCompaction } from '../native-compaction.js';
 
 const count = z.number().nonnegative();

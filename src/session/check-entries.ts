@@ -8,6 +8,7 @@
  */
 import { SessionError } from '../errors.js';
 import { sessionEntrySchema } from '../schemas/entries.js';
+import { describeValue } from '../validation/describe-value.js';
 import { isStoredEntry } from './is-stored-entry.js';
 
 const known = new WeakSet<object>();
@@ -44,17 +45,11 @@ export function isFrozenEntry(entry: unknown): boolean {
   return typeof entry === 'object' && entry !== null && Object.isFrozen(entry);
 }
 
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : typeof value;
-}
-
 /** Throws unless `entries` is an array or a Map of entries. */
 export function checkEntryCollection(functionName: string, entries: unknown): void {
   if (Array.isArray(entries) || entries instanceof Map) return;
   throw new SessionError({
-    message: `${functionName}: entries must be an array of session entries (store.getEntries or store.getBranch) or a Map by id, received ${describe(entries)}.`,
+    message: `${functionName}: entries must be an array of session entries (store.getEntries or store.getBranch) or a Map by id, received ${describeValue(entries)}.`,
     code: 'INPUT_INVALID',
   });
 }
@@ -63,7 +58,7 @@ export function checkEntryCollection(functionName: string, entries: unknown): vo
 export function checkOptionsObject(functionName: string, options: unknown): void {
   if (options === undefined || (typeof options === 'object' && options !== null && !Array.isArray(options))) return;
   throw new SessionError({
-    message: `${functionName}: options must be an object or left out, received ${describe(options)}.`,
+    message: `${functionName}: options must be an object or left out, received ${describeValue(options)}.`,
     code: 'INPUT_INVALID',
   });
 }
@@ -95,7 +90,7 @@ export function checkSessionOptions(functionName: string, options: unknown): voi
   const value = options as { store?: { getBranch?: unknown }; sessionId?: unknown } | null | undefined;
   const problem =
     typeof value !== 'object' || value === null
-      ? `options must be an object, received ${describe(options)}`
+      ? `options must be an object, received ${describeValue(options)}`
       : typeof value.store?.getBranch !== 'function'
         ? 'options.store must be a SessionStore (createInMemorySessionStore(), createJsonlStore(), …)'
         : typeof value.sessionId !== 'string'

@@ -30,7 +30,7 @@ export function backToCall(path: readonly SessionEntry[], first: number): number
 const METADATA_TYPES = new Set(['model_change', 'thinking_level_change']);
 
 /** Whether an entry only sets context metadata (the model, the thinking level). @internal */
-export function isMetadataEntry(entry: SessionEntry): boolean {
+function isMetadataEntry(entry: SessionEntry): boolean {
   return METADATA_TYPES.has(entry.type);
 }
 

@@ -1,7 +1,7 @@
 import type { CompactionEntry, SessionEntry, SessionEntryType } from '../session-entry.js';
 
 /** The entries of a session by position, as the session index holds them. @internal */
-export interface EntriesByPosition {
+interface EntriesByPosition {
   typeAt(position: number): SessionEntryType;
   idOf(position: number): string;
   entryAt(position: number): SessionEntry;

@@ -4,7 +4,7 @@
  * @internal
  */
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { SessionError, StoreError } from '../errors.js';
 import { deepFreeze } from '../internal/deep-freeze.js';
 import { describeValue } from '../validation/describe-value.js';

@@ -41,7 +41,7 @@ const indexes = new WeakMap<readonly SessionEntry[], EntryIndex>();
  *
  * @internal
  */
-export function indexEntries(entries: SessionEntries): ReadonlyMap<string, SessionEntry> {
+function indexEntries(entries: SessionEntries): ReadonlyMap<string, SessionEntry> {
   if (!Array.isArray(entries)) return entries as ReadonlyMap<string, SessionEntry>;
   const list = entries as readonly SessionEntry[];
   let index = indexes.get(list);
@@ -69,7 +69,7 @@ export function indexEntries(entries: SessionEntries): ReadonlyMap<string, Sessi
  *
  * @internal
  */
-export function newestEntryId(entries: SessionEntries): string | null {
+function newestEntryId(entries: SessionEntries): string | null {
   if (Array.isArray(entries)) {
     const list = entries as readonly SessionEntry[];
     return list.length === 0 ? null : list[list.length - 1]!.id;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CompactionError, ConfigError } from '../errors.js';
 import { raceAbort } from '../internal/race-abort.js';
 import { parseOptions } from '../validation/parse-options.js';

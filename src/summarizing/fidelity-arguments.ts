@@ -1,7 +1,7 @@
 // The arguments of the fidelity exports (anchored facts, tool-output parsers), checked where a host
 // passes them: a ConfigError that names the function and the argument instead of a TypeError deep
 // inside a parser.
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseOptions } from '../validation/parse-options.js';
 import { type Anchor, anchorSchema } from './anchors/anchor.js';
 

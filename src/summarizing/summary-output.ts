@@ -3,7 +3,7 @@ import { raceAbort } from '../internal/race-abort.js';
 import type { Summarizer, SummaryOutput, SummaryRequest } from './summarizer-types.js';
 
 /** A summarizer's answer in one shape. @internal */
-export interface NormalizedSummary {
+interface NormalizedSummary {
   text: string;
   truncated: boolean;
   /** The stop reason as the summarizer gave it, if any. */
@@ -34,7 +34,7 @@ export function normalizeStopReason(reason: string): string {
 }
 
 /** @internal */
-export function normalizeSummary(output: SummaryOutput): NormalizedSummary {
+function normalizeSummary(output: SummaryOutput): NormalizedSummary {
   if (typeof output === 'string') return { text: output.trim(), truncated: false };
   if (output === null || typeof output !== 'object' || typeof output.text !== 'string') {
     return { text: '', truncated: false };
@@ -77,7 +77,7 @@ export async function callSummarizer(
 }
 
 /** @internal */
-export function throwIfAborted(signal: AbortSignal | undefined, cause?: unknown): void {
+function throwIfAborted(signal: AbortSignal | undefined, cause?: unknown): void {
   if (signal?.aborted) {
     throw new CompactionError({
       message: 'The summary was aborted; nothing was changed.',

@@ -199,7 +199,7 @@ ${closing(request)}`;
  * const prompt = SUMMARY_PROMPTS.compaction({ kind: 'compaction', messages, text, maxOutputTokens: 4096 });
  * ```
  */
-export const SUMMARY_PROMPTS: Readonly<Record<SummaryKind, SummaryPromptBuilder>> = Object.freeze({
+export const SUMMARY_PROMPTS: Readonly<Record<SummaryKind, SummaryPromptBuilder>> = /* @__PURE__ */ Object.freeze({
   compaction: compactionPrompt,
   tool_results: toolResultsPrompt,
   branch: branchPrompt,

@@ -17,7 +17,7 @@ export interface HighlightLimits {
 }
 
 /** Picked lines of one output, in their original order, with a `…` where lines were skipped. @internal */
-export interface Highlights {
+interface Highlights {
   /** The kept lines, `…` marking gaps. */
   excerpt: string[];
   /** Non-empty lines in the output. */

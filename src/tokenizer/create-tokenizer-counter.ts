@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { IMAGE_TOKENS, type TokenCounter } from '../counting/token-counter.js';
 import { ConfigError } from '../errors.js';
 import { assertStringArgument } from '../validation/assert-argument.js';
@@ -76,7 +76,7 @@ export function counterFor({
  * 10–15 MB for `o200k_base`, half that for `cl100k_base`) and builds its encoder, which every
  * counter of that encoding then shares. Importing `ctxkit/tokenizer` loads no table. Text that
  * looks like a special token (`<|endoftext|>`, `<|im_start|>`) is counted as the plain text it is,
- * as a provider counts it inside a message, so `count` never throws.
+ * as a provider counts it inside a message, so `count` never throws once the table is loaded.
  *
  * The table is loaded synchronously, which works on Node 20.16 and later (both builds) and on Bun.
  * Where it cannot be (browsers, Deno, earlier Node releases), use {@link loadTokenizerCounter}, or
@@ -87,7 +87,9 @@ export function counterFor({
  * @param options - The encoding, the image cost and the per-message overhead.
  * @returns A synchronous {@link TokenCounter} with `exact: true`, named after its encoding.
  * @throws `ConfigError` (from `ctxkit`) naming the field when an option is unknown, negative or not
- *   finite, or (field `encoding`) when the runtime cannot load the table synchronously.
+ *   finite, or (field `encoding`) when the runtime cannot load the table synchronously. The first
+ *   `count` throws `ContextError` (`DEPENDENCY_MISSING`) when gpt-tokenizer, an optional peer
+ *   dependency, is not installed: `npm install gpt-tokenizer`.
  *
  * @example
  * ```ts

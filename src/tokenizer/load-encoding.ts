@@ -1,5 +1,4 @@
-import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
-import { ConfigError } from '../errors.js';
+import { ConfigError, ContextError } from '../errors.js';
 import { createBytePairCounter, type Ranks } from './byte-pair-counter.js';
 
 /**
@@ -14,8 +13,14 @@ import { createBytePairCounter, type Ranks } from './byte-pair-counter.js';
  */
 export type TokenizerEncoding = 'o200k_base' | 'cl100k_base';
 
+/** What an encoder is built from: gpt-tokenizer's rank table and split pattern for one encoding. */
+interface EncodingData {
+  ranks: Ranks;
+  pattern: RegExp;
+}
+
 /** The rank tables loaded so far; each is parsed once, the first time an encoding is asked for. */
-const loadedRanks = new Map<TokenizerEncoding, Ranks>();
+const loadedRanks = new Map<TokenizerEncoding, EncodingData>();
 
 /** A function counting the tokens of a text. @internal */
 export type CountTokens = (text: string) => number;
@@ -53,14 +58,60 @@ export function canLoadSync(encoding: TokenizerEncoding): boolean {
   return loadedRanks.has(encoding) || syncRequire() !== undefined;
 }
 
-function ranksOf(module: unknown): Ranks {
-  const ranks = (module as { default?: unknown }).default ?? module;
+/** The split patterns module of gpt-tokenizer (`gpt-tokenizer/encodingParams/constants`). */
+interface SplitPatterns {
+  CL100K_TOKEN_SPLIT_REGEX: RegExp;
+  O200K_TOKEN_SPLIT_REGEX: RegExp;
+}
+
+/**
+ * Whether `error` says a module could not be found: Node's CommonJS and ESM codes, or a module
+ * loader's words; a loader that wraps the failure (as test runners and bundlers' runtimes do) keeps
+ * it as the `cause`, which is followed a few levels down.
+ */
+function isNotFound(error: unknown): boolean {
+  let current = error as { code?: unknown; message?: unknown; cause?: unknown } | null | undefined;
+  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
+    if (current.code === 'MODULE_NOT_FOUND' || current.code === 'ERR_MODULE_NOT_FOUND') return true;
+    if (/cannot find (module|package)|failed to resolve/i.test(String(current.message))) return true;
+    current = current.cause as typeof current;
+  }
+  return false;
+}
+
+/**
+ * Runs `load` (which reads gpt-tokenizer) and turns "module not found" into the error that says how
+ * to install it: gpt-tokenizer is an optional peer dependency of ctxkit, needed by this entry only.
+ */
+function fromGptTokenizer<T>(load: () => T): T {
+  try {
+    return load();
+  } catch (error) {
+    throw isNotFound(error) ? missingTokenizer(error) : error;
+  }
+}
+
+/** The `DEPENDENCY_MISSING` error of this entry when gpt-tokenizer is not installed. */
+function missingTokenizer(cause: unknown): ContextError {
+  return new ContextError({
+    message:
+      "ctxkit/tokenizer counts with gpt-tokenizer, an optional peer dependency that is not installed: run `npm install gpt-tokenizer` (or count without it with ctxkit's approximateCounter).",
+    code: 'DEPENDENCY_MISSING',
+    cause,
+  });
+}
+
+function encodingData(encoding: TokenizerEncoding, ranksModule: unknown, patternsModule: unknown): EncodingData {
+  const ranks = (ranksModule as { default?: unknown }).default ?? ranksModule;
   if (!Array.isArray(ranks)) throw new Error('gpt-tokenizer returned no rank table');
-  return ranks as Ranks;
+  const patterns = patternsModule as SplitPatterns;
+  const pattern = encoding === 'o200k_base' ? patterns.O200K_TOKEN_SPLIT_REGEX : patterns.CL100K_TOKEN_SPLIT_REGEX;
+  if (!(pattern instanceof RegExp)) throw new Error('gpt-tokenizer returned no split pattern');
+  return { ranks: ranks as Ranks, pattern };
 }
 
 /** Loads one rank table synchronously (the first time), or fails with what to do instead. */
-function loadRanksSync(encoding: TokenizerEncoding): Ranks {
+function loadRanksSync(encoding: TokenizerEncoding): EncodingData {
   const cached = loadedRanks.get(encoding);
   if (cached !== undefined) return cached;
   const load = syncRequire();
@@ -73,21 +124,34 @@ function loadRanksSync(encoding: TokenizerEncoding): Ranks {
     });
   }
   // Literal specifiers, so that bundlers see which files are needed.
-  const ranks = ranksOf(
-    encoding === 'o200k_base' ? load('gpt-tokenizer/bpeRanks/o200k_base') : load('gpt-tokenizer/bpeRanks/cl100k_base'),
+  const data = fromGptTokenizer(() =>
+    encodingData(
+      encoding,
+      encoding === 'o200k_base'
+        ? load('gpt-tokenizer/bpeRanks/o200k_base')
+        : load('gpt-tokenizer/bpeRanks/cl100k_base'),
+      load('gpt-tokenizer/encodingParams/constants'),
+    ),
   );
-  loadedRanks.set(encoding, ranks);
-  return ranks;
+  loadedRanks.set(encoding, data);
+  return data;
 }
 
 /** Loads one rank table with a dynamic `import()`, which every runtime and bundler supports. @internal */
 export async function loadRanks(encoding: TokenizerEncoding): Promise<void> {
   if (loadedRanks.has(encoding)) return;
-  const module =
-    encoding === 'o200k_base'
-      ? await import('gpt-tokenizer/bpeRanks/o200k_base')
-      : await import('gpt-tokenizer/bpeRanks/cl100k_base');
-  if (!loadedRanks.has(encoding)) loadedRanks.set(encoding, ranksOf(module));
+  let modules: [unknown, unknown];
+  try {
+    modules = await Promise.all([
+      encoding === 'o200k_base'
+        ? import('gpt-tokenizer/bpeRanks/o200k_base')
+        : import('gpt-tokenizer/bpeRanks/cl100k_base'),
+      import('gpt-tokenizer/encodingParams/constants'),
+    ]);
+  } catch (error) {
+    throw isNotFound(error) ? missingTokenizer(error) : error;
+  }
+  if (!loadedRanks.has(encoding)) loadedRanks.set(encoding, encodingData(encoding, ...modules));
 }
 
 /**
@@ -97,11 +161,8 @@ export async function loadRanks(encoding: TokenizerEncoding): Promise<void> {
 export function getEncoder(encoding: TokenizerEncoding): CountTokens {
   let encoder = encoders.get(encoding);
   if (encoder === undefined) {
-    const ranks = loadRanksSync(encoding);
-    encoder = createBytePairCounter(
-      ranks,
-      encoding === 'o200k_base' ? O200K_TOKEN_SPLIT_REGEX : CL100K_TOKEN_SPLIT_REGEX,
-    );
+    const { ranks, pattern } = loadRanksSync(encoding);
+    encoder = createBytePairCounter(ranks, pattern);
     encoders.set(encoding, encoder);
   }
   return encoder;

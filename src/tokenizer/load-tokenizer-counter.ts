@@ -9,7 +9,9 @@ import { getEncoder, loadRanks } from './load-encoding.js';
  *
  * @param options - The encoding, the image cost and the per-message overhead.
  * @returns A promise of a synchronous {@link TokenCounter} with `exact: true`, named after its encoding.
- * @throws `ConfigError` (from `ctxkit`) naming the field when an option is unknown, negative or not finite.
+ * @throws `ConfigError` (from `ctxkit`) naming the field when an option is unknown, negative or not finite;
+ *   `ContextError` (`DEPENDENCY_MISSING`) when gpt-tokenizer, an optional peer dependency, is not
+ *   installed: `npm install gpt-tokenizer`.
  *
  * @example
  * ```ts

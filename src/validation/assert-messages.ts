@@ -1,8 +1,7 @@
 import { ContextError } from '../errors.js';
-import { messageSchema } from '../schemas/messages.js';
 import type { Message } from '../types.js';
-import { isWellFormedMessage } from './is-well-formed-message.js';
-import { firstIssue } from './zod-issues.js';
+import { describeValue } from './describe-value.js';
+import { messageProblem } from './is-well-formed-message.js';
 
 /** Message objects already found valid; each object is checked once, so repeated calls stay cheap. */
 const checked = new WeakSet<object>();
@@ -19,7 +18,7 @@ const checked = new WeakSet<object>();
 export function assertMessages(messages: unknown, where: string): asserts messages is readonly Message[] {
   if (!Array.isArray(messages)) {
     throw new ContextError({
-      message: `${where}: messages must be an array of messages, received ${describe(messages)}.`,
+      message: `${where}: messages must be an array of messages, received ${describeValue(messages)}.`,
       code: 'INPUT_INVALID',
     });
   }
@@ -34,7 +33,7 @@ export function assertMessages(messages: unknown, where: string): asserts messag
 /**
  * Checks one message (the `index`-th of what the host passed) without remembering it: the
  * manager checks each new message once as it arrives, so it needs no record of the old ones.
- * A hand-written check accepts well-formed messages; the schema explains the others.
+ * The check is hand-written, kept equal to `messageSchema` (see `is-well-formed-message.ts`).
  *
  * @throws {@link ContextError} with code `INPUT_INVALID`.
  * @internal
@@ -44,18 +43,10 @@ export function assertMessage(message: unknown, where: string, index: number): a
 }
 
 function checkMessage(message: unknown, where: string, label: string): asserts message is Message {
-  if (isWellFormedMessage(message)) return;
-  const parsed = messageSchema.safeParse(message);
-  if (parsed.success) return;
-  const { field, detail } = firstIssue(parsed.error, '');
+  const problem = messageProblem(message);
+  if (problem === undefined) return;
   throw new ContextError({
-    message: `${where}: ${label}${field ? `.${field}` : ''} ${detail}. Each message needs a role of 'user', 'assistant' or 'toolResult' and content of that role's shape (see the Message type).`,
+    message: `${where}: ${label}${problem}. Each message needs a role of 'user', 'assistant' or 'toolResult' and content of that role's shape (see the Message type).`,
     code: 'INPUT_INVALID',
-    cause: parsed.error,
   });
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  return typeof value === 'object' ? 'an object' : typeof value;
 }

@@ -1,46 +1,71 @@
 import { compactionUsageSchema, nativeCompactionSchema } from '../schemas/native-compaction.js';
+// A hand-written check of the message model, kept equal to `messageSchema` (`ctxkit/schemas`) by a
+// property test over generated messages, whole and damaged (`test/validation/message-problem.test.ts`).
+// Functions check every message a host hands in, so this runs on the hot path: about 20× cheaper
+// than the schema, it allocates nothing for a valid message, and it keeps zod out of a bundle that
+// only converts and manages messages. `meta.anchors` is left to the stores, which read it back.
+
 /**
- * A hand-written check of the message model, for the hot path: true only for values the message
- * schema accepts (it may be stricter, never looser), so a caller can skip the schema for what it
- * accepts and ask the schema, for its error, about the rest. About 20× cheaper than the schema.
+ * The first problem of a value as a message, as the field (`.content[0].text`, or `''` for the
+ * value itself) and what it must be; `undefined` when the value is a well-formed message.
  *
  * @internal
  */
-export function isWellFormedMessage(value: unknown): boolean {
-  if (!isObject(value)) return false;
+export function messageProblem(value: unknown): string | undefined {
+  if (!isObject(value)) return ' must be an object';
   const message = value as Record<string, unknown>;
-  if (!optionalMeta(message.meta) || !optionalRecord(message.providerData)) return false;
+  const common = metaProblem(message.meta) ?? optionalRecord(message.providerData, '.providerData');
   switch (message.role) {
     case 'user': {
       const content = message.content;
-      if (typeof content === 'string') return true;
-      if (!Array.isArray(content)) return false;
-      for (const part of content) if (!isText(part) && !isImage(part)) return false;
-      return true;
+      if (typeof content !== 'string') {
+        if (!Array.isArray(content)) return '.content must be a string or an array of text and image parts';
+        for (let index = 0; index < content.length; index++) {
+          const problem = partProblem(content[index], `.content[${index}]`, USER_PARTS);
+          if (problem !== undefined) return problem;
+        }
+      }
+      return common;
     }
     case 'assistant': {
       const content = message.content;
-      if (!Array.isArray(content)) return false;
-      for (const part of content) if (!isText(part) && !isToolCall(part) && !isThinking(part)) return false;
+      if (!Array.isArray(content)) return '.content must be an array of text, thinking and toolCall parts';
+      for (let index = 0; index < content.length; index++) {
+        const problem = partProblem(content[index], `.content[${index}]`, ASSISTANT_PARTS);
+        if (problem !== undefined) return problem;
+      }
       return (
-        optionalUsage(message.usage) &&
-        optionalStopReason(message.stopReason) &&
-        optionalString(message.errorMessage) &&
-        optionalString(message.provider) &&
-        optionalString(message.model)
+        usageProblem(message.usage) ??
+        (message.stopReason === undefined || STOP_REASONS.has(message.stopReason as string)
+          ? undefined
+          : ".stopReason must be 'stop', 'length', 'toolUse', 'error' or 'aborted'") ??
+        optionalString(message.errorMessage, '.errorMessage') ??
+        optionalString(message.provider, '.provider') ??
+        optionalString(message.model, '.model') ??
+        common
       );
     }
     case 'toolResult': {
+      if (typeof message.toolCallId !== 'string' || message.toolCallId.length === 0) {
+        return '.toolCallId must be a non-empty string (the id of the tool call it answers)';
+      }
+      if (typeof message.toolName !== 'string') return '.toolName must be a string';
       const content = message.content;
-      if (typeof message.toolCallId !== 'string' || message.toolCallId.length === 0) return false;
-      if (typeof message.toolName !== 'string' || !Array.isArray(content)) return false;
-      for (const part of content) if (!isText(part) && !isImage(part)) return false;
-      return optionalBoolean(message.isError);
+      if (!Array.isArray(content)) return '.content must be an array of text and image parts';
+      for (let index = 0; index < content.length; index++) {
+        const problem = partProblem(content[index], `.content[${index}]`, USER_PARTS);
+        if (problem !== undefined) return problem;
+      }
+      return optionalBoolean(message.isError, '.isError') ?? common;
     }
     default:
-      return false;
+      return ".role must be 'user', 'assistant' or 'toolResult'";
   }
 }
+
+const USER_PARTS = ['text', 'image'] as const;
+const ASSISTANT_PARTS = ['text', 'thinking', 'toolCall'] as const;
+const STOP_REASONS = new Set(['stop', 'length', 'toolUse', 'error', 'aborted']);
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -53,96 +78,107 @@ function isRecord(value: unknown): boolean {
   return prototype === Object.prototype || prototype === null;
 }
 
-function optionalRecord(value: unknown): boolean {
-  return value === undefined || isRecord(value);
+function optionalRecord(value: unknown, field: string): string | undefined {
+  return value === undefined || isRecord(value) ? undefined : `${field} must be a plain object (or left out)`;
 }
 
-function optionalString(value: unknown): boolean {
-  return value === undefined || typeof value === 'string';
+function optionalString(value: unknown, field: string): string | undefined {
+  return value === undefined || typeof value === 'string' ? undefined : `${field} must be a string (or left out)`;
 }
 
-function optionalBoolean(value: unknown): boolean {
-  return value === undefined || typeof value === 'boolean';
+function optionalBoolean(value: unknown, field: string): string | undefined {
+  return value === undefined || typeof value === 'boolean' ? undefined : `${field} must be a boolean (or left out)`;
 }
 
 function isFiniteNumber(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value);
 }
 
-function optionalCount(value: unknown): boolean {
-  return value === undefined || (isFiniteNumber(value) && value >= 0);
+function isCount(value: unknown): boolean {
+  return isFiniteNumber(value) && value >= 0;
 }
 
-function isText(part: unknown): boolean {
-  return isObject(part) && part.type === 'text' && typeof part.text === 'string' && optionalRecord(part.providerData);
+function string(value: unknown, field: string): string | undefined {
+  return typeof value === 'string' ? undefined : `${field} must be a string`;
 }
 
-function isImage(part: unknown): boolean {
-  return (
-    isObject(part) &&
-    part.type === 'image' &&
-    typeof part.data === 'string' &&
-    typeof part.mimeType === 'string' &&
-    optionalRecord(part.providerData)
-  );
+/** The first problem of a content part whose `type` must be one of `types`. */
+function partProblem(part: unknown, at: string, types: readonly string[]): string | undefined {
+  if (!isObject(part) || !types.includes(part.type as string)) {
+    const quoted = types.map((type) => `'${type}'`);
+    return `${at} must be a content part with a type of ${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
+  }
+  const providerData = optionalRecord(part.providerData, `${at}.providerData`);
+  switch (part.type) {
+    case 'text':
+      return string(part.text, `${at}.text`) ?? providerData;
+    case 'image':
+      return string(part.data, `${at}.data`) ?? string(part.mimeType, `${at}.mimeType`) ?? providerData;
+    case 'thinking':
+      return (
+        string(part.thinking, `${at}.thinking`) ??
+        optionalString(part.signature, `${at}.signature`) ??
+        optionalBoolean(part.redacted, `${at}.redacted`) ??
+        providerData
+      );
+    default:
+      if (typeof part.id !== 'string' || part.id.length === 0) return `${at}.id must be a non-empty string`;
+      return (
+        string(part.name, `${at}.name`) ??
+        (isRecord(part.arguments) ? undefined : `${at}.arguments must be a plain object of the call's arguments`) ??
+        providerData
+      );
+  }
 }
 
-function isThinking(part: unknown): boolean {
-  return (
-    isObject(part) &&
-    part.type === 'thinking' &&
-    typeof part.thinking === 'string' &&
-    optionalString(part.signature) &&
-    optionalBoolean(part.redacted) &&
-    optionalRecord(part.providerData)
-  );
+function usageProblem(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (!isObject(value)) return '.usage must be an object (or left out)';
+  for (const key of ['input', 'output'] as const) {
+    if (!isCount(value[key])) return `.usage.${key} must be a finite number ≥ 0`;
+  }
+  for (const key of ['cacheRead', 'cacheWrite', 'total'] as const) {
+    if (value[key] !== undefined && !isCount(value[key]))
+      return `.usage.${key} must be a finite number ≥ 0 (or left out)`;
+  }
+  // Rare (a provider's native compaction step): checked by its schema.
+  if (value.compaction !== undefined) {
+    const checked = compactionUsageSchema.safeParse(value.compaction);
+    if (!checked.success)
+      return `.usage.compaction${issuePath(checked.error.issues[0]?.path)} ${checked.error.issues[0]?.message}`;
+  }
+  return undefined;
 }
 
-function isToolCall(part: unknown): boolean {
-  return (
-    isObject(part) &&
-    part.type === 'toolCall' &&
-    typeof part.id === 'string' &&
-    part.id.length > 0 &&
-    typeof part.name === 'string' &&
-    isRecord(part.arguments) &&
-    optionalRecord(part.providerData)
-  );
+/** A zod issue's path as a field suffix (`.payload`, `[0]`). */
+function issuePath(path: readonly PropertyKey[] | undefined): string {
+  return (path ?? []).map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`)).join('');
 }
 
-function optionalUsage(value: unknown): boolean {
-  if (value === undefined) return true;
-  if (!isObject(value)) return false;
-  return (
-    isFiniteNumber(value.input) &&
-    value.input >= 0 &&
-    isFiniteNumber(value.output) &&
-    value.output >= 0 &&
-    optionalCount(value.cacheRead) &&
-    optionalCount(value.cacheWrite) &&
-    optionalCount(value.total) &&
-    (value.compaction === undefined || compactionUsageSchema.safeParse(value.compaction).success)
-  );
-}
-
-const STOP_REASONS = new Set(['stop', 'length', 'toolUse', 'error', 'aborted']);
-
-function optionalStopReason(value: unknown): boolean {
-  return value === undefined || (typeof value === 'string' && STOP_REASONS.has(value));
-}
-
-function optionalMeta(value: unknown): boolean {
-  if (value === undefined) return true;
-  if (!isObject(value)) return false;
+function metaProblem(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (!isObject(value)) return '.meta must be an object (or left out)';
   const kept = value.keptMessages;
   return (
-    optionalString(value.id) &&
-    (value.timestamp === undefined || isFiniteNumber(value.timestamp)) &&
-    optionalBoolean(value.agentVisible) &&
-    optionalBoolean(value.userVisible) &&
-    optionalString(value.kind) &&
-    (kept === undefined || (Number.isSafeInteger(kept) && (kept as number) >= 0)) &&
-    // Rare (a provider's native compaction): checked by its schema, payload size included.
-    (value.native === undefined || nativeCompactionSchema.safeParse(value.native).success)
+    optionalString(value.id, '.meta.id') ??
+    (value.timestamp === undefined || isFiniteNumber(value.timestamp)
+      ? undefined
+      : '.meta.timestamp must be a finite number (or left out)') ??
+    optionalBoolean(value.agentVisible, '.meta.agentVisible') ??
+    optionalBoolean(value.userVisible, '.meta.userVisible') ??
+    optionalString(value.kind, '.meta.kind') ??
+    (kept === undefined || (Number.isSafeInteger(kept) && (kept as number) >= 0)
+      ? undefined
+      : '.meta.keptMessages must be a whole number ≥ 0 (or left out)') ??
+    nativeProblem(value.native)
   );
+}
+
+/** Rare (a provider's native compaction): checked by its schema, payload size included. */
+function nativeProblem(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const checked = nativeCompactionSchema.safeParse(value);
+  if (checked.success) return undefined;
+  const issue = checked.error.issues[0];
+  return `.meta.native${issuePath(issue?.path)} ${issue?.message}`;
 }

@@ -2,7 +2,7 @@
 // whose error names the function, the field and the fix:
 //   splitByTokenBudget: options.budget must be a finite number ≥ 0 (got -1)
 // Schemas say what a field must be (`must be …`); the helper adds who, where and what was given.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { TokenCounter } from '../counting/token-counter.js';
 import { ConfigError } from '../errors.js';
 import type { Summarizer } from '../summarizing/summarizer-types.js';
@@ -45,7 +45,7 @@ function requirement(issue: Issue): string {
  *
  * @internal
  */
-export function optionsError(functionName: string, error: z.ZodError, input: unknown, name = 'options'): ConfigError {
+function optionsError(functionName: string, error: z.ZodError, input: unknown, name = 'options'): ConfigError {
   const issue = error.issues[0];
   const path = issue?.path ?? [];
   const field = path.map(String).join('.');
@@ -86,8 +86,11 @@ export function parseOptions<Schema extends z.ZodType>(
   throw optionsError(functionName, parsed.error, input, name);
 }
 
-/** The schema of {@link option.bag}: built once, as functions check their options on every call. */
-const optionsBag = z.looseObject({}, { error: 'must be an object (or left out)' }).optional();
+/**
+ * The schema of {@link option.bag}: built once, on first use (functions check their options on every
+ * call), and not when this module loads, so a bundle that never checks options carries no zod.
+ */
+let optionsBag: z.ZodOptional<z.ZodObject<Record<never, never>, z.core.$loose>> | undefined;
 
 /**
  * Field schemas with messages in the shape `parseOptions` prints (`must be …`), shared so every
@@ -134,7 +137,10 @@ export const option = {
    * function's own schema). Use it where a function reads its options before validating them, so
    * `null` or a string fails naming `options` instead of as a `TypeError`.
    */
-  bag: () => optionsBag,
+  bag: () => {
+    optionsBag ??= z.looseObject({}, { error: 'must be an object (or left out)' }).optional();
+    return optionsBag;
+  },
   /** An options object of exactly these fields, or nothing: an unknown field (a typo) is refused. */
   fields: <Shape extends z.ZodRawShape>(shape: Shape) =>
     z.strictObject(shape, { error: 'must be an object (or left out)' }).optional(),

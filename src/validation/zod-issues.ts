@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 // The one place a zod error becomes words: the first issue for an option validator's ConfigError, or
 // the first few issues, each naming its field, for an entry, a session or a tool call.

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ConfigError } from '../../src/index.js';
+import { ConfigError, ContextError } from '../../src/index.js';
 
 // Records which rank tables are evaluated through an `import` (static or dynamic). A module that
 // imported both tables statically, as `ctxkit/tokenizer` once did, records both as soon as it loads.
@@ -75,5 +75,57 @@ describe('ctxkit/tokenizer loads lazily', () => {
   it('rejects invalid options of loadTokenizerCounter with a ConfigError', async () => {
     const { loadTokenizerCounter } = await freshTokenizer();
     await expect(loadTokenizerCounter({ imageTokens: -1 })).rejects.toMatchObject({ field: 'imageTokens' });
+  });
+});
+
+/** The error Node gives for a package that is not installed. */
+function notFound(id: string, code: string): Error {
+  return Object.assign(new Error(`Cannot find package '${id}'`), { code });
+}
+
+// gpt-tokenizer is an optional peer dependency: a host that did not install it can import the
+// entry, and learns what to install when a counter first needs the package.
+describe('ctxkit/tokenizer without gpt-tokenizer installed', () => {
+  afterEach(() => {
+    vi.doUnmock('gpt-tokenizer/encodingParams/constants');
+    vi.unstubAllGlobals();
+  });
+
+  function expectMissing(caught: unknown) {
+    expect(ContextError.isInstance(caught)).toBe(true);
+    expect((caught as ContextError).code).toBe('DEPENDENCY_MISSING');
+    expect((caught as Error).message).toContain('gpt-tokenizer');
+    expect((caught as Error).message).toContain('npm install gpt-tokenizer');
+    expect(String((caught as Error).cause)).toMatch(/mock|Cannot find/);
+  }
+
+  it('imports, and loadTokenizerCounter rejects with DEPENDENCY_MISSING and the install command', async () => {
+    // The package does not resolve, as Node fails an import of a package that is not there.
+    vi.doMock('gpt-tokenizer/encodingParams/constants', () => {
+      throw notFound('gpt-tokenizer', 'ERR_MODULE_NOT_FOUND');
+    });
+    const { loadTokenizerCounter } = await freshTokenizer();
+    const caught = await loadTokenizerCounter({ encoding: 'o200k_base' }).catch((error: unknown) => error);
+    expectMissing(caught);
+  });
+
+  it('createTokenizerCounter throws the same error when its first count cannot require the package', async () => {
+    const { createTokenizerCounter } = await freshTokenizer();
+    // A synchronous require that finds nothing, as Node's createRequire does without the package.
+    const require = (id: string) => {
+      throw notFound(id, 'MODULE_NOT_FOUND');
+    };
+    vi.stubGlobal('process', {
+      ...process,
+      getBuiltinModule: (id: string) => (id === 'node:module' ? { createRequire: () => require } : undefined),
+    });
+    const counter = createTokenizerCounter({ encoding: 'cl100k_base' });
+    let caught: unknown;
+    try {
+      counter.count('hello world');
+    } catch (error) {
+      caught = error;
+    }
+    expectMissing(caught);
   });
 });

@@ -83,7 +83,7 @@ describe('the exports named in the issue validate their input', () => {
     await expectTyped(() => estimateMessageTokens(undefined as never), /estimateMessageTokens: messages\[0\]/);
     await expectTyped(
       () => estimateMessageTokens({ role: 'assistant', content: [null] } as never),
-      /estimateMessageTokens: messages\[0\]\.content\.0/,
+      /estimateMessageTokens: messages\[0\]\.content\[0\] must be a content part/,
     );
     await expectTyped(() => estimateMessageTokens(userMessage('a'), null as never), /estimateMessageTokens: counter/);
     expect(estimateMessageTokens(userMessage('hello world'))).toBeGreaterThan(0);

@@ -20,18 +20,18 @@ export const ACCENTED = 10; // an accented Latin letter
  * Tokens per letter of an ASCII word piece, which costs at least one token: common words up to six
  * or seven letters are single tokens, longer ones split.
  */
-export const WORD_RATE = 0.167;
+const WORD_RATE = 0.167;
 /**
  * Extra tokens for each pair of letters that is rare in English and code (`qx`, `vb`), a likely
  * split. With {@link WORD_RATE} at most 1, so that joining two texts never costs more than one extra
  * token.
  */
-export const RARE_PAIR_COST = 0.8;
+const RARE_PAIR_COST = 0.8;
 /**
  * Extra tokens of a piece of three or more letters glued to digits (`8gdz`), which is rarely a word.
  * At most 1, for the same reason.
  */
-export const RANDOM_EXTRA = 1;
+const RANDOM_EXTRA = 1;
 /** Extra tokens per accented Latin letter (`é`, `ß`, `ł`): accents often split a word. */
 export const ACCENT_COST = 0.95;
 /** Added once to a word of an alphabet other than Latin. */
@@ -125,7 +125,7 @@ export const TAB_WEIGHT = 1 / 16;
 export const LINE_FEED_WEIGHT = 1 / 16;
 export const CARRIAGE_RETURN_WEIGHT = 3 / 16;
 /** Tokens of a line holding only whitespace (before its blanks' weight): `\n    \n` rarely merges. */
-export const BLANK_LINE_COST = 0.4;
+const BLANK_LINE_COST = 0.4;
 
 /** Type of each ASCII code. */
 export const ASCII_TYPE = new Uint8Array(128).map((_, code) => {
@@ -142,7 +142,7 @@ export const ASCII_TYPE = new Uint8Array(128).map((_, code) => {
  * For each letter `a`–`z`, the letters that rarely follow it inside a word of English text or code,
  * as measured on a few megabytes of both. Random text such as base64 is full of these pairs.
  */
-export const RARE_FOLLOWERS = [
+const RARE_FOLLOWERS = [
   'o', // a
   'hknqvwx', // b
   'gqvxz', // c
@@ -171,7 +171,7 @@ export const RARE_FOLLOWERS = [
   'bcdfgjkmnpqrsvwx', // z
 ];
 /** Bit `b` of entry `a` is set when letter `b` rarely follows letter `a`. */
-export const RARE_PAIRS = Uint32Array.from(RARE_FOLLOWERS, (followers) => {
+const RARE_PAIRS = Uint32Array.from(RARE_FOLLOWERS, (followers) => {
   let mask = 0;
   for (const letter of followers) mask |= 1 << (letter.charCodeAt(0) - 0x61);
   return mask;

@@ -26,7 +26,7 @@ import {
  * the default), and per character in a long run for whitespace. Scripts that o200k_base saw less often
  * cost more per letter.
  */
-export const BLOCKS: readonly (readonly [number, number, number, number?])[] = [
+const BLOCKS: readonly (readonly [number, number, number, number?])[] = [
   [0x0080, SYMBOL, SYMBOL_COST], // C1 controls, Latin-1 punctuation and symbols
   [0x0085, NEWLINE, 2], // next line
   [0x0086, SYMBOL, SYMBOL_COST],
@@ -113,7 +113,7 @@ export const BLOCKS: readonly (readonly [number, number, number, number?])[] = [
   [0xff66, CJK, KANA_COST], // half-width katakana and Hangul
   [0xffdd, SYMBOL, SYMBOL_COST],
 ];
-export const BLOCK_STARTS = Uint32Array.from(BLOCKS, (block) => block[0]);
+const BLOCK_STARTS = Uint32Array.from(BLOCKS, (block) => block[0]);
 export const BLOCK_TYPES = Uint8Array.from(BLOCKS, (block) => block[1]);
 export const BLOCK_COSTS = Float64Array.from(BLOCKS, (block) => block[2]);
 /** The cost of a symbol of the block glued to the symbol before it. */

@@ -18,11 +18,6 @@ export function isAbort(error: unknown): boolean {
   return CompactionError.isInstance(error) && error.code === 'ABORTED';
 }
 
-/** An error's message, for another error's. @internal */
-export function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** Numbers of four digits and more in an error text ("128000", "128,000"). */
 const BIG_NUMBER = /\b\d{1,3}(?:,\d{3})+\b|\b\d{4,}\b/g;
 

@@ -26,7 +26,7 @@ const MAX_ITEMS = 20;
  *
  * @internal
  */
-export interface ErrorFacts {
+interface ErrorFacts {
   texts: string[];
   codes: string[];
   statuses: number[];

@@ -63,7 +63,7 @@ export function lineEndingOf(text: string): '\n' | '\r\n' {
 }
 
 /** Where a line cut put its `... [N lines omitted] ...` marker, to keep it whole through later cuts. */
-export interface LineMarker {
+interface LineMarker {
   /** UTF-16 offsets of the marker in the kept text (the line break after the head ends at `start`). */
   start: number;
   end: number;
@@ -87,7 +87,7 @@ function afterNewlines(text: string, count: number): number {
 }
 
 /** The line marker for `count` omitted lines. @internal */
-export function lineMarker(count: number): string {
+function lineMarker(count: number): string {
   return `... [${formatCount(count, 'line')} omitted] ...`;
 }
 
@@ -122,7 +122,7 @@ function dropFinalReturn(text: string): string {
 }
 
 /** Room in both units at once: code points and UTF-8 bytes. @internal */
-export interface Room {
+interface Room {
   chars: number;
   bytes: number;
 }

@@ -24,7 +24,7 @@ import {
  * What {@link processToolOutput} adds to the notice: where the full output was saved, or why it
  * could not be. @internal
  */
-export interface TruncateNoticeOptions {
+interface TruncateNoticeOptions {
   /** The full output was saved here: the notice keeps the path (and the hash) as long as it fits. */
   spilled?: { path: string; sha256: string };
   /** Saving the full output failed for this reason. */

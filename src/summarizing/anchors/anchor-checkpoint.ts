@@ -18,7 +18,7 @@ const MAX_RESERVE = 0.3;
 const MAX_SHARE_OF_REPLACED = 0.9;
 
 /** What a compaction anchors, and the budgets of its summary and of its pinned facts. @internal */
-export interface AnchorPlan {
+interface AnchorPlan {
   anchors: Anchor[];
   /** The budget of the whole checkpoint, pinned section included, in code points. */
   maxChars: number;

@@ -1,5 +1,5 @@
 /** Anchored facts: what a checkpoint must keep, as data. */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The kinds of fact a checkpoint must keep, in the order they are pinned (and the reverse of the

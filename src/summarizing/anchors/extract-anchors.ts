@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { pairToolResults } from '../../internal/tool-pairing.js';
 import { ctxkitMessageKind } from '../../messages/ctxkit-message-kind.js';
 import { summaryText } from '../../messages/summary-text.js';

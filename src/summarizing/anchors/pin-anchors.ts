@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { clipText, codePointLength, codePoints } from '../../internal/clip-text.js';
 import { option, parseOptions } from '../../validation/parse-options.js';
 import { checkedAnchors, checkedText } from '../fidelity-arguments.js';

@@ -79,7 +79,7 @@ export function isModifying(call: ToolCall): boolean {
 }
 
 /** The exit code a tool output reports, if any. @internal */
-export function exitCodeIn(text: string): number | undefined {
+function exitCodeIn(text: string): number | undefined {
   const match = /\b(?:exit(?:ed)?(?:\s+with)?(?:\s+(?:code|status))?|exit_code|returncode)\s*[:=]?\s*(-?\d+)\b/i.exec(
     text,
   );

@@ -23,7 +23,7 @@ export function describeCall(call: ToolCall): string {
 }
 
 /** The exit code a tool output reports, if any. @internal */
-export function exitCode(text: string): string | undefined {
+function exitCode(text: string): string | undefined {
   return /\bexit(?:ed)?(?:\s+with)?(?:\s+(?:code|status))?\s*[:=]?\s*(-?\d+)\b/i.exec(text)?.[1];
 }
 

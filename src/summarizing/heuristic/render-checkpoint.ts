@@ -17,7 +17,7 @@ export interface Detail {
 }
 
 /** The first line of a heuristic checkpoint. @internal */
-export const CHECKPOINT_NOTE = 'Checkpoint written without a model';
+const CHECKPOINT_NOTE = 'Checkpoint written without a model';
 
 const PLACEHOLDER = /^[-*\s]*\(?(none|none recorded|not stated|unknown)\)?\.?$/i;
 

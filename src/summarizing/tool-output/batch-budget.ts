@@ -19,7 +19,7 @@ export interface BatchItem {
 }
 
 /** The seed-001 reference: one fixed summary of 800 (heuristic) or 1,200 (model) code points, from 12,000 of input. */
-export const REFERENCE_BATCH_BUDGET: Readonly<BatchBudget> = Object.freeze({
+const REFERENCE_BATCH_BUDGET: Readonly<BatchBudget> = /* @__PURE__ */ Object.freeze({
   heuristicChars: 800,
   modelChars: 1_200,
   inputChars: 12_000,

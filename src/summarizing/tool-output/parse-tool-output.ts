@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseOptions } from '../../validation/parse-options.js';
 import { checkedText } from '../fidelity-arguments.js';
 import { detectFormat } from './detect-format.js';

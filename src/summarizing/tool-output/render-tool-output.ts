@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { clipText, codePointLength } from '../../internal/clip-text.js';
 import { option, parseOptions } from '../../validation/parse-options.js';
 import type { ParsedToolOutput, ToolOutputProblem } from './parsed-tool-output.js';

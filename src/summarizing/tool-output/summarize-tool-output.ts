@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { option, parseOptions } from '../../validation/parse-options.js';
 import { type ParseToolOutputOptions, parseToolOutput } from './parse-tool-output.js';
 import { type ExitStatusShown, renderDigest, renderToolOutput } from './render-tool-output.js';
