@@ -72,6 +72,8 @@ export function createOfflineManager(
   try {
     return createContextManager({
       summarizer: heuristicSummarizer,
+      // Offline, the prompt cache's state is unknown: compaction and archiving follow the thresholds.
+      costAware: false,
       ...(known ? { model: settings.model } : {}),
       ...(settings.contextWindow === undefined ? {} : { contextWindow: settings.contextWindow }),
       config: settings.config,

@@ -76,6 +76,8 @@ async function recordCompacted(store: SessionStore, sessionId: string): Promise<
   let compactions = 0;
   const manager = createContextManager({
     contextWindow: 16_000,
+    // Replay decides by the thresholds alone (a session does not record its prompt cache's timing).
+    costAware: false,
     config: {
       reserveTokens: 3_000,
       keepRecentTokens: 2_000,
