@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ContextManager } from '../manager/context-manager-types.js';
+import type { SpillStore } from '../pipeline/spill-store.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { Message } from '../types.js';
 import { option, parseOptions } from '../validation/parse-options.js';
@@ -24,6 +25,12 @@ export interface CreateContextToolsOptions {
   sessionId?: string;
   /** Characters of one page `recall` returns, at most the manager's `toolOutput.maxChars`. @default 8000 */
   maxRecallCharacters?: number;
+  /**
+   * The spill store the manager cuts outputs into: `recall` reads a spilled output back through
+   * its `read` (only files whose path and SHA-256 a notice of this session names).
+   * @default none: a cut output is recalled as it was cut
+   */
+  spillStore?: SpillStore;
 }
 
 /**
@@ -87,6 +94,13 @@ const optionsSchema = z
       .optional(),
     sessionId: z.string({ error: 'must be the id of the session in store' }).min(1).optional(),
     maxRecallCharacters: option.count().min(100, 'must be a whole number ≥ 100').default(8000),
+    spillStore: z
+      .custom<SpillStore>(
+        (value) =>
+          typeof value === 'object' && value !== null && typeof (value as { save?: unknown }).save === 'function',
+        'must be a SpillStore (with save, and read to recall from it): the one the manager spills into',
+      )
+      .optional(),
   })
   .refine((value) => (value.store === undefined) === (value.sessionId === undefined), {
     message: 'store and sessionId go together: pass both (recall reads that session) or neither',
@@ -135,7 +149,11 @@ function invalidCall(name: string, error: z.ZodError): string {
  */
 export function createContextTools(manager: ContextManager, options?: CreateContextToolsOptions): ContextTools {
   assertManager(manager, 'createContextTools');
-  const { store, sessionId, maxRecallCharacters } = parseOptions('createContextTools', optionsSchema, options ?? {});
+  const { store, sessionId, maxRecallCharacters, spillStore } = parseOptions(
+    'createContextTools',
+    optionsSchema,
+    options ?? {},
+  );
   // A page never exceeds what the manager keeps of one tool output.
   const pageSize = Math.min(maxRecallCharacters, manager.config.toolOutput.maxChars);
   const names = new Set<string>([contextStatusToolDefinition.name, recallToolDefinition.name]);
@@ -158,7 +176,7 @@ export function createContextTools(manager: ContextManager, options?: CreateCont
       const parsed = recallInputSchema.safeParse(args.value);
       if (!parsed.success) return { content: invalidCall(call.name, parsed.error), isError: true };
       try {
-        const content = await recall(parsed.data, { history, store, sessionId, maxCharacters: pageSize });
+        const content = await recall(parsed.data, { history, store, sessionId, spillStore, maxCharacters: pageSize });
         return { content, isError: false };
       } catch {
         return { content: 'recall failed: the session store could not be read; try again later', isError: true };

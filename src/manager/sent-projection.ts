@@ -1,6 +1,6 @@
 import { isValidUsage, usageTotal } from '../counting/estimate-context-tokens.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
-import { createMissingResult, MISSING_CONTENT, PLACEHOLDER_CONTENT } from '../messages/kept-tool-results.js';
+import { createMissingResult, MISSING_CONTENT } from '../messages/kept-tool-results.js';
 import { summaryText } from '../messages/summary-text.js';
 import { withoutEmptyAssistantParts, withoutEmptyUserParts } from '../pipeline/empty-content.js';
 import type { AssistantMessage, Message, ToolResultMessage } from '../types.js';
@@ -48,7 +48,6 @@ export class SentProjection {
   /** Where the anchor sits in `sent`. */
   private anchorAt = -1;
   /** Tokens of a placeholder and of a synthetic result: their content is shared, so they are counted once. */
-  private placeholderTokens = -1;
   private missingTokens = -1;
 
   constructor(private readonly count: (message: Message) => number) {}
@@ -195,12 +194,8 @@ export class SentProjection {
     return position;
   }
 
-  /** Tokens of a message to send; a placeholder's and a synthetic result's are counted once (their content is shared). */
+  /** Tokens of a message to send; a synthetic result's are counted once (its content is shared). */
   private tokensOf(message: Message): number {
-    if (message.content === PLACEHOLDER_CONTENT) {
-      if (this.placeholderTokens < 0) this.placeholderTokens = this.count(message);
-      return this.placeholderTokens;
-    }
     if (message.content === MISSING_CONTENT) {
       if (this.missingTokens < 0) this.missingTokens = this.count(message);
       return this.missingTokens;

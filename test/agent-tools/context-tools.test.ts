@@ -61,7 +61,7 @@ describe('context_status', () => {
     const format = (value: number) => value.toLocaleString('en-US');
     expect(answer).toBe(
       `Context: ${format(usage.tokens)} of 200,000 tokens (${Math.round((usage.tokens / 200_000) * 100)}%); ` +
-        `compaction at ${format(usage.limit!)}; ${archived} tool results archived (recall by tool call id).`,
+        `compaction at ${format(usage.limit!)}; ${archived} tool results archived (recall by the id each names).`,
     );
     expect(answer).not.toContain('\n');
   });
