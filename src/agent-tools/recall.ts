@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { deepFreeze } from '../internal/deep-freeze.js';
 import { RECALL_ID_PATTERN, recallIdOf } from '../messages/recall-id.js';
 import type { SpillStore } from '../pipeline/spill-store.js';
-import type { SessionStore } from '../session/session-store.js';
+import {
+  MAX_TOOL_RESULT_HITS,
+  queryWords,
+  rankByQuery,
+  searchToolResultsByScanning,
+} from '../session/search-tool-results.js';
+import type { SessionStore, ToolResultSearch } from '../session/session-store.js';
 import type { Message, ToolResultMessage } from '../types.js';
 import { assertObjectArgument, invalidArgument } from '../validation/assert-argument.js';
 import { isArchivedResult, resultText } from './internal/archived-results.js';
@@ -136,30 +142,31 @@ function stillVisible(history: readonly Message[], header: string): boolean {
 }
 
 /**
- * The tool results recall may return, oldest first: the session branch's (the whole outputs the
- * host recorded) and then the history's archived copies whose ids the branch lacks. Results still
- * visible in the history are left out of a search; an id fetch finds them too.
+ * The session's tool results a store search finds: through the store's index
+ * (`searchToolResults`) where it has one, else by scanning its branch. Empty without a store.
  */
-async function collect(source: RecallSource, includeVisible: boolean): Promise<Recallable[]> {
-  const visible = new Set<string>();
-  const found: Recallable[] = [];
-  for (const message of source.history) {
-    if (message.role !== 'toolResult') continue;
-    if (isArchivedResult(message) || includeVisible)
-      found.push({ id: message.toolCallId, toolName: message.toolName, text: resultText(message) });
-    else visible.add(message.toolCallId);
-  }
-  if (source.store === undefined || source.sessionId === undefined) return found;
-  const fromStore: Recallable[] = [];
-  const ids = new Set<string>();
-  for (const entry of await source.store.getBranch(source.sessionId)) {
-    if (entry.type !== 'message' || entry.message.role !== 'toolResult') continue;
-    const message = entry.message;
-    if (!includeVisible && visible.has(message.toolCallId)) continue;
-    fromStore.push({ id: message.toolCallId, toolName: message.toolName, text: resultText(message) });
-    ids.add(message.toolCallId);
-  }
-  return [...fromStore, ...found.filter((result) => !ids.has(result.id))];
+async function fromStore(source: RecallSource, search: ToolResultSearch): Promise<Recallable[]> {
+  const { store, sessionId } = source;
+  if (store === undefined || sessionId === undefined) return [];
+  const hits = store.searchToolResults
+    ? await store.searchToolResults(sessionId, search)
+    : await searchToolResultsByScanning(store, sessionId, search);
+  return hits.map((hit) => ({ id: hit.toolCallId, toolName: hit.toolName, text: hit.text }));
+}
+
+/**
+ * The tool results `id` may name, oldest first: the store's (the whole outputs the host recorded)
+ * and then the history's results whose ids the store lacks.
+ */
+async function candidatesFor(source: RecallSource, id: string): Promise<Recallable[]> {
+  const reused = RECALL_ID_PATTERN.test(id) ? null : /^(.*)#(\d+)$/.exec(id);
+  const stored = await fromStore(source, { id: reused === null ? id : reused[1]! });
+  const ids = new Set(stored.map((result) => result.id));
+  const inHistory: Recallable[] = [];
+  for (const message of source.history)
+    if (message.role === 'toolResult' && !ids.has(message.toolCallId))
+      inHistory.push({ id: message.toolCallId, toolName: message.toolName, text: resultText(message) });
+  return [...stored, ...inHistory];
 }
 
 /**
@@ -187,7 +194,7 @@ async function fetchById(source: RecallSource, id: string, offset: number): Prom
   const header = pageHeader(id, offset);
   if (stillVisible(source.history, header))
     return `[recall ${id}: that page is already in your context from an earlier recall; read it there, or pass another offset]`;
-  const found = find(await collect(source, true), id);
+  const found = find(await candidatesFor(source, id), id);
   if (found === undefined)
     return `[recall ${id}: no tool result of this session has that id; pass the r… id a placeholder names or a tool call id, or search with query]`;
   if (Array.isArray(found))
@@ -246,39 +253,33 @@ function excerpt(text: string, at: number): string {
 }
 
 async function search(source: RecallSource, query: string, limit: number): Promise<string> {
-  const terms = [...new Set(query.toLowerCase().split(/\s+/).filter(Boolean))];
-  const scored: { result: Recallable; matched: number; hits: number; first: number }[] = [];
-  for (const result of await collect(source, false)) {
-    if (result.toolName === recallToolDefinition.name) continue;
-    const lower = result.text.toLowerCase();
-    let matched = 0;
-    let hits = 0;
-    let first = -1;
-    for (const term of terms) {
-      let at = lower.indexOf(term);
-      if (at < 0) continue;
-      matched++;
-      if (first < 0 || at < first) first = at;
-      while (at >= 0 && hits < 1000) {
-        hits++;
-        at = lower.indexOf(term, at + term.length);
-      }
-    }
-    if (matched > 0) scored.push({ result, matched, hits, first });
+  // What the model still sees is left out: the history's visible results, by id.
+  const visible = new Set<string>();
+  const archived: Recallable[] = [];
+  for (const message of source.history) {
+    if (message.role !== 'toolResult') continue;
+    if (isArchivedResult(message))
+      archived.push({ id: message.toolCallId, toolName: message.toolName, text: resultText(message) });
+    else visible.add(message.toolCallId);
   }
-  const label = JSON.stringify(query.length > 80 ? `${query.slice(0, 80)}…` : query);
-  if (scored.length === 0) return `[recall search ${label}: no archived tool result matches]`;
-  // Most terms matched first, then most hits, then the newest.
-  const ranked = scored
-    .map((entry, index) => ({ ...entry, index }))
-    .sort((a, b) => b.matched - a.matched || b.hits - a.hits || b.index - a.index)
-    .slice(0, limit);
-  const lines = ranked.map(
-    ({ result, first }) =>
-      `- ${result.id} (${result.toolName}, ${number.format(result.text.length)} chars): ${excerpt(result.text, first)}`,
+  const stored = (
+    await fromStore(source, { query, limit: Math.min(MAX_TOOL_RESULT_HITS, limit + visible.size + 5) })
+  ).filter((result) => !visible.has(result.id));
+  const ids = new Set(stored.map((result) => result.id));
+  const pool = [...stored, ...archived.filter((result) => !ids.has(result.id))].filter(
+    (result) => result.toolName !== recallToolDefinition.name,
   );
+  const label = JSON.stringify(query.length > 80 ? `${query.slice(0, 80)}…` : query);
+  const ranked = rankByQuery(pool, query, limit);
+  if (ranked.length === 0) return `[recall search ${label}: no archived tool result matches]`;
+  const words = queryWords(query);
+  const lines = ranked.map((result) => {
+    const lower = result.text.toLowerCase();
+    const first = Math.min(...words.map((word) => lower.indexOf(word)).filter((at) => at >= 0), lower.length);
+    return `- ${result.id} (${result.toolName}, ${number.format(result.text.length)} chars): ${excerpt(result.text, first)}`;
+  });
   return [
-    `[recall search ${label}: ${ranked.length} of ${scored.length} matches; recall one by its id]`,
+    `[recall search ${label}: ${ranked.length} match${ranked.length === 1 ? '' : 'es'}, best first; recall one by its id]`,
     ...lines,
   ].join('\n');
 }
