@@ -271,7 +271,7 @@ async function searchPostgresToolResults(
       code: 'ENTRY_NOT_FOUND',
     });
   const onBranch = `WITH RECURSIVE ${runsOfBranch(tables, '$2', '$3')}
-    SELECT e.id, coalesce(e.data_text, e.data::text) AS data
+    SELECT e.seq, e.id, coalesce(e.data_text, e.data::text) AS data
       FROM ${tables.toolResults} t
       JOIN ${tables.entries} e ON e.seq = t.entry_seq
       JOIN runs ON e.run_id = runs.run_id AND e.depth <= runs.upto
@@ -286,16 +286,30 @@ async function searchPostgresToolResults(
       search.id,
     ]));
   } else {
-    // Each word as plain text (no tsquery syntax), any of them.
+    // Each word as plain text (no tsquery syntax): the newest results holding every word, then
+    // the newest holding any. Newest first rather than ts_rank, which reads every match (a word
+    // most results hold: 25,000 rows); a walk back along the primary key stops at the limit.
     const words = queryWords(search.query!)
       .map((word) => word.replace(/[^\p{L}\p{N}_]+/gu, ' ').trim())
       .filter(Boolean);
     if (words.length === 0) return [];
-    ({ rows } = await query(
-      `${onBranch} AND t.search @@ websearch_to_tsquery('simple', $4)
-       ORDER BY ts_rank(t.search, websearch_to_tsquery('simple', $4)) DESC, e.seq DESC LIMIT $5`,
-      [sessionId, leaf, count, words.join(' or '), search.limit],
-    ));
+    const limit = search.limit * 4 + 20;
+    const candidates = `SELECT entry_seq FROM ${tables.toolResults}
+      WHERE session_id = $1 AND search @@ websearch_to_tsquery('simple', $2) ORDER BY entry_seq DESC LIMIT $3`;
+    const seqs = (await query(candidates, [sessionId, words.join(' '), limit])).rows.map((row) =>
+      String(row.entry_seq),
+    );
+    if (seqs.length < limit && words.length > 1) {
+      const seen = new Set(seqs);
+      for (const row of (await query(candidates, [sessionId, words.join(' or '), limit])).rows)
+        if (!seen.has(String(row.entry_seq)) && seqs.length < limit) seqs.push(String(row.entry_seq));
+    }
+    if (seqs.length === 0) return [];
+    ({ rows } = await query(`${onBranch} AND t.entry_seq = ANY($4::bigint[])`, [sessionId, leaf, count, seqs]));
+    const order = new Map(seqs.map((seq, index) => [seq, index]));
+    rows = (rows as { seq: string }[])
+      .sort((a, b) => order.get(String(a.seq))! - order.get(String(b.seq))!)
+      .slice(0, search.limit);
   }
   return (rows as { id: string; data: string }[]).map((row) => {
     const message = (JSON.parse(row.data) as { message: ToolResultMessage }).message;

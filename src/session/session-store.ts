@@ -232,8 +232,9 @@ export interface SessionStore {
   /**
    * Optional: finds tool results of one branch of the session through an index, for `recall`
    * (`ctxkit/agent-tools`). With `id`, the results whose tool call id or recall id
-   * (`recallIdOf(toolCallId)`) is `id`, oldest first; with `query`, the results containing any
-   * of its words, best first (the store's full-text ranking), at most `limit`. Only results on the
+   * (`recallIdOf(toolCallId)`) is `id`, oldest first; with `query`, results containing its
+   * words, at most `limit`: the indexed stores return the newest holding every word, then the
+   * newest holding any (whole words); the scan ranks by words found, occurrences, then newest. Only results on the
    * path from the root to `leafId` count: never another branch, never another session. A store
    * without it is searched by {@link searchToolResultsByScanning} (over `getBranch`), which gives
    * the same results in a linear scan; the SQLite and PostgreSQL stores index them (FTS5 and

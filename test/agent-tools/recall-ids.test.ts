@@ -144,3 +144,39 @@ describe('recall of spilled outputs', () => {
     expect(answer?.content).toMatch(/no tool result of this session has that id/);
   });
 });
+
+describe('the opt-in reminder near the compaction point', () => {
+  it('comes once, at the end of what is sent (the cached prefix unchanged), and never again after a reload', async () => {
+    const config = { toolCallCutoff: 50, toolSummaryStrategy: 'off' as const, reserveTokens: 1000 };
+    const manager = createContextManager({ summarizer: heuristicSummarizer, contextWindow: 12_000, config });
+    expect(createContextTools(manager).remind([userMessage('hi')])).toBeUndefined();
+    const tools = createContextTools(manager, { reminder: 0.5 });
+    let history: Message[] = [userMessage('list the sources')];
+    let reminder: Message | undefined;
+    let step = 0;
+    while (reminder === undefined && step < 40) {
+      history = [...history, ...step_(`c${step}`, LISTING.repeat(8).slice(step * 900, step * 900 + 900))];
+      history = (await manager.prepare(history)).history;
+      reminder = tools.remind(history);
+      step++;
+    }
+    expect(reminder).toBeDefined();
+    const { usage } = manager.stats(history);
+    expect(usage.tokens).toBeGreaterThanOrEqual(usage.limit! * 0.5);
+    expect(step).toBeGreaterThan(1); // not at once: only when the threshold is reached
+    expect(String(reminder!.content)).toMatch(/^\[Reminder: compaction is near\. Context: [\d,]+ of 12,000 tokens/);
+    const before = (await manager.prepare(history)).messages;
+    const after = (await manager.prepare([...history, reminder!])).messages;
+    expect(JSON.stringify(after.slice(0, before.length))).toBe(JSON.stringify(before));
+    expect(after.at(-1)).toEqual(reminder);
+    expect(tools.remind([...history, reminder!])).toBeUndefined();
+    // Another process: the stored history holds the reminder, so none is given again.
+    const reloaded = JSON.parse(JSON.stringify([...history, reminder!])) as Message[];
+    expect(createContextTools(manager, { reminder: true }).remind(reloaded)).toBeUndefined();
+    expect(() => createContextTools(manager, { reminder: 2 })).toThrow(/reminder/);
+  });
+});
+
+function step_(id: string, output: string): Message[] {
+  return step(id, output);
+}
