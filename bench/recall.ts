@@ -156,7 +156,7 @@ function render(latencies: Latency[], migrateMs: number | undefined, machine: st
     `${SAMPLES} searches of a phrase a few results hold (\`test 1234.0\`), and 20 searches of a word in`,
     'every tool result (`ok`: 25,000 matches), limit 5. The indexed stores return the newest results',
     'holding every word, then the newest holding any (ranking every match by bm25 or `ts_rank` took',
-    'about 60 ms in SQLite and over 150 ms in PostgreSQL for `ok` at this size). Goals of',
+    'a median of 136 to 157 ms in SQLite and 168 to 170 ms in PostgreSQL in an earlier run of this bench). Goals of',
     'issue 26: a fetch by id under 5 ms, a search under 50 ms, on SQLite and PostgreSQL.',
     '',
     `${machine} One run.`,

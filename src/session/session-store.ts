@@ -236,7 +236,7 @@ export interface SessionStore {
    * words, at most `limit`: the indexed stores return the newest holding every word, then the
    * newest holding any (whole words); the scan ranks by words found, occurrences, then newest. Only results on the
    * path from the root to `leafId` count: never another branch, never another session. A store
-   * without it is searched by {@link searchToolResultsByScanning} (over `getBranch`), which gives
+   * without it is searched by `searchToolResultsByScanning` (`ctxkit/session`, over `getBranch`), which gives
    * the same results in a linear scan; the SQLite and PostgreSQL stores index them (FTS5 and
    * `tsvector` with a GIN index, created by their migrations).
    *
