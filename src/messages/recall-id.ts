@@ -2,6 +2,7 @@
 // archived result and into the notice of a cut one, indexed by the SQL stores. It is a pure function
 // of the result's tool call id, which every history and every store keeps, so the same result has
 // the same id in every process, after a reload and on every store, with no counter to persist.
+import { assertStringArgument } from '../validation/assert-argument.js';
 
 /** Characters of the hash part of a recall id (base 36): 36^8 ≈ 2.8 × 10^12 values. */
 const HASH_LENGTH = 8;
@@ -19,6 +20,7 @@ export const RECALL_ID_PATTERN = /^r[0-9a-z]{8}$/;
  *
  * @param toolCallId - The tool call id of the result (as the host recorded it, not a renamed `id#k`).
  * @returns The recall id, such as `r0k3x9a2b`.
+ * @throws `ContextError` (`INPUT_INVALID`) when `toolCallId` is not a string.
  *
  * @example
  * ```ts
@@ -28,6 +30,7 @@ export const RECALL_ID_PATTERN = /^r[0-9a-z]{8}$/;
  * ```
  */
 export function recallIdOf(toolCallId: string): string {
+  assertStringArgument(toolCallId, 'recallIdOf', 'toolCallId');
   let first = 0xdeadbeef;
   let second = 0x41c6ce57;
   for (let index = 0; index < toolCallId.length; index++) {
