@@ -41,7 +41,7 @@ const number = new Intl.NumberFormat('en-US');
  * The one-line answer of the `context_status` tool for the history the manager holds: tokens
  * used of the window, where compaction fires, how many tool results are archived and how to get
  * them back. For example `Context: 41,200 of 200,000 tokens (21%); compaction at 183,616;
- * 12 tool results archived (recall by tool call id).` (about 30 tokens).
+ * 12 tool results archived (recall by the id each names).` (about 30 tokens).
  *
  * @param manager - The manager that prepares this session's requests.
  * @param history - The history the manager returned last (what the host passes to its next call).
@@ -70,6 +70,6 @@ export function contextStatus(manager: ContextManager, history: readonly Message
   const recall =
     archived === 0
       ? 'no tool results archived'
-      : `${number.format(archived)} tool result${archived === 1 ? '' : 's'} archived (recall by tool call id)`;
+      : `${number.format(archived)} tool result${archived === 1 ? '' : 's'} archived (recall by the id each names)`;
   return `Context: ${used}; ${trigger}; ${recall}.`;
 }

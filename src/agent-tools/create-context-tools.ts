@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { ContextManager } from '../manager/context-manager-types.js';
+import type { SpillStore } from '../pipeline/spill-store.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { Message } from '../types.js';
 import { option, parseOptions } from '../validation/parse-options.js';
@@ -24,7 +25,22 @@ export interface CreateContextToolsOptions {
   sessionId?: string;
   /** Characters of one page `recall` returns, at most the manager's `toolOutput.maxChars`. @default 8000 */
   maxRecallCharacters?: number;
+  /**
+   * The spill store the manager cuts outputs into: `recall` reads a spilled output back through
+   * its `read` (only files whose path and SHA-256 a notice of this session names).
+   * @default none: a cut output is recalled as it was cut
+   */
+  spillStore?: SpillStore;
+  /**
+   * Opt-in: `remind(history)` returns one message, once, when the context reaches this fraction
+   * of the compaction point (a number in (0, 1], or `true` for 0.85). Nothing is injected on its own.
+   * @default off
+   */
+  reminder?: boolean | number;
 }
+
+/** `meta.kind` of the reminder message: a history that holds one gets no second. */
+const REMINDER_KIND = 'context_reminder';
 
 /**
  * A tool call the host got from the model: the tool's name and its arguments (an object, or the
@@ -72,6 +88,15 @@ export interface ContextTools {
    * read. A call of another tool resolves to `undefined`.
    */
   handle(call: ContextToolCall, history: readonly Message[]): Promise<ContextToolResult | undefined>;
+  /**
+   * The opt-in one-shot reminder (option `reminder`): a user message holding the
+   * `context_status` line, returned once when the context of `history` first reaches the
+   * threshold; `undefined` before, after, and without the option. Append it at the end of the
+   * history (after the prompt cache's prefix, which it therefore leaves intact) and keep it there:
+   * it stays the same bytes on later calls, and a history that holds it (after a reload too)
+   * never gets a second.
+   */
+  remind(history: readonly Message[]): Message | undefined;
 }
 
 const optionsSchema = z
@@ -87,6 +112,18 @@ const optionsSchema = z
       .optional(),
     sessionId: z.string({ error: 'must be the id of the session in store' }).min(1).optional(),
     maxRecallCharacters: option.count().min(100, 'must be a whole number ≥ 100').default(8000),
+    reminder: z
+      .union([z.boolean(), z.number().gt(0).max(1)], {
+        error: 'must be true, false or a fraction of the compaction point in (0, 1]',
+      })
+      .default(false),
+    spillStore: z
+      .custom<SpillStore>(
+        (value) =>
+          typeof value === 'object' && value !== null && typeof (value as { save?: unknown }).save === 'function',
+        'must be a SpillStore (with save, and read to recall from it): the one the manager spills into',
+      )
+      .optional(),
   })
   .refine((value) => (value.store === undefined) === (value.sessionId === undefined), {
     message: 'store and sessionId go together: pass both (recall reads that session) or neither',
@@ -135,11 +172,32 @@ function invalidCall(name: string, error: z.ZodError): string {
  */
 export function createContextTools(manager: ContextManager, options?: CreateContextToolsOptions): ContextTools {
   assertManager(manager, 'createContextTools');
-  const { store, sessionId, maxRecallCharacters } = parseOptions('createContextTools', optionsSchema, options ?? {});
+  const { store, sessionId, maxRecallCharacters, spillStore, reminder } = parseOptions(
+    'createContextTools',
+    optionsSchema,
+    options ?? {},
+  );
   // A page never exceeds what the manager keeps of one tool output.
   const pageSize = Math.min(maxRecallCharacters, manager.config.toolOutput.maxChars);
   const names = new Set<string>([contextStatusToolDefinition.name, recallToolDefinition.name]);
+  const remindAt = reminder === true ? 0.85 : reminder === false ? undefined : reminder;
+  let reminded = false;
   return {
+    remind(history) {
+      if (remindAt === undefined || reminded || !Array.isArray(history)) return undefined;
+      if (history.some((message) => message?.meta?.kind === REMINDER_KIND)) {
+        reminded = true;
+        return undefined;
+      }
+      const { usage } = manager.stats(history);
+      if (usage.limit === undefined || usage.tokens < usage.limit * remindAt) return undefined;
+      reminded = true;
+      return {
+        role: 'user',
+        content: `[Reminder: compaction is near. ${contextStatus(manager, history)}]`,
+        meta: { kind: REMINDER_KIND, userVisible: false },
+      };
+    },
     definitions: Object.freeze([contextStatusToolDefinition, recallToolDefinition]),
     handles: (name) => names.has(name),
     async handle(call, history) {
@@ -158,7 +216,7 @@ export function createContextTools(manager: ContextManager, options?: CreateCont
       const parsed = recallInputSchema.safeParse(args.value);
       if (!parsed.success) return { content: invalidCall(call.name, parsed.error), isError: true };
       try {
-        const content = await recall(parsed.data, { history, store, sessionId, maxCharacters: pageSize });
+        const content = await recall(parsed.data, { history, store, sessionId, spillStore, maxCharacters: pageSize });
         return { content, isError: false };
       } catch {
         return { content: 'recall failed: the session store could not be read; try again later', isError: true };

@@ -1,6 +1,7 @@
 // The `ctxkit/agent-tools` entry: tools ctxkit defines for the model itself (`context_status`,
 // `recall`), bound to a context manager. No `node:` imports.
 
+export { recallIdOf } from '../messages/recall-id.js';
 export { contextStatus, contextStatusInputSchema, contextStatusToolDefinition } from './context-status.js';
 export {
   type ContextToolCall,

@@ -1,6 +1,14 @@
 import * as z from 'zod';
 import { deepFreeze } from '../internal/deep-freeze.js';
-import type { SessionStore } from '../session/session-store.js';
+import { RECALL_ID_PATTERN, recallIdOf } from '../messages/recall-id.js';
+import type { SpillStore } from '../pipeline/spill-store.js';
+import {
+  MAX_TOOL_RESULT_HITS,
+  queryWords,
+  rankByQuery,
+  searchToolResultsByScanning,
+} from '../session/search-tool-results.js';
+import type { SessionStore, ToolResultSearch } from '../session/session-store.js';
 import type { Message, ToolResultMessage } from '../types.js';
 import { assertObjectArgument, invalidArgument } from '../validation/assert-argument.js';
 import { isArchivedResult, resultText } from './internal/archived-results.js';
@@ -29,11 +37,11 @@ const EXCERPT_CHARACTERS = 160;
 export const recallToolDefinition: ContextToolDefinition = deepFreeze({
   name: 'recall',
   description:
-    'Get back a tool result that was archived to save context. Pass id (the tool call id of the archived result) and, to read on, the offset the last page named; or pass query to search archived results by words.',
+    'Get back a tool result that was archived or cut to save context. Pass id (the r… id its placeholder or notice names, or its tool call id) and, to read on, the offset the last page named; or pass query to search archived results by words.',
   inputSchema: {
     type: 'object',
     properties: {
-      id: { type: 'string', minLength: 1, description: 'Tool call id of the archived result.' },
+      id: { type: 'string', minLength: 1, description: 'The r… id a placeholder names, or a tool call id.' },
       offset: { type: 'integer', minimum: 0, description: 'With id: character to start from.' },
       query: { type: 'string', minLength: 1, description: 'Words to search archived results for.' },
       limit: { type: 'integer', minimum: 1, maximum: MAX_SEARCH_LIMIT, description: 'With query: most matches.' },
@@ -97,6 +105,12 @@ export interface RecallSource {
   sessionId?: string | undefined;
   /** Characters of a page of a recalled result. @default 8000 */
   maxCharacters?: number | undefined;
+  /**
+   * The spill store the manager cuts outputs into: a result whose notice names a file of it is
+   * read back whole through its `read` (checked against the SHA-256 in the notice). Nothing else
+   * on disk is read.
+   */
+  spillStore?: SpillStore | undefined;
 }
 
 /** A tool result recall can return: its id, tool and text. */
@@ -128,39 +142,46 @@ function stillVisible(history: readonly Message[], header: string): boolean {
 }
 
 /**
- * The tool results recall may return, oldest first: the session branch's (the whole outputs the
- * host recorded) and then the history's archived copies whose ids the branch lacks. Results still
- * visible in the history are left out of a search; an id fetch finds them too.
+ * The session's tool results a store search finds: through the store's index
+ * (`searchToolResults`) where it has one, else by scanning its branch. Empty without a store.
  */
-async function collect(source: RecallSource, includeVisible: boolean): Promise<Recallable[]> {
-  const visible = new Set<string>();
-  const found: Recallable[] = [];
-  for (const message of source.history) {
-    if (message.role !== 'toolResult') continue;
-    if (isArchivedResult(message) || includeVisible)
-      found.push({ id: message.toolCallId, toolName: message.toolName, text: resultText(message) });
-    else visible.add(message.toolCallId);
-  }
-  if (source.store === undefined || source.sessionId === undefined) return found;
-  const fromStore: Recallable[] = [];
-  const ids = new Set<string>();
-  for (const entry of await source.store.getBranch(source.sessionId)) {
-    if (entry.type !== 'message' || entry.message.role !== 'toolResult') continue;
-    const message = entry.message;
-    if (!includeVisible && visible.has(message.toolCallId)) continue;
-    fromStore.push({ id: message.toolCallId, toolName: message.toolName, text: resultText(message) });
-    ids.add(message.toolCallId);
-  }
-  return [...fromStore, ...found.filter((result) => !ids.has(result.id))];
+async function fromStore(source: RecallSource, search: ToolResultSearch): Promise<Recallable[]> {
+  const { store, sessionId } = source;
+  if (store === undefined || sessionId === undefined) return [];
+  const hits = store.searchToolResults
+    ? await store.searchToolResults(sessionId, search)
+    : await searchToolResultsByScanning(store, sessionId, search);
+  return hits.map((hit) => ({ id: hit.toolCallId, toolName: hit.toolName, text: hit.text }));
 }
 
 /**
- * The result `id` names: its exact id (the first result of a reused id), else `raw#k`, the id
- * the manager sends the k-th result of a reused id under.
+ * The tool results `id` may name, oldest first: the store's (the whole outputs the host recorded)
+ * and then the history's results whose ids the store lacks.
  */
-function find(results: readonly Recallable[], id: string): Recallable | undefined {
+async function candidatesFor(source: RecallSource, id: string): Promise<Recallable[]> {
+  const reused = RECALL_ID_PATTERN.test(id) ? null : /^(.*)#(\d+)$/.exec(id);
+  const stored = await fromStore(source, { id: reused === null ? id : reused[1]! });
+  const ids = new Set(stored.map((result) => result.id));
+  const inHistory: Recallable[] = [];
+  for (const message of source.history)
+    if (message.role === 'toolResult' && !ids.has(message.toolCallId))
+      inHistory.push({ id: message.toolCallId, toolName: message.toolName, text: resultText(message) });
+  return [...stored, ...inHistory];
+}
+
+/**
+ * The result `id` names: a recall id (`r` and eight characters, from a placeholder or a notice);
+ * its exact tool call id (the first result of a reused id), else `raw#k`, the id the manager sends
+ * the k-th result of a reused id under. Several results under one recall id (a reused tool call
+ * id) come back as a list.
+ */
+function find(results: readonly Recallable[], id: string): Recallable | Recallable[] | undefined {
   const exact = results.find((result) => result.id === id);
   if (exact !== undefined) return exact;
+  if (RECALL_ID_PATTERN.test(id)) {
+    const named = results.filter((result) => recallIdOf(result.id) === id);
+    return named.length <= 1 ? named[0] : named;
+  }
   const match = /^(.*)#(\d+)$/.exec(id);
   if (match === null) return undefined;
   const same = results.filter((result) => result.id === match[1]);
@@ -173,11 +194,18 @@ async function fetchById(source: RecallSource, id: string, offset: number): Prom
   const header = pageHeader(id, offset);
   if (stillVisible(source.history, header))
     return `[recall ${id}: that page is already in your context from an earlier recall; read it there, or pass another offset]`;
-  const result = find(await collect(source, true), id);
-  if (result === undefined)
-    return `[recall ${id}: no tool result of this session has that id; pass the tool call id of an archived result, or search with query]`;
+  const found = find(await candidatesFor(source, id), id);
+  if (found === undefined)
+    return `[recall ${id}: no tool result of this session has that id; pass the r… id a placeholder names or a tool call id, or search with query]`;
+  if (Array.isArray(found))
+    return `[recall ${id}: ${found.length} results share that id (a reused tool call id); recall one by its tool call id: ${found
+      .map((result, index) => (index === 0 ? result.id : `${result.id}#${index + 1}`))
+      .join(', ')}]`;
+  const result = found;
   if (result.toolName === recallToolDefinition.name)
     return `[recall ${id}: that result was itself a recall; recall the id it named instead]`;
+  const spilled = await readSpilled(source, result.text);
+  if (spilled !== undefined) result.text = spilled;
   const total = result.text.length;
   if (offset >= total && total > 0)
     return `[recall ${id}: offset ${number.format(offset)} is past the end (${number.format(total)} characters)]`;
@@ -193,6 +221,31 @@ async function fetchById(source: RecallSource, id: string, offset: number): Prom
   return `${header}\n${page}${more}`;
 }
 
+/** The notice of a cut output saved to the spill store: its path and SHA-256. */
+const SPILL_NOTICE = /Full output saved to (.+?) \(SHA-256 ([0-9a-f]{64})\)/;
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * The whole output of a result cut with a spill notice, read back through the spill store and
+ * checked against the notice's SHA-256; `undefined` when there is no notice, no readable store, or
+ * the file is gone or changed (then the cut text is returned as it is).
+ */
+async function readSpilled(source: RecallSource, text: string): Promise<string | undefined> {
+  const notice = SPILL_NOTICE.exec(text);
+  const read = source.spillStore?.read;
+  if (notice === null || read === undefined) return undefined;
+  try {
+    const full = await read.call(source.spillStore, notice[1]!);
+    return (await sha256Hex(full)) === notice[2] ? full : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function excerpt(text: string, at: number): string {
   const start = Math.max(0, at - EXCERPT_CHARACTERS / 4);
   const clip = text.slice(start, start + EXCERPT_CHARACTERS).replace(/\s+/g, ' ');
@@ -200,47 +253,42 @@ function excerpt(text: string, at: number): string {
 }
 
 async function search(source: RecallSource, query: string, limit: number): Promise<string> {
-  const terms = [...new Set(query.toLowerCase().split(/\s+/).filter(Boolean))];
-  const scored: { result: Recallable; matched: number; hits: number; first: number }[] = [];
-  for (const result of await collect(source, false)) {
-    if (result.toolName === recallToolDefinition.name) continue;
-    const lower = result.text.toLowerCase();
-    let matched = 0;
-    let hits = 0;
-    let first = -1;
-    for (const term of terms) {
-      let at = lower.indexOf(term);
-      if (at < 0) continue;
-      matched++;
-      if (first < 0 || at < first) first = at;
-      while (at >= 0 && hits < 1000) {
-        hits++;
-        at = lower.indexOf(term, at + term.length);
-      }
-    }
-    if (matched > 0) scored.push({ result, matched, hits, first });
+  // What the model still sees is left out: the history's visible results, by id.
+  const visible = new Set<string>();
+  const archived: Recallable[] = [];
+  for (const message of source.history) {
+    if (message.role !== 'toolResult') continue;
+    if (isArchivedResult(message))
+      archived.push({ id: message.toolCallId, toolName: message.toolName, text: resultText(message) });
+    else visible.add(message.toolCallId);
   }
-  const label = JSON.stringify(query.length > 80 ? `${query.slice(0, 80)}…` : query);
-  if (scored.length === 0) return `[recall search ${label}: no archived tool result matches]`;
-  // Most terms matched first, then most hits, then the newest.
-  const ranked = scored
-    .map((entry, index) => ({ ...entry, index }))
-    .sort((a, b) => b.matched - a.matched || b.hits - a.hits || b.index - a.index)
-    .slice(0, limit);
-  const lines = ranked.map(
-    ({ result, first }) =>
-      `- ${result.id} (${result.toolName}, ${number.format(result.text.length)} chars): ${excerpt(result.text, first)}`,
+  const stored = (
+    await fromStore(source, { query, limit: Math.min(MAX_TOOL_RESULT_HITS, limit + visible.size + 5) })
+  ).filter((result) => !visible.has(result.id));
+  const ids = new Set(stored.map((result) => result.id));
+  const pool = [...stored, ...archived.filter((result) => !ids.has(result.id))].filter(
+    (result) => result.toolName !== recallToolDefinition.name,
   );
+  const label = JSON.stringify(query.length > 80 ? `${query.slice(0, 80)}…` : query);
+  const ranked = rankByQuery(pool, query, limit);
+  if (ranked.length === 0) return `[recall search ${label}: no archived tool result matches]`;
+  const words = queryWords(query);
+  const lines = ranked.map((result) => {
+    const lower = result.text.toLowerCase();
+    const first = Math.min(...words.map((word) => lower.indexOf(word)).filter((at) => at >= 0), lower.length);
+    return `- ${result.id} (${result.toolName}, ${number.format(result.text.length)} chars): ${excerpt(result.text, first)}`;
+  });
   return [
-    `[recall search ${label}: ${ranked.length} of ${scored.length} matches; recall one by its id]`,
+    `[recall search ${label}: ${ranked.length} match${ranked.length === 1 ? '' : 'es'}, best first; recall one by its id]`,
     ...lines,
   ].join('\n');
 }
 
 /**
  * Runs one validated `recall` call over this session's archive: the history's archived copies
- * and, when a store and session are given, the session's branch. Reads nothing else: no other
- * session, no file. An id fetch returns one page of at most `maxCharacters` characters, with a
+ * and, when a store and session are given, the session's branch; a result cut into the spill
+ * store is read back through `source.spillStore`. Reads nothing else: no other session, no other
+ * file. The id is the `r…` id a placeholder or notice names, or a tool call id. An id fetch returns one page of at most `maxCharacters` characters, with a
  * `[truncated: X of Y …]` marker naming the offset to read on from; fetching a page that an
  * earlier recall still shows in the history, or the result of a recall, returns a one-line note
  * instead (so a recall loop stays small). A search ranks the archived results (not the ones
@@ -258,7 +306,7 @@ async function search(source: RecallSource, query: string, limit: number): Promi
  */
 export async function recall(input: RecallInput, source: RecallSource): Promise<string> {
   assertObjectArgument(input, 'recall', 'input', 'an object ({ id } or { query })');
-  assertObjectArgument(source, 'recall', 'source', 'an object ({ history, store?, sessionId? })');
+  assertObjectArgument(source, 'recall', 'source', 'an object ({ history, store?, sessionId?, spillStore? })');
   if (!Array.isArray(source.history))
     throw invalidArgument('recall', 'source.history', 'an array of messages', source.history);
   if (input.id !== undefined) return fetchById(source, input.id, input.offset ?? 0);

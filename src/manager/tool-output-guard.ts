@@ -1,4 +1,5 @@
 import type { ToolOutputLimits } from '../config/index.js';
+import { recallIdOf } from '../messages/recall-id.js';
 import { processToolOutput } from '../pipeline/process-tool-output.js';
 import type { SpillStore } from '../pipeline/spill-store.js';
 import type { ToolResultMessage } from '../types.js';
@@ -58,6 +59,7 @@ export class ToolOutputGuard {
         ...(this.spillStore ? { spillStore: this.spillStore } : {}),
         toolName: message.toolName,
         toolCallId: message.toolCallId,
+        recallId: recallIdOf(message.toolCallId),
       });
       if (!result.truncated && result.spilled === undefined) {
         content.push(part);

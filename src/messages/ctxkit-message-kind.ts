@@ -2,6 +2,7 @@ import type { Message } from '../types.js';
 import { assertMessageShape } from '../validation/assert-argument.js';
 import { onlyText, textOf } from './internal/message-text.js';
 import {
+  ARCHIVED_RESULT_PATTERN,
   ARCHIVED_RESULT_PLACEHOLDER,
   BRANCH_SUMMARY_PREFIX,
   CLEARED_RESULT_KIND,
@@ -57,7 +58,8 @@ export function ctxkitMessageKind(message: Message): CtxkitMessageKind | undefin
     if (kind === 'tool_result_archived') return 'archived_result';
     if (kind === CLEARED_RESULT_KIND) return 'cleared_result';
     const text = onlyText(message);
-    if (text === ARCHIVED_RESULT_PLACEHOLDER) return 'archived_result';
+    if (text === ARCHIVED_RESULT_PLACEHOLDER || (text !== undefined && ARCHIVED_RESULT_PATTERN.test(text)))
+      return 'archived_result';
     if (text === MISSING_RESULT_TEXT) return 'missing_result';
     if (text === CLEARED_RESULT_PLACEHOLDER) return 'cleared_result';
     return undefined;

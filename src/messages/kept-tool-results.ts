@@ -1,15 +1,26 @@
 // The tool results ctxkit writes in place of others, one per result in a long session (the
 // manager keeps them all): an archived copy, the placeholder sent for it and the synthetic result
-// of an unanswered call. Built to be small: their content arrays and their `meta` are frozen and
-// shared when the result has no `meta` of its own, and no copy is made by an object spread
-// followed by a new key (V8 gives such a copy a dictionary, about 320 bytes instead of 70).
+// of an unanswered call. Built to be small: their `meta` is frozen and shared when the result has
+// no `meta` of its own (the synthetic result's content too), and no copy is made by an object
+// spread followed by a new key (V8 gives such a copy a dictionary, about 320 bytes instead of 70).
+// A placeholder's text names the result's recall id and size, so it is the result's own.
 import type { TextContent, ToolResultMessage } from '../types.js';
-import { ARCHIVED_RESULT_PLACEHOLDER, MISSING_RESULT_TEXT } from './wire-strings.js';
+import { formatSize, recallIdOf } from './recall-id.js';
+import { MISSING_RESULT_TEXT } from './wire-strings.js';
 
-/** The content of every archived result's placeholder: one frozen array, shared. */
-const PLACEHOLDER_CONTENT: readonly TextContent[] = /* @__PURE__ */ Object.freeze([
-  Object.freeze({ type: 'text' as const, text: ARCHIVED_RESULT_PLACEHOLDER }),
-]);
+/**
+ * The text sent in place of an archived result: `[archived r0k3x9a2b: 48k chars; recall r0k3x9a2b]`
+ * (see `ARCHIVED_RESULT_PATTERN`). The same result always gives the same text, so the prompt
+ * stays byte-identical from call to call.
+ *
+ * @internal
+ */
+export function archivedPlaceholderText(result: ToolResultMessage): string {
+  let characters = 0;
+  for (const part of result.content) characters += part.type === 'text' ? part.text.length : 0;
+  const id = recallIdOf(result.toolCallId);
+  return `[archived ${id}: ${formatSize(characters)} chars; recall ${id}]`;
+}
 /** The content of every synthetic result of an unanswered call: one frozen array, shared. @internal */
 export const MISSING_CONTENT: readonly TextContent[] = /* @__PURE__ */ Object.freeze([
   Object.freeze({ type: 'text' as const, text: MISSING_RESULT_TEXT }),
@@ -70,12 +81,13 @@ export function withMeta(result: ToolResultMessage, meta: ToolResultMessage['met
 
 /**
  * What the model sees in place of an archived tool result, under the call id `id` (the result's
- * own, or the fresh id a reused one is sent under).
+ * own, or the fresh id a reused one is sent under); its text names the recall id of the result's
+ * own tool call id, which does not change when the call is sent renamed.
  *
  * @internal
  */
 export function createArchivedPlaceholder(result: ToolResultMessage, id = result.toolCallId): ToolResultMessage {
-  const content = PLACEHOLDER_CONTENT as TextContent[];
+  const content: TextContent[] = [{ type: 'text', text: archivedPlaceholderText(result) }];
   const meta = placeholderMeta(result);
   // Two literals rather than a conditional spread: each gets exactly its shape (no property array).
   return result.isError === undefined

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { lstat, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { ContextError } from '../errors.js';
 import type { SpilledOutput, SpillInfo, SpillStore } from '../pipeline/spill-store.js';
 import { assertObjectArgument, assertStringArgument } from '../validation/assert-argument.js';
 import { option, parseOptions } from '../validation/parse-options.js';
@@ -26,10 +27,14 @@ function safeName(value: unknown): string {
 
 const optionsSchema = option.fields({ directory: option.directory().optional() });
 
+/** The names {@link createFileSpillStore} gives its files: time, tool, hash start, random suffix. */
+const SPILL_FILE_NAME = /^\d{4}-\d{2}-\d{2}T[\d-]+Z-[A-Za-z0-9_-]{1,40}-[0-9a-f]{12}-[0-9a-f]{8}\.txt$/;
+
 /**
  * A {@link SpillStore} that writes each output to its own file (mode 0600) and resolves once the
  * write finished. File names carry the time, the tool name and the start of the SHA-256, so a
- * directory listing reads like a log.
+ * directory listing reads like a log. `read` gives back a file it wrote: only a regular file
+ * directly in its directory, named as it names them (no other path, no symlink).
  *
  * @param options - The directory (default: `ai_tool_outputs` under the temp directory).
  * @returns The spill store.
@@ -42,6 +47,7 @@ const optionsSchema = option.fields({ directory: option.directory().optional() }
  * const spillStore = createFileSpillStore();
  * const output = await processToolOutput(hugeLog, { spillStore, toolName: 'bash' });
  * console.log(output.spilled?.path);
+ * const full = await spillStore.read!(output.spilled!.path); // the whole output again
  * ```
  */
 export function createFileSpillStore(options: CreateFileSpillStoreOptions = {}): SpillStore {
@@ -61,6 +67,22 @@ export function createFileSpillStore(options: CreateFileSpillStoreOptions = {}):
       );
       await writeFile(path, data, { mode: 0o600, flag: 'wx' });
       return { path, sha256, bytes: data.length };
+    },
+    async read(path: string): Promise<string> {
+      assertStringArgument(path, 'SpillStore.read', 'path');
+      const file = resolve(path);
+      if (dirname(file) !== resolve(directory) || !SPILL_FILE_NAME.test(basename(file)))
+        throw new ContextError({
+          message: `SpillStore.read: path must be a file this spill store wrote in ${directory}, received ${JSON.stringify(path)}.`,
+          code: 'INPUT_INVALID',
+        });
+      const stats = await lstat(file);
+      if (!stats.isFile())
+        throw new ContextError({
+          message: `SpillStore.read: ${JSON.stringify(path)} is not a regular file (a symlink or directory is never read).`,
+          code: 'INPUT_INVALID',
+        });
+      return readFile(file, 'utf8');
     },
   };
 }

@@ -18,6 +18,13 @@ export interface ProcessToolOutputOptions extends SpillInfo {
   limits?: Partial<ToolOutputLimits>;
   /** Where output over `largeOutputThreshold` is saved in full. Without one it is only truncated. */
   spillStore?: SpillStore;
+  /**
+   * The id the model passes to `recall` to read a spilled output back (`recallIdOf(toolCallId)`
+   * from `ctxkit/agent-tools`), named in the notice beside the path. Only a spilled output's notice
+   * names it: an output that was only cut is not kept anywhere to recall it from.
+   * @default none: the notice names only the path
+   */
+  recallId?: string;
 }
 
 /**
@@ -70,6 +77,12 @@ export async function processToolOutput(
       code: 'INPUT_INVALID',
     });
   }
+  if (options.recallId !== undefined && (typeof options.recallId !== 'string' || options.recallId === '')) {
+    throw new ContextError({
+      message: `processToolOutput: options.recallId must be a non-empty string (recallIdOf(toolCallId)), received ${JSON.stringify(options.recallId)}.`,
+      code: 'INPUT_INVALID',
+    });
+  }
   const plain = truncateWithNotice(text, options.limits, { functionName: 'processToolOutput' });
   if (!plain.needsSpill || options.spillStore === undefined) return plain;
   const info: SpillInfo = {
@@ -89,6 +102,10 @@ export async function processToolOutput(
       spillError: reason,
     };
   }
-  const notice = { spilled: { path: spilled.path, sha256: spilled.sha256 }, always: true };
+  const notice = {
+    spilled: { path: spilled.path, sha256: spilled.sha256 },
+    ...(options.recallId === undefined ? {} : { recallId: options.recallId }),
+    always: true,
+  };
   return { ...truncateWithNotice(text, options.limits, { ...notice, functionName: 'processToolOutput' }), spilled };
 }

@@ -53,4 +53,10 @@ export interface SpillInfo {
 export interface SpillStore {
   /** Saves `content` in full. */
   save(content: string, info: SpillInfo): Promise<SpilledOutput>;
+  /**
+   * Optional: reads back an output this store saved, by the `path` `save` returned, so `recall`
+   * can return it to the model. Must refuse (reject) any path it did not write; `recall` also
+   * checks the SHA-256 the notice named. Without it, spilled outputs cannot be recalled.
+   */
+  read?(path: string): Promise<string>;
 }

@@ -2,12 +2,14 @@ import * as z from 'zod';
 import { ConfigError, SessionError, StoreError } from '../errors.js';
 import { deepFreeze } from '../internal/deep-freeze.js';
 import { createKeyedQueue } from '../internal/keyed-queue.js';
+import { recallIdOf } from '../messages/recall-id.js';
 import { sessionEntryInputSchema } from '../schemas/entries.js';
 import { markStoreEntries } from '../session/check-entries.js';
 import { checkExpectedLeaf } from '../session/check-expected-leaf.js';
 import { contextBranchOf, wantsContextBranch } from '../session/context-branch.js';
 import { entryToMessage } from '../session/entry-to-message.js';
 import { parseStoredEntry } from '../session/parse-stored-entry.js';
+import { checkToolResultSearch, queryWords, toolResultText } from '../session/search-tool-results.js';
 import {
   createSessionInfo,
   sessionExists,
@@ -21,10 +23,13 @@ import type {
   SessionInfo,
   SessionStore,
   SetLeafOptions,
+  ToolResultHit,
+  ToolResultSearch,
   TranscriptMessage,
 } from '../session/session-store.js';
 import type { SessionEntry, SessionEntryInput } from '../session-entry.js';
 import { ENTRY_COLUMNS, entryRows, MESSAGE_COLUMNS } from '../sql/entry-row.js';
+import type { ToolResultMessage } from '../types.js';
 import { describeIssues, firstIssue } from '../validation/zod-issues.js';
 import { checkSchemaVersion, type MigratePostgresResult, migratePostgres } from './migrate-postgres.js';
 import {
@@ -232,10 +237,89 @@ export function createPostgresStore(options: CreatePostgresStoreOptions): Postgr
         }
         return transcript;
       }),
+    searchToolResults: (sessionId: string, search: ToolResultSearch) =>
+      read('search the tool results', async (query) => {
+        const checked = checkToolResultSearch(search, 'searchToolResults');
+        return searchPostgresToolResults(query, tables, sessionId, checked);
+      }),
     close: async () => {
       cache.clear();
     },
   };
+}
+
+/**
+ * The indexed search of `searchToolResults`: candidates from the tool-result index (by id, or by
+ * words ranked by `ts_rank`) joined with the runs of the branch that ends at the leaf, so only
+ * results on that branch count. A run is a chain without forks: a branch goes through a few of
+ * them, so the check costs a few index lookups whatever the session's length.
+ */
+async function searchPostgresToolResults(
+  query: Query,
+  tables: PostgresTables,
+  sessionId: string,
+  search: ToolResultSearch & { limit: number },
+): Promise<ToolResultHit[]> {
+  const head = await query(`SELECT leaf_id, entry_count FROM ${tables.sessions} WHERE id = $1`, [sessionId]);
+  if (head.rows.length === 0) throw sessionNotFound(sessionId);
+  const leaf = search.leafId === undefined ? (head.rows[0].leaf_id as string | null) : search.leafId;
+  if (leaf === null) return [];
+  const found = await query(`SELECT 1 FROM ${tables.entries} WHERE session_id = $1 AND id = $2`, [sessionId, leaf]);
+  if (found.rows.length === 0)
+    throw new SessionError({
+      message: `searchToolResults: there is no entry "${leaf}" in session "${sessionId}".`,
+      code: 'ENTRY_NOT_FOUND',
+    });
+  const onBranch = `WITH RECURSIVE ${runsOfBranch(tables, '$2', '$3')}
+    SELECT e.seq, e.id, coalesce(e.data_text, e.data::text) AS data
+      FROM ${tables.toolResults} t
+      JOIN ${tables.entries} e ON e.seq = t.entry_seq
+      JOIN runs ON e.run_id = runs.run_id AND e.depth <= runs.upto
+     WHERE t.session_id = $1`;
+  const count = Number(head.rows[0].entry_count);
+  let rows: unknown[];
+  if (search.id !== undefined) {
+    ({ rows } = await query(`${onBranch} AND (t.tool_call_id = $4 OR t.recall_id = $4) ORDER BY e.seq`, [
+      sessionId,
+      leaf,
+      count,
+      search.id,
+    ]));
+  } else {
+    // Each word as plain text (no tsquery syntax): the newest results holding every word, then
+    // the newest holding any. Newest first rather than ts_rank, which reads every match (a word
+    // most results hold: 25,000 rows); a walk back along the primary key stops at the limit.
+    const words = queryWords(search.query!)
+      .map((word) => word.replace(/[^\p{L}\p{N}_]+/gu, ' ').trim())
+      .filter(Boolean);
+    if (words.length === 0) return [];
+    const limit = search.limit * 4 + 20;
+    const candidates = `SELECT entry_seq FROM ${tables.toolResults}
+      WHERE session_id = $1 AND search @@ websearch_to_tsquery('simple', $2) ORDER BY entry_seq DESC LIMIT $3`;
+    const seqs = (await query(candidates, [sessionId, words.join(' '), limit])).rows.map((row) =>
+      String(row.entry_seq),
+    );
+    if (seqs.length < limit && words.length > 1) {
+      const seen = new Set(seqs);
+      for (const row of (await query(candidates, [sessionId, words.join(' or '), limit])).rows)
+        if (!seen.has(String(row.entry_seq)) && seqs.length < limit) seqs.push(String(row.entry_seq));
+    }
+    if (seqs.length === 0) return [];
+    ({ rows } = await query(`${onBranch} AND t.entry_seq = ANY($4::bigint[])`, [sessionId, leaf, count, seqs]));
+    const order = new Map(seqs.map((seq, index) => [seq, index]));
+    rows = (rows as { seq: string }[])
+      .sort((a, b) => order.get(String(a.seq))! - order.get(String(b.seq))!)
+      .slice(0, search.limit);
+  }
+  return (rows as { id: string; data: string }[]).map((row) => {
+    const message = (JSON.parse(row.data) as { message: ToolResultMessage }).message;
+    return {
+      entryId: row.id,
+      toolCallId: message.toolCallId,
+      toolName: message.toolName,
+      text: toolResultText(message),
+    };
+  });
 }
 
 /**
@@ -711,6 +795,7 @@ export function insertStatement(
 ): { text: string; values: unknown[] } {
   const rows = entryRows(sessionId, entry, new Map());
   const column = Object.fromEntries(ENTRY_COLUMNS.map((name, index) => [name, rows.entry[index]]));
+  const toolResult = entry.type === 'message' && entry.message.role === 'toolResult' ? entry.message : undefined;
   const message =
     rows.message === undefined
       ? undefined
@@ -742,6 +827,10 @@ export function insertStatement(
     message === undefined ? null : withoutNul(message['role']),
     message === undefined ? null : withoutNul(message['content']),
     now,
+    // $26, $27, $28: the tool-result index row (a tool result only).
+    toolResult === undefined ? null : toolResult.toolCallId,
+    toolResult === undefined ? null : recallIdOf(toolResult.toolCallId),
+    toolResult === undefined ? null : withoutNul(toolResultText(toolResult)),
   ];
   // A run is a chain that continues while the parent has no other child: the entry joins its
   // parent's run, or starts one (named after itself) at a root or a fork.
@@ -768,6 +857,9 @@ export function insertStatement(
       UPDATE ${tables.sessions}
          SET leaf_id = $1, updated_at = to_timestamp($25::float8 / 1000), entry_count = entry_count + 1
        WHERE id = $2
+    ), tool_result AS (
+      INSERT INTO ${tables.toolResults} (entry_seq, session_id, tool_call_id, recall_id, search)
+      SELECT seq, $2, $26::text, $27::text, to_tsvector('simple', $28::text) FROM entry WHERE $26::text IS NOT NULL
     )
     SELECT seq FROM entry`;
   return { text, values };

@@ -1,17 +1,24 @@
 import { StoreError } from '../errors.js';
+import { recallIdOf } from '../messages/recall-id.js';
 import {
   type Connection,
   connectionOf,
   type PostgresConnectionOptions,
+  type Query,
   runTransaction,
 } from './postgres-connection.js';
 import { type PostgresTableOptions, type PostgresTables, resolveTables } from './postgres-tables.js';
 
 /** The schema version this release writes and reads: the number of migrations it knows. */
-export const POSTGRES_SCHEMA_VERSION = 2;
+export const POSTGRES_SCHEMA_VERSION = 3;
 
 /** Each migration takes the schema from version `index` to `index + 1`. Migrations only add. */
-const MIGRATIONS: readonly { name: string; sql: (tables: PostgresTables) => string }[] = [
+const MIGRATIONS: readonly {
+  name: string;
+  sql: (tables: PostgresTables) => string;
+  /** Work SQL alone cannot do, run after `sql` in the same transaction. */
+  after?: (query: Query, tables: PostgresTables) => Promise<void>;
+}[] = [
   {
     name: 'session tree',
     sql: ({ sessions, entries, messages, prefix }) => `
@@ -84,6 +91,38 @@ const MIGRATIONS: readonly { name: string; sql: (tables: PostgresTables) => stri
       ALTER TABLE ${sessions} ADD COLUMN info_text text;
       UPDATE ${sessions} SET info_text = info::text;
       UPDATE ${entries} SET data_text = data::text, data = NULL WHERE data IS NOT NULL;`,
+  },
+  {
+    // The tool results `recall` finds: by tool call id, by recall id and by words (a tsvector of
+    // the 'simple' configuration with a GIN index). Rows already stored are indexed here; their
+    // recall ids are computed by ctxkit (a hash it defines), in \`after\`.
+    name: 'tool result index',
+    sql: ({ entries, toolResults, prefix }) => `
+      CREATE TABLE ${toolResults} (
+        entry_seq bigint PRIMARY KEY REFERENCES ${entries} (seq),
+        session_id text NOT NULL,
+        tool_call_id text NOT NULL,
+        recall_id text NOT NULL,
+        search tsvector NOT NULL
+      );
+      CREATE INDEX ${prefix}session_tool_results_by_call ON ${toolResults} (session_id, tool_call_id);
+      CREATE INDEX ${prefix}session_tool_results_by_recall ON ${toolResults} (session_id, recall_id);
+      CREATE INDEX ${prefix}session_tool_results_search ON ${toolResults} USING gin (search);
+      INSERT INTO ${toolResults} (entry_seq, session_id, tool_call_id, recall_id, search)
+      SELECT seq, session_id, coalesce(data_text, data::text)::jsonb -> 'message' ->> 'toolCallId', '',
+             to_tsvector('simple', coalesce(content, ''))
+        FROM ${entries} WHERE entry_type = 'message' AND tool_name IS NOT NULL;`,
+    after: async (query, { toolResults }) => {
+      const { rows } = await query(`SELECT entry_seq, tool_call_id FROM ${toolResults} WHERE recall_id = ''`);
+      const list = rows as { entry_seq: string; tool_call_id: string }[];
+      for (let start = 0; start < list.length; start += 5000) {
+        const batch = list.slice(start, start + 5000);
+        await query(
+          `UPDATE ${toolResults} t SET recall_id = u.recall_id FROM unnest($1::bigint[], $2::text[]) AS u(seq, recall_id) WHERE t.entry_seq = u.seq`,
+          [batch.map((row) => row.entry_seq), batch.map((row) => recallIdOf(row.tool_call_id))],
+        );
+      }
+    },
   },
 ];
 
@@ -168,6 +207,7 @@ function migrateOnce(connection: Connection, tables: PostgresTables): Promise<Mi
     for (let version = from + 1; version <= MIGRATIONS.length; version++) {
       const migration = MIGRATIONS[version - 1]!;
       await query(migration.sql(tables));
+      await migration.after?.(query, tables);
       await query(`INSERT INTO ${tables.migrations} (version, name) VALUES ($1, $2)`, [version, migration.name]);
       applied.push(version);
     }

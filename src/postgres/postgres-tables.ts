@@ -22,6 +22,8 @@ export interface PostgresTables {
   sessions: string;
   entries: string;
   messages: string;
+  /** The tool-result index `recall` searches (migration 3). */
+  toolResults: string;
   migrations: string;
   /** The key of the advisory lock that serializes migrations of these tables. */
   lockKey: string;
@@ -65,6 +67,7 @@ export function resolveTables(options: PostgresTableOptions, caller: string): Po
     sessions: name('sessions'),
     entries: name('session_entries'),
     messages: name('session_messages'),
+    toolResults: name('session_tool_results'),
     migrations: name('migrations'),
     lockKey: `ctxkit:${schema ?? ''}:${prefix}`,
     schema,

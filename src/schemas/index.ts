@@ -3,6 +3,7 @@
 // root; the strings are here for hosts that must match them byte for byte, such as a database query).
 export { contextConfigSchema } from '../config/index.js';
 export {
+  ARCHIVED_RESULT_PATTERN,
   ARCHIVED_RESULT_PLACEHOLDER,
   BRANCH_SUMMARY_PREFIX,
   CLEARED_RESULT_KIND,

@@ -40,12 +40,15 @@ export {
   planSessionCompaction,
   type SessionCompactionPlan,
 } from './plan-session-compaction.js';
+export { searchToolResultsByScanning } from './search-tool-results.js';
 export type {
   AppendEntryOptions,
   CreateSessionInit,
   SessionInfo,
   SessionStore,
   SetLeafOptions,
+  ToolResultHit,
+  ToolResultSearch,
   TranscriptMessage,
 } from './session-store.js';
 export { type SessionEntries, type WalkBranchOptions, walkBranch } from './walk-branch.js';

@@ -230,8 +230,64 @@ export interface SessionStore {
   getMessages(sessionId: string): Promise<TranscriptMessage[]>;
 
   /**
+   * Optional: finds tool results of one branch of the session through an index, for `recall`
+   * (`ctxkit/agent-tools`). With `id`, the results whose tool call id or recall id
+   * (`recallIdOf(toolCallId)`) is `id`, oldest first; with `query`, results containing its
+   * words, at most `limit`: the indexed stores return the newest holding every word, then the
+   * newest holding any (whole words); the scan ranks by words found, occurrences, then newest. Only results on the
+   * path from the root to `leafId` count: never another branch, never another session. A store
+   * without it is searched by `searchToolResultsByScanning` (`ctxkit/session`, over `getBranch`), which gives
+   * the same results in a linear scan; the SQLite and PostgreSQL stores index them (FTS5 and
+   * `tsvector` with a GIN index, created by their migrations).
+   *
+   * @param sessionId - The session.
+   * @param search - Exactly one of `id` and `query`; `limit` and `leafId`.
+   * @returns The matching tool results with their entry ids.
+   * @throws `SessionError` (`SESSION_NOT_FOUND`, `ENTRY_NOT_FOUND` for an unknown `leafId`).
+   */
+  searchToolResults?(sessionId: string, search: ToolResultSearch): Promise<ToolResultHit[]>;
+
+  /**
    * Waits for pending writes and releases what the store holds (files, statements). It does not
    * close a database client the host passed in. Optional.
    */
   close?(): Promise<void>;
+}
+
+/**
+ * What {@link SessionStore.searchToolResults} looks for: exactly one of `id` and `query`.
+ *
+ * @example
+ * ```ts
+ * const search: ToolResultSearch = { query: 'artifact checksum', limit: 5 };
+ * ```
+ */
+export interface ToolResultSearch {
+  /** A tool call id or a recall id (`r` and eight base-36 characters). */
+  id?: string;
+  /** Words; a result matches when it contains any of them (case-insensitive, whole words on the indexed stores). */
+  query?: string;
+  /** The most results a query returns. @default 20 */
+  limit?: number;
+  /** The last entry of the branch searched. @default the session's leaf */
+  leafId?: string | null;
+}
+
+/**
+ * One tool result {@link SessionStore.searchToolResults} found.
+ *
+ * @example
+ * ```ts
+ * for (const hit of await store.searchToolResults!(sessionId, { query: 'checksum' })) console.log(hit.toolCallId);
+ * ```
+ */
+export interface ToolResultHit {
+  /** The message entry holding the result. */
+  entryId: string;
+  /** The result's tool call id. */
+  toolCallId: string;
+  /** The tool that produced it. */
+  toolName: string;
+  /** Its text parts joined by newlines (other parts as `[image]`). */
+  text: string;
 }

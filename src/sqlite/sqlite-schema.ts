@@ -1,4 +1,7 @@
 import { StoreError } from '../errors.js';
+import { recallIdOf } from '../messages/recall-id.js';
+import { toolResultText } from '../session/search-tool-results.js';
+import type { ToolResultMessage } from '../types.js';
 
 /**
  * A prepared statement, typed structurally after better-sqlite3's `Statement` (positional
@@ -42,10 +45,10 @@ export interface SqliteDatabase {
 }
 
 /** The schema version this release writes and reads. */
-export const SQLITE_SCHEMA_VERSION = 3;
+export const SQLITE_SCHEMA_VERSION = 4;
 
-/** Each migration takes the schema from version `index` to `index + 1`. */
-const MIGRATIONS: readonly string[] = [
+/** Each migration takes the schema from version `index` to `index + 1`: SQL, or a step that runs some. */
+const MIGRATIONS: readonly (string | ((database: SqliteDatabase) => void))[] = [
   `CREATE TABLE IF NOT EXISTS sessions (
      id TEXT PRIMARY KEY,
      cwd TEXT,
@@ -106,7 +109,67 @@ const MIGRATIONS: readonly string[] = [
    UPDATE sessions SET branched = 1 WHERE id IN (
      SELECT session_id FROM session_entries GROUP BY session_id
      HAVING coalesce(sum(parent_id IS NULL), 0) <> 1 OR count(DISTINCT parent_id) <> count(*) - 1);`,
+  // 4: the tool results `recall` finds, by tool call id, by recall id and by words (FTS5).
+  createToolResultIndex,
 ];
+
+/**
+ * Migration 4: `session_tool_results` (a tool result entry's tool call id and recall id, by its
+ * entry's `seq`) and `session_tool_results_fts`, an FTS5 index of its text with the row id of the
+ * entry's `seq` (contentless: the text stays in `session_entries` only). Rows already stored are
+ * indexed here, so an upgraded database finds the results written before it.
+ */
+function createToolResultIndex(database: SqliteDatabase): void {
+  database.exec(`CREATE TABLE IF NOT EXISTS session_tool_results (
+       entry_seq INTEGER PRIMARY KEY,
+       session_id TEXT NOT NULL,
+       tool_call_id TEXT NOT NULL,
+       recall_id TEXT NOT NULL
+     );
+     CREATE INDEX IF NOT EXISTS session_tool_results_by_call ON session_tool_results (session_id, tool_call_id);
+     CREATE INDEX IF NOT EXISTS session_tool_results_by_recall ON session_tool_results (session_id, recall_id);
+     CREATE VIRTUAL TABLE IF NOT EXISTS session_tool_results_fts USING fts5(
+       text, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2'
+     );`);
+  const insert = toolResultIndexStatements(database);
+  const rows = database.prepare(
+    "SELECT seq, session_id, data_json FROM session_entries WHERE entry_type = 'message' AND tool_name IS NOT NULL ORDER BY seq",
+  );
+  // All rows first: better-sqlite3 refuses writes on a connection that is iterating a read.
+  for (const row of rows.all() as { seq: number; session_id: string; data_json: string }[]) {
+    const message = (JSON.parse(row.data_json) as { message?: ToolResultMessage }).message;
+    if (message?.role === 'toolResult') indexToolResult(insert, row.session_id, row.seq, message);
+  }
+}
+
+/**
+ * The statements that index a tool result (migration 4 and every append).
+ *
+ * @internal
+ */
+export function toolResultIndexStatements(database: SqliteDatabase) {
+  return {
+    row: database.prepare(
+      'INSERT INTO session_tool_results (entry_seq, session_id, tool_call_id, recall_id) VALUES (?, ?, ?, ?)',
+    ),
+    text: database.prepare('INSERT INTO session_tool_results_fts (rowid, text) VALUES (?, ?)'),
+  };
+}
+
+/**
+ * Indexes the tool result stored at `seq`, in the transaction that stores it.
+ *
+ * @internal
+ */
+export function indexToolResult(
+  statements: ReturnType<typeof toolResultIndexStatements>,
+  sessionId: string,
+  seq: number,
+  message: ToolResultMessage,
+): void {
+  statements.row.run(seq, sessionId, message.toolCallId, recallIdOf(message.toolCallId));
+  statements.text.run(seq, toolResultText(message));
+}
 
 /**
  * Runs `work` in an immediate transaction, rolling back when it throws.
@@ -185,7 +248,11 @@ export function ensureSchema(database: SqliteDatabase): void {
       if (version === SQLITE_SCHEMA_VERSION) return;
       if (version === 0) refuseForeignTables(database);
       database.exec('CREATE TABLE IF NOT EXISTS ctxkit_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
-      for (let step = version; step < SQLITE_SCHEMA_VERSION; step++) database.exec(MIGRATIONS[step]!);
+      for (let step = version; step < SQLITE_SCHEMA_VERSION; step++) {
+        const migration = MIGRATIONS[step]!;
+        if (typeof migration === 'string') database.exec(migration);
+        else migration(database);
+      }
       database
         .prepare(
           "INSERT INTO ctxkit_meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",

@@ -4,8 +4,10 @@
  */
 import fc from 'fast-check';
 import { LeafConflictError, SessionError, StoreError } from '../errors.js';
+import { recallIdOf } from '../messages/recall-id.js';
 import { buildContextFromBranch } from '../session/build-context-from-branch.js';
-import type { SessionStore } from '../session/session-store.js';
+import { searchToolResultsByScanning } from '../session/search-tool-results.js';
+import type { SessionStore, ToolResultHit, ToolResultSearch } from '../session/session-store.js';
 import type { SessionEntry, SessionEntryInput } from '../session-entry.js';
 import type { Message } from '../types.js';
 import { assertObjectArgument, invalidArgument } from '../validation/assert-argument.js';
@@ -692,6 +694,67 @@ export function describeSessionStoreConformance(options: DescribeSessionStoreCon
         });
         expect(await store.getLeaf(session.id)).toBe(entries[99]!.id);
       }
+    });
+
+    it('finds tool results of the branch by tool call id, recall id and words (searchToolResults, or the scan without it)', async () => {
+      const harness = await open();
+      const search = (store: SessionStore, sessionId: string, request: ToolResultSearch): Promise<ToolResultHit[]> =>
+        store.searchToolResults
+          ? store.searchToolResults(sessionId, request)
+          : searchToolResultsByScanning(store, sessionId, request);
+      const { id } = await harness.store.createSession();
+      const other = await harness.store.createSession();
+      const step = async (sessionId: string, callId: string, output: string) => {
+        await harness.store.appendEntry(sessionId, {
+          type: 'message',
+          message: toolCallMessage([{ id: callId, name: 'bash', arguments: { command: 'make' } }]),
+        });
+        return harness.store.appendEntry(sessionId, {
+          type: 'message',
+          message: toolResultMessage(callId, output, { toolName: 'bash' }),
+        });
+      };
+      await step(other.id, 'call_other', 'artifact checksum of another session');
+      await step(id, 'call_1', 'compiled 12 modules\nartifact checksum sha256-5f1c');
+      const fork = await step(id, 'call_2', 'linking the binary');
+      await step(id, 'call_3', 'the tests passed: checksum verified');
+      await step(id, 'call_4', 'nothing relevant here');
+      // A second branch from call_2: call_3 and call_4 are not on it.
+      await harness.store.setLeaf(id, fork.id);
+      await step(id, 'call_5', 'ARTIFACT uploaded to the registry');
+      let store = harness.store;
+      if (harness.reopen !== undefined) {
+        await store.close?.();
+        store = await harness.reopen();
+        harnesses.push({ store });
+      }
+      const ids = (hits: ToolResultHit[]) => hits.map((hit) => hit.toolCallId);
+      expect(ids(await search(store, id, { id: 'call_1' }))).toEqual(['call_1']);
+      const [byRecall] = await search(store, id, { id: recallIdOf('call_1') });
+      expect(byRecall?.toolCallId).toBe('call_1');
+      expect(byRecall?.toolName).toBe('bash');
+      expect(byRecall?.text).toBe('compiled 12 modules\nartifact checksum sha256-5f1c');
+      // Only this branch: call_3 is on the other one; call_other in another session.
+      expect(await search(store, id, { id: 'call_3' })).toEqual([]);
+      expect(await search(store, id, { id: 'call_other' })).toEqual([]);
+      expect(ids(await search(store, id, { id: 'call_3', leafId: fork.id }))).toEqual([]);
+      const leafOfOther = (await store.getEntries(id)).find(
+        (entry) =>
+          entry.type === 'message' && entry.message.role === 'toolResult' && entry.message.toolCallId === 'call_4',
+      )!;
+      expect(ids(await search(store, id, { id: 'call_3', leafId: leafOfOther.id }))).toEqual(['call_3']);
+      // Words, case-insensitively, any of them; best first: call_1 has both words.
+      const found = ids(await search(store, id, { query: 'Artifact checksum' }));
+      expect(found[0]).toBe('call_1');
+      expect([...found].sort()).toEqual(['call_1', 'call_5']);
+      expect(ids(await search(store, id, { query: 'artifact checksum', limit: 1 }))).toEqual(['call_1']);
+      expect([...ids(await search(store, id, { query: 'checksum', leafId: leafOfOther.id }))].sort()).toEqual([
+        'call_1',
+        'call_3',
+      ]);
+      expect(await search(store, id, { query: 'absent-word' })).toEqual([]);
+      await expectSessionError(expect, search(store, id, { id: 'a', query: 'b' }), 'INPUT_INVALID');
+      await expectSessionError(expect, search(store, 'ghost', { query: 'b' }), 'SESSION_NOT_FOUND');
     });
 
     it('returns exactly what was written after reopening (durable stores; the same store otherwise)', async () => {

@@ -61,7 +61,7 @@ describe('context_status', () => {
     const format = (value: number) => value.toLocaleString('en-US');
     expect(answer).toBe(
       `Context: ${format(usage.tokens)} of 200,000 tokens (${Math.round((usage.tokens / 200_000) * 100)}%); ` +
-        `compaction at ${format(usage.limit!)}; ${archived} tool results archived (recall by tool call id).`,
+        `compaction at ${format(usage.limit!)}; ${archived} tool results archived (recall by the id each names).`,
     );
     expect(answer).not.toContain('\n');
   });
@@ -238,7 +238,7 @@ describe('recall search', () => {
       await tools.handle({ name: 'recall', arguments: { query: 'context manager', limit: 3 } }, history),
     );
     const lines = found.split('\n');
-    expect(lines[0]).toMatch(/^\[recall search "context manager": 1 of 1 matches; recall one by its id\]$/);
+    expect(lines[0]).toMatch(/^\[recall search "context manager": 1 match, best first; recall one by its id\]$/);
     expect(lines[1]).toMatch(/^- c0 \(read, [\d,]+ chars\): /);
     // c5 is still visible (not archived): a search does not offer it.
     expect(text(await tools.handle({ name: 'recall', arguments: { query: 'line 5' } }, history))).not.toContain('c5');

@@ -2,13 +2,14 @@
 // shapes) and are the messages their plain definitions below describe, key for key.
 import { test } from '@fast-check/vitest';
 import { expect } from 'vitest';
+import { recallIdOf } from '../../src/agent-tools/index.js';
 import {
   archiveToolResult,
   createArchivedPlaceholder,
   createMissingResult,
   withMeta,
 } from '../../src/messages/kept-tool-results.js';
-import { ARCHIVED_RESULT_PLACEHOLDER, MISSING_RESULT_TEXT } from '../../src/schemas/index.js';
+import { ARCHIVED_RESULT_PATTERN, MISSING_RESULT_TEXT } from '../../src/schemas/index.js';
 import { arbitraryConversation } from '../../src/testing/index.js';
 import type { ToolCall, ToolResultMessage } from '../../src/types.js';
 
@@ -17,11 +18,25 @@ const archived = (result: ToolResultMessage): ToolResultMessage => ({
   ...result,
   meta: { ...result.meta, agentVisible: false, kind: 'tool_result_archived' },
 });
+/** Characters as a placeholder writes them: exact below 1,000, then k (one decimal below 10k) and M. */
+const size = (characters: number): string =>
+  characters < 1000
+    ? String(characters)
+    : characters < 10_000
+      ? `${Number((characters / 1000).toFixed(1))}k`
+      : characters < 999_500
+        ? `${Math.round(characters / 1000)}k`
+        : `${Number((characters / 1_000_000).toFixed(1))}M`;
+const placeholderText = (result: ToolResultMessage): string => {
+  const characters = result.content.reduce((sum, part) => sum + (part.type === 'text' ? part.text.length : 0), 0);
+  const id = recallIdOf(result.toolCallId);
+  return `[archived ${id}: ${size(characters)} chars; recall ${id}]`;
+};
 const placeholder = (result: ToolResultMessage): ToolResultMessage => ({
   role: 'toolResult',
   toolCallId: result.toolCallId,
   toolName: result.toolName,
-  content: [{ type: 'text', text: ARCHIVED_RESULT_PLACEHOLDER }],
+  content: [{ type: 'text', text: placeholderText(result) }],
   ...(result.isError === undefined ? {} : { isError: result.isError }),
   meta: { ...result.meta, agentVisible: true, kind: 'tool_result_archived' },
 });
@@ -67,7 +82,11 @@ test.prop([arbitraryConversation({ maxLength: 20 })])(
         expectSameJson(createArchivedPlaceholder(archiveToolResult(result)), placeholder(archived(result)));
         const meta = { ...result.meta, agentVisible: true };
         expectSameJson(withMeta(result, meta), Object.assign({}, result, { meta }));
-        expect(createArchivedPlaceholder(result, 'renamed').toolCallId).toBe('renamed');
+        const renamed = createArchivedPlaceholder(result, 'renamed');
+        expect(renamed.toolCallId).toBe('renamed');
+        // The recall id is the result's own call id's, whatever id the placeholder is sent under.
+        const text = (renamed.content[0] as { text: string }).text;
+        expect(ARCHIVED_RESULT_PATTERN.exec(text)?.[1]).toBe(recallIdOf(result.toolCallId));
       }
     }
   },

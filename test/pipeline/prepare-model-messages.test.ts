@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { recallIdOf } from '../../src/agent-tools/index.js';
 import { type AssistantMessage, ContextError, type Message, prepareModelMessages } from '../../src/index.js';
-import { ARCHIVED_RESULT_PLACEHOLDER, MISSING_RESULT_TEXT } from '../../src/schemas/index.js';
+import { ARCHIVED_RESULT_PATTERN, MISSING_RESULT_TEXT } from '../../src/schemas/index.js';
 import { checkToolPairing, toolCallMessage, toolResultMessage, userMessage } from '../../src/testing/index.js';
 
 const user = (text: string, meta?: Message['meta']) => userMessage(text, meta);
@@ -30,7 +31,11 @@ describe('prepareModelMessages', () => {
     const archived = result('a', { agentVisible: false, kind: 'tool_result_archived' });
     const prepared = prepareModelMessages([user('hi'), call(['a']), archived]);
     expect(prepared).toHaveLength(3);
-    expect(text(prepared[2])).toBe(ARCHIVED_RESULT_PLACEHOLDER);
+    // The placeholder names the id recall takes, and the size of what it stands for.
+    expect(text(prepared[2])).toBe(
+      `[archived ${recallIdOf('a')}: ${'output a'.length} chars; recall ${recallIdOf('a')}]`,
+    );
+    expect(text(prepared[2])).toMatch(ARCHIVED_RESULT_PATTERN);
     expect(prepareModelMessages([user('hi'), call(['a']), archived])[2]).toBe(prepared[2]);
   });
 

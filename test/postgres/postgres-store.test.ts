@@ -1,6 +1,7 @@
 import { describeSessionStoreConformance } from 'ctxkit/testing';
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { recallIdOf } from '../../src/agent-tools/index.js';
 import { ConfigError, LeafConflictError, SessionError, StoreError } from '../../src/index.js';
 import {
   type CreatePostgresStoreOptions,
@@ -9,7 +10,7 @@ import {
   POSTGRES_SCHEMA_VERSION,
 } from '../../src/postgres/index.js';
 import type { SessionEntryInput } from '../../src/session/index.js';
-import { userMessage } from '../../src/testing/index.js';
+import { toolCallMessage, toolResultMessage, userMessage } from '../../src/testing/index.js';
 import { createTestPool, createTestSchema, dropTestSchema, postgresUrl, requireServerInCi } from './server.js';
 
 const say = (text: string): SessionEntryInput => ({ type: 'message', message: userMessage(text) });
@@ -74,8 +75,8 @@ describe.skipIf(postgresUrl === undefined)('PostgreSQL store', () => {
       const before = await rejection(store.listSessions());
       expect(StoreError.isInstance(before) && before.message).toContain('store.migrate()');
       const results = await Promise.all([store.migrate(), migratePostgres({ pool, schema }), store.migrate()]);
-      expect(results.flatMap((result) => result.applied)).toEqual([1, 2]);
-      expect(results.map((result) => result.to)).toEqual([2, 2, 2]);
+      expect(results.flatMap((result) => result.applied)).toEqual([1, 2, 3]);
+      expect(results.map((result) => result.to)).toEqual([3, 3, 3]);
       expect(await store.migrate()).toEqual({
         from: POSTGRES_SCHEMA_VERSION,
         to: POSTGRES_SCHEMA_VERSION,
@@ -85,9 +86,42 @@ describe.skipIf(postgresUrl === undefined)('PostgreSQL store', () => {
       expect(rows).toEqual([
         { version: 1, name: 'session tree' },
         { version: 2, name: 'entries as text' },
+        { version: 3, name: 'tool result index' },
       ]);
       await store.createSession({ id: 's' });
       expect(await store.getEntries('s')).toEqual([]);
+    });
+
+    it('indexes the tool results of a version-2 database: found by id, recall id and words after the upgrade', async () => {
+      const schema = await freshSchema();
+      const table = (name: string) => `"${schema}".ctxkit_${name}`;
+      const store = createPostgresStore({ pool, schema });
+      const { id } = await store.createSession({ id: 'older' });
+      for (let step = 0; step < 12; step++) {
+        const callId = `call_${step}`;
+        await store.appendEntry(id, {
+          type: 'message',
+          message: toolCallMessage([{ id: callId, name: 'bash', arguments: { step } }]),
+        });
+        await store.appendEntry(id, {
+          type: 'message',
+          message: toolResultMessage(callId, step === 7 ? 'artifact checksum sha256-5f1c' : `built part ${step}`, {
+            toolName: 'bash',
+          }),
+        });
+      }
+      // The tables as version 2 left them: no tool-result index.
+      await pool.query(`DROP TABLE ${table('session_tool_results')}`);
+      await pool.query(`DELETE FROM ${table('migrations')} WHERE version = 3`);
+      const older = createPostgresStore({ pool, schema });
+      expect(String(await rejection(older.getBranch(id)))).toMatch(/version 2, and this release needs version 3/);
+      expect(await older.migrate()).toEqual({ from: 2, to: 3, applied: [3] });
+      const [hit] = await older.searchToolResults!(id, { id: recallIdOf('call_7') });
+      expect(hit).toMatchObject({ toolCallId: 'call_7', toolName: 'bash', text: 'artifact checksum sha256-5f1c' });
+      expect((await older.searchToolResults!(id, { query: 'Checksum' })).map((found) => found.toolCallId)).toEqual([
+        'call_7',
+      ]);
+      expect((await older.searchToolResults!(id, { id: 'call_3' })).map((found) => found.entryId)).toHaveLength(1);
     });
 
     it('moves version 1 rows (jsonb) to text: their key order is already lost, new rows keep theirs', async () => {
@@ -95,7 +129,8 @@ describe.skipIf(postgresUrl === undefined)('PostgreSQL store', () => {
       const table = (name: string) => `"${schema}".ctxkit_${name}`;
       // The tables as version 1 left them: entries and session info in jsonb only.
       await pool.query(`ALTER TABLE ${table('sessions')} DROP COLUMN info_text`);
-      await pool.query(`DELETE FROM ${table('migrations')} WHERE version = 2`);
+      await pool.query(`DROP TABLE ${table('session_tool_results')}`);
+      await pool.query(`DELETE FROM ${table('migrations')} WHERE version >= 2`);
       const info = { id: 'old', createdAt: 1, metadata: { zeta: 1, alpha: 2 } };
       await pool.query(
         `INSERT INTO ${table('sessions')} (id, created_at, updated_at, leaf_id, entry_count, info) VALUES ('old', now(), now(), 'e1', 1, $1::jsonb)`,
@@ -116,8 +151,8 @@ describe.skipIf(postgresUrl === undefined)('PostgreSQL store', () => {
         [JSON.stringify(entry)],
       );
       const store = createPostgresStore({ pool, schema });
-      expect(String(await rejection(store.getBranch('old')))).toMatch(/version 1, and this release needs version 2/);
-      expect(await store.migrate()).toEqual({ from: 1, to: 2, applied: [2] });
+      expect(String(await rejection(store.getBranch('old')))).toMatch(/version 1, and this release needs version 3/);
+      expect(await store.migrate()).toEqual({ from: 1, to: 3, applied: [2, 3] });
       const { rows } = await pool.query(`SELECT data, data_text FROM ${table('session_entries')}`);
       expect(rows[0].data).toBeNull();
       // jsonb sorted the keys long ago (shorter first); the text keeps that order, and the same value.

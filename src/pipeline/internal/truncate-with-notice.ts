@@ -27,6 +27,8 @@ import {
 interface TruncateNoticeOptions {
   /** The full output was saved here: the notice keeps the path (and the hash) as long as it fits. */
   spilled?: { path: string; sha256: string };
+  /** The recall id the notice names beside the spill path, so the model can read the output back. */
+  recallId?: string;
   /** Saving the full output failed for this reason. */
   spillError?: string;
   /** Append the notice even when the text fits (the text was spilled). */
@@ -55,8 +57,9 @@ function fits(size: TextSize, limits: ToolOutputLimits): boolean {
  */
 function noticesFor(original: TextSize, options: TruncateNoticeOptions, fitted: boolean): Notice[] {
   const full = `${formatCount(original.lines, 'line')}, ${formatCount(original.chars, 'character')}, ${formatCount(original.bytes, 'byte')}`;
-  const { spilled, spillError } = options;
-  const saved = spilled && `Full output saved to ${spilled.path} (SHA-256 ${spilled.sha256}).`;
+  const { spilled, spillError, recallId } = options;
+  const recall = spilled !== undefined && recallId !== undefined ? `; recall ${recallId}` : '';
+  const saved = spilled && `Full output saved to ${spilled.path} (SHA-256 ${spilled.sha256})${recall}.`;
   const extra = saved ?? (spillError === undefined ? '' : `The full output could not be saved: ${spillError}.`);
   const stats: Notice = (shown) => {
     if (shown === 'all') return `[Output kept in full (${full}).${extra ? ` ${extra}` : ''}]`;
@@ -69,8 +72,9 @@ function noticesFor(original: TextSize, options: TruncateNoticeOptions, fitted: 
   const prefix = (shown: Shown) => (shown === 'all' ? 'Full output' : 'Output truncated; full output');
   const notices: Notice[] = [
     stats,
-    (shown) => `[${prefix(shown)} saved to ${path} (SHA-256 ${sha256})]`,
-    (shown) => `[${prefix(shown)} saved to ${path}]`,
+    (shown) => `[${prefix(shown)} saved to ${path} (SHA-256 ${sha256})${recall}]`,
+    (shown) => `[${prefix(shown)} saved to ${path}${recall}]`,
+    ...(recall === '' ? [] : [(shown: Shown) => `[${prefix(shown)} saved${recall}]`]),
     () => `[Full output: ${path}]`,
   ];
   // Text that fits was only spilled, not cut: saying it was truncated would be wrong.
