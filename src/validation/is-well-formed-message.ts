@@ -1,4 +1,4 @@
-import { compactionUsageSchema, nativeCompactionSchema } from '../schemas/native-compaction.js';
+import { NATIVE_PAYLOAD_LIMIT } from '../native-compaction.js';
 // A hand-written check of the message model, kept equal to `messageSchema` (`ctxkit/schemas`) by a
 // property test over generated messages, whole and damaged (`test/validation/message-problem.test.ts`).
 // Functions check every message a host hands in, so this runs on the hot path: about 20× cheaper
@@ -141,18 +141,7 @@ function usageProblem(value: unknown): string | undefined {
     if (value[key] !== undefined && !isCount(value[key]))
       return `.usage.${key} must be a finite number ≥ 0 (or left out)`;
   }
-  // Rare (a provider's native compaction step): checked by its schema.
-  if (value.compaction !== undefined) {
-    const checked = compactionUsageSchema.safeParse(value.compaction);
-    if (!checked.success)
-      return `.usage.compaction${issuePath(checked.error.issues[0]?.path)} ${checked.error.issues[0]?.message}`;
-  }
-  return undefined;
-}
-
-/** A zod issue's path as a field suffix (`.payload`, `[0]`). */
-function issuePath(path: readonly PropertyKey[] | undefined): string {
-  return (path ?? []).map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`)).join('');
+  return compactionUsageProblem(value.compaction, '.usage.compaction');
 }
 
 function metaProblem(value: unknown): string | undefined {
@@ -174,11 +163,52 @@ function metaProblem(value: unknown): string | undefined {
   );
 }
 
-/** Rare (a provider's native compaction): checked by its schema, payload size included. */
+/** The cost of a native compaction step (`compactionUsageSchema`'s rules), or left out. */
+function compactionUsageProblem(value: unknown, at: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (!isObject(value)) return `${at} must be an object (or left out)`;
+  for (const key of ['input', 'output'] as const) {
+    if (!isCount(value[key])) return `${at}.${key} must be a finite number ≥ 0`;
+  }
+  for (const key of ['cacheRead', 'cacheWrite'] as const) {
+    if (value[key] !== undefined && !isCount(value[key]))
+      return `${at}.${key} must be a finite number ≥ 0 (or left out)`;
+  }
+  return undefined;
+}
+
+/** A provider's native compaction (`nativeCompactionSchema`'s rules, payload size included), or left out. */
 function nativeProblem(value: unknown): string | undefined {
   if (value === undefined) return undefined;
-  const checked = nativeCompactionSchema.safeParse(value);
-  if (checked.success) return undefined;
-  const issue = checked.error.issues[0];
-  return `.meta.native${issuePath(issue?.path)} ${issue?.message}`;
+  if (!isObject(value)) return '.meta.native must be an object (or left out)';
+  if (typeof value.provider !== 'string' || value.provider.length === 0) {
+    return '.meta.native.provider must be a non-empty string';
+  }
+  if (value.api !== 'anthropic-messages' && value.api !== 'openai-responses') {
+    return ".meta.native.api must be 'anthropic-messages' or 'openai-responses'";
+  }
+  if (typeof value.model !== 'string') return '.meta.native.model must be a string';
+  if (!isRecord(value.payload) || (value.payload as Record<string, unknown>).type !== 'compaction') {
+    return ".meta.native.payload must be a provider's compaction block or item: its type is 'compaction'";
+  }
+  if (payloadBytes(value.payload) > NATIVE_PAYLOAD_LIMIT) {
+    return `.meta.native.payload must be at most ${NATIVE_PAYLOAD_LIMIT} bytes of JSON (NATIVE_PAYLOAD_LIMIT)`;
+  }
+  return (
+    optionalString(value.summary, '.meta.native.summary') ??
+    compactionUsageProblem(value.usage, '.meta.native.usage') ??
+    (value.omitted === undefined || isCount(value.omitted)
+      ? undefined
+      : '.meta.native.omitted must be a finite number ≥ 0 (or left out)')
+  );
+}
+
+/** The UTF-8 size of a payload's JSON text, or `Infinity` when it has none (a cycle, a BigInt). */
+function payloadBytes(value: unknown): number {
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? 0 : new TextEncoder().encode(text).length;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
 }
