@@ -1,4 +1,4 @@
-/** Writes docs/benchmarks.md, keeping the blocks other runs own (`npm run bench:fidelity`, `npm run soak`, `npm run bench:cost`, `npm run bench:native`). */
+/** Writes docs/benchmarks.md, keeping the blocks other runs own (`npm run bench:fidelity`, `npm run soak`, `npm run bench:cost`, `npm run bench:native`, `npm run bench:langchain`). */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 const START = '<!-- fidelity:start -->';
@@ -25,7 +25,7 @@ function soakBlock(path: URL): string {
   const end = text.indexOf('<!-- soak:end -->');
   if (start < 0 || end < start) return '';
   // The notes after the soak block are its own, up to the next block another run owns.
-  const next = ['<!-- cost:start -->', '<!-- native:start -->']
+  const next = ['<!-- cost:start -->', '<!-- native:start -->', '<!-- langchain:start -->']
     .map((marker) => text.indexOf(marker, end))
     .filter((index) => index >= 0);
   return `\n\n${text.slice(start, next.length > 0 ? Math.min(...next) : undefined).trimEnd()}`;
@@ -49,10 +49,22 @@ function nativeBlock(path: URL): string {
   return start < 0 || end < start ? '' : `\n\n${text.slice(start, end + '<!-- native:end -->'.length)}`;
 }
 
-/** Writes `body` followed by the preserved fidelity, soak, cost and native-compaction blocks. */
+/** The LangChain middleware block (`npm run bench:langchain`) of the current file, markers included, or empty. */
+function langchainBlock(path: URL): string {
+  if (!existsSync(path)) return '';
+  const text = readFileSync(path, 'utf8');
+  const start = text.indexOf('<!-- langchain:start -->');
+  const end = text.indexOf('<!-- langchain:end -->');
+  return start < 0 || end < start ? '' : `\n\n${text.slice(start, end + '<!-- langchain:end -->'.length)}`;
+}
+
+/** Writes `body` followed by the preserved fidelity, soak, cost, native-compaction and LangChain blocks. */
 export function writeReport(path: URL, body: string): void {
   const block = fidelityBlock(path);
-  writeFileSync(path, `${body.trimEnd()}\n\n${block}${soakBlock(path)}${costBlock(path)}${nativeBlock(path)}\n`);
+  writeFileSync(
+    path,
+    `${body.trimEnd()}\n\n${block}${soakBlock(path)}${costBlock(path)}${nativeBlock(path)}${langchainBlock(path)}\n`,
+  );
 }
 
 /** A markdown table. */
