@@ -1,7 +1,7 @@
 // Finding tool results of a session branch for `recall`: the checked search request every store
 // takes, the text of a result, and the scan over `getBranch` that a store without an index (the
 // in-memory and JSONL stores, a host's own) is searched by.
-import { z } from 'zod';
+import * as z from 'zod';
 import { SessionError } from '../errors.js';
 import { recallIdOf } from '../messages/recall-id.js';
 import type { SessionEntry } from '../session-entry.js';
