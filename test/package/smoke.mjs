@@ -192,7 +192,7 @@ describeSessionStoreConformance({
 });
 assert.ok(registered.length > 10);
 
-assert.equal(POSTGRES_SCHEMA_VERSION, 2);
+assert.equal(POSTGRES_SCHEMA_VERSION, 3);
 assert.throws(
   () => createPostgresStore({ pool: 'postgres://localhost' }),
   (error) => ContextError.isInstance(error) && error.code === 'DEPENDENCY_MISSING',
