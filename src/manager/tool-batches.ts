@@ -71,13 +71,19 @@ export class ToolBatches {
   private candidate(projection: SentProjection) {
     const count = this.indexes.length - this.options.config.toolCallCutoff;
     if (count <= 0) return undefined;
-    const positions = this.positions.slice(0, count).filter((position) => position >= 0);
-    if (positions.length === 0) return undefined;
+    // No array per request (this runs on every append): sum in place over the sent ones.
+    let first = -1;
     let archivable = 0;
-    for (const position of positions) archivable += projection.tokensAt(position);
+    for (let rank = 0; rank < count; rank++) {
+      const position = this.positions[rank]!;
+      if (position < 0) continue;
+      if (first < 0) first = position;
+      archivable += projection.tokensAt(position);
+    }
+    if (first < 0) return undefined;
     // What follows the first of them is at most the kept results and their calls: a short walk.
     let tail = 0;
-    for (let position = projection.sent.length - 1; position >= positions[0]!; position--) {
+    for (let position = projection.sent.length - 1; position >= first; position--) {
       tail += projection.tokensAt(position);
     }
     return { archivable, tail, context: projection.estimate };

@@ -236,8 +236,13 @@ export interface OpenAIResponseResult {
   warnings: string[];
 }
 
-/** The deprecated result object of an assistant message read from a response. @internal */
-export function responseResult(message: AssistantMessage, warnings: string[]): OpenAIResponseResult {
+/** The deprecated result object: the message `read` gives, with its warnings collected as sentences. @internal */
+export function responseResult(
+  read: (options: ReadOpenAIResponseOptions) => AssistantMessage,
+  options: FromOpenAIResponseOptions,
+): OpenAIResponseResult {
+  const warnings: string[] = [];
+  const message = read({ ...options, onWarning: (warning) => warnings.push(warning.message) });
   const { usage, stopReason = 'stop', provider = 'openai', model = '' } = message;
   return { message, usage, stopReason, provider, model, warnings };
 }
@@ -319,13 +324,7 @@ export function fromOpenAIChatCompletion(
   completion: OpenAIChatCompletion,
   options: FromOpenAIResponseOptions = {},
 ): OpenAIResponseResult {
-  const warnings: string[] = [];
-  const message = readCompletion(
-    completion,
-    { ...options, onWarning: (warning) => warnings.push(warning.message) },
-    'fromOpenAIChatCompletion',
-  );
-  return responseResult(message, warnings);
+  return responseResult((read) => readCompletion(completion, read, 'fromOpenAIChatCompletion'), options);
 }
 
 function readCompletion(

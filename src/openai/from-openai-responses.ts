@@ -217,13 +217,7 @@ export function fromOpenAIResponse(
   response: OpenAIResponse,
   options: FromOpenAIResponseOptions = {},
 ): OpenAIResponseResult {
-  const warnings: string[] = [];
-  const message = readResponse(
-    response,
-    { ...options, onWarning: (warning) => warnings.push(warning.message) },
-    'fromOpenAIResponse',
-  );
-  return responseResult(message, warnings);
+  return responseResult((read) => readResponse(response, read, 'fromOpenAIResponse'), options);
 }
 
 function readResponse(response: OpenAIResponse, options: ReadOpenAIResponseOptions, where: string): AssistantMessage {
