@@ -42,9 +42,9 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 /** A plain object as zod's records require it: no constructor, or one whose prototype is an object's. */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (!isObject(value)) return false;
-  const constructor = (value as { constructor?: unknown }).constructor;
-  if (constructor === undefined || typeof constructor !== 'function') return true;
-  const prototype: unknown = constructor.prototype;
+  const maker = (value as { constructor?: unknown }).constructor;
+  if (maker === undefined || typeof maker !== 'function') return true;
+  const prototype: unknown = maker.prototype;
   return isObject(prototype) && Object.hasOwn(prototype, 'isPrototypeOf');
 }
 
