@@ -65,7 +65,8 @@ function defaultMessage(issue: Omit<Issue, 'message'> & { bound?: number; inclus
 }
 
 /**
- * A check in zod's shape. `run` returns the parsed value, or the first issue (`fail`).
+ * A check in zod's shape. As in zod, a bound without a message of its own (`.min(1)`) words its
+ * issue with the check's message (`v.number({ error })`), if any. `run` returns the parsed value, or the first issue (`fail`).
  *
  * @internal
  */
@@ -146,20 +147,20 @@ class NumberSchema extends Schema<number> {
     if (typeof value !== 'number' || !Number.isFinite(value)) {
       return fail('invalid_type', this.message, { expected: 'number' });
     }
-    for (const bound of this.bounds) {
+    for (const { message = this.message, ...bound } of this.bounds) {
       if (bound.kind === 'int') {
-        if (!Number.isInteger(value)) return fail('invalid_type', bound.message, { expected: 'int' });
+        if (!Number.isInteger(value)) return fail('invalid_type', message, { expected: 'int' });
         if (!Number.isSafeInteger(value)) {
           return value > 0
-            ? fail('too_big', bound.message, { origin: 'int', bound: Number.MAX_SAFE_INTEGER, inclusive: true })
-            : fail('too_small', bound.message, { origin: 'int', bound: Number.MIN_SAFE_INTEGER, inclusive: true });
+            ? fail('too_big', message, { origin: 'int', bound: Number.MAX_SAFE_INTEGER, inclusive: true })
+            : fail('too_small', message, { origin: 'int', bound: Number.MIN_SAFE_INTEGER, inclusive: true });
         }
       } else if (
         bound.kind === 'min'
           ? !(bound.inclusive ? value >= bound.value : value > bound.value)
           : !(bound.inclusive ? value <= bound.value : value < bound.value)
       ) {
-        return fail(bound.kind === 'min' ? 'too_small' : 'too_big', bound.message, {
+        return fail(bound.kind === 'min' ? 'too_small' : 'too_big', message, {
           bound: bound.value,
           inclusive: bound.inclusive,
         });
@@ -208,7 +209,11 @@ class StringSchema extends Schema<string> {
     if (typeof value !== 'string') return fail('invalid_type', this.message, { expected: 'string' });
     const { minimum } = this;
     if (minimum !== undefined && value.length < minimum.value) {
-      return fail('too_small', minimum.message, { origin: 'string', bound: minimum.value, inclusive: true });
+      return fail('too_small', minimum.message ?? this.message, {
+        origin: 'string',
+        bound: minimum.value,
+        inclusive: true,
+      });
     }
     return value;
   }
