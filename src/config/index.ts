@@ -1,6 +1,5 @@
-// Settings: types and defaults, the schema, resolution and the limits derived from a resolved config.
+// Settings: types and defaults, the checks, resolution and the limits derived from a resolved config.
 
-export { contextConfigSchema } from './context-config-schema.js';
 export {
   type ContextConfig,
   type ContextConfigInput,
