@@ -66,18 +66,22 @@ function defaultMessage(issue: Omit<Issue, 'message'> & { bound?: number; inclus
 
 /**
  * A check in zod's shape. As in zod, a bound without a message of its own (`.min(1)`) words its
- * issue with the check's message (`v.number({ error })`), if any. `run` returns the parsed value, or the first issue (`fail`).
+ * issue with the check's message (`v.number({ error })`), if any.
  *
  * @internal
  */
-export abstract class Schema<Output> {
+export class Schema<Output> {
   /** The type of a parsed value (types only). */
   declare readonly _output: Output;
-  /** Whether `undefined` (or a missing key) is accepted. */
-  readonly isOptional: boolean = false;
 
-  /** The parsed value, or an {@link Issue} (never thrown). */
-  abstract run(value: unknown): unknown;
+  /**
+   * @param run - The parsed value of a value, or its first issue as a `Failure` (never thrown).
+   * @param isOptional - Whether `undefined` (and a missing key) is accepted.
+   */
+  constructor(
+    readonly run: (value: unknown) => unknown,
+    readonly isOptional = false,
+  ) {}
 
   /**
    * Parses `input` as zod's `safeParse` does.
@@ -94,7 +98,7 @@ export abstract class Schema<Output> {
 
   /** This check, or `undefined` (and a missing key). */
   optional(): Schema<Output | undefined> {
-    return new Optional(this);
+    return new Schema((value) => (value === undefined ? undefined : this.run(value)), true);
   }
 }
 
@@ -124,69 +128,65 @@ function under(key: PropertyKey, failure: Failure): Failure {
   return new Failure({ ...failure.issue, path: [key, ...failure.issue.path] });
 }
 
-class Optional<Output> extends Schema<Output | undefined> {
-  override readonly isOptional = true;
-  constructor(readonly inner: Schema<Output>) {
-    super();
-  }
-  run(value: unknown): unknown {
-    return value === undefined ? undefined : this.inner.run(value);
-  }
-}
+/** A bound of a number: at least / more than, at most, or a safe integer. */
+type Bound = { kind: 'min' | 'max' | 'int'; value: number; inclusive: boolean; message: string | undefined };
 
-type Bound = { kind: 'min' | 'max'; value: number; inclusive: boolean; message: string | undefined };
+/** The first issue of a finite number against `bounds`, in order. */
+function boundIssue(value: number, bounds: readonly Bound[], fallback: string | undefined): Failure | undefined {
+  for (const { message = fallback, ...bound } of bounds) {
+    if (bound.kind === 'int') {
+      if (!Number.isInteger(value)) return fail('invalid_type', message, { expected: 'int' });
+      if (!Number.isSafeInteger(value)) {
+        return value > 0
+          ? fail('too_big', message, { origin: 'int', bound: Number.MAX_SAFE_INTEGER, inclusive: true })
+          : fail('too_small', message, { origin: 'int', bound: Number.MIN_SAFE_INTEGER, inclusive: true });
+      }
+      continue;
+    }
+    const min = bound.kind === 'min';
+    const within = min
+      ? bound.inclusive
+        ? value >= bound.value
+        : value > bound.value
+      : bound.inclusive
+        ? value <= bound.value
+        : value < bound.value;
+    if (!within)
+      return fail(min ? 'too_small' : 'too_big', message, { bound: bound.value, inclusive: bound.inclusive });
+  }
+  return undefined;
+}
 
 class NumberSchema extends Schema<number> {
   constructor(
     readonly message: string | undefined,
-    readonly bounds: readonly (Bound | { kind: 'int'; message: string | undefined })[] = [],
+    readonly bounds: readonly Bound[] = [],
   ) {
-    super();
-  }
-  run(value: unknown): unknown {
-    if (typeof value !== 'number' || !Number.isFinite(value)) {
-      return fail('invalid_type', this.message, { expected: 'number' });
-    }
-    for (const { message = this.message, ...bound } of this.bounds) {
-      if (bound.kind === 'int') {
-        if (!Number.isInteger(value)) return fail('invalid_type', message, { expected: 'int' });
-        if (!Number.isSafeInteger(value)) {
-          return value > 0
-            ? fail('too_big', message, { origin: 'int', bound: Number.MAX_SAFE_INTEGER, inclusive: true })
-            : fail('too_small', message, { origin: 'int', bound: Number.MIN_SAFE_INTEGER, inclusive: true });
-        }
-      } else if (
-        bound.kind === 'min'
-          ? !(bound.inclusive ? value >= bound.value : value > bound.value)
-          : !(bound.inclusive ? value <= bound.value : value < bound.value)
-      ) {
-        return fail(bound.kind === 'min' ? 'too_small' : 'too_big', message, {
-          bound: bound.value,
-          inclusive: bound.inclusive,
-        });
-      }
-    }
-    return value;
+    super((value) =>
+      typeof value !== 'number' || !Number.isFinite(value)
+        ? fail('invalid_type', message, { expected: 'number' })
+        : (boundIssue(value, bounds, message) ?? value),
+    );
   }
   /** This check with one more bound. */
-  and(bound: NumberSchema['bounds'][number]): NumberSchema {
-    return new NumberSchema(this.message, [...this.bounds, bound]);
+  and(kind: Bound['kind'], value: number, inclusive: boolean, message: Message | undefined): NumberSchema {
+    return new NumberSchema(this.message, [...this.bounds, { kind, value, inclusive, message: messageOf(message) }]);
   }
   /** A whole number (a safe integer). */
   int(message?: Message): NumberSchema {
-    return this.and({ kind: 'int', message: messageOf(message) });
+    return this.and('int', 0, true, message);
   }
   /** At least `value`. */
   min(value: number, message?: Message): NumberSchema {
-    return this.and({ kind: 'min', value, inclusive: true, message: messageOf(message) });
+    return this.and('min', value, true, message);
   }
   /** Greater than `value`. */
   gt(value: number, message?: Message): NumberSchema {
-    return this.and({ kind: 'min', value, inclusive: false, message: messageOf(message) });
+    return this.and('min', value, false, message);
   }
   /** At most `value`. */
   lte(value: number, message?: Message): NumberSchema {
-    return this.and({ kind: 'max', value, inclusive: true, message: messageOf(message) });
+    return this.and('max', value, true, message);
   }
   /** At least 0. */
   nonnegative(message?: Message): NumberSchema {
@@ -201,21 +201,13 @@ class NumberSchema extends Schema<number> {
 class StringSchema extends Schema<string> {
   constructor(
     readonly message: string | undefined,
-    readonly minimum?: { value: number; message: string | undefined },
+    minimum?: { value: number; message: string | undefined },
   ) {
-    super();
-  }
-  run(value: unknown): unknown {
-    if (typeof value !== 'string') return fail('invalid_type', this.message, { expected: 'string' });
-    const { minimum } = this;
-    if (minimum !== undefined && value.length < minimum.value) {
-      return fail('too_small', minimum.message ?? this.message, {
-        origin: 'string',
-        bound: minimum.value,
-        inclusive: true,
-      });
-    }
-    return value;
+    super((value) => {
+      if (typeof value !== 'string') return fail('invalid_type', message, { expected: 'string' });
+      if (minimum === undefined || value.length >= minimum.value) return value;
+      return fail('too_small', minimum.message ?? message, { origin: 'string', bound: minimum.value, inclusive: true });
+    });
   }
   /** At least `value` characters (UTF-16 code units, as `length` counts). */
   min(value: number, message?: Message): StringSchema {
@@ -223,62 +215,28 @@ class StringSchema extends Schema<string> {
   }
 }
 
-class TypeSchema<Output> extends Schema<Output> {
-  constructor(
-    readonly expected: 'boolean' | 'unknown',
-    readonly message: string | undefined,
-  ) {
-    super();
+/** The items of an array, each parsed, or the first item's issue. */
+function parseItems(value: unknown[], item: Schema<unknown>): unknown[] | Failure {
+  const items: unknown[] = [];
+  for (let index = 0; index < value.length; index++) {
+    const parsed = item.run(value[index]);
+    if (parsed instanceof Failure) return under(index, parsed);
+    items.push(parsed);
   }
-  run(value: unknown): unknown {
-    if (this.expected === 'boolean' && typeof value !== 'boolean') {
-      return fail('invalid_type', this.message, { expected: 'boolean' });
-    }
-    return value;
-  }
-}
-
-class EnumSchema<Value extends string> extends Schema<Value> {
-  constructor(
-    readonly values: readonly Value[],
-    readonly message: string | undefined,
-  ) {
-    super();
-  }
-  run(value: unknown): unknown {
-    return this.values.includes(value as Value) ? value : fail('invalid_value', this.message, { values: this.values });
-  }
-}
-
-class CustomSchema<Output> extends Schema<Output> {
-  constructor(
-    readonly accepts: (value: unknown) => unknown,
-    readonly message: string | undefined,
-  ) {
-    super();
-  }
-  run(value: unknown): unknown {
-    return this.accepts(value) ? value : fail('custom', this.message);
-  }
+  return items;
 }
 
 class ArraySchema<Output> extends Schema<Output> {
   constructor(
     readonly item: Schema<unknown>,
     readonly message: string | undefined,
-    readonly frozen = false,
+    frozen = false,
   ) {
-    super();
-  }
-  run(value: unknown): unknown {
-    if (!Array.isArray(value)) return fail('invalid_type', this.message, { expected: 'array' });
-    const items: unknown[] = [];
-    for (let index = 0; index < value.length; index++) {
-      const item = this.item.run(value[index]);
-      if (item instanceof Failure) return under(index, item);
-      items.push(item);
-    }
-    return this.frozen ? Object.freeze(items) : items;
+    super((value) => {
+      if (!Array.isArray(value)) return fail('invalid_type', message, { expected: 'array' });
+      const items = parseItems(value, item);
+      return frozen && Array.isArray(items) ? Object.freeze(items) : items;
+    });
   }
   /** The parsed array, frozen. */
   readonly(): ArraySchema<Readonly<Output>> {
@@ -286,25 +244,17 @@ class ArraySchema<Output> extends Schema<Output> {
   }
 }
 
-class RecordSchema<Output> extends Schema<Output> {
-  constructor(
-    readonly item: Schema<unknown>,
-    readonly message: string | undefined,
-  ) {
-    super();
+function parseRecord(value: unknown, item: Schema<unknown>, message: string | undefined): unknown {
+  if (!isPlainObject(value)) return fail('invalid_type', message, { expected: 'record' });
+  const parsed: Record<PropertyKey, unknown> = {};
+  for (const key of Reflect.ownKeys(value)) {
+    if (key === '__proto__' || !Object.prototype.propertyIsEnumerable.call(value, key)) continue;
+    if (typeof key === 'symbol') return under(key, fail('invalid_key', undefined));
+    const result = item.run(value[key]);
+    if (result instanceof Failure) return under(key, result);
+    parsed[key] = result;
   }
-  run(value: unknown): unknown {
-    if (!isPlainObject(value)) return fail('invalid_type', this.message, { expected: 'record' });
-    const parsed: Record<PropertyKey, unknown> = {};
-    for (const key of Reflect.ownKeys(value)) {
-      if (key === '__proto__' || !Object.prototype.propertyIsEnumerable.call(value, key)) continue;
-      if (typeof key === 'symbol') return under(key, fail('invalid_key', undefined));
-      const item = this.item.run(value[key]);
-      if (item instanceof Failure) return under(key, item);
-      parsed[key] = item;
-    }
-    return parsed;
-  }
+  return parsed;
 }
 
 /** The fields of an object schema. @internal */
@@ -320,36 +270,27 @@ export type ShapeOutput<S extends Shape> = { [K in Exclude<keyof S, OptionalKeys
 /** What an object does with keys not in its shape: drop them, refuse them, or keep them. */
 type UnknownKeys = 'strip' | 'strict' | 'loose';
 
-class ObjectSchema<S extends Shape, Output> extends Schema<Output> {
-  constructor(
-    readonly shape: S,
-    readonly unknownKeys: UnknownKeys,
-    readonly message: string | undefined,
-  ) {
-    super();
+function parseObject(value: unknown, shape: Shape, unknownKeys: UnknownKeys, message: string | undefined): unknown {
+  if (!isObject(value)) return fail('invalid_type', message, { expected: 'object' });
+  const parsed: Record<string, unknown> = {};
+  for (const key of Object.keys(shape)) {
+    const field = shape[key] as Schema<unknown>;
+    const present = key in value;
+    if (!present && field.isOptional) continue;
+    const result = field.run(value[key]);
+    if (result instanceof Failure) return under(key, result);
+    // A missing key that the check would let through as `undefined` is still missing.
+    if (!present) return under(key, fail('invalid_type', undefined, { expected: 'nonoptional' }));
+    parsed[key] = result;
   }
-  run(value: unknown): unknown {
-    if (!isObject(value)) return fail('invalid_type', this.message, { expected: 'object' });
-    const parsed: Record<string, unknown> = {};
-    for (const key of Object.keys(this.shape)) {
-      const field = this.shape[key] as Schema<unknown>;
-      const present = key in value;
-      if (!present && field.isOptional) continue;
-      const result = field.run(value[key]);
-      if (result instanceof Failure) return under(key, result);
-      // A missing key that the check would let through as `undefined` is still missing.
-      if (!present) return under(key, fail('invalid_type', undefined, { expected: 'nonoptional' }));
-      parsed[key] = result;
-    }
-    if (this.unknownKeys === 'strip') return parsed;
-    const unknown: string[] = [];
-    for (const key in value) {
-      if (Object.hasOwn(this.shape, key)) continue;
-      if (this.unknownKeys === 'strict') unknown.push(key);
-      else if (key !== '__proto__') parsed[key] = value[key];
-    }
-    return unknown.length > 0 ? fail('unrecognized_keys', undefined, { keys: unknown }) : parsed;
+  if (unknownKeys === 'strip') return parsed;
+  const unknown: string[] = [];
+  for (const key in value) {
+    if (Object.hasOwn(shape, key)) continue;
+    if (unknownKeys === 'strict') unknown.push(key);
+    else if (key !== '__proto__') parsed[key] = value[key];
   }
+  return unknown.length > 0 ? fail('unrecognized_keys', undefined, { keys: unknown }) : parsed;
 }
 
 /** A finite number (`NaN` and `±Infinity` refused, as zod 4 does). @internal */
@@ -357,30 +298,35 @@ export const number = (message?: Message): NumberSchema => new NumberSchema(mess
 /** A string. @internal */
 export const string = (message?: Message): StringSchema => new StringSchema(messageOf(message));
 /** `true` or `false`. @internal */
-export const boolean = (message?: Message): Schema<boolean> => new TypeSchema<boolean>('boolean', messageOf(message));
+export const boolean = (message?: Message): Schema<boolean> =>
+  new Schema((value) =>
+    typeof value === 'boolean' ? value : fail('invalid_type', messageOf(message), { expected: 'boolean' }),
+  );
 /** Anything. @internal */
-export const unknown = (): Schema<unknown> => new TypeSchema<unknown>('unknown', undefined);
+export const unknown = (): Schema<unknown> => new Schema((value) => value);
 /** One of `values`. @internal */
 export const enumOf = <const Value extends string>(values: readonly Value[], message?: Message): Schema<Value> =>
-  new EnumSchema(values, messageOf(message));
+  new Schema((value) =>
+    values.includes(value as Value) ? value : fail('invalid_value', messageOf(message), { values }),
+  );
 /** A value `accepts` returns truthy for. @internal */
 export const custom = <Output>(accepts: (value: unknown) => unknown, message?: Message): Schema<Output> =>
-  new CustomSchema<Output>(accepts, messageOf(message));
+  new Schema((value) => (accepts(value) ? value : fail('custom', messageOf(message))));
 /** An array of `item`. @internal */
 export const array = <Item>(item: Schema<Item>, message?: Message): ArraySchema<Item[]> =>
   new ArraySchema<Item[]>(item, messageOf(message));
 /** A plain object of string keys to `item` (`z.record(z.string(), item)`). @internal */
 export const record = <Item>(item: Schema<Item>, message?: Message): Schema<Record<string, Item>> =>
-  new RecordSchema<Record<string, Item>>(item, messageOf(message));
+  new Schema((value) => parseRecord(value, item, messageOf(message)));
 /** An object of `shape`; other keys are dropped from the parsed value. @internal */
 export const object = <S extends Shape>(shape: S, message?: Message): Schema<ShapeOutput<S>> =>
-  new ObjectSchema<S, ShapeOutput<S>>(shape, 'strip', messageOf(message));
+  new Schema((value) => parseObject(value, shape, 'strip', messageOf(message)));
 /** An object of `shape` and nothing else: an unknown key (a typo) is refused. @internal */
 export const strictObject = <S extends Shape>(shape: S, message?: Message): Schema<ShapeOutput<S>> =>
-  new ObjectSchema<S, ShapeOutput<S>>(shape, 'strict', messageOf(message));
+  new Schema((value) => parseObject(value, shape, 'strict', messageOf(message)));
 /** An object of `shape`; other keys are kept as they are. @internal */
 export const looseObject = <S extends Shape>(
   shape: S,
   message?: Message,
 ): Schema<ShapeOutput<S> & Record<string, unknown>> =>
-  new ObjectSchema<S, ShapeOutput<S> & Record<string, unknown>>(shape, 'loose', messageOf(message));
+  new Schema((value) => parseObject(value, shape, 'loose', messageOf(message)));
