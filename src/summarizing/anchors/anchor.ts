@@ -89,13 +89,16 @@ export interface Anchor {
  *
  * @internal
  */
-export const anchorSchema: v.Schema<Anchor> = v.object({
-  category: v.enumOf(ANCHOR_CATEGORIES as [AnchorCategory, ...AnchorCategory[]]),
-  text: v.string(),
-  keys: v.array(v.string()),
-  required: v.boolean().optional(),
-  sources: v.array(v.string()).optional(),
-});
+export const anchorSchema: v.Schema<Anchor> =
+  // Built by a pure call: a bundle that reads only ANCHOR_CATEGORIES (the zod schemas) drops it.
+  /* @__PURE__ */ (() =>
+    v.object({
+      category: v.enumOf(ANCHOR_CATEGORIES as [AnchorCategory, ...AnchorCategory[]]),
+      text: v.string(),
+      keys: v.array(v.string()),
+      required: v.boolean().optional(),
+      sources: v.array(v.string()).optional(),
+    }))();
 
 /**
  * The pin order of an anchor: lower is pinned first and dropped last. Required anchors come first;
