@@ -233,7 +233,7 @@ function outcome(schema: OptionsSchema, input: unknown): { data: unknown } | { e
 const schemaAndValue = nodes.chain((node) => fc.tuple(fc.constant(node), fc.oneof(near(node), odd)));
 
 describe('light schemas', () => {
-  test.prop([schemaAndValue], { numRuns: 2000 })(
+  test.prop([schemaAndValue], { numRuns: 1000 })(
     'decide and word a refusal as the zod schema of the same shape',
     ([node, input]) => {
       expect(outcome(toLight(node), input)).toEqual(outcome(toZod(node), input));
