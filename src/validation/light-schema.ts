@@ -4,7 +4,7 @@
 // reports the same first issue (code, path, message), so `parseOptions` words both alike. A
 // property test builds random schemas both ways and holds them equal
 // (`test/validation/light-schema.test.ts`). Zod itself would put ~27 KB gzipped into those bundles;
-// this is about 1. Only what the option checks use is here: no unions, transforms or refinements
+// this is under 2. Only what the option checks use is here: no unions, transforms or refinements
 // (schemas that need them stay zod, in the entries that can carry it).
 
 /** One problem with a value, in the shape of a zod issue (the fields `parseOptions` reads). @internal */

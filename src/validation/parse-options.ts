@@ -1,5 +1,5 @@
-// One way to validate the options of a public function: a zod schema, parsed by `parseOptions`,
-// whose error names the function, the field and the fix:
+// One way to validate the options of a public function: a schema, parsed by `parseOptions`, whose
+// error names the function, the field and the fix:
 //   splitByTokenBudget: options.budget must be a finite number ≥ 0 (got -1)
 // Schemas say what a field must be (`must be …`); the helper adds who, where and what was given.
 // The schemas are the light ones of `light-schema.ts` (zod's shape and verdicts, without zod's weight),
