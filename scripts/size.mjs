@@ -2,7 +2,8 @@
 // from the built package (`dist/`, resolved through package.json `exports`), minified, ESM, for a
 // browser-like neutral platform, with zod included. Prints entry -> minified / gzipped bytes and
 // fails when the budgeted bundle grows past its budget. `npm run size -- --analyze` also prints what
-// each module contributes to every bundle (from esbuild's metafile).
+// each source file and folder contributes to every bundle: the same program bundled from `src/`
+// (esbuild's metafile cannot see through the built chunks), which lands within a KB of the built one.
 // Run `npm run build` first.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -21,7 +22,7 @@ const analyze = process.argv.includes('--analyze');
  * what the check fails above today: it only ever moves down, toward the goal, as weight is cut.
  */
 const GOAL_GZIP_BYTES = 50 * 1024;
-const CEILING_GZIP_BYTES = 94 * 1024;
+const CEILING_GZIP_BYTES = 66 * 1024;
 
 /** Programs a host writes; `budget` marks the one held to BUDGET_GZIP_BYTES. */
 const bundles = [
@@ -46,18 +47,22 @@ export const run = (options) => {
     }),
 ];
 
-/** Resolves `ctxkit` and `ctxkit/<subpath>` to the built file its `exports` entry names for `import`. */
-const selfReference = {
+/**
+ * Resolves `ctxkit` and `ctxkit/<subpath>` to the built file its `exports` entry names for `import`,
+ * or (`fromSource`) to the entry's source file, for `--analyze`.
+ */
+const selfReference = (fromSource = false) => ({
   name: 'ctxkit-exports',
   setup(builder) {
     builder.onResolve({ filter: /^ctxkit(\/|$)/ }, (args) => {
       const key = args.path === 'ctxkit' ? '.' : `./${args.path.slice('ctxkit/'.length)}`;
       const target = pkg.exports[key]?.import?.default;
       if (target === undefined) return { errors: [{ text: `package.json exports has no "${key}"` }] };
+      if (fromSource) return { path: join(root, target.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')) };
       return { path: join(root, target) };
     });
   },
-};
+});
 
 // Optional peers a host installs only for the entry that needs them, and Node built-ins (the
 // `ctxkit/node`, `ctxkit/sqlite` and `ctxkit/postgres` entries are for Node): not counted.
@@ -82,7 +87,7 @@ const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 const rows = [];
 let failed = false;
 for (const bundle of bundles) {
-  const result = await build({
+  const options = {
     stdin: { contents: bundle.code, resolveDir: root, loader: 'js' },
     bundle: true,
     minify: true,
@@ -92,26 +97,34 @@ for (const bundle of bundles) {
     conditions: ['import'],
     target: 'es2022',
     external,
-    plugins: [selfReference],
+    plugins: [selfReference()],
     write: false,
     metafile: true,
     logLevel: 'error',
-  });
+  };
+  const result = await build(options);
   const output = result.outputFiles[0].contents;
   const minified = output.length;
   const gzipped = gzipSync(output, { level: 9 }).length;
   rows.push({ name: bundle.name, minified, gzipped, budget: bundle.budget });
   if (bundle.budget && gzipped > CEILING_GZIP_BYTES) failed = true;
   if (analyze) {
-    const [{ inputs }] = Object.values(result.metafile.outputs);
+    const fromSource = await build({ ...options, plugins: [selfReference(true)] });
+    const [{ inputs }] = Object.values(fromSource.metafile.outputs);
     const byModule = Object.entries(inputs)
       .map(([path, { bytesInOutput }]) => ({ path: path.replace(/^.*node_modules\//, ''), bytesInOutput }))
       .sort((a, b) => b.bytesInOutput - a.bytesInOutput);
+    const byFolder = new Map();
+    for (const { path, bytesInOutput } of byModule) {
+      const folder = path.startsWith('src/') ? path.split('/').slice(0, 2).join('/') : path.split('/')[0];
+      byFolder.set(folder, (byFolder.get(folder) ?? 0) + bytesInOutput);
+    }
     const zod = byModule.filter((input) => input.path.startsWith('zod/'));
-    const zodBytes = zod.reduce((sum, input) => sum + input.bytesInOutput, 0);
     console.log(
-      `\n${bundle.name}: ${kb(minified)} min, ${kb(gzipped)} gz; zod ${kb(zodBytes)} min in ${zod.length} modules`,
+      `\n${bundle.name}: ${kb(minified)} min, ${kb(gzipped)} gz; zod ${kb(byFolder.get('zod') ?? 0)} min in ${zod.length} modules`,
     );
+    const folders = [...byFolder].sort((a, b) => b[1] - a[1]);
+    console.log(`  by folder: ${folders.map(([folder, bytes]) => `${folder} ${kb(bytes)}`).join(', ')}`);
     for (const input of byModule.slice(0, 25)) console.log(`  ${kb(input.bytesInOutput).padStart(9)}  ${input.path}`);
   }
 }

@@ -91,3 +91,13 @@ export interface NativeCompaction {
  * next request), and every model, its maker included, gets the portable summary.
  */
 export const NATIVE_PAYLOAD_LIMIT = 1_048_576;
+
+/** The UTF-8 size of a value's JSON text, or `Infinity` when it has none (a cycle, a BigInt). @internal */
+export function jsonBytes(value: unknown): number {
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? 0 : new TextEncoder().encode(text).length;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+}

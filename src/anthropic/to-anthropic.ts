@@ -1,8 +1,7 @@
 import { ContextError } from '../errors.js';
 import type { WireObject } from '../internal/wire-object.js';
-import { messageSchema } from '../schemas/index.js';
 import type { ImageContent, Message, ProviderData, TextContent, ThinkingContent, ToolCall } from '../types.js';
-import { firstIssue } from '../validation/zod-issues.js';
+import { assertMessage as assertWellFormed } from '../validation/assert-messages.js';
 import { anthropicData, hadPassthrough, passthroughBlock } from './internal/provider-data.js';
 import type {
   AnthropicCacheControl,
@@ -62,15 +61,7 @@ const checked = new WeakSet<object>();
 
 function assertMessage(message: unknown, index: number): asserts message is Message {
   if (typeof message === 'object' && message !== null && checked.has(message)) return;
-  const parsed = messageSchema.safeParse(message);
-  if (!parsed.success) {
-    const { field, detail } = firstIssue(parsed.error, '');
-    throw new ContextError({
-      message: `${WHERE}: messages[${index}]${field ? `.${field}` : ''} ${detail}.`,
-      code: 'INPUT_INVALID',
-      cause: parsed.error,
-    });
-  }
+  assertWellFormed(message, WHERE, index);
   checked.add(message as object);
 }
 

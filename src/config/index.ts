@@ -1,4 +1,5 @@
-// Settings: types and defaults, the schema, resolution and the limits derived from a resolved config.
+// Settings: types and defaults, the checks, resolution and the limits derived from a resolved config.
+
 export {
   type ContextConfig,
   type ContextConfigInput,
@@ -12,4 +13,4 @@ export {
 export { effectiveKeepRecentTokens } from './effective-keep-recent-tokens.js';
 export { effectiveTokenLimit } from './effective-token-limit.js';
 export { resolveConfig, toConfig } from './resolve-config.js';
-export { contextConfigSchema, toolOutputSchema, toolSummaryStrategySchema } from './schema.js';
+export { configInputSchema, toolOutputSchema, toolSummaryStrategySchema } from './schema.js';

@@ -8,7 +8,7 @@ import {
   DEFAULT_TOOL_OUTPUT_LIMITS,
 } from './defaults.js';
 import { effectiveTokenLimit } from './effective-token-limit.js';
-import { contextConfigSchema } from './schema.js';
+import { configInputSchema } from './schema.js';
 
 /**
  * Validates a partial configuration and fills in the reference defaults.
@@ -35,7 +35,7 @@ export function resolveConfig(input: ContextConfigInput = {}): ContextConfig {
 
 /** {@link resolveConfig}, with errors that name the public function and how it calls the settings. */
 function resolveFor(input: ContextConfigInput, functionName: string, name: string): ContextConfig {
-  const parsed = parseOptions(functionName, contextConfigSchema, input, name);
+  const parsed = parseOptions(functionName, configInputSchema, input, name);
   const { toolOutput, ...rest } = parsed;
   const given = stripUndefined(rest);
   const config: ContextConfig = {

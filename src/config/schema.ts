@@ -1,6 +1,7 @@
-// The zod schema of the settings: each field alone (resolve.ts checks how they fit together).
-import * as z from 'zod';
-
+// The check of the settings, each field alone (resolve-config.ts checks how they fit together): the
+// light twin of the public zod `contextConfigSchema` (context-config-schema.ts), which a property
+// test holds equal to it, so resolving a config does not put zod in a host's bundle.
+import * as v from '../validation/light-schema.js';
 import { option } from '../validation/parse-options.js';
 
 const count = option.count();
@@ -8,28 +9,24 @@ const positive = option.positive();
 const share = option.share();
 
 /** The strategies of {@link ToolSummaryStrategy}, shared by every validator. @internal */
-export const toolSummaryStrategySchema = z.enum(['llm', 'heuristic', 'off']);
+export const toolSummaryStrategySchema = v.enumOf(['llm', 'heuristic', 'off']);
 
-/** The schema of {@link ToolOutputLimits}, every field optional. @internal */
-export const toolOutputSchema = z.strictObject({
+/** The check of {@link ToolOutputLimits}, every field optional. @internal */
+export const toolOutputSchema = v.strictObject({
   maxLines: positive.optional(),
   maxBytes: positive.optional(),
   maxChars: positive.optional(),
   largeOutputThreshold: positive.optional(),
-  truncateMode: z.enum(['head', 'head_tail']).optional(),
+  truncateMode: v.enumOf(['head', 'head_tail']).optional(),
 });
 
 /**
- * The zod schema of the `ContextConfigInput` settings; unknown keys are rejected so typos surface. It checks
- * each field alone; `resolveConfig` also checks how they fit together.
+ * The check of the `ContextConfigInput` settings, equal to `contextConfigSchema`: unknown keys are
+ * refused so typos surface.
  *
- * @example
- * ```ts
- * const parsed = contextConfigSchema.safeParse(JSON.parse(settingsFile));
- * if (!parsed.success) console.error(parsed.error.issues);
- * ```
+ * @internal
  */
-export const contextConfigSchema = z.strictObject({
+export const configInputSchema = v.strictObject({
   maxMessages: positive.optional(),
   maxTokens: count.optional(),
   keepRecent: count.optional(),
@@ -38,8 +35,8 @@ export const contextConfigSchema = z.strictObject({
   toolCallCutoff: count.optional(),
   toolSummaryBatch: count.optional(),
   toolSummaryStrategy: toolSummaryStrategySchema.optional(),
-  toolSummaryBudget: z.enum(['scaled', 'reference']).optional(),
-  autoCompact: z.boolean().optional(),
+  toolSummaryBudget: v.enumOf(['scaled', 'reference']).optional(),
+  autoCompact: v.boolean().optional(),
   contextWindow: positive.optional(),
   warningThreshold: share.optional(),
   compactionThreshold: share.optional(),

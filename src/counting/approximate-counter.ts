@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import { assertStringArgument } from '../validation/assert-argument.js';
+import * as v from '../validation/light-schema.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { estimate, roundUp } from './approximate/estimate-text.js';
 import { IMAGE_TOKENS, type TokenCounter } from './token-counter.js';
@@ -32,10 +32,10 @@ export interface ApproximateCounterOptions {
   scale?: number;
 }
 
-const optionsSchema = z.strictObject({
+const optionsSchema = v.strictObject({
   imageTokens: option.tokens().optional(),
   messageOverhead: option.tokens().optional(),
-  scale: z.number({ error: 'must be a finite number > 0' }).gt(0, 'must be a finite number > 0').optional(),
+  scale: v.number({ error: 'must be a finite number > 0' }).gt(0, 'must be a finite number > 0').optional(),
 });
 
 /**

@@ -1,19 +1,20 @@
 /** The manager's options: checked, and resolved to a config and the model's limits. */
-import * as z from 'zod';
+
 import { type ContextConfig, resolveConfig } from '../config/index.js';
 import { ConfigError } from '../errors.js';
 import { getModelLimits, type ModelLimits } from '../models/model-limits.js';
+import * as v from '../validation/light-schema.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import type { ContextManagerOptions } from './context-manager-types.js';
 import type { ContextEvent } from './events.js';
 
-const optionsSchema = z.object({
+const optionsSchema = v.object({
   summarizer: option.summarizer(),
   counter: option.counter().optional(),
-  model: z.string({ error: 'must be a model id such as "gpt-4o"' }).optional(),
+  model: v.string({ error: 'must be a model id such as "gpt-4o"' }).optional(),
   contextWindow: option.positive().optional(),
-  sessionId: z.string({ error: 'must be the id of a session in the store' }).optional(),
-  costAware: z.boolean({ error: 'must be true or false' }).optional(),
+  sessionId: v.string({ error: 'must be the id of a session in the store' }).optional(),
+  costAware: v.boolean({ error: 'must be true or false' }).optional(),
 });
 
 /**

@@ -1,7 +1,7 @@
 import type { ContextConfig } from '../config/index.js';
 import type { TokenCounter } from '../counting/token-counter.js';
 import { CompactionError } from '../errors.js';
-import { type ModelTarget, NATIVE_PAYLOAD_LIMIT, type NativeCompaction } from '../native-compaction.js';
+import { jsonBytes, type ModelTarget, NATIVE_PAYLOAD_LIMIT, type NativeCompaction } from '../native-compaction.js';
 import { compact } from '../pipeline/compact.js';
 import {
   nativeCompactionOf,
@@ -9,7 +9,6 @@ import {
   resolveNativeCompactions,
   withoutCompactionParts,
 } from '../pipeline/resolve-native-compactions.js';
-import { jsonBytes } from '../schemas/native-compaction.js';
 import { buildContextFromBranch } from '../session/build-context-from-branch.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { CompactionEntry, SessionEntry } from '../session-entry.js';

@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { ContextError } from '../errors.js';
 import { createKeyedQueue } from '../internal/keyed-queue.js';
-import { option, parseOptions } from '../validation/parse-options.js';
+import { parseOptions } from '../validation/parse-options.js';
+import { zodOption as option } from '../validation/zod-option.js';
 import { runMemoryCommand } from './internal/run-memory-command.js';
 import type { MemoryStore } from './memory-store.js';
 import { type MemoryToolDefinition, memoryToolDefinition } from './memory-tool-definition.js';

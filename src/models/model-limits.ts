@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import { ConfigError } from '../errors.js';
+import * as v from '../validation/light-schema.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { matchesModelKey, normalizeModelId } from './internal/model-id.js';
 
@@ -144,14 +144,14 @@ const TABLE = Object.entries(MODEL_LIMITS).map(([key, value]) => ({
   override: false,
 }));
 
-const modelLimitsSchema = z.strictObject({
+const modelLimitsSchema = v.strictObject({
   contextWindow: option.positive(),
   maxOutputTokens: option.positive(),
 });
 
 const optionsSchema = option.fields({
-  overrides: z
-    .record(z.string(), z.unknown(), { error: 'must be an object of model id → { contextWindow, maxOutputTokens }' })
+  overrides: v
+    .record(v.unknown(), { error: 'must be an object of model id → { contextWindow, maxOutputTokens }' })
     .optional(),
 });
 

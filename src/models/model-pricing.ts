@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import { ConfigError } from '../errors.js';
+import * as v from '../validation/light-schema.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { matchesModelKey, normalizeModelId } from './internal/model-id.js';
 
@@ -205,18 +205,18 @@ export interface GetModelPricingOptions {
 
 const TABLE = Object.entries(MODEL_PRICING).map(([key, value]) => ({ key: normalizeModelId(key), value }));
 
-const nonNegative = z.number({ error: 'must be a non-negative number' }).finite().nonnegative();
+const nonNegative = v.number({ error: 'must be a non-negative number' }).finite().nonnegative();
 
-const cacheSchema = z.strictObject({
-  mode: z.enum(['breakpoints', 'automatic'], { error: "must be 'breakpoints' or 'automatic'" }),
+const cacheSchema = v.strictObject({
+  mode: v.enumOf(['breakpoints', 'automatic'], { error: "must be 'breakpoints' or 'automatic'" }),
   ttlMs: option.positive(),
-  minPrefixTokens: z.number({ error: 'must be a whole number of tokens' }).int().nonnegative(),
+  minPrefixTokens: v.number({ error: 'must be a whole number of tokens' }).int().nonnegative(),
   maxBreakpoints: option.positive().optional(),
   writeMultiplier: nonNegative,
   readMultiplier: nonNegative,
 });
 
-const pricingSchema = z.strictObject({ input: nonNegative, output: nonNegative, cache: cacheSchema });
+const pricingSchema = v.strictObject({ input: nonNegative, output: nonNegative, cache: cacheSchema });
 
 /**
  * Checks a host's pricing and returns a frozen copy.
@@ -233,9 +233,7 @@ export function checkPricing(functionName: string, pricing: unknown, field: stri
 }
 
 const optionsSchema = option.fields({
-  overrides: z
-    .record(z.string(), z.unknown(), { error: 'must be an object of model id → { input, output, cache }' })
-    .optional(),
+  overrides: v.record(v.unknown(), { error: 'must be an object of model id → { input, output, cache }' }).optional(),
 });
 
 /**

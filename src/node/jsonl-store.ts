@@ -1,6 +1,5 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import * as z from 'zod';
 import { SessionError, StoreError } from '../errors.js';
 import { checkExpectedLeaf } from '../session/check-expected-leaf.js';
 import { wantsContextBranch } from '../session/context-branch.js';
@@ -17,6 +16,7 @@ import type {
   TranscriptMessage,
 } from '../session/session-store.js';
 import type { SessionEntry, SessionEntryInput } from '../session-entry.js';
+import * as v from '../validation/light-schema.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import {
   appendRecord,
@@ -321,10 +321,10 @@ export interface JsonlSessionStore extends SessionStore {
 const DIRECTORY = 'must be the directory of the session files, e.g. createJsonlStore({ directory: ".sessions" })';
 const MAX_SESSION_BYTES = `must be a whole number of bytes ≥ 1 (default ${DEFAULT_MAX_SESSION_BYTES})`;
 
-const optionsSchema = z.strictObject(
+const optionsSchema = v.strictObject(
   {
-    directory: z.string({ error: DIRECTORY }).min(1, DIRECTORY),
-    onWarning: z
+    directory: v.string({ error: DIRECTORY }).min(1, DIRECTORY),
+    onWarning: v
       .custom<(warning: JsonlStoreWarning) => void>(
         (value) => typeof value === 'function',
         'must be a function that receives each skipped line',
@@ -332,7 +332,7 @@ const optionsSchema = z.strictObject(
       .optional(),
     now: option.clock().optional(),
     // `int` also refuses numbers past the safe integers.
-    maxSessionBytes: z.number({ error: MAX_SESSION_BYTES }).int(MAX_SESSION_BYTES).min(1, MAX_SESSION_BYTES).optional(),
+    maxSessionBytes: v.number({ error: MAX_SESSION_BYTES }).int(MAX_SESSION_BYTES).min(1, MAX_SESSION_BYTES).optional(),
   },
   { error: 'must be an object: createJsonlStore({ directory: ".sessions" })' },
 );

@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { describeContextTokens } from '../counting/estimate-context-tokens.js';
 import { estimateMessageTokens } from '../counting/estimate-message-tokens.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
@@ -9,6 +8,7 @@ import { clearToolResult, isClearedToolResult } from '../messages/tool-result-me
 import { CLEARED_RESULT_PLACEHOLDER } from '../messages/wire-strings.js';
 import type { AssistantMessage, Message, ToolResultMessage } from '../types.js';
 import { assertMessages } from '../validation/assert-messages.js';
+import * as v from '../validation/light-schema.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 
 /**
@@ -72,13 +72,13 @@ export interface ClearToolUsesResult {
   tokensFreed: number;
 }
 
-const optionsSchema = z.object({
+const optionsSchema = v.object({
   trigger: option.count().optional(),
   keep: option.count().optional(),
   clearAtLeast: option.count().optional(),
-  excludeTools: z.array(z.string(), { error: 'must be an array of tool names' }).readonly().optional(),
-  clearToolInputs: z.boolean().optional(),
-  placeholder: z.string({ error: 'must be a non-empty string' }).min(1, 'must be a non-empty string').optional(),
+  excludeTools: v.array(v.string(), { error: 'must be an array of tool names' }).readonly().optional(),
+  clearToolInputs: v.boolean().optional(),
+  placeholder: v.string({ error: 'must be a non-empty string' }).min(1, 'must be a non-empty string').optional(),
   counter: option.counter().optional(),
 });
 

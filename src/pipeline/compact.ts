@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { type ContextConfig, type ContextConfigInput, effectiveTokenLimit, toConfig } from '../config/index.js';
 import { countExtras } from '../counting/estimate-context-tokens.js';
 import { estimateMessageTokens } from '../counting/estimate-message-tokens.js';
@@ -13,6 +12,7 @@ import type { Summarizer } from '../summarizing/summarizer-types.js';
 import { callSummarizer } from '../summarizing/summary-output.js';
 import type { Message } from '../types.js';
 import { assertMessages } from '../validation/assert-messages.js';
+import * as v from '../validation/light-schema.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { compactToolResultsInRecent } from './internal/compact-tool-results-in-recent.js';
 import { planCompaction } from './plan-compaction.js';
@@ -223,13 +223,13 @@ export async function compact(messages: readonly Message[], options: CompactOpti
 /** The smallest default summary budget, whatever the limit. */
 const MIN_SUMMARY_TOKENS = 256;
 
-const optionsSchema = z.object({
+const optionsSchema = v.object({
   summarizer: option.summarizer(),
   counter: option.counter().optional(),
   maxOutputTokens: option.positive().optional(),
   maxPinnedTokens: option.count().optional(),
   signal: option.signal().optional(),
-  requireSmaller: z.boolean().optional(),
+  requireSmaller: v.boolean().optional(),
 });
 
 /**

@@ -1,13 +1,13 @@
-import * as z from 'zod';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { referenceCounter, type TokenCounter } from '../counting/token-counter.js';
 import { validCutPoints } from '../internal/tool-pairing.js';
 import type { Message } from '../types.js';
 import { assertMessages } from '../validation/assert-messages.js';
+import * as v from '../validation/light-schema.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { type SplitResult, sliceAt } from './split-by-token-budget.js';
 
-const splitByCountSchema = z.object({ keep: option.tokens(), counter: option.counter().optional() });
+const splitByCountSchema = v.object({ keep: option.tokens(), counter: option.counter().optional() });
 
 /**
  * Options of {@link splitByCount}.

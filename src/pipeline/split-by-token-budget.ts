@@ -1,10 +1,10 @@
-import * as z from 'zod';
 import { estimateMessageTokens } from '../counting/estimate-message-tokens.js';
 import { isAgentVisible } from '../counting/is-agent-visible.js';
 import { referenceCounter, type TokenCounter } from '../counting/token-counter.js';
 import { validCutPoints } from '../internal/tool-pairing.js';
 import type { Message } from '../types.js';
 import { assertMessages } from '../validation/assert-messages.js';
+import * as v from '../validation/light-schema.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 
 /**
@@ -41,7 +41,7 @@ export interface SplitByTokenBudgetOptions {
   counter?: TokenCounter;
 }
 
-const splitByTokenBudgetSchema = z.object({ budget: option.tokens(), counter: option.counter().optional() });
+const splitByTokenBudgetSchema = v.object({ budget: option.tokens(), counter: option.counter().optional() });
 
 /**
  * Cuts `messages` at index `cut` and counts the visible tokens of the tail (shared with `splitByCount`).

@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import {
   type ContextConfig,
   type ContextConfigInput,
@@ -17,10 +16,11 @@ import { type BatchBudget, type BatchItem, batchBudget } from '../summarizing/to
 import { serializeToolBatch } from '../summarizing/tool-output/serialize-tool-batch.js';
 import type { Message, ToolResultMessage, UserMessage } from '../types.js';
 import { assertMessages } from '../validation/assert-messages.js';
+import * as v from '../validation/light-schema.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { newestThatFit, withTheirCalls } from './tool-summary-input.js';
 
-const optionsSchema = z.object({
+const optionsSchema = v.object({
   cutoff: option.count().optional(),
   batch: option.count().optional(),
   strategy: toolSummaryStrategySchema.optional(),

@@ -1,7 +1,7 @@
 // `ctxkit/schemas`: the zod schemas of the message and session-entry model and of the settings, and
 // the wire strings of the messages ctxkit writes (recognise those with `ctxkitMessageKind` from the
 // root; the strings are here for hosts that must match them byte for byte, such as a database query).
-export { contextConfigSchema } from '../config/index.js';
+export { contextConfigSchema } from '../config/context-config-schema.js';
 export {
   ARCHIVED_RESULT_PATTERN,
   ARCHIVED_RESULT_PLACEHOLDER,

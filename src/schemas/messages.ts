@@ -7,7 +7,7 @@
  * entry as written.
  */
 import * as z from 'zod';
-import { anchorSchema } from '../summarizing/anchors/anchor.js';
+import { ANCHOR_CATEGORIES, type Anchor, type AnchorCategory } from '../summarizing/anchors/anchor.js';
 import type {
   AssistantMessage,
   ImageContent,
@@ -65,6 +65,15 @@ export const usageSchema: z.ZodType<Usage> = z.object({
   cacheWrite: tokenCount.optional(),
   total: tokenCount.optional(),
   compaction: compactionUsageSchema.optional(),
+});
+
+/** A pinned fact in `meta.anchors` (the light twin the summarizers use is held equal to it). */
+const anchorSchema: z.ZodType<Anchor> = z.object({
+  category: z.enum(ANCHOR_CATEGORIES as [AnchorCategory, ...AnchorCategory[]]),
+  text: z.string(),
+  keys: z.array(z.string()),
+  required: z.boolean().optional(),
+  sources: z.array(z.string()).optional(),
 });
 
 /** Validates {@link MessageMeta}. @example `messageMetaSchema.parse({ kind: 'tool_summary', userVisible: false })` */

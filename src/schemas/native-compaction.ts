@@ -1,6 +1,6 @@
 // zod schemas for provider-native compaction (`native-compaction.ts`), annotated against its types.
 import * as z from 'zod';
-import { type CompactionUsage, NATIVE_PAYLOAD_LIMIT, type NativeCompaction } from '../native-compaction.js';
+import { type CompactionUsage, jsonBytes, NATIVE_PAYLOAD_LIMIT, type NativeCompaction } from '../native-compaction.js';
 
 const count = z.number().nonnegative();
 
@@ -11,16 +11,6 @@ export const compactionUsageSchema: z.ZodType<CompactionUsage> = z.object({
   cacheRead: count.optional(),
   cacheWrite: count.optional(),
 });
-
-/** The UTF-8 size of a value's JSON text, or `Infinity` when it has none (a cycle, a BigInt). @internal */
-export function jsonBytes(value: unknown): number {
-  try {
-    const text = JSON.stringify(value);
-    return text === undefined ? 0 : new TextEncoder().encode(text).length;
-  } catch {
-    return Number.POSITIVE_INFINITY;
-  }
-}
 
 /**
  * Validates a {@link NativeCompaction}: the payload must be a JSON object of at most

@@ -7,8 +7,8 @@
  * @internal
  */
 import { SessionError } from '../errors.js';
-import { sessionEntrySchema } from '../schemas/entries.js';
 import { describeValue } from '../validation/describe-value.js';
+import { entryProblem } from './entry-problem.js';
 import { isStoredEntry } from './is-stored-entry.js';
 
 const known = new WeakSet<object>();
@@ -70,18 +70,15 @@ export function checkEntry(functionName: string, entry: unknown): void {
     known.add(entry as object);
     return;
   }
-  const parsed = sessionEntrySchema.safeParse(entry);
-  if (parsed.success) {
+  const problem = entryProblem(entry);
+  if (problem === undefined) {
     known.add(entry as object);
     return;
   }
-  const issue = parsed.error.issues[0];
-  const field = issue?.path.map(String).join('.') ?? '';
   const id = typeof (entry as { id?: unknown } | null)?.id === 'string' ? ` "${(entry as { id: string }).id}"` : '';
   throw new SessionError({
-    message: `${functionName}: entry${id}${field ? `.${field}` : ''} ${issue?.message ?? 'is invalid'}; pass entries as the session stores return them (see the SessionEntry type).`,
+    message: `${functionName}: entry${id}${problem}; pass entries as the session stores return them (see the SessionEntry type).`,
     code: 'INPUT_INVALID',
-    cause: parsed.error,
   });
 }
 

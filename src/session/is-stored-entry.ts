@@ -1,4 +1,4 @@
-import { compactionUsageSchema, nativeCompactionSchema } from '../schemas/native-compaction.js';
+import { compactionUsageProblem, nativeCompactionProblem } from '../validation/is-well-formed-message.js';
 
 /**
  * A hand-written check of a stored session entry that accepts exactly what `sessionEntrySchema`
@@ -80,7 +80,7 @@ function isUsage(value: unknown): boolean {
     optional(value.cacheRead, isCount) &&
     optional(value.cacheWrite, isCount) &&
     optional(value.total, isCount) &&
-    (value.compaction === undefined || compactionUsageSchema.safeParse(value.compaction).success)
+    compactionUsageProblem(value.compaction, '') === undefined
   );
 }
 
@@ -94,7 +94,7 @@ function isMeta(value: unknown): boolean {
     optional(value.userVisible, isBoolean) &&
     optional(value.kind, isString) &&
     (kept === undefined || (isCount(kept) && Number.isInteger(kept))) &&
-    (value.native === undefined || nativeCompactionSchema.safeParse(value.native).success)
+    nativeCompactionProblem(value.native, '') === undefined
   );
 }
 
@@ -147,7 +147,7 @@ export function isStoredEntry(value: unknown): boolean {
         isString(value.summary) &&
         isId(value.firstKeptEntryId) &&
         isCount(value.tokensBefore) &&
-        (value.native === undefined || nativeCompactionSchema.safeParse(value.native).success)
+        nativeCompactionProblem(value.native, '') === undefined
       );
     case 'branch_summary':
       return isId(value.fromId) && isString(value.summary);

@@ -1,6 +1,6 @@
-import * as z from 'zod';
 import { CompactionError, ConfigError } from '../errors.js';
 import { raceAbort } from '../internal/race-abort.js';
+import * as v from '../validation/light-schema.js';
 import { parseOptions } from '../validation/parse-options.js';
 import type { Summarizer, SummaryKind, SummaryOutput } from './summarizer-types.js';
 import { normalizeStopReason } from './summary-output.js';
@@ -83,14 +83,14 @@ function toOutput(reply: unknown): Exclude<SummaryOutput, string> {
 }
 
 const isFunction = (value: unknown) => typeof value === 'function';
-const optionsSchema = z.object({
-  complete: z.custom(
+const optionsSchema = v.object({
+  complete: v.custom(
     isFunction,
     'must be a function that calls your model: ({ system, prompt, maxOutputTokens, signal }) => ({ text, stopReason })',
   ),
-  systemPrompt: z.string({ error: 'must be a string' }).optional(),
-  prompts: z
-    .record(z.string(), z.custom(isFunction, 'must be a function from the request to the prompt text').optional(), {
+  systemPrompt: v.string({ error: 'must be a string' }).optional(),
+  prompts: v
+    .record(v.custom(isFunction, 'must be a function from the request to the prompt text').optional(), {
       error: 'must be an object of prompt builders by summary kind',
     })
     .optional(),

@@ -1,7 +1,7 @@
-import * as z from 'zod';
 import { IMAGE_TOKENS, type TokenCounter } from '../counting/token-counter.js';
 import { ConfigError } from '../errors.js';
 import { assertStringArgument } from '../validation/assert-argument.js';
+import * as v from '../validation/light-schema.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { canLoadSync, getEncoder, type TokenizerEncoding } from './load-encoding.js';
 
@@ -33,8 +33,8 @@ export interface CreateTokenizerCounterOptions {
   messageOverhead?: number;
 }
 
-const optionsSchema = z.strictObject({
-  encoding: z.enum(['o200k_base', 'cl100k_base']).optional(),
+const optionsSchema = v.strictObject({
+  encoding: v.enumOf(['o200k_base', 'cl100k_base']).optional(),
   imageTokens: option.tokens().optional(),
   messageOverhead: option.tokens().optional(),
 });

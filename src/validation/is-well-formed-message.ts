@@ -1,4 +1,4 @@
-import { NATIVE_PAYLOAD_LIMIT } from '../native-compaction.js';
+import { jsonBytes, NATIVE_PAYLOAD_LIMIT } from '../native-compaction.js';
 // A hand-written check of the message model, kept equal to `messageSchema` (`ctxkit/schemas`) by a
 // property test over generated messages, whole and damaged (`test/validation/message-problem.test.ts`).
 // Functions check every message a host hands in, so this runs on the hot path: about 20× cheaper
@@ -159,12 +159,17 @@ function metaProblem(value: unknown): string | undefined {
     (kept === undefined || (Number.isSafeInteger(kept) && (kept as number) >= 0)
       ? undefined
       : '.meta.keptMessages must be a whole number ≥ 0 (or left out)') ??
-    nativeProblem(value.native)
+    nativeCompactionProblem(value.native, '.meta.native')
   );
 }
 
-/** The cost of a native compaction step (`compactionUsageSchema`'s rules), or left out. */
-function compactionUsageProblem(value: unknown, at: string): string | undefined {
+/**
+ * The first problem of a native compaction step's cost (`compactionUsageSchema`'s rules) at `at`,
+ * or `undefined` when it is one or left out.
+ *
+ * @internal
+ */
+export function compactionUsageProblem(value: unknown, at: string): string | undefined {
   if (value === undefined) return undefined;
   if (!isObject(value)) return `${at} must be an object (or left out)`;
   for (const key of ['input', 'output'] as const) {
@@ -177,38 +182,33 @@ function compactionUsageProblem(value: unknown, at: string): string | undefined 
   return undefined;
 }
 
-/** A provider's native compaction (`nativeCompactionSchema`'s rules, payload size included), or left out. */
-function nativeProblem(value: unknown): string | undefined {
+/**
+ * The first problem of a provider's native compaction (`nativeCompactionSchema`'s rules, payload
+ * size included) at `at`, or `undefined` when it is one or left out.
+ *
+ * @internal
+ */
+export function nativeCompactionProblem(value: unknown, at: string): string | undefined {
   if (value === undefined) return undefined;
-  if (!isObject(value)) return '.meta.native must be an object (or left out)';
+  if (!isObject(value)) return `${at} must be an object (or left out)`;
   if (typeof value.provider !== 'string' || value.provider.length === 0) {
-    return '.meta.native.provider must be a non-empty string';
+    return `${at}.provider must be a non-empty string`;
   }
   if (value.api !== 'anthropic-messages' && value.api !== 'openai-responses') {
-    return ".meta.native.api must be 'anthropic-messages' or 'openai-responses'";
+    return `${at}.api must be 'anthropic-messages' or 'openai-responses'`;
   }
-  if (typeof value.model !== 'string') return '.meta.native.model must be a string';
+  if (typeof value.model !== 'string') return `${at}.model must be a string`;
   if (!isRecord(value.payload) || (value.payload as Record<string, unknown>).type !== 'compaction') {
-    return ".meta.native.payload must be a provider's compaction block or item: its type is 'compaction'";
+    return `${at}.payload must be a provider's compaction block or item: its type is 'compaction'`;
   }
-  if (payloadBytes(value.payload) > NATIVE_PAYLOAD_LIMIT) {
-    return `.meta.native.payload must be at most ${NATIVE_PAYLOAD_LIMIT} bytes of JSON (NATIVE_PAYLOAD_LIMIT)`;
+  if (jsonBytes(value.payload) > NATIVE_PAYLOAD_LIMIT) {
+    return `${at}.payload must be at most ${NATIVE_PAYLOAD_LIMIT} bytes of JSON (NATIVE_PAYLOAD_LIMIT)`;
   }
   return (
-    optionalString(value.summary, '.meta.native.summary') ??
-    compactionUsageProblem(value.usage, '.meta.native.usage') ??
+    optionalString(value.summary, `${at}.summary`) ??
+    compactionUsageProblem(value.usage, `${at}.usage`) ??
     (value.omitted === undefined || isCount(value.omitted)
       ? undefined
-      : '.meta.native.omitted must be a finite number ≥ 0 (or left out)')
+      : `${at}.omitted must be a finite number ≥ 0 (or left out)`)
   );
-}
-
-/** The UTF-8 size of a payload's JSON text, or `Infinity` when it has none (a cycle, a BigInt). */
-function payloadBytes(value: unknown): number {
-  try {
-    const text = JSON.stringify(value);
-    return text === undefined ? 0 : new TextEncoder().encode(text).length;
-  } catch {
-    return Number.POSITIVE_INFINITY;
-  }
 }

@@ -1,10 +1,12 @@
 /**
  * The stores' fast entry check must decide exactly as `sessionEntrySchema`: on valid entries of
- * every type, and on the same entries with one field deleted or replaced by anything.
+ * every type, and on the same entries with one field deleted or replaced by anything. So must the
+ * hand-written problem finder that words a refusal without zod (`entryProblem`).
  */
 import { fc, test } from '@fast-check/vitest';
 import { expect } from 'vitest';
 import { sessionEntrySchema } from '../../src/schemas/index.js';
+import { entryProblem } from '../../src/session/entry-problem.js';
 import { isStoredEntry } from '../../src/session/is-stored-entry.js';
 import { arbitraryMessage } from '../../src/testing/index.js';
 
@@ -74,6 +76,7 @@ const odd = fc.oneof(
 
 test.prop([entry], { numRuns: 300 })('accepts every valid entry the schema accepts', (value) => {
   expect(isStoredEntry(value)).toBe(sessionEntrySchema.safeParse(value).success);
+  expect(entryProblem(value)).toBeUndefined();
 });
 
 test.prop(
@@ -89,9 +92,13 @@ test.prop(
 )('decides like the schema on an entry with one field deleted or replaced', (value, pick, replacement) => {
   const all = paths(value);
   const mutated = all.length === 0 ? value : mutate(value, all[pick % all.length]!, replacement);
-  expect(isStoredEntry(mutated)).toBe(sessionEntrySchema.safeParse(mutated).success);
+  const accepted = sessionEntrySchema.safeParse(mutated).success;
+  expect(isStoredEntry(mutated)).toBe(accepted);
+  expect(entryProblem(mutated) === undefined).toBe(accepted);
 });
 
 test.prop([fc.anything()])('decides like the schema on anything at all', (value) => {
-  expect(isStoredEntry(value)).toBe(sessionEntrySchema.safeParse(value).success);
+  const accepted = sessionEntrySchema.safeParse(value).success;
+  expect(isStoredEntry(value)).toBe(accepted);
+  expect(entryProblem(value) === undefined).toBe(accepted);
 });

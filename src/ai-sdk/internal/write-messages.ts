@@ -1,8 +1,7 @@
 import { ContextError } from '../../errors.js';
 import type { WireObject } from '../../internal/wire-object.js';
-import { messageSchema } from '../../schemas/index.js';
 import type { ImageContent, Message, TextContent, ThinkingContent, ToolCall, ToolResultMessage } from '../../types.js';
-import { firstIssue } from '../../validation/zod-issues.js';
+import { assertMessage as assertWellFormed } from '../../validation/assert-messages.js';
 import type { ConversionWarning } from '../message-types.js';
 import { decodeData, isHttpUrl, parseDataUrl, tagFileData } from './data-content.js';
 import { dataOf } from './provider-data.js';
@@ -15,15 +14,7 @@ const checked = new WeakSet<object>();
 
 function assertMessage(message: unknown, index: number, where: string): asserts message is Message {
   if (typeof message === 'object' && message !== null && checked.has(message)) return;
-  const parsed = messageSchema.safeParse(message);
-  if (!parsed.success) {
-    const { field, detail } = firstIssue(parsed.error, '');
-    throw new ContextError({
-      message: `${where}: messages[${index}]${field ? `.${field}` : ''} ${detail}.`,
-      code: 'INPUT_INVALID',
-      cause: parsed.error,
-    });
-  }
+  assertWellFormed(message, where, index);
   checked.add(message as object);
 }
 

@@ -1,5 +1,5 @@
 /** Anchored facts: what a checkpoint must keep, as data. */
-import * as z from 'zod';
+import * as v from '../../validation/light-schema.js';
 
 /**
  * The kinds of fact a checkpoint must keep, in the order they are pinned (and the reverse of the
@@ -84,18 +84,21 @@ export interface Anchor {
  *
  * @example
  * ```ts
- * anchorSchema.parse({ category: 'goal', text: 'Ship the parser', keys: ['ship the parser'] });
+ * anchorSchema.safeParse({ category: 'goal', text: 'Ship the parser', keys: ['ship the parser'] }).success; // true
  * ```
  *
  * @internal
  */
-export const anchorSchema: z.ZodType<Anchor> = z.object({
-  category: z.enum(ANCHOR_CATEGORIES as [AnchorCategory, ...AnchorCategory[]]),
-  text: z.string(),
-  keys: z.array(z.string()),
-  required: z.boolean().optional(),
-  sources: z.array(z.string()).optional(),
-});
+export const anchorSchema: v.Schema<Anchor> =
+  // Built by a pure call: a bundle that reads only ANCHOR_CATEGORIES (the zod schemas) drops it.
+  /* @__PURE__ */ (() =>
+    v.object({
+      category: v.enumOf(ANCHOR_CATEGORIES as [AnchorCategory, ...AnchorCategory[]]),
+      text: v.string(),
+      keys: v.array(v.string()),
+      required: v.boolean().optional(),
+      sources: v.array(v.string()).optional(),
+    }))();
 
 /**
  * The pin order of an anchor: lower is pinned first and dropped last. Required anchors come first;

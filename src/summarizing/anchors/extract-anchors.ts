@@ -1,9 +1,9 @@
-import * as z from 'zod';
 import { pairToolResults } from '../../internal/tool-pairing.js';
 import { ctxkitMessageKind } from '../../messages/ctxkit-message-kind.js';
 import { summaryText } from '../../messages/summary-text.js';
 import type { Message, ToolCall } from '../../types.js';
 import { assertMessages } from '../../validation/assert-messages.js';
+import * as v from '../../validation/light-schema.js';
 import { parseOptions } from '../../validation/parse-options.js';
 import { contentText } from '../serialize-conversation.js';
 import { type Anchor, anchorSchema } from './anchor.js';
@@ -88,9 +88,9 @@ function assistantAnchors(text: string, list: AnchorList): void {
   }
 }
 
-const extractAnchorsOptionsSchema = z.object(
+const extractAnchorsOptionsSchema = v.object(
   {
-    previous: z
+    previous: v
       .array(anchorSchema, { error: 'must be an array of anchors, as extractAnchors returns them' })
       .optional(),
   },

@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import { clipText, codePointLength, codePoints } from '../../internal/clip-text.js';
+import * as v from '../../validation/light-schema.js';
 import { option, parseOptions } from '../../validation/parse-options.js';
 import { checkedAnchors, checkedText } from '../fidelity-arguments.js';
 import { type Anchor, anchorPriority } from './anchor.js';
@@ -114,7 +114,7 @@ function headOf(points: readonly string[], count: number): string {
   return (lineEnd >= head.length * 0.75 ? head.slice(0, lineEnd) : head).trimEnd();
 }
 
-const pinAnchorsOptionsSchema = z.object({ maxChars: option.tokens() }, { error: 'must be an object: { maxChars }' });
+const pinAnchorsOptionsSchema = v.object({ maxChars: option.tokens() }, { error: 'must be an object: { maxChars }' });
 
 /**
  * Carries the facts a summary lost into a pinned section at its end (`## Pinned Facts`, one

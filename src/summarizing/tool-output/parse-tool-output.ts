@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as v from '../../validation/light-schema.js';
 import { parseOptions } from '../../validation/parse-options.js';
 import { checkedText } from '../fidelity-arguments.js';
 import { detectFormat } from './detect-format.js';
@@ -52,11 +52,11 @@ const PARSERS: Record<ToolOutputFormat, (lines: readonly string[]) => ParserResu
 };
 
 /** The options of {@link parseToolOutput} as the parsers and {@link summarizeToolOutput} read them; other keys pass. */
-const parseToolOutputOptionsSchema = z.looseObject(
+const parseToolOutputOptionsSchema = v.looseObject(
   {
-    command: z.string({ error: 'must be a string' }).optional(),
-    format: z.enum(Object.keys(PARSERS) as [ToolOutputFormat, ...ToolOutputFormat[]]).optional(),
-    exitCode: z
+    command: v.string({ error: 'must be a string' }).optional(),
+    format: v.enumOf(Object.keys(PARSERS) as [ToolOutputFormat, ...ToolOutputFormat[]]).optional(),
+    exitCode: v
       .number({ error: 'must be a whole number (the exit status)' })
       .int('must be a whole number (the exit status)')
       .optional(),

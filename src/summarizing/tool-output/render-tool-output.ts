@@ -1,17 +1,17 @@
-import * as z from 'zod';
 import { clipText, codePointLength } from '../../internal/clip-text.js';
+import * as v from '../../validation/light-schema.js';
 import { option, parseOptions } from '../../validation/parse-options.js';
 import type { ParsedToolOutput, ToolOutputProblem } from './parsed-tool-output.js';
 
 /** What {@link renderToolOutput} reads of a parse: enough to refuse what is not one. */
-const parsedSchema = z.looseObject(
+const parsedSchema = v.looseObject(
   {
-    format: z.string(),
-    lineCount: z.number(),
-    exitCode: z.number().optional(),
-    counts: z.array(z.string()),
-    problems: z.array(z.looseObject({})),
-    notes: z.array(z.string()),
+    format: v.string(),
+    lineCount: v.number(),
+    exitCode: v.number().optional(),
+    counts: v.array(v.string()),
+    problems: v.array(v.looseObject({})),
+    notes: v.array(v.string()),
   },
   { error: 'must be what parseToolOutput returns' },
 );

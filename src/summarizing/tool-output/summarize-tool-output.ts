@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as v from '../../validation/light-schema.js';
 import { option, parseOptions } from '../../validation/parse-options.js';
 import { type ParseToolOutputOptions, parseToolOutput } from './parse-tool-output.js';
 import { type ExitStatusShown, renderDigest, renderToolOutput } from './render-tool-output.js';
@@ -16,7 +16,7 @@ export interface SummarizeToolOutputOptions extends ParseToolOutputOptions {
   maxChars?: number;
 }
 
-const summarizeOptionsSchema = z.looseObject({ maxChars: option.tokens().optional() }, { error: 'must be an object' });
+const summarizeOptionsSchema = v.looseObject({ maxChars: option.tokens().optional() }, { error: 'must be an object' });
 
 const DEFAULT_MAX_CHARS = 800;
 
