@@ -14,6 +14,9 @@ import { buildContextFromBranch } from '../session/build-context-from-branch.js'
 import type { SessionStore } from '../session/session-store.js';
 import type { CompactionEntry, SessionEntry } from '../session-entry.js';
 import type { Anchor } from '../summarizing/anchors/anchor.js';
+import { checkAnchors } from '../summarizing/anchors/check-anchors.js';
+import { extractAnchors } from '../summarizing/anchors/extract-anchors.js';
+import { pinAnchors } from '../summarizing/anchors/pin-anchors.js';
 import { heuristicSummarizer } from '../summarizing/heuristic-summarizer.js';
 import type { Summarizer } from '../summarizing/summarizer-types.js';
 import type { AssistantMessage, Message, UserMessage } from '../types.js';
@@ -48,6 +51,13 @@ export function supportsNativeCompaction(target: ModelTarget): boolean {
   const pattern = typeof api === 'string' && Object.hasOwn(KNOWN_MODELS, api) ? KNOWN_MODELS[api] : undefined;
   return pattern?.test(String(target.model)) === true;
 }
+
+/** The share of the token limit a provider's readable summary may add as ctxkit's pinned facts (as `compact` allows). */
+const PINNED_SHARE = 0.25;
+/** Without a token limit, the pinned facts' room in tokens. */
+const PINNED_TOKENS_WITHOUT_LIMIT = 8_192;
+/** Code points per token the pinned room is read as (the anchoring step's rule). */
+const CHARS_PER_TOKEN = 4;
 
 /** Anthropic's smallest `compact_20260112` trigger. */
 const ANTHROPIC_MIN_TRIGGER = 50_000;
@@ -146,13 +156,20 @@ export class NativeCompactions {
     if (carried === undefined) return undefined;
     const bytes = jsonBytes(carried.payload);
     const fits = bytes <= NATIVE_PAYLOAD_LIMIT;
+    const older = input.slice(0, index);
+    // A readable summary gets ctxkit's pinned facts of the span it replaced beside it.
+    const pinned = this.pinFacts(carried, older);
     // Past the limit the payload is not kept: its portable summary goes to every model.
-    const found: NativeCompaction = fits ? carried : { ...carried, payload: { type: 'compaction' }, omitted: bytes };
+    const found: NativeCompaction = fits
+      ? pinned.native
+      : { ...pinned.native, payload: { type: 'compaction' }, omitted: bytes };
     const content = message.content.filter((part) => !isCompactionPart(part));
     const rest = content.length > 0 ? { ...message, content } : undefined;
     // The turn that carried it is the one message kept from before: its usage measured the old context.
-    const summary = withKept(nativeSummaryMessage(found), rest === undefined ? 0 : 1);
-    const older = input.slice(0, index);
+    const summary = withKept(
+      nativeSummaryMessage(found, pinned.anchors ? { anchors: pinned.anchors } : {}),
+      rest === undefined ? 0 : 1,
+    );
     const report: NativeCompactionReport = {
       provider: found.provider,
       api: found.api,
@@ -171,7 +188,13 @@ export class NativeCompactions {
     this.reportOf.set(summary, report);
     this.reports.push(report);
     this.pending.push(
-      this.record(summary, { history: input, firstKeptIndex: index, native: found, report }).then((storeError) =>
+      this.record(summary, {
+        history: input,
+        firstKeptIndex: index,
+        native: found,
+        report,
+        anchors: pinned.anchors,
+      }).then((storeError) =>
         this.parts.emit({
           type: 'native-compaction',
           action: 'adopted',
@@ -181,6 +204,41 @@ export class NativeCompactions {
       ),
     );
     return adoption;
+  }
+
+  /**
+   * A provider's readable summary (Anthropic's `content`) with the facts of the span it replaced
+   * that it lost pinned after it (`## Pinned Facts`, as ctxkit's own checkpoints carry them): the
+   * anchors of the replaced messages, an earlier checkpoint's included, so a fact survives however
+   * the provider wrote its summary and however often the session moves. The pinned section takes at
+   * most a quarter of the token limit beyond the provider's text (lowest-priority facts go first),
+   * and the anchors kept are those the text now holds, so neither grows without bound. An opaque
+   * item is left alone: its portable summary is written from the same span by `compact`, which
+   * pins the same way.
+   */
+  private pinFacts(
+    native: NativeCompaction,
+    older: readonly Message[],
+  ): { native: NativeCompaction; anchors?: Anchor[] } {
+    if (native.summary === undefined) return { native };
+    const visible = older.filter((message) => message.meta?.agentVisible !== false);
+    if (visible.length === 0) return { native };
+    try {
+      const anchors = extractAnchors(visible);
+      if (anchors.length === 0) return { native };
+      const { limit } = this.parts;
+      const room =
+        (limit === undefined ? PINNED_TOKENS_WITHOUT_LIMIT : Math.floor(limit * PINNED_SHARE)) * CHARS_PER_TOKEN;
+      // The provider's text is never cut: only what it lost is pinned, within the room.
+      const { kept, lost } = checkAnchors(native.summary, anchors);
+      if (lost.length === 0) return { native, anchors: kept };
+      const pinned = pinAnchors('', lost, { maxChars: room });
+      const summary = `${native.summary.trimEnd()}\n\n${pinned.text}`;
+      return { native: { ...native, summary }, anchors: [...kept, ...pinned.pinned] };
+    } catch {
+      // Facts are a help, not a condition: the provider's summary stands as it came.
+      return { native };
+    }
   }
 
   /**
@@ -245,7 +303,7 @@ export class NativeCompactions {
       const next: Message = { ...message, meta } as Message;
       this.succeed(message, next);
       const report = this.reportOf.get(message);
-      const storeError = await this.rerecord(message, undefined, 'native-refused');
+      const storeError = await this.rerecord(message, undefined, 'native-refused', message.meta?.anchors);
       if (report) {
         report.state = 'portable';
         this.reportOf.set(next, report);
@@ -315,7 +373,7 @@ export class NativeCompactions {
       report.summarizerCalls++;
       this.reportOf.set(next, report);
     }
-    const storeError = await this.rerecord(message, summarized, 'native-summarized');
+    const storeError = await this.rerecord(message, summarized, 'native-summarized', anchors);
     if (report) {
       this.parts.emit({
         type: 'native-compaction',
@@ -362,6 +420,7 @@ export class NativeCompactions {
       firstKeptIndex: number;
       native: NativeCompaction;
       report: NativeCompactionReport;
+      anchors: Anchor[] | undefined;
     },
   ): Promise<unknown> {
     const { store, sessionId } = this.parts;
@@ -382,7 +441,12 @@ export class NativeCompactions {
         summary: native.summary ?? '',
         firstKeptEntryId,
         tokensBefore: adoption.report.tokensBefore,
-        details: { reason: 'native', provider: adoption.report.provider, model: adoption.report.model },
+        details: {
+          reason: 'native',
+          provider: adoption.report.provider,
+          model: adoption.report.model,
+          ...(adoption.anchors && adoption.anchors.length > 0 ? { anchors: adoption.anchors } : {}),
+        },
         native,
       });
       this.entryOf.set(summary, firstKeptEntryId);
@@ -396,7 +460,12 @@ export class NativeCompactions {
   private readonly entryOf = new WeakMap<Message, string>();
 
   /** Appends a compaction entry that supersedes the one of `message`: the same kept range, a new summary or no payload. */
-  private async rerecord(message: Message, native: NativeCompaction | undefined, reason: string): Promise<unknown> {
+  private async rerecord(
+    message: Message,
+    native: NativeCompaction | undefined,
+    reason: string,
+    anchors: readonly Anchor[] | undefined,
+  ): Promise<unknown> {
     const { store, sessionId } = this.parts;
     if (store === undefined || sessionId === undefined) return undefined;
     try {
@@ -410,7 +479,12 @@ export class NativeCompactions {
         summary,
         firstKeptEntryId: entry.firstKeptEntryId,
         tokensBefore: entry.tokensBefore,
-        details: { reason, provider: old.provider, model: old.model },
+        details: {
+          reason,
+          provider: old.provider,
+          model: old.model,
+          ...(anchors && anchors.length > 0 ? { anchors } : {}),
+        },
         ...(native === undefined ? {} : { native }),
       });
       return undefined;

@@ -228,7 +228,8 @@ async function drive(
   const summarizerCalls = calls.count;
   const summarizerTokens = calls.tokens;
   const readable = resolveNativeCompactions((await manager.prepare(history)).messages).messages;
-  const text = JSON.stringify(readable);
+  // The text a model reads: contents only (a summary's anchors in its meta are never sent).
+  const text = JSON.stringify(readable.map((message) => message.content));
   let factsKept = 0;
   for (let n = 1; n <= turn; n++) if (text.includes(fact(n))) factsKept++;
   const promptTokens =
