@@ -335,7 +335,8 @@ export class NativeCompactions {
     const native = message.meta!.native!;
     const report = this.reportOf.get(message);
     const older = this.replaced.get(message) ?? (await this.olderFromStore(native));
-    const visible = older.filter((candidate) => candidate.meta?.agentVisible !== false);
+    const span = await this.withEarlierSummary(older, callOptions);
+    const visible = span.filter((candidate) => candidate.meta?.agentVisible !== false);
     let text: string;
     let anchors: Anchor[] | undefined;
     let error: unknown;
@@ -384,6 +385,37 @@ export class NativeCompactions {
       });
     }
     return next;
+  }
+
+  /**
+   * A replaced span whose first message is an earlier opaque native summary (OpenAI compacted twice
+   * without the session leaving it), with that summary written, in memory only, from its own span
+   * (and so on back): the portable summary then holds what the earlier item stood for, not a note
+   * that it exists. Not recorded: the store's latest compaction is the newer one. The span as it
+   * was when the earlier one cannot be summarized.
+   */
+  private async withEarlierSummary(span: readonly Message[], callOptions: CallOptions): Promise<readonly Message[]> {
+    const index = span.findIndex((candidate) => candidate.meta?.native && candidate.meta.native.summary === undefined);
+    if (index < 0) return span;
+    const head = span[index]!;
+    const native = head.meta!.native!;
+    const earlier = await this.withEarlierSummary(
+      this.replaced.get(head) ?? (await this.olderFromStore(native)),
+      callOptions,
+    );
+    const visible = earlier.filter((candidate) => candidate.meta?.agentVisible !== false);
+    if (visible.length === 0) return span;
+    try {
+      const result = await this.compactAll(visible, this.parts.summarizer, callOptions);
+      const anchors = result.anchors ? [...result.anchors.kept, ...result.anchors.pinned] : undefined;
+      const written = withKept(
+        nativeSummaryMessage({ ...native, summary: result.summary }, anchors ? { anchors } : {}),
+        head.meta?.keptMessages ?? 0,
+      );
+      return span.map((candidate, at) => (at === index ? written : candidate));
+    } catch {
+      return span;
+    }
   }
 
   private compactAll(messages: readonly Message[], summarizer: Summarizer, callOptions: CallOptions) {

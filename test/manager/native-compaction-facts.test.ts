@@ -39,15 +39,15 @@ function anthropicTurn(content = FOREIGN): Message {
   } as never).message;
 }
 
-function openaiTurn(): Message {
+function openaiTurn(id = 'o'): Message {
   return fromOpenAIResponse({
-    id: 'resp_o',
+    id: `resp_${id}`,
     object: 'response',
     created_at: 1,
     status: 'completed',
     model: OPENAI.model,
     output: [
-      { id: 'cmp_o', type: 'compaction', encrypted_content: 'gAAAAopaque.mac' },
+      { id: `cmp_${id}`, type: 'compaction', encrypted_content: `gAAAA${id}.mac` },
       {
         id: 'msg_o',
         type: 'message',
@@ -121,6 +121,20 @@ describe("facts a provider's summary lost", () => {
     const away = await manager.prepare(next, { target: ANTHROPIC });
     const second = textOf(away.messages[0]);
     for (let turn = 1; turn <= 16; turn++) expect(second).toContain(request(turn));
+  });
+
+  it("OpenAI compacting twice: the second item's portable summary holds the first item's span", async () => {
+    const { manager, add, history } = await setup();
+    await add(...turns(1, 3), openaiTurn('first'));
+    let current = [...(await manager.prepare(history, { target: OPENAI })).history];
+    const more = [...turns(4, 5), openaiTurn('second')];
+    current = [...current, ...more];
+    for (const message of more) await add(message);
+    current = [...(await manager.prepare(current, { target: OPENAI })).history];
+    const away = await manager.prepare(current, { target: ANTHROPIC });
+    const portable = textOf(away.messages[0]);
+    for (let turn = 1; turn <= 5; turn++) expect(portable).toContain(request(turn));
+    expect(portable).not.toContain('not written yet');
   });
 
   it('takes at most a quarter of the token limit beyond the provider text, however long the span', async () => {
