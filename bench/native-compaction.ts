@@ -114,11 +114,13 @@ const block = [
   "Refused is the scripted key rotation (the provider refuses its own stale payload once; ctxkit splices in the portable summary and retries); rejected counts requests that broke a provider's rule; a dead turn is one whose error reached the host.",
   '',
   "Native sends fewer prompt tokens here because the loopback's compaction keeps no recent turns verbatim,",
-  "where ctxkit's keeps `keepRecentTokens` of them; a real provider's choice may differ. Where native",
-  "keeps fewer facts (the longer script), the loss is ctxkit's: when its heuristic checkpoint updates a",
-  "provider's summary written in another format (the Anthropic leg's, then summarized again for OpenAI's",
-  'item), it carries over only the sections it knows. A model summarizer, told to update the previous',
-  'summary, is the remedy; the heuristic does not do it yet.',
+  "where ctxkit's keeps `keepRecentTokens` of them; a real provider's choice may differ. Facts are counted",
+  "in the text a model reads (message contents), not in ctxkit's metadata. The longer script kept 14 of",
+  "22 facts natively before ctxkit pinned a provider's summary's lost facts: its heuristic checkpoint,",
+  "updating the Anthropic leg's summary (written in the provider's own format) for OpenAI's next item,",
+  'carried over only the sections it knows. Now the manager reads the facts of every span a provider',
+  'compacts, pins those its readable summary left out (within a quarter of the token limit) and carries',
+  'them as anchors to the next compaction, so native keeps every fact client compaction keeps.',
   '<!-- native:end -->',
 ].join('\n');
 
