@@ -2,7 +2,7 @@ import type { ContextConfig } from '../config/index.js';
 import type { TokenCounter } from '../counting/token-counter.js';
 import { CompactionError } from '../errors.js';
 import { type ModelTarget, NATIVE_PAYLOAD_LIMIT, type NativeCompaction } from '../native-compaction.js';
-import { compact } from '../pipeline/compact.js';
+import { portableSummary } from '../pipeline/portable-summary.js';
 import {
   nativeCompactionOf,
   nativeSummaryMessage,
@@ -349,7 +349,7 @@ export class NativeCompactions {
       }
       const result = await this.compactAll(visible, this.parts.summarizer, callOptions);
       text = result.summary;
-      anchors = result.anchors ? [...result.anchors.kept, ...result.anchors.pinned] : undefined;
+      anchors = result.anchors.length > 0 ? result.anchors : undefined;
     } catch (failure) {
       error = failure;
       // The conversation must go on: a heuristic checkpoint of what is held, or a note when nothing is.
@@ -407,9 +407,11 @@ export class NativeCompactions {
     if (visible.length === 0) return span;
     try {
       const result = await this.compactAll(visible, this.parts.summarizer, callOptions);
-      const anchors = result.anchors ? [...result.anchors.kept, ...result.anchors.pinned] : undefined;
       const written = withKept(
-        nativeSummaryMessage({ ...native, summary: result.summary }, anchors ? { anchors } : {}),
+        nativeSummaryMessage(
+          { ...native, summary: result.summary },
+          result.anchors.length > 0 ? { anchors: result.anchors } : {},
+        ),
         head.meta?.keptMessages ?? 0,
       );
       return span.map((candidate, at) => (at === index ? written : candidate));
@@ -418,13 +420,13 @@ export class NativeCompactions {
     }
   }
 
+  /** The portable summary of a whole span (its last message included). */
   private compactAll(messages: readonly Message[], summarizer: Summarizer, callOptions: CallOptions) {
-    return compact(messages, {
+    return portableSummary(messages, {
       summarizer,
-      config: { ...this.parts.config, keepRecent: 0, keepRecentTokens: 0 },
+      config: this.parts.config,
       counter: this.parts.counter,
-      requireSmaller: false,
-      ...(callOptions.signal ? { signal: callOptions.signal } : {}),
+      signal: callOptions.signal,
     });
   }
 

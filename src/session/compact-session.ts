@@ -4,6 +4,7 @@ import { referenceCounter } from '../counting/token-counter.js';
 import { CompactionError, SessionError } from '../errors.js';
 import type { NativeCompaction } from '../native-compaction.js';
 import { type CompactionResult, type CompactOptions, compact } from '../pipeline/compact.js';
+import { portableSummary } from '../pipeline/portable-summary.js';
 import { nativeSummaryMessage } from '../pipeline/resolve-native-compactions.js';
 import type { CompactionEntry, SessionEntry } from '../session-entry.js';
 import type { Anchor } from '../summarizing/anchors/anchor.js';
@@ -219,15 +220,7 @@ async function summarizeReplaced(
       code: 'NOTHING_TO_COMPACT',
     });
   }
-  const result = await compact(older, {
-    summarizer: options.summarizer,
-    config: { ...options.config, keepRecent: 0, keepRecentTokens: 0 },
-    ...(options.counter ? { counter: options.counter } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-    requireSmaller: false,
-  });
-  const anchors = result.anchors ? [...result.anchors.kept, ...result.anchors.pinned] : [];
-  return { summary: result.summary, anchors };
+  return portableSummary(older, options);
 }
 
 function measureAfter(

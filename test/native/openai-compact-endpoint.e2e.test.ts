@@ -173,6 +173,21 @@ describe('POST /responses/compact through the real openai client', () => {
     expect(run.events.some((event) => event.type === 'native-compaction' && event.action === 'refused')).toBe(true);
   });
 
+  test("compacted right after the user's request: the portable summary holds that request too", async () => {
+    const client = new OpenAI({ apiKey: 'test', baseURL: server.baseURL, maxRetries: 0 });
+    const run = await session();
+    await converse(client, run, 1, 2);
+    await run.add({ role: 'user', content: `Turn 3: note ${fact(3)}, then fix the next case.` });
+    const compacted = await client.responses.compact({
+      model: OPENAI.model,
+      input: toOpenAIResponses({ messages: (await run.manager.prepare(run.history)).messages }).items as never,
+    });
+    await run.add(readOpenAICompaction(compacted, { model: OPENAI.model }));
+    const away = await run.manager.prepare(run.history, { target: ANTHROPIC });
+    for (const turn of [1, 2, 3]) expect(String(away.messages[0]!.content)).toContain(fact(turn));
+    expect(String(away.messages[0]!.content)).not.toContain('end of the compacted span');
+  });
+
   test('openai 6: the same response type and endpoint', async () => {
     const client = new OpenAIV6({ apiKey: 'test', baseURL: server.baseURL, maxRetries: 0 });
     const compacted = await client.responses.compact({
