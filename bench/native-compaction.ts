@@ -105,7 +105,8 @@ const block = [
   '`readOpenAICompaction` into `usage.compaction`); inline, the Responses API reports none apart from the',
   "response's own usage. The third row of each script compacts OpenAI by the standalone endpoint: the host",
   "calls it once the context passes the manager's native threshold, instead of `context_management`; its",
-  'calls are not model requests, so their input is in the cost column, not in prompt tokens sent.',
+  'calls are not model requests, so their input is in the cost column, not in prompt tokens sent (in the',
+  'last script the OpenAI leg never reaches the threshold, so that row equals the inline one).',
   '',
   table(
     [
