@@ -1,7 +1,12 @@
 import type { ContextConfig } from '../config/index.js';
 import type { TokenCounter } from '../counting/token-counter.js';
 import { CompactionError } from '../errors.js';
-import { type ModelTarget, NATIVE_PAYLOAD_LIMIT, type NativeCompaction } from '../native-compaction.js';
+import {
+  type CompactionUsage,
+  type ModelTarget,
+  NATIVE_PAYLOAD_LIMIT,
+  type NativeCompaction,
+} from '../native-compaction.js';
 import { portableSummary } from '../pipeline/portable-summary.js';
 import {
   nativeCompactionOf,
@@ -76,6 +81,8 @@ export interface NativeCompactionParts {
   now: () => number;
   /** ctxkit's estimate of a list's tokens. */
   tokensOf: (messages: readonly Message[]) => number;
+  /** Adds what a provider's compaction step cost to the manager's spend. */
+  spend: (usage: CompactionUsage) => void;
 }
 
 interface Adoption {
@@ -187,6 +194,7 @@ export class NativeCompactions {
     this.replaced.set(summary, older);
     this.reportOf.set(summary, report);
     this.reports.push(report);
+    if (found.usage !== undefined) this.parts.spend(found.usage);
     this.pending.push(
       this.record(summary, {
         history: input,

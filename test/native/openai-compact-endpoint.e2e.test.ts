@@ -116,8 +116,14 @@ describe('POST /responses/compact through the real openai client', () => {
     expect(turn.usage).toMatchObject({ input: 0, output: 0 });
     await run.add(turn);
 
+    const spentBefore = run.manager.stats(run.history).cost.tokens.total;
     const next = await run.manager.prepare(run.history, { target: OPENAI });
     expect(next.history[0]!.meta?.native?.payload).toEqual(item);
+    // The pass's tokens join the cost once, when it is taken in (not as a call of the model).
+    const cost = run.manager.stats(next.history).cost;
+    expect(cost.tokens.total - spentBefore).toBe(compacted.usage.input_tokens + compacted.usage.output_tokens);
+    await run.manager.prepare(next.history, { target: OPENAI });
+    expect(run.manager.stats(next.history).cost.tokens.total).toBe(cost.tokens.total);
     expect(run.manager.stats(next.history).nativeCompactions).toMatchObject([
       { provider: 'openai', model: OPENAI.model, usage: { input: compacted.usage.input_tokens }, state: 'native' },
     ]);
