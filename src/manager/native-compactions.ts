@@ -241,6 +241,7 @@ export class NativeCompactions {
       const { kept, lost } = checkAnchors(native.summary, anchors);
       if (lost.length === 0) return { native, anchors: kept };
       const pinned = pinAnchors('', lost, { maxChars: room });
+      if (pinned.text.trim() === '') return { native, anchors: kept };
       const summary = `${native.summary.trimEnd()}\n\n${pinned.text}`;
       return { native: { ...native, summary }, anchors: [...kept, ...pinned.pinned] };
     } catch {
