@@ -78,6 +78,8 @@ export interface CompactSessionResult {
  * the same summarizer from the entries the compaction replaced (an earlier opaque one among them
  * summarized too, in memory) and recorded as its own compaction entry (`result.portable`), so the
  * new checkpoint updates a summary that holds the compacted span instead of a note that it exists.
+ * That entry stays when the compaction after it fails (the summary is written once either way); a
+ * failure writing it appends nothing.
  *
  * @param options - The store, session, summarizer and compaction settings.
  * @returns The appended entry, the core result and the new context.
