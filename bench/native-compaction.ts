@@ -45,7 +45,10 @@ const scripts: { name: string; legs: Leg[] }[] = [
 
 const number = (value: number) => value.toLocaleString('en-US');
 
-/** What the providers reported their compaction steps cost (Anthropic's usage.iterations; OpenAI's inline compaction reports none apart). */
+/**
+ * What the providers reported their compaction steps cost: Anthropic's usage.iterations, and the
+ * usage of OpenAI's `POST /responses/compact` calls (OpenAI's inline compaction reports none apart).
+ */
 function compactionCost(outcome: SessionOutcome): string {
   const reports = outcome.manager.stats(outcome.history).nativeCompactions;
   const input = reports.reduce((sum, report) => sum + (report.usage?.input ?? 0), 0);
@@ -55,11 +58,18 @@ function compactionCost(outcome: SessionOutcome): string {
 
 const rows: string[][] = [];
 for (const script of scripts) {
-  for (const compaction of ['client', 'native'] as const) {
-    const outcome = await runScriptedSession({ compaction, contextWindow: WINDOW, legs: script.legs });
+  for (const mode of ['client', 'native', 'native, OpenAI by /responses/compact'] as const) {
+    const compaction = mode === 'client' ? 'client' : 'native';
+    const openaiCompaction = mode === 'native' || mode === 'client' ? 'inline' : 'endpoint';
+    const outcome = await runScriptedSession({
+      compaction,
+      openaiCompaction,
+      contextWindow: WINDOW,
+      legs: script.legs,
+    });
     rows.push([
       script.name,
-      compaction,
+      mode,
       number(outcome.requests),
       number(outcome.promptTokens),
       `${outcome.summarizerCalls} (${number(outcome.summarizerTokens)})`,
@@ -91,7 +101,12 @@ const block = [
   "of OpenAI's opaque items, written when the session leaves OpenAI or an item is refused), with ctxkit's",
   'estimate of the text they sent, which a model summarizer would be billed as input. The native cost is',
   "what the provider reported for its compaction steps: Anthropic's `usage.iterations[]` (summed into",
-  "`usage.compaction`); the Responses API reports none apart from the response's own usage.",
+  '`usage.compaction`), and the usage of each `POST /responses/compact` call (read by',
+  '`readOpenAICompaction` into `usage.compaction`); inline, the Responses API reports none apart from the',
+  "response's own usage. The third row of each script compacts OpenAI by the standalone endpoint: the host",
+  "calls it once the context passes the manager's native threshold, instead of `context_management`; its",
+  'calls are not model requests, so their input is in the cost column, not in prompt tokens sent (in the',
+  'last script the OpenAI leg never reaches the threshold, so that row equals the inline one).',
   '',
   table(
     [
@@ -114,11 +129,13 @@ const block = [
   "Refused is the scripted key rotation (the provider refuses its own stale payload once; ctxkit splices in the portable summary and retries); rejected counts requests that broke a provider's rule; a dead turn is one whose error reached the host.",
   '',
   "Native sends fewer prompt tokens here because the loopback's compaction keeps no recent turns verbatim,",
-  "where ctxkit's keeps `keepRecentTokens` of them; a real provider's choice may differ. Where native",
-  "keeps fewer facts (the longer script), the loss is ctxkit's: when its heuristic checkpoint updates a",
-  "provider's summary written in another format (the Anthropic leg's, then summarized again for OpenAI's",
-  'item), it carries over only the sections it knows. A model summarizer, told to update the previous',
-  'summary, is the remedy; the heuristic does not do it yet.',
+  "where ctxkit's keeps `keepRecentTokens` of them; a real provider's choice may differ. Facts are counted",
+  "in the text a model reads (message contents), not in ctxkit's metadata. The longer script kept 14 of",
+  "22 facts natively before ctxkit pinned a provider's summary's lost facts: its heuristic checkpoint,",
+  "updating the Anthropic leg's summary (written in the provider's own format) for OpenAI's next item,",
+  'carried over only the sections it knows. Now the manager reads the facts of every span a provider',
+  'compacts, pins those its readable summary left out (within a quarter of the token limit) and carries',
+  'them as anchors to the next compaction, so native keeps every fact client compaction keeps.',
   '<!-- native:end -->',
 ].join('\n');
 

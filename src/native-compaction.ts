@@ -70,8 +70,10 @@ export interface NativeCompaction {
   payload: Record<string, unknown>;
   /**
    * The portable summary: readable text any model can take. Anthropic's block carries it
-   * (`content`); OpenAI's item is opaque, so ctxkit writes it with the host's summarizer, and
-   * only when the session must leave that provider or the item is refused. Absent until then.
+   * (`content`; the manager adds, under `## Pinned Facts`, the facts of the replaced span that
+   * text lost, within a quarter of the token limit); OpenAI's item is opaque, so ctxkit writes it
+   * with the host's summarizer, and only when the session must leave that provider or the item is
+   * refused. Absent until then.
    */
   summary?: string;
   /** What the compaction step cost, when the provider reported it. */

@@ -127,6 +127,12 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     emit,
     now,
     tokensOf: (list) => list.reduce((sum, message) => sum + count(message), 0),
+    // A provider's compaction step is billed apart from the response's context: its tokens (and
+    // dollars) join the cost when the compaction is taken in, not the count of calls.
+    spend: (usage) => {
+      const { input, output, cacheRead, cacheWrite } = usage;
+      spent = { ...addSpendChecked(spent, { input, output, cacheRead, cacheWrite }, pricing), calls: spent.calls };
+    },
   });
 
   /**

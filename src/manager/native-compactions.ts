@@ -1,8 +1,14 @@
 import type { ContextConfig } from '../config/index.js';
 import type { TokenCounter } from '../counting/token-counter.js';
 import { CompactionError } from '../errors.js';
-import { jsonBytes, type ModelTarget, NATIVE_PAYLOAD_LIMIT, type NativeCompaction } from '../native-compaction.js';
-import { compact } from '../pipeline/compact.js';
+import {
+  type CompactionUsage,
+  jsonBytes,
+  type ModelTarget,
+  NATIVE_PAYLOAD_LIMIT,
+  type NativeCompaction,
+} from '../native-compaction.js';
+import { portableSummary } from '../pipeline/portable-summary.js';
 import {
   nativeCompactionOf,
   nativeSummaryMessage,
@@ -13,6 +19,9 @@ import { buildContextFromBranch } from '../session/build-context-from-branch.js'
 import type { SessionStore } from '../session/session-store.js';
 import type { CompactionEntry, SessionEntry } from '../session-entry.js';
 import type { Anchor } from '../summarizing/anchors/anchor.js';
+import { checkAnchors } from '../summarizing/anchors/check-anchors.js';
+import { extractAnchors } from '../summarizing/anchors/extract-anchors.js';
+import { pinAnchors } from '../summarizing/anchors/pin-anchors.js';
 import { heuristicSummarizer } from '../summarizing/heuristic-summarizer.js';
 import type { Summarizer } from '../summarizing/summarizer-types.js';
 import type { AssistantMessage, Message, UserMessage } from '../types.js';
@@ -48,6 +57,13 @@ export function supportsNativeCompaction(target: ModelTarget): boolean {
   return pattern?.test(String(target.model)) === true;
 }
 
+/** The share of the token limit a provider's readable summary may add as ctxkit's pinned facts (as `compact` allows). */
+const PINNED_SHARE = 0.25;
+/** Without a token limit, the pinned facts' room in tokens. */
+const PINNED_TOKENS_WITHOUT_LIMIT = 8_192;
+/** Code points per token the pinned room is read as (the anchoring step's rule). */
+const CHARS_PER_TOKEN = 4;
+
 /** Anthropic's smallest `compact_20260112` trigger. */
 const ANTHROPIC_MIN_TRIGGER = 50_000;
 
@@ -65,6 +81,8 @@ export interface NativeCompactionParts {
   now: () => number;
   /** ctxkit's estimate of a list's tokens. */
   tokensOf: (messages: readonly Message[]) => number;
+  /** Adds what a provider's compaction step cost to the manager's spend. */
+  spend: (usage: CompactionUsage) => void;
 }
 
 interface Adoption {
@@ -145,13 +163,20 @@ export class NativeCompactions {
     if (carried === undefined) return undefined;
     const bytes = jsonBytes(carried.payload);
     const fits = bytes <= NATIVE_PAYLOAD_LIMIT;
+    const older = input.slice(0, index);
+    // A readable summary gets ctxkit's pinned facts of the span it replaced beside it.
+    const pinned = this.pinFacts(carried, older);
     // Past the limit the payload is not kept: its portable summary goes to every model.
-    const found: NativeCompaction = fits ? carried : { ...carried, payload: { type: 'compaction' }, omitted: bytes };
+    const found: NativeCompaction = fits
+      ? pinned.native
+      : { ...pinned.native, payload: { type: 'compaction' }, omitted: bytes };
     const content = message.content.filter((part) => !isCompactionPart(part));
     const rest = content.length > 0 ? { ...message, content } : undefined;
     // The turn that carried it is the one message kept from before: its usage measured the old context.
-    const summary = withKept(nativeSummaryMessage(found), rest === undefined ? 0 : 1);
-    const older = input.slice(0, index);
+    const summary = withKept(
+      nativeSummaryMessage(found, pinned.anchors ? { anchors: pinned.anchors } : {}),
+      rest === undefined ? 0 : 1,
+    );
     const report: NativeCompactionReport = {
       provider: found.provider,
       api: found.api,
@@ -169,8 +194,15 @@ export class NativeCompactions {
     this.replaced.set(summary, older);
     this.reportOf.set(summary, report);
     this.reports.push(report);
+    if (found.usage !== undefined) this.parts.spend(found.usage);
     this.pending.push(
-      this.record(summary, { history: input, firstKeptIndex: index, native: found, report }).then((storeError) =>
+      this.record(summary, {
+        history: input,
+        firstKeptIndex: index,
+        native: found,
+        report,
+        anchors: pinned.anchors,
+      }).then((storeError) =>
         this.parts.emit({
           type: 'native-compaction',
           action: 'adopted',
@@ -180,6 +212,42 @@ export class NativeCompactions {
       ),
     );
     return adoption;
+  }
+
+  /**
+   * A provider's readable summary (Anthropic's `content`) with the facts of the span it replaced
+   * that it lost pinned after it (`## Pinned Facts`, as ctxkit's own checkpoints carry them): the
+   * anchors of the replaced messages, an earlier checkpoint's included, so a fact survives however
+   * the provider wrote its summary and however often the session moves. The pinned section takes at
+   * most a quarter of the token limit beyond the provider's text (lowest-priority facts go first),
+   * and the anchors kept are those the text now holds, so neither grows without bound. An opaque
+   * item is left alone: its portable summary is written from the same span by `compact`, which
+   * pins the same way.
+   */
+  private pinFacts(
+    native: NativeCompaction,
+    older: readonly Message[],
+  ): { native: NativeCompaction; anchors?: Anchor[] } {
+    if (native.summary === undefined) return { native };
+    const visible = older.filter((message) => message.meta?.agentVisible !== false);
+    if (visible.length === 0) return { native };
+    try {
+      const anchors = extractAnchors(visible);
+      if (anchors.length === 0) return { native };
+      const { limit } = this.parts;
+      const room =
+        (limit === undefined ? PINNED_TOKENS_WITHOUT_LIMIT : Math.floor(limit * PINNED_SHARE)) * CHARS_PER_TOKEN;
+      // The provider's text is never cut: only what it lost is pinned, within the room.
+      const { kept, lost } = checkAnchors(native.summary, anchors);
+      if (lost.length === 0) return { native, anchors: kept };
+      const pinned = pinAnchors('', lost, { maxChars: room });
+      if (pinned.text.trim() === '') return { native, anchors: kept };
+      const summary = `${native.summary.trimEnd()}\n\n${pinned.text}`;
+      return { native: { ...native, summary }, anchors: [...kept, ...pinned.pinned] };
+    } catch {
+      // Facts are a help, not a condition: the provider's summary stands as it came.
+      return { native };
+    }
   }
 
   /**
@@ -244,7 +312,7 @@ export class NativeCompactions {
       const next: Message = { ...message, meta } as Message;
       this.succeed(message, next);
       const report = this.reportOf.get(message);
-      const storeError = await this.rerecord(message, undefined, 'native-refused');
+      const storeError = await this.rerecord(message, undefined, 'native-refused', message.meta?.anchors);
       if (report) {
         report.state = 'portable';
         this.reportOf.set(next, report);
@@ -276,7 +344,8 @@ export class NativeCompactions {
     const native = message.meta!.native!;
     const report = this.reportOf.get(message);
     const older = this.replaced.get(message) ?? (await this.olderFromStore(native));
-    const visible = older.filter((candidate) => candidate.meta?.agentVisible !== false);
+    const span = await this.withEarlierSummary(older, callOptions);
+    const visible = span.filter((candidate) => candidate.meta?.agentVisible !== false);
     let text: string;
     let anchors: Anchor[] | undefined;
     let error: unknown;
@@ -289,7 +358,7 @@ export class NativeCompactions {
       }
       const result = await this.compactAll(visible, this.parts.summarizer, callOptions);
       text = result.summary;
-      anchors = result.anchors ? [...result.anchors.kept, ...result.anchors.pinned] : undefined;
+      anchors = result.anchors.length > 0 ? result.anchors : undefined;
     } catch (failure) {
       error = failure;
       // The conversation must go on: a heuristic checkpoint of what is held, or a note when nothing is.
@@ -314,7 +383,7 @@ export class NativeCompactions {
       report.summarizerCalls++;
       this.reportOf.set(next, report);
     }
-    const storeError = await this.rerecord(message, summarized, 'native-summarized');
+    const storeError = await this.rerecord(message, summarized, 'native-summarized', anchors);
     if (report) {
       this.parts.emit({
         type: 'native-compaction',
@@ -327,13 +396,46 @@ export class NativeCompactions {
     return next;
   }
 
+  /**
+   * A replaced span whose first message is an earlier opaque native summary (OpenAI compacted twice
+   * without the session leaving it), with that summary written, in memory only, from its own span
+   * (and so on back): the portable summary then holds what the earlier item stood for, not a note
+   * that it exists. Not recorded: the store's latest compaction is the newer one. The span as it
+   * was when the earlier one cannot be summarized.
+   */
+  private async withEarlierSummary(span: readonly Message[], callOptions: CallOptions): Promise<readonly Message[]> {
+    const index = span.findIndex((candidate) => candidate.meta?.native && candidate.meta.native.summary === undefined);
+    if (index < 0) return span;
+    const head = span[index]!;
+    const native = head.meta!.native!;
+    const earlier = await this.withEarlierSummary(
+      this.replaced.get(head) ?? (await this.olderFromStore(native)),
+      callOptions,
+    );
+    const visible = earlier.filter((candidate) => candidate.meta?.agentVisible !== false);
+    if (visible.length === 0) return span;
+    try {
+      const result = await this.compactAll(visible, this.parts.summarizer, callOptions);
+      const written = withKept(
+        nativeSummaryMessage(
+          { ...native, summary: result.summary },
+          result.anchors.length > 0 ? { anchors: result.anchors } : {},
+        ),
+        head.meta?.keptMessages ?? 0,
+      );
+      return span.map((candidate, at) => (at === index ? written : candidate));
+    } catch {
+      return span;
+    }
+  }
+
+  /** The portable summary of a whole span (its last message included). */
   private compactAll(messages: readonly Message[], summarizer: Summarizer, callOptions: CallOptions) {
-    return compact(messages, {
+    return portableSummary(messages, {
       summarizer,
-      config: { ...this.parts.config, keepRecent: 0, keepRecentTokens: 0 },
+      config: this.parts.config,
       counter: this.parts.counter,
-      requireSmaller: false,
-      ...(callOptions.signal ? { signal: callOptions.signal } : {}),
+      signal: callOptions.signal,
     });
   }
 
@@ -361,6 +463,7 @@ export class NativeCompactions {
       firstKeptIndex: number;
       native: NativeCompaction;
       report: NativeCompactionReport;
+      anchors: Anchor[] | undefined;
     },
   ): Promise<unknown> {
     const { store, sessionId } = this.parts;
@@ -381,7 +484,12 @@ export class NativeCompactions {
         summary: native.summary ?? '',
         firstKeptEntryId,
         tokensBefore: adoption.report.tokensBefore,
-        details: { reason: 'native', provider: adoption.report.provider, model: adoption.report.model },
+        details: {
+          reason: 'native',
+          provider: adoption.report.provider,
+          model: adoption.report.model,
+          ...(adoption.anchors && adoption.anchors.length > 0 ? { anchors: adoption.anchors } : {}),
+        },
         native,
       });
       this.entryOf.set(summary, firstKeptEntryId);
@@ -395,7 +503,12 @@ export class NativeCompactions {
   private readonly entryOf = new WeakMap<Message, string>();
 
   /** Appends a compaction entry that supersedes the one of `message`: the same kept range, a new summary or no payload. */
-  private async rerecord(message: Message, native: NativeCompaction | undefined, reason: string): Promise<unknown> {
+  private async rerecord(
+    message: Message,
+    native: NativeCompaction | undefined,
+    reason: string,
+    anchors: readonly Anchor[] | undefined,
+  ): Promise<unknown> {
     const { store, sessionId } = this.parts;
     if (store === undefined || sessionId === undefined) return undefined;
     try {
@@ -409,7 +522,12 @@ export class NativeCompactions {
         summary,
         firstKeptEntryId: entry.firstKeptEntryId,
         tokensBefore: entry.tokensBefore,
-        details: { reason, provider: old.provider, model: old.model },
+        details: {
+          reason,
+          provider: old.provider,
+          model: old.model,
+          ...(anchors && anchors.length > 0 ? { anchors } : {}),
+        },
         ...(native === undefined ? {} : { native }),
       });
       return undefined;

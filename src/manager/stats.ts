@@ -56,7 +56,9 @@ export interface ContextStats {
   /**
    * What the responses recorded with `recordUsage` cost so far: tokens (and dollars, when the
    * manager has a pricing) split into uncached input, cache writes, cache reads and output, and the
-   * cache hit rate.
+   * cache hit rate. With native compaction, each provider compaction step the manager took in
+   * (Anthropic's `usage.iterations[]`, a `POST /responses/compact` call) is added once when taken
+   * in; `calls` counts only the recorded responses.
    */
   cost: SpendTally;
   /**

@@ -53,6 +53,11 @@ export {
 } from './from-openai-responses.js';
 export { fromOpenAIUsage, type OpenAIUsage } from './from-openai-usage.js';
 export { type OpenAICompactionOptions, openaiCompactionParams } from './native-compaction.js';
+export {
+  type OpenAICompactedResponse,
+  type ReadOpenAICompactionOptions,
+  readOpenAICompaction,
+} from './read-openai-compaction.js';
 export type {
   OpenAIResponse,
   OpenAIResponsesAnnotation,

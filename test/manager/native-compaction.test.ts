@@ -177,6 +177,39 @@ describe("'native': taking in a provider's compaction", () => {
     });
   });
 
+  it("adds the provider's compaction step to stats().cost once, when it takes the compaction in", async () => {
+    const { manager, history, add } = await setup('native');
+    const turn = fromAnthropicMessage({
+      id: 'msg_c',
+      type: 'message',
+      role: 'assistant',
+      model: ANTHROPIC.model,
+      content: [
+        { type: 'compaction', content: '## Goal\n- keep FACT-1', encrypted_content: 'Eqsigned.mac' },
+        { type: 'text', text: 'Done.' },
+      ],
+      stop_reason: 'end_turn',
+      stop_sequence: null,
+      usage: {
+        input_tokens: 300,
+        output_tokens: 20,
+        iterations: [
+          { type: 'compaction', input_tokens: 90_000, output_tokens: 1_200 },
+          { type: 'message', input_tokens: 300, output_tokens: 20 },
+        ],
+      },
+    } as never).message;
+    await add(...older(2), turn);
+    manager.recordUsage(turn.usage!);
+    expect(manager.stats(history).cost.tokens.total).toBe(320);
+    const prepared = await manager.prepare(history, { target: ANTHROPIC });
+    const cost = manager.stats(prepared.history).cost;
+    expect(cost.tokens.total).toBe(320 + 91_200);
+    expect(cost.calls).toBe(1);
+    await manager.prepare(prepared.history, { target: ANTHROPIC });
+    expect(manager.stats(prepared.history).cost.tokens.total).toBe(320 + 91_200);
+  });
+
   it('on a refused payload, splices in the portable summary and retries once', async () => {
     const { manager, store, sessionId, history, add, events } = await setup('native');
     await add(...older(3), openaiTurn(), { role: 'user', content: 'go on' });

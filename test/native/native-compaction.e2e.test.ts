@@ -45,6 +45,22 @@ describe('native compaction through the real clients', () => {
     expect(outcome.factsKept).toBe(outcome.facts);
   });
 
+  test("the longer script keeps every fact: a provider's summary in its own format loses none on the next update", async () => {
+    const outcome = await runScriptedSession({
+      compaction: 'native',
+      contextWindow: 60_000,
+      legs: [
+        { target: OPENAI, turns: 10 },
+        { target: ANTHROPIC, turns: 4 },
+        { target: OPENAI, turns: 4 },
+        { target: OPENAI, turns: 4, rotateKey: true },
+      ],
+    });
+    expect(outcome.dead).toBe(0);
+    expect(outcome.rejected).toBe(0);
+    expect(outcome.factsKept).toBe(outcome.facts);
+  });
+
   test('Anthropic native compaction → OpenAI → back → key rotated, its cost reported, no summarizer call', async () => {
     const outcome = await runScriptedSession({
       compaction: 'native',

@@ -20,7 +20,7 @@ import {
   type ToolCall,
 } from 'ctxkit';
 import { anthropicCompactionParams, fromAnthropicMessage, toAnthropic } from 'ctxkit/anthropic';
-import { fromOpenAIResponse, openaiCompactionParams, toOpenAIResponses } from 'ctxkit/openai';
+import { fromOpenAIResponse, openaiCompactionParams, readOpenAICompaction, toOpenAIResponses } from 'ctxkit/openai';
 import OpenAI from 'openai';
 import { type AnthropicServer, startAnthropicServer } from '../anthropic/loopback-anthropic-server.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../openai/fake-openai-server.js';
@@ -109,16 +109,25 @@ export async function startServers(contextWindow: number): Promise<{
   return { openai, anthropic, close: async () => void (await Promise.all([openai.close(), anthropic.close()])) };
 }
 
-/**
- * Runs the script with the real clients: each user turn states a fact and asks for a fix; the model
- * calls tools until it answers. `compaction` picks who compacts.
- */
-export async function runScriptedSession(options: {
+/** A script to run, and who compacts. */
+export interface ScriptOptions {
   legs: Leg[];
   compaction: CompactionStrategy;
   contextWindow: number;
   store?: SessionStore;
-}): Promise<SessionOutcome> {
+  /**
+   * How OpenAI compacts natively: `'inline'` (`context_management` on each request) or
+   * `'endpoint'` (the host calls `POST /responses/compact` once the context passes the manager's
+   * native threshold, and appends `readOpenAICompaction`'s turn). @default 'inline'
+   */
+  openaiCompaction?: 'inline' | 'endpoint';
+}
+
+/**
+ * Runs the script with the real clients: each user turn states a fact and asks for a fix; the model
+ * calls tools until it answers. `compaction` picks who compacts.
+ */
+export async function runScriptedSession(options: ScriptOptions): Promise<SessionOutcome> {
   const servers = await startServers(options.contextWindow);
   try {
     return await drive(options, servers);
@@ -128,9 +137,10 @@ export async function runScriptedSession(options: {
 }
 
 async function drive(
-  options: { legs: Leg[]; compaction: CompactionStrategy; contextWindow: number; store?: SessionStore },
+  options: ScriptOptions,
   servers: Awaited<ReturnType<typeof startServers>>,
 ): Promise<SessionOutcome> {
+  const endpoint = options.openaiCompaction === 'endpoint';
   const openai = new OpenAI({ apiKey: 'test', baseURL: servers.openai.baseURL, maxRetries: 0 });
   const anthropic = new Anthropic({ apiKey: 'test', baseURL: servers.anthropic.url, maxRetries: 0 });
   const store = options.store ?? createInMemorySessionStore();
@@ -163,7 +173,7 @@ async function drive(
         input: toOpenAIResponses({ systemPrompt: SYSTEM, messages }).items,
         tools: OPENAI_TOOLS,
         store: false,
-        ...(native ? openaiCompactionParams(native) : {}),
+        ...(native && !endpoint ? openaiCompactionParams(native) : {}),
       });
       return fromOpenAIResponse(response);
     }
@@ -177,6 +187,20 @@ async function drive(
       ...(native ? (anthropicCompactionParams(native) as never) : {}),
     });
     return fromAnthropicMessage(response as never);
+  }
+
+  /** The host's standalone compaction: past the native threshold, `POST /responses/compact`. */
+  async function compactByEndpoint(target: ModelTarget) {
+    const native = manager.nativeCompaction(target);
+    const prepared = await manager.prepare(history, { target });
+    history = [...prepared.history];
+    if (native === undefined || manager.stats(history).currentUsage <= native.threshold) return;
+    const compacted = await openai.responses.compact({
+      model: target.model,
+      input: toOpenAIResponses({ systemPrompt: SYSTEM, messages: prepared.messages }).items as never,
+    });
+    await add(readOpenAICompaction(compacted, { model: target.model }));
+    history = [...(await manager.prepare(history, { target })).history];
   }
 
   let turn = 0;
@@ -193,6 +217,7 @@ async function drive(
       await add({ role: 'user', content: `Turn ${turn}: note ${fact(turn)}, then fix the next failing parser case.` });
       try {
         for (let step = 0; step < 6; step++) {
+          if (endpoint && leg.target.api === 'openai-responses') await compactByEndpoint(leg.target);
           const run = await manager.runWithOverflowRecovery(
             history,
             (messages) => {
@@ -228,7 +253,8 @@ async function drive(
   const summarizerCalls = calls.count;
   const summarizerTokens = calls.tokens;
   const readable = resolveNativeCompactions((await manager.prepare(history)).messages).messages;
-  const text = JSON.stringify(readable);
+  // The text a model reads: contents only (a summary's anchors in its meta are never sent).
+  const text = JSON.stringify(readable.map((message) => message.content));
   let factsKept = 0;
   for (let n = 1; n <= turn; n++) if (text.includes(fact(n))) factsKept++;
   const promptTokens =

@@ -269,14 +269,38 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
     };
   }
 
-  /** `POST /responses/compact`: the user messages, then one compaction item for the whole input. */
+  /**
+   * `POST /responses/compact`: the user messages (as output message items), then one compaction
+   * item for the whole input, and the usage of the pass. `model` is required, as the API has it.
+   */
   function compactEndpoint(body: Wire): { status: number; body: Wire } {
-    const read = readOpenAICompactions((body.input as Wire[]) ?? [], keys, native);
+    if (typeof body.model !== 'string' || body.model === '') {
+      const error = {
+        message: "Missing required parameter: 'model'.",
+        type: 'invalid_request_error',
+        param: 'model',
+        code: 'missing_required_parameter',
+      };
+      log.rejected.push({ endpoint: 'responses/compact', error: error as OpenAIError });
+      return { status: 400, body: { error } };
+    }
+    const given =
+      typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : ((body.input as Wire[]) ?? []);
+    const read = readOpenAICompactions(given, keys, native);
     if ('error' in read) return { status: 400, body: read.error };
     const tokens = countPromptTokens(read.input);
     native.compactions++;
     const summary = summarizeForCompaction(openaiLines(read.input), read.summary);
-    const users = read.input.filter((item) => item.role === 'user');
+    const users = read.input
+      .filter((item) => item.role === 'user')
+      .map((item, index) => ({
+        id: `msg_cmp_${native.compactions}_${index}`,
+        type: 'message',
+        role: 'user',
+        status: 'completed',
+        content:
+          typeof item.content === 'string' ? [{ type: 'input_text', text: item.content }] : (item.content as Wire[]),
+      }));
     const output = [...users, openaiCompactionItem(summary, keys, log.requests.length + native.compactions)];
     const outputTokens = Math.ceil(summary.length / 4);
     return {
