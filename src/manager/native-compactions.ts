@@ -53,7 +53,7 @@ export function supportsNativeCompaction(target: ModelTarget): boolean {
 const ANTHROPIC_MIN_TRIGGER = 50_000;
 
 /** What {@link NativeCompactions} needs from the manager. @internal */
-export interface NativeCompactionParts {
+interface NativeCompactionParts {
   strategy: CompactionStrategy;
   supports: (target: ModelTarget) => boolean;
   config: ContextConfig;
