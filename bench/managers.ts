@@ -32,7 +32,9 @@ export function countingSummarizer(): Summarizer & { calls: Record<string, numbe
 
 /**
  * A manager with the default settings (tool summaries by the model summarizer, cutoff and batching
- * as configured by default), a window large enough that no compaction is due at any size measured.
+ * as configured by default), a window large enough that no compaction is due at any size measured,
+ * and the cost-aware policy off: with it on, a history of 100k messages is worth compacting every
+ * few tool steps whatever the window, and the per-call rows would time compactions.
  */
 export function defaultManager(
   counter: TokenCounter,
@@ -45,5 +47,6 @@ export function defaultManager(
     counter,
     config,
     systemPrompt: SYSTEM_PROMPT,
+    costAware: false,
   });
 }

@@ -7,7 +7,7 @@ import type { AISDKResponseResult, StepResultLike } from './result-types.js';
 /**
  * Checks the fields of a step result the converters read, naming the first wrong one. @internal
  */
-export function checkStepResult(step: unknown, where: string, path: string): asserts step is StepResultLike {
+function checkStepResult(step: unknown, where: string, path: string): asserts step is StepResultLike {
   const object = expectObject(step, where, path);
   const content = object['content'];
   if (!Array.isArray(content)) invalid(where, `${path}.content`, 'must be an array of parts');

@@ -481,7 +481,7 @@ export function fromAnthropicStopReason(reason: string | null | undefined): Stop
 // part's `providerData.anthropic`, so `toAnthropic` rebuilds the block exactly.
 
 /** Where a block is, for error messages. @internal */
-export interface BlockPlace {
+interface BlockPlace {
   where: string;
   path: string;
 }
@@ -491,7 +491,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** A text block. @internal */
-export function readText(block: WireObject, place: BlockPlace): TextContent {
+function readText(block: WireObject, place: BlockPlace): TextContent {
   const text = expectStringField(block, 'text', place.where, place.path);
   return { type: 'text', text, ...withProviderData(unmodeledFields(block, ['type', 'text'])) };
 }
@@ -514,7 +514,7 @@ function modeledSource(source: unknown): source is WireObject {
  *
  * @internal
  */
-export function readImage(block: WireObject, place: BlockPlace): ImageContent {
+function readImage(block: WireObject, place: BlockPlace): ImageContent {
   const source = block['source'];
   if (!isPlainObject(source)) invalid(place.where, `${place.path}.source`, 'must be an object');
   if (modeledSource(source)) {
@@ -529,7 +529,7 @@ export function readImage(block: WireObject, place: BlockPlace): ImageContent {
 }
 
 /** A thinking or redacted-thinking block. @internal */
-export function readThinking(block: WireObject, place: BlockPlace): ThinkingContent {
+function readThinking(block: WireObject, place: BlockPlace): ThinkingContent {
   if (block['type'] === 'redacted_thinking') {
     const data = expectStringField(block, 'data', place.where, place.path);
     return {
@@ -551,7 +551,7 @@ export function readThinking(block: WireObject, place: BlockPlace): ThinkingCont
 }
 
 /** A `tool_use` block. An input that is not an object is kept as it was in `providerData`. @internal */
-export function readToolUse(block: WireObject, place: BlockPlace): ToolCall {
+function readToolUse(block: WireObject, place: BlockPlace): ToolCall {
   const id = expectStringField(block, 'id', place.where, place.path, true);
   const name = expectStringField(block, 'name', place.where, place.path);
   const input = block['input'];
@@ -566,7 +566,7 @@ export function readToolUse(block: WireObject, place: BlockPlace): ToolCall {
 }
 
 /** The parts of an assistant turn. @internal */
-export function readAssistantBlock(value: unknown, place: BlockPlace): TextContent | ThinkingContent | ToolCall {
+function readAssistantBlock(value: unknown, place: BlockPlace): TextContent | ThinkingContent | ToolCall {
   const block = expectObject(value, place.where, place.path);
   const type = expectStringField(block, 'type', place.where, place.path);
   switch (type) {
@@ -583,7 +583,7 @@ export function readAssistantBlock(value: unknown, place: BlockPlace): TextConte
 }
 
 /** A block of user content or of a tool result's content (not a `tool_result` itself). @internal */
-export function readUserBlock(block: WireObject, place: BlockPlace): TextContent | ImageContent {
+function readUserBlock(block: WireObject, place: BlockPlace): TextContent | ImageContent {
   switch (block['type']) {
     case 'text':
       return readText(block, place);

@@ -231,7 +231,7 @@ function placeBreakpoints(
 // into one turn, tool results open the next user turn.
 
 /** A turn being built: consecutive ctxkit messages of one side merge into it. @internal */
-export interface Turn {
+interface Turn {
   role: 'user' | 'assistant' | 'system';
   /** A single string content, kept as a string while nothing merges into the turn. */
   text?: string;
@@ -262,7 +262,7 @@ function turnFields(message: Message): WireObject | undefined {
 }
 
 /** Adds a message to the turns: merged into the last turn when on the same side, else a new turn. @internal */
-export function addMessage(turns: Turn[], message: Message, warn: Warn): void {
+function addMessage(turns: Turn[], message: Message, warn: Warn): void {
   const data = anthropicData(message);
   const fields = turnFields(message);
   if (message.role === 'assistant') {
@@ -318,7 +318,7 @@ export function addMessage(turns: Turn[], message: Message, warn: Warn): void {
 // kept in `providerData.anthropic`; what the API would reject is dropped with a warning.
 
 /** Records a warning about the message being written. @internal */
-export type Warn = (message: string) => void;
+type Warn = (message: string) => void;
 
 const MEDIA_TYPES = new Set<string>(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 
@@ -376,7 +376,7 @@ function writeToolCall(part: ToolCall): WireObject {
 }
 
 /** A part of an assistant message as its block; nothing (with a warning) for what the API rejects. @internal */
-export function writeAssistantPart(part: TextContent | ThinkingContent | ToolCall, warn: Warn): WireObject | undefined {
+function writeAssistantPart(part: TextContent | ThinkingContent | ToolCall, warn: Warn): WireObject | undefined {
   switch (part.type) {
     case 'text':
       return writeText(part, warn);
@@ -388,7 +388,7 @@ export function writeAssistantPart(part: TextContent | ThinkingContent | ToolCal
 }
 
 /** The parts of a user message (or a tool result's content) as blocks, without those the API rejects. @internal */
-export function writeUserParts(parts: readonly (TextContent | ImageContent)[], warn: Warn): WireObject[] {
+function writeUserParts(parts: readonly (TextContent | ImageContent)[], warn: Warn): WireObject[] {
   const blocks: WireObject[] = [];
   for (const part of parts) {
     const block = part.type === 'text' ? writeText(part, warn) : writeImage(part, warn);
@@ -398,7 +398,7 @@ export function writeUserParts(parts: readonly (TextContent | ImageContent)[], w
 }
 
 /** A tool result as a `tool_result` block. @internal */
-export function writeToolResult(message: Extract<Message, { role: 'toolResult' }>, warn: Warn): WireObject {
+function writeToolResult(message: Extract<Message, { role: 'toolResult' }>, warn: Warn): WireObject {
   const data = anthropicData(message);
   const [first, ...others] = message.content;
   let content: WireObject = {};

@@ -1,7 +1,7 @@
 import { ANTHROPIC_CACHE_5M, type ModelPricing, type PromptCacheRules } from '../models/model-pricing.js';
 
 /** What archiving the archivable tool results would change, as {@link CostPolicy.shouldArchive} weighs it. @internal */
-export interface ArchiveCandidate {
+interface ArchiveCandidate {
   /** Tokens of the visible results past `toolCallCutoff` (the ones a batch would archive). */
   archivable: number;
   /** Tokens sent from the first of them to the end: the prompt cache re-written when they change. */
@@ -11,7 +11,7 @@ export interface ArchiveCandidate {
 }
 
 /** What {@link CostPolicy} weighs with. @internal */
-export interface CostPolicyOptions {
+interface CostPolicyOptions {
   /** The model's prices and cache rules; Anthropic's 5-minute cache at 5× output without. */
   pricing: ModelPricing | undefined;
   now: () => number;

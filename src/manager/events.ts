@@ -99,7 +99,7 @@ interface CompactionEndEvent {
  * onEvent: (event) => event.type === 'tool-results-summarized' && console.log(`${event.archived} results archived`)
  * ```
  */
-export interface ToolResultsSummarizedEvent {
+interface ToolResultsSummarizedEvent {
   type: 'tool-results-summarized';
   archived: number;
   /** True when the model summarizer failed and the heuristic was used. */

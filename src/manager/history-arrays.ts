@@ -18,7 +18,9 @@ export type ArrayLengths = readonly [known: number, history: number, compacted: 
  *   it stays the history while the messages in it are the history's, and is replaced by a copy of
  *   `mirror` the moment they part (a tool output cut, a batch archived). That copy is the one
  *   a host that pushes onto the returned history pays for an archive: the history it receives must
- *   hide the batch, and the array it pushed onto is its own.
+ *   hide the batch, the array it pushed onto is its own, and `mirror` must stay private to see the
+ *   host's changes (docs/architecture.md, "The one copy left", says why no arrangement of arrays
+ *   avoids it; `append` does not pay it).
  * - `known` is what the host passed last, which its next array is compared with. While the host
  *   goes on from the history (its first call, the returned history, a copy of it) it is not an
  *   array but `mirror` itself up to `followed` messages, with `patches`: the host's message at each

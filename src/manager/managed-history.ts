@@ -11,7 +11,7 @@ import { ToolBatches } from './tool-batches.js';
 import type { ToolOutputGuard } from './tool-output-guard.js';
 
 /** What {@link ManagedHistory} needs from the manager. @internal */
-export interface ManagedHistoryOptions {
+interface ManagedHistoryOptions {
   config: ContextConfig;
   count: (message: Message) => number;
   guard: ToolOutputGuard;

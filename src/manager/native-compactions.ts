@@ -68,7 +68,7 @@ const CHARS_PER_TOKEN = 4;
 const ANTHROPIC_MIN_TRIGGER = 50_000;
 
 /** What {@link NativeCompactions} needs from the manager. @internal */
-export interface NativeCompactionParts {
+interface NativeCompactionParts {
   strategy: CompactionStrategy;
   supports: (target: ModelTarget) => boolean;
   config: ContextConfig;

@@ -15,7 +15,7 @@ import { MISSING_RESULT_TEXT } from './wire-strings.js';
  *
  * @internal
  */
-export function archivedPlaceholderText(result: ToolResultMessage): string {
+function archivedPlaceholderText(result: ToolResultMessage): string {
   let characters = 0;
   for (const part of result.content) characters += part.type === 'text' ? part.text.length : 0;
   const id = recallIdOf(result.toolCallId);

@@ -57,7 +57,7 @@ const OPEN_FLAGS = {
 } as const;
 
 /** Writes text and flushes it to disk before resolving. */
-export async function appendDurably(file: string, text: string, mode: keyof typeof OPEN_FLAGS): Promise<void> {
+async function appendDurably(file: string, text: string, mode: keyof typeof OPEN_FLAGS): Promise<void> {
   const handle = await open(file, OPEN_FLAGS[mode]);
   try {
     await handle.write(text);
@@ -68,7 +68,7 @@ export async function appendDurably(file: string, text: string, mode: keyof type
 }
 
 /** @internal */
-export function parseHeader(line: string, file: string, expectedId?: string): SessionInfo {
+function parseHeader(line: string, file: string, expectedId?: string): SessionInfo {
   let value: unknown;
   try {
     // A byte order mark (an editor that saved the file) is not part of the JSON.
@@ -107,12 +107,12 @@ export function parseHeader(line: string, file: string, expectedId?: string): Se
 }
 
 /** What is wrong with a compaction line whose kept entry is not on its branch before it. @internal */
-export function keptEntryProblem(entry: CompactionEntry): string {
+function keptEntryProblem(entry: CompactionEntry): string {
   return `compaction "${entry.id}" keeps from entry "${entry.firstKeptEntryId}", which is not on its branch before it (a hand edit?); it and its descendants are skipped`;
 }
 
 /** Applies one line of a session file; returns what was wrong with it, if anything. */
-export function applyLine(index: SessionIndex, line: string): string | undefined {
+function applyLine(index: SessionIndex, line: string): string | undefined {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -154,11 +154,7 @@ const WHOLE_STRING_BYTES = 256 * 1024 * 1024;
  * number counted from `start` and whether it is the last, unterminated piece. Files over 256 MiB are
  * decoded line by line, since a string cannot exceed about 512 MiB in V8.
  */
-export function forEachLine(
-  bytes: Buffer,
-  start: number,
-  visit: (line: string, number: number, last: boolean) => void,
-): void {
+function forEachLine(bytes: Buffer, start: number, visit: (line: string, number: number, last: boolean) => void): void {
   if (bytes.length - start < WHOLE_STRING_BYTES) {
     const lines = bytes.toString('utf8', start).split('\n');
     for (let index = 0; index < lines.length; index++) {
@@ -202,7 +198,7 @@ export async function readInfo(file: string, expectedId?: string): Promise<Sessi
 }
 
 /** Flushes the directory so a new file's name survives a crash (best effort: not every platform allows it). */
-export async function syncDirectory(directory: string): Promise<void> {
+async function syncDirectory(directory: string): Promise<void> {
   try {
     const handle = await open(directory, 'r');
     try {
@@ -236,7 +232,7 @@ export interface LoadedSession {
 }
 
 /** Options of {@link readSessionFile}. @internal */
-export interface ReadSessionFileOptions {
+interface ReadSessionFileOptions {
   /** Parse every line now. @default false: index the lines, parse entries when read */
   full?: boolean;
   /** Lines not to report again. */
@@ -303,7 +299,7 @@ export async function readSessionFile(
 }
 
 /** Whether `text` (a file with no newline) is a whole header line that only lacks its newline. @internal */
-export function isCompleteHeader(text: string): boolean {
+function isCompleteHeader(text: string): boolean {
   try {
     parseHeader(text, '');
     return true;
@@ -313,7 +309,7 @@ export function isCompleteHeader(text: string): boolean {
 }
 
 /** Whether a session file holds only a header cut off by a crash (no newline, not a whole header). @internal */
-export async function holdsTornHeader(file: string): Promise<boolean> {
+async function holdsTornHeader(file: string): Promise<boolean> {
   try {
     const text = await readFile(file, 'utf8');
     return !text.includes('\n') && !isCompleteHeader(text);
@@ -345,7 +341,7 @@ export async function createSessionFile(directory: string, file: string, info: S
 }
 
 /** What {@link appendRecord} needs from the store. @internal */
-export interface AppendTarget {
+interface AppendTarget {
   sessionId: string;
   file: string;
   maxSessionBytes: number;
@@ -549,7 +545,7 @@ class FileSource implements EntrySource {
 }
 
 /** A line the indexer skipped or parsed and found wrong, as the full reader reports it. @internal */
-export interface LineProblem {
+interface LineProblem {
   /** The 1-based line number, counted after the header line. */
   line: number;
   last: boolean;
@@ -562,7 +558,7 @@ export interface LineProblem {
  *
  * @internal
  */
-export function indexSessionLines(
+function indexSessionLines(
   info: SessionInfo,
   bytes: Buffer,
   start: number,
@@ -686,7 +682,7 @@ export function indexSessionLines(
 }
 
 /** Whether `bytes[a, aEnd)` and `bytes[b, bEnd)` are the same bytes. @internal */
-export function sameBytes(bytes: Uint8Array, a: number, aEnd: number, b: number, bEnd: number): boolean {
+function sameBytes(bytes: Uint8Array, a: number, aEnd: number, b: number, bEnd: number): boolean {
   if (aEnd - a !== bEnd - b) return false;
   for (let offset = 0; offset < aEnd - a; offset++) if (bytes[a + offset] !== bytes[b + offset]) return false;
   return true;
@@ -698,7 +694,7 @@ export function sameBytes(bytes: Uint8Array, a: number, aEnd: number, b: number,
  *
  * @internal
  */
-export class IdSet {
+class IdSet {
   /** Open addressing: each slot holds 1 + the index of an id in `starts`/`ends`, or 0. */
   private readonly slots: Int32Array;
   private readonly starts: Int32Array;

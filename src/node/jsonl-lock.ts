@@ -39,7 +39,7 @@ const HEARTBEAT_MS = 1000;
 export const LOCK_STALE_MS = 10_000;
 
 /** Who holds a lock: the process, and where its pid means something. */
-export interface LockOwner {
+interface LockOwner {
   pid: number;
   host: string;
   /** The kernel's boot id (`/proc/sys/kernel/random/boot_id`); `null` where there is none. */

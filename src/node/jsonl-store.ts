@@ -300,7 +300,7 @@ export interface CreateJsonlStoreOptions {
 }
 
 /** The default {@link CreateJsonlStoreOptions.maxSessionBytes}: 256 MiB. @internal */
-export const DEFAULT_MAX_SESSION_BYTES = 256 * 1024 * 1024;
+const DEFAULT_MAX_SESSION_BYTES = 256 * 1024 * 1024;
 
 /**
  * A {@link SessionStore} on JSONL files, with the reader's diagnostics.
@@ -342,7 +342,7 @@ const optionsSchema = v.strictObject(
  *
  * @internal
  */
-export function resolveJsonlOptions(options: CreateJsonlStoreOptions): {
+function resolveJsonlOptions(options: CreateJsonlStoreOptions): {
   directory: string;
   now: () => number;
   maxSessionBytes: number;
@@ -356,7 +356,7 @@ export function resolveJsonlOptions(options: CreateJsonlStoreOptions): {
 }
 
 /** A queue of writes per session. @internal */
-export interface WriteQueue {
+interface WriteQueue {
   /** Runs `task` after every earlier task of the same session has settled (fulfilled or rejected). */
   run<T>(sessionId: string, task: () => Promise<T>): Promise<T>;
   /** Settles once every task queued so far has settled. */
@@ -369,7 +369,7 @@ export interface WriteQueue {
  *
  * @internal
  */
-export function createWriteQueue(): WriteQueue {
+function createWriteQueue(): WriteQueue {
   const queues = new Map<string, Promise<unknown>>();
   return {
     run<T>(sessionId: string, task: () => Promise<T>): Promise<T> {

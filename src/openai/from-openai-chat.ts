@@ -377,7 +377,7 @@ function readCompletion(
 /** The function whose input this reads, named in its errors. */
 
 /** Checks that system or developer content is a string or text parts. @internal */
-export function instructionParts(content: unknown, path: string): void {
+function instructionParts(content: unknown, path: string): void {
   if (typeof content === 'string') return;
   expectArray(content, WHERE, path).forEach((part, index) => {
     const object = expectObject(part, WHERE, `${path}[${index}]`);
@@ -386,7 +386,7 @@ export function instructionParts(content: unknown, path: string): void {
 }
 
 /** A system or developer message after the first user message, as a user message sent back with its role. @internal */
-export function instructionMessage(message: WireObject & { role: string }, path: string): UserMessage {
+function instructionMessage(message: WireObject & { role: string }, path: string): UserMessage {
   instructionParts(message.content, `${path}.content`);
   const data: ChatMessageData = {
     role: message.role as 'system' | 'developer',
@@ -398,7 +398,7 @@ export function instructionMessage(message: WireObject & { role: string }, path:
 }
 
 /** A user message: text, images, and audio or files carried as placeholders. @internal */
-export function userMessage(message: WireObject, path: string, warnings: string[]): UserMessage {
+function userMessage(message: WireObject, path: string, warnings: string[]): UserMessage {
   const data: ChatMessageData = { fields: otherFields(message, ['role', 'content']) };
   if (typeof message.content === 'string') return { role: 'user', content: message.content, ...withData('chat', data) };
   const parts = expectArray(message.content, WHERE, `${path}.content`).map((part, index) =>
@@ -441,7 +441,7 @@ function textPart(part: WireObject, path: string): TextContent {
 }
 
 /** Text-only content (`string | text part[]`) as ctxkit text parts. @internal */
-export function textParts(content: unknown, path: string): { parts: TextContent[]; spelledAsParts: boolean } {
+function textParts(content: unknown, path: string): { parts: TextContent[]; spelledAsParts: boolean } {
   if (typeof content === 'string') return { parts: [{ type: 'text', text: content }], spelledAsParts: false };
   const parts = expectArray(content, WHERE, path).map((part, index) => {
     const object = expectObject(part, WHERE, `${path}[${index}]`);
@@ -453,7 +453,7 @@ export function textParts(content: unknown, path: string): { parts: TextContent[
 }
 
 /** An assistant message: text, refusals, and tool calls with parsed arguments. @internal */
-export function assistantMessage(message: WireObject, path: string, warnings: string[]): AssistantMessage {
+function assistantMessage(message: WireObject, path: string, warnings: string[]): AssistantMessage {
   const content: AssistantMessage['content'] = [];
   const data: ChatMessageData = {
     fields: otherFields(message, [

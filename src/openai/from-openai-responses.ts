@@ -281,12 +281,12 @@ function stopReasonOf(response: WireObject, hasToolCall: boolean): { stopReason:
 /** The function whose input this reads, named in its errors. */
 
 /** Whether an item is a message (typed `message`, or untyped with a role). @internal */
-export function isMessage(item: WireObject): item is WireObject & { role: string } {
+function isMessage(item: WireObject): item is WireObject & { role: string } {
   return item.type === 'message' || (item.type == null && 'role' in item);
 }
 
 /** Checks that system or developer content is a string or text parts. @internal */
-export function instructionContent(content: unknown, path: string): void {
+function instructionContent(content: unknown, path: string): void {
   if (typeof content === 'string') return;
   expectArray(content, WHERE, path).forEach((part, index) => {
     const object = expectObject(part, WHERE, `${path}[${index}]`);
@@ -295,7 +295,7 @@ export function instructionContent(content: unknown, path: string): void {
 }
 
 /** A user message (or a system or developer message after the first item, sent back with its role). @internal */
-export function userMessage(item: WireObject & { role: string }, path: string, warnings: string[]): UserMessage {
+function userMessage(item: WireObject & { role: string }, path: string, warnings: string[]): UserMessage {
   const role = item.role === 'system' || item.role === 'developer' ? item.role : undefined;
   const data: ResponsesMessageData = { role, fields: otherFields(item, ['role', 'content']) };
   if (typeof item.content === 'string') return { role: 'user', content: item.content, ...withData('responses', data) };
@@ -306,7 +306,7 @@ export function userMessage(item: WireObject & { role: string }, path: string, w
 }
 
 /** An input part: text, an image, or a file or other part carried as a placeholder. @internal */
-export function inputPart(value: unknown, path: string, warnings: string[]): TextContent | ImageContent {
+function inputPart(value: unknown, path: string, warnings: string[]): TextContent | ImageContent {
   const part = expectObject(value, WHERE, path);
   if (part.type === 'input_text') {
     const text = expectString(part.text, WHERE, `${path}.text`);
@@ -324,7 +324,7 @@ export function inputPart(value: unknown, path: string, warnings: string[]): Tex
 }
 
 /** The parts an assistant-side item becomes (`path` names it in errors and warnings). @internal */
-export function assistantParts(item: WireObject, path: string, warnings: string[]): AssistantMessage['content'] {
+function assistantParts(item: WireObject, path: string, warnings: string[]): AssistantMessage['content'] {
   if (isMessage(item)) return messageParts(item, path);
   switch (item.type) {
     case 'function_call': {

@@ -167,7 +167,7 @@ function isPlainText(parts: readonly (TextContent | ImageContent)[]): parts is [
 }
 
 /** A user message (or a system, developer or function message sent back with its own role). @internal */
-export function userMessage(message: UserMessage, path: string, warnings: string[]): OpenAIChatMessage {
+function userMessage(message: UserMessage, path: string, warnings: string[]): OpenAIChatMessage {
   const data = readData<ChatMessageData>(message.providerData, 'chat') ?? {};
   const { content } = message;
   if (data.role === 'function') {
@@ -196,7 +196,7 @@ export function userMessage(message: UserMessage, path: string, warnings: string
  *
  * @internal
  */
-export function assistantMessage(
+function assistantMessage(
   message: AssistantMessage,
   path: string,
   warnings: string[],
@@ -267,7 +267,7 @@ function toolCall(call: ToolCall): OpenAIChatToolCall {
 }
 
 /** A tool result as a `tool` message. @internal */
-export function toolMessage(message: ToolResultMessage, path: string, warnings: string[]): OpenAIChatMessage {
+function toolMessage(message: ToolResultMessage, path: string, warnings: string[]): OpenAIChatMessage {
   const data = readData<ChatMessageData>(message.providerData, 'chat') ?? {};
   const content =
     data.content !== 'parts' && isPlainText(message.content)

@@ -327,7 +327,7 @@ async function searchPostgresToolResults(
  *
  * @internal
  */
-export async function lockSessionRow(
+async function lockSessionRow(
   query: Query,
   tables: PostgresTables,
   sessionId: string,
@@ -340,7 +340,7 @@ export async function lockSessionRow(
 }
 
 /** Where and when an entry is appended. @internal */
-export interface AppendContext {
+interface AppendContext {
   query: Query;
   tables: PostgresTables;
   sessionId: string;
@@ -355,7 +355,7 @@ export interface AppendContext {
  *
  * @internal
  */
-export async function appendPostgresEntry(
+async function appendPostgresEntry(
   { query, tables, sessionId, now }: AppendContext,
   input: SessionEntryInput,
   options?: AppendEntryOptions,
@@ -460,7 +460,7 @@ async function walkedBranch(
 }
 
 /** What a branch read needs. @internal */
-export interface BranchReadContext {
+interface BranchReadContext {
   query: Query;
   sql: ReturnType<typeof readQueries>;
   cache: EntryCache;
@@ -473,7 +473,7 @@ export interface BranchReadContext {
  *
  * @internal
  */
-export async function readPostgresBranch(
+async function readPostgresBranch(
   { query, sql, cache, sessionId }: BranchReadContext,
   leafId: string | null | undefined,
 ): Promise<SessionEntry[]> {
@@ -504,7 +504,7 @@ export async function readPostgresBranch(
  *
  * @internal
  */
-export interface EntryList {
+interface EntryList {
   list: string | null;
 }
 
@@ -526,7 +526,7 @@ interface SessionEntries {
  *
  * @internal
  */
-export class EntryCache {
+class EntryCache {
   private readonly sessions = new Map<string, SessionEntries>();
   private size = 0;
 
@@ -623,7 +623,7 @@ export class EntryCache {
  *
  * @internal
  */
-export function readQueries(tables: PostgresTables) {
+function readQueries(tables: PostgresTables) {
   const { sessions, entries, messages } = tables;
   const json = (alias: string, watermark: string) =>
     `CASE WHEN ${alias}.seq > ${watermark}::bigint THEN coalesce(${alias}.data_text, ${alias}.data::text) END`;
@@ -702,7 +702,7 @@ export function readQueries(tables: PostgresTables) {
 }
 
 /** An appended entry, validated, before the transaction fills its parent. @internal */
-export interface ValidatedInput {
+interface ValidatedInput {
   id: string;
   /** The given parent; `undefined` continues from the leaf. */
   parentId: string | null | undefined;
@@ -721,7 +721,7 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  *
  * @internal
  */
-export function forJsonb(value: unknown): unknown {
+function forJsonb(value: unknown): unknown {
   if (typeof value === 'string') return value.replaceAll('\u0000', '\uFFFD').replace(LONE_SURROGATE, '\uFFFD');
   if (Array.isArray(value)) return value.map(forJsonb);
   if (typeof value === 'object' && value !== null) {
@@ -739,7 +739,7 @@ const NOT_JSONB = /\\u0000|\\ud[89a-f]/i;
  *
  * @internal
  */
-export function validateInput(input: SessionEntryInput, sessionId: string): ValidatedInput {
+function validateInput(input: SessionEntryInput, sessionId: string): ValidatedInput {
   let json: unknown;
   try {
     json = JSON.parse(JSON.stringify(input));
@@ -771,7 +771,7 @@ export function validateInput(input: SessionEntryInput, sessionId: string): Vali
  *
  * @internal
  */
-export function completeEntry(input: ValidatedInput, parentId: string | null, now: number): SessionEntry {
+function completeEntry(input: ValidatedInput, parentId: string | null, now: number): SessionEntry {
   return deepFreeze({
     id: input.id,
     parentId,
@@ -786,7 +786,7 @@ export function completeEntry(input: ValidatedInput, parentId: string | null, no
  *
  * @internal
  */
-export function insertStatement(
+function insertStatement(
   tables: PostgresTables,
   sessionId: string,
   entry: SessionEntry,
@@ -872,7 +872,7 @@ export function insertStatement(
  *
  * @internal
  */
-export function toolArgumentsQuery(tables: PostgresTables): string {
+function toolArgumentsQuery(tables: PostgresTables): string {
   return `
     WITH RECURSIVE up AS (
       SELECT seq, parent_id, role, 1 AS depth FROM ${tables.entries} WHERE session_id = $1 AND id = $2
@@ -895,7 +895,7 @@ export function toolArgumentsQuery(tables: PostgresTables): string {
  *
  * @internal
  */
-export function toolArgumentsOf(rows: readonly { data: string }[], callId: string): string | null {
+function toolArgumentsOf(rows: readonly { data: string }[], callId: string): string | null {
   for (const row of rows) {
     const content = (JSON.parse(row.data) as { message?: { content?: unknown } }).message?.content;
     if (!Array.isArray(content)) continue;
@@ -915,7 +915,7 @@ export function toolArgumentsOf(rows: readonly { data: string }[], callId: strin
  *
  * @internal
  */
-export function onBranchQuery(tables: PostgresTables): string {
+function onBranchQuery(tables: PostgresTables): string {
   return `
     WITH RECURSIVE ${runsOfBranch(tables, '$2', '$4')}
     SELECT EXISTS (
@@ -931,7 +931,7 @@ export function onBranchQuery(tables: PostgresTables): string {
  *
  * @internal
  */
-export function runsOfBranch(tables: PostgresTables, leaf: string, limit: string): string {
+function runsOfBranch(tables: PostgresTables, leaf: string, limit: string): string {
   return `runs AS (
       SELECT e.run_id, e.depth AS upto, 1 AS step FROM ${tables.entries} e WHERE e.session_id = $1 AND e.id = ${leaf}
       UNION ALL

@@ -129,7 +129,7 @@ const CONNECTION_LOST = new Set(['57P01', '57P02', '57P03', '08000', '08003', '0
  *
  * @internal
  */
-export function storeFailure(action: string, error: unknown): unknown {
+function storeFailure(action: string, error: unknown): unknown {
   if (ContextError.isInstance(error)) return error;
   const code = (error as { code?: unknown } | null)?.code;
   const detail = error instanceof Error ? error.message : String(error);

@@ -55,7 +55,7 @@ export const MESSAGE_COLUMNS = [
 type Value = string | number | null;
 
 /** Entries by id (a `Map` or the store's session index). @internal */
-export interface EntryLookup {
+interface EntryLookup {
   get(id: string): SessionEntry | undefined;
 }
 

@@ -366,7 +366,7 @@ const placeholders = (count: number) => new Array<string>(count).fill('?').join(
  *
  * @internal
  */
-export function prepareStatements(database: SqliteDatabase) {
+function prepareStatements(database: SqliteDatabase) {
   return {
     insertSession: database.prepare(
       'INSERT INTO sessions (id, cwd, name, parent_session, created_at, updated_at, leaf_id, data_json) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)',
@@ -402,7 +402,7 @@ function plucked(statement: SqliteStatement): SqliteStatement {
 }
 
 /** The prepared statements of {@link readEntryRows}. @internal */
-export function entryRowStatements(database: SqliteDatabase) {
+function entryRowStatements(database: SqliteDatabase) {
   return {
     lastSeq: plucked(database.prepare('SELECT max(seq) FROM session_entries WHERE session_id = ?')),
     /** Only the JSON: a second column costs each row an array (a third of reading the rows). */
@@ -420,7 +420,7 @@ export function entryRowStatements(database: SqliteDatabase) {
 }
 
 /** Where a cached session's read stopped. @internal */
-export interface RowsRead {
+interface RowsRead {
   /** The seq of the last row read (`0` before any). */
   lastSeq: number;
   /** The id of the entry at `lastSeq`. */
@@ -433,7 +433,7 @@ export interface RowsRead {
  * @throws `StoreError` (`STORE_CORRUPT`) naming the row when it is not JSON or not a valid entry.
  * @internal
  */
-export function entryOfRow(json: string, seqOf: () => unknown): SessionEntry {
+function entryOfRow(json: string, seqOf: () => unknown): SessionEntry {
   let parsed: ReturnType<typeof parseStoredEntry>;
   try {
     parsed = parseStoredEntry(JSON.parse(json));
@@ -457,7 +457,7 @@ const columnValue = (row: unknown, column: string) =>
  * @throws `StoreError` (`STORE_CORRUPT`) naming the first row that is not a valid entry.
  * @internal
  */
-export function readEntryRows(
+function readEntryRows(
   statements: ReturnType<typeof entryRowStatements>,
   sessionId: string,
   index: SessionIndex,
@@ -503,7 +503,7 @@ interface WalkRow {
 }
 
 /** The prepared statements of {@link readContextBranch}. @internal */
-export function contextStatements(database: SqliteDatabase) {
+function contextStatements(database: SqliteDatabase) {
   return {
     hasCompaction: database.prepare(
       "SELECT 1 AS found FROM session_entries WHERE session_id = ? AND entry_type = 'compaction' LIMIT 1",
@@ -540,7 +540,7 @@ const entryOf = (seq: number, json: string) => entryOfRow(json, () => seq);
  *
  * @internal
  */
-export function readContextBranch(
+function readContextBranch(
   statements: ReturnType<typeof contextStatements>,
   sessionId: string,
   leafId: string,

@@ -36,7 +36,7 @@ export const contextBranchOperations = fc.array(
 );
 
 /** @internal */
-export type ContextBranchOperation = typeof contextBranchOperations extends fc.Arbitrary<(infer T)[]> ? T : never;
+type ContextBranchOperation = typeof contextBranchOperations extends fc.Arbitrary<(infer T)[]> ? T : never;
 
 /** Applies the operations to a new session; returns the ids of its entries, in append order. */
 export async function applyOperations(

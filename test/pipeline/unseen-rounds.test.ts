@@ -5,11 +5,12 @@
 // its place and assertion, every grep match, every changed file, every command and failing exit.
 import { readFileSync } from 'node:fs';
 import { compact, heuristicSummarizer, type Message, type Summarizer } from 'ctxkit';
-import { assistantMessage, toolCallMessage, toolResultMessage, userMessage } from 'ctxkit/testing';
+import { assistantMessage, userMessage } from 'ctxkit/testing';
 import { describe, expect, it } from 'vitest';
 import type { CorpusEntry, CorpusFact, ToolCorpus } from '../../bench/tool-corpus.js';
 import { visibleText } from '../../bench/visible-text.js';
 import { normalizeForCheck } from '../../src/summarizing/anchors/normalize.js';
+import { corpusRun } from '../helpers/tool-runs.js';
 
 const corpus = JSON.parse(
   readFileSync(new URL('../fixtures/tool-outputs/real/corpus.json', import.meta.url), 'utf8'),
@@ -35,17 +36,6 @@ function kept(text: string, fact: CorpusFact): boolean {
   return fact.keys.every((key) => text.includes(sameNotation(normalizeForCheck(key))));
 }
 
-function runOf(entry: CorpusEntry, id: string): Message[] {
-  const failed = entry.exitCode !== 0;
-  return [
-    toolCallMessage([{ id, name: 'bash', arguments: { command: entry.command } }]),
-    toolResultMessage(id, failed ? `${entry.output}\n\nCommand exited with code ${entry.exitCode}` : entry.output, {
-      toolName: 'bash',
-      ...(failed ? { isError: true } : {}),
-    }),
-  ];
-}
-
 /** The facts a session states about a run: its command, its facts, and `exit N` when it failed. */
 function factsOf(entry: CorpusEntry): CorpusFact[] {
   return [
@@ -64,7 +54,7 @@ async function rounds(summarizer: Summarizer, maxOutputTokens: number, offset: n
     context.push(userMessage(`Round ${round + 1}: run the next checks and fix what fails.`));
     for (let step = 0; step < 4; step++) {
       const entry = entries[(offset + round * 4 + step) % entries.length]!;
-      context.push(...runOf(entry, `call_${round}_${step}`));
+      context.push(...corpusRun(entry, `call_${round}_${step}`));
       latest.delete(entry.command);
       latest.set(entry.command, factsOf(entry));
     }

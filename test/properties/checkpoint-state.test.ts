@@ -4,8 +4,9 @@
 // that was resolved.
 import { fc, test } from '@fast-check/vitest';
 import { compact, heuristicSummarizer, type Message, type Summarizer } from 'ctxkit';
-import { assistantMessage, toolCallMessage, toolResultMessage, userMessage } from 'ctxkit/testing';
+import { assistantMessage, userMessage } from 'ctxkit/testing';
 import { expect } from 'vitest';
+import { commandRun } from '../helpers/tool-runs.js';
 
 const TESTS = [
   'rounds-half-up',
@@ -64,13 +65,7 @@ function grepRun(matches: readonly string[]): string {
 }
 
 function run(id: string, command: string, output: string, failed: boolean): Message[] {
-  return [
-    toolCallMessage([{ id, name: 'bash', arguments: { command } }]),
-    toolResultMessage(id, failed ? `${output}\n\nCommand exited with code 1` : output, {
-      toolName: 'bash',
-      isError: failed,
-    }),
-  ];
+  return commandRun(id, command, output, { exitCode: failed ? 1 : 0 });
 }
 
 test.prop(

@@ -1,14 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { Message } from 'ctxkit';
 import { type Anchor, checkAnchors, extractAnchors, PINNED_HEADING, pinAnchors } from 'ctxkit/summarizing';
-import { toolCallMessage, toolResultMessage } from 'ctxkit/testing';
 import { describe, expect, it } from 'vitest';
+import { toolRun } from '../helpers/tool-runs.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/tool-outputs/${name}`, import.meta.url), 'utf8');
-
-function call(id: string, name: string, args: Record<string, unknown>, result: string, isError = false): Message[] {
-  return [toolCallMessage([{ id, name, arguments: args }]), toolResultMessage(id, result, { toolName: name, isError })];
-}
 
 const session: Message[] = [
   {
@@ -16,10 +12,16 @@ const session: Message[] = [
     content:
       'Add rate limiting to the public API so one client cannot exceed 120 requests per minute. Do not add new dependencies. The limit must be configurable through RATE_LIMIT_MAX.',
   },
-  ...call('c1', 'read', { path: 'src/server.ts' }, 'import express from "express";'),
-  ...call('c2', 'edit', { path: 'src/server.ts', old_string: 'a', new_string: 'b' }, 'Edited.'),
-  ...call('c3', 'edit', { file_path: 'src/routes.ts', old_string: 'x', new_string: 'y' }, 'old_string not found', true),
-  ...call('c4', 'bash', { command: 'npx tsc --noEmit' }, `${fixture('tsc.txt')}\nexit code 2`),
+  ...toolRun('c1', 'read', { path: 'src/server.ts' }, 'import express from "express";'),
+  ...toolRun('c2', 'edit', { path: 'src/server.ts', old_string: 'a', new_string: 'b' }, 'Edited.'),
+  ...toolRun(
+    'c3',
+    'edit',
+    { file_path: 'src/routes.ts', old_string: 'x', new_string: 'y' },
+    'old_string not found',
+    true,
+  ),
+  ...toolRun('c4', 'bash', { command: 'npx tsc --noEmit' }, `${fixture('tsc.txt')}\nexit code 2`),
   {
     role: 'assistant',
     content: [
@@ -29,7 +31,7 @@ const session: Message[] = [
       },
     ],
   },
-  ...call('c5', 'bash', { command: 'node --test' }, `${fixture('node-test-tap.txt')}\nexit code 1`),
+  ...toolRun('c5', 'bash', { command: 'node --test' }, `${fixture('node-test-tap.txt')}\nexit code 1`),
 ];
 
 const keysOf = (anchors: readonly Anchor[], category: Anchor['category']) =>
@@ -94,13 +96,13 @@ describe('extractAnchors', () => {
 
   it('resolves the errors of a tool that runs no shell command when it runs again on the same files', () => {
     const typecheck = (id: string, output: string) =>
-      call(id, 'typecheck', { turn: Number(id.slice(1)) }, output, output.includes('error'));
+      toolRun(id, 'typecheck', { turn: Number(id.slice(1)) }, output, output.includes('error'));
     const later = extractAnchors([
       ...typecheck('t1', 'src/a.ts(1,5): error TS2345: Nope.\nsrc/b.ts(2,3): error TS2322: Also nope.'),
       ...typecheck('t2', 'src/b.ts(2,3): error TS2322: Also nope.'),
-      ...call('r1', 'read', { path: 'src/c.ts' }, 'ENOENT: no such file or directory, open src/c.ts', true),
-      ...call('r2', 'read', { path: 'src/d.ts' }, 'ENOENT: no such file or directory, open src/d.ts', true),
-      ...call('r3', 'read', { path: 'src/c.ts' }, 'export const c = 1;'),
+      ...toolRun('r1', 'read', { path: 'src/c.ts' }, 'ENOENT: no such file or directory, open src/c.ts', true),
+      ...toolRun('r2', 'read', { path: 'src/d.ts' }, 'ENOENT: no such file or directory, open src/d.ts', true),
+      ...toolRun('r3', 'read', { path: 'src/c.ts' }, 'export const c = 1;'),
     ]);
     const errors = later.filter((anchor) => anchor.category === 'error');
     // The typecheck tool's second run no longer reports src/a.ts; the read of src/c.ts succeeded.
@@ -114,7 +116,7 @@ describe('extractAnchors', () => {
   it('clears a "still failing" item once the same command passes', () => {
     const later = extractAnchors([
       ...session,
-      ...call('c6', 'bash', { command: 'node --test' }, '# pass 12\n# fail 0'),
+      ...toolRun('c6', 'bash', { command: 'node --test' }, '# pass 12\n# fail 0'),
     ]);
     expect(keysOf(later, 'open-item')).toEqual(['TODO: test the reset header.', 'npx tsc --noEmit']);
     expect(later.find((anchor) => anchor.category === 'command' && anchor.keys[0] === 'node --test')?.text).toBe(

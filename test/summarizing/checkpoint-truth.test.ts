@@ -5,6 +5,7 @@ import { extractAnchors, type SummaryRequest } from 'ctxkit/summarizing';
 import { assistantMessage, toolCallMessage, toolResultMessage, userMessage } from 'ctxkit/testing';
 import { describe, expect, it } from 'vitest';
 import { recorded } from '../fixtures/real-batch/batch.js';
+import { commandRun } from '../helpers/tool-runs.js';
 
 async function checkpoint(messages: Message[], previousSummary?: string): Promise<string> {
   const request: SummaryRequest = {
@@ -19,14 +20,7 @@ async function checkpoint(messages: Message[], previousSummary?: string): Promis
 }
 
 function run(id: string, command: string, output: string, exitCode = 0, name = 'bash'): Message[] {
-  const failed = exitCode !== 0;
-  return [
-    toolCallMessage([{ id, name, arguments: { command } }]),
-    toolResultMessage(id, failed ? `${output}\n\nCommand exited with code ${exitCode}` : output, {
-      toolName: name,
-      isError: failed,
-    }),
-  ];
+  return commandRun(id, command, output, { exitCode, name });
 }
 
 function section(text: string, title: string): string {

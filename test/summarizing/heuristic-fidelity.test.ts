@@ -2,6 +2,7 @@ import { heuristicSummarizer, type Message } from 'ctxkit';
 import type { SummaryRequest } from 'ctxkit/summarizing';
 import { toolCallMessage, toolResultMessage, userMessage } from 'ctxkit/testing';
 import { describe, expect, it } from 'vitest';
+import { commandRun } from '../helpers/tool-runs.js';
 
 async function checkpoint(messages: Message[], previousSummary?: string, maxOutputTokens = 2_000): Promise<string> {
   const request: SummaryRequest = {
@@ -16,10 +17,7 @@ async function checkpoint(messages: Message[], previousSummary?: string, maxOutp
 }
 
 function run(id: string, command: string, output: string, isError: boolean): Message[] {
-  return [
-    toolCallMessage([{ id, name: 'bash', arguments: { command } }]),
-    toolResultMessage(id, output, { toolName: 'bash', isError }),
-  ];
+  return commandRun(id, command, output, { isError });
 }
 
 function section(text: string, title: string): string[] {

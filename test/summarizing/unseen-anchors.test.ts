@@ -1,12 +1,12 @@
 // The anchors of runs of the real tools (bench/tool-corpus.ts, `npm run corpus`), checked against the
 // facts the tools' structured output gives: what a pinned section would carry of each run.
 import { readFileSync } from 'node:fs';
-import type { Message } from 'ctxkit';
 import { type Anchor, extractAnchors } from 'ctxkit/summarizing';
 import { toolCallMessage, toolResultMessage, userMessage } from 'ctxkit/testing';
 import { describe, expect, it } from 'vitest';
 import type { CorpusEntry, ToolCorpus } from '../../bench/tool-corpus.js';
 import { normalizeForCheck } from '../../src/summarizing/anchors/normalize.js';
+import { corpusRun } from '../helpers/tool-runs.js';
 
 const corpus = JSON.parse(
   readFileSync(new URL('../fixtures/tool-outputs/real/corpus.json', import.meta.url), 'utf8'),
@@ -16,17 +16,6 @@ function entry(name: string): CorpusEntry {
   const found = corpus.entries.find((candidate) => candidate.name === name);
   if (!found) throw new Error(`no ${name} in the corpus`);
   return found;
-}
-
-function run(found: CorpusEntry, id = 'call'): Message[] {
-  const failed = found.exitCode !== 0;
-  return [
-    toolCallMessage([{ id, name: 'bash', arguments: { command: found.command } }]),
-    toolResultMessage(id, failed ? `${found.output}\n\nCommand exited with code ${found.exitCode}` : found.output, {
-      toolName: 'bash',
-      ...(failed ? { isError: true } : {}),
-    }),
-  ];
 }
 
 /** The tools' notations as the anchors write them: `path(line,col)` and `File "path", line N`. */
@@ -44,7 +33,7 @@ describe('anchors of the real tools’ output', () => {
   it('hold every fact of every run: codes, places, failing tests, assertions, matches, changed files, exits', () => {
     const missing: string[] = [];
     for (const found of corpus.entries) {
-      const anchors = extractAnchors([userMessage('Fix it.'), ...run(found)]);
+      const anchors = extractAnchors([userMessage('Fix it.'), ...corpusRun(found, 'call')]);
       const text = normalizeForCheck(sameNotation(anchors.map((anchor) => anchor.text).join('\n')));
       for (const fact of found.facts) {
         if (fact.kind === 'exit' && found.exitCode === 0) continue;
@@ -58,7 +47,7 @@ describe('anchors of the real tools’ output', () => {
 
   it('anchor each grep match by its place as grep wrote it, from the command that found it', () => {
     const found = entry('held-out-grep-context');
-    const matches = of(extractAnchors(run(found)), 'match');
+    const matches = of(extractAnchors(corpusRun(found, 'call')), 'match');
     const wanted = found.facts.filter((fact) => fact.kind === 'match').map((fact) => fact.keys[0]);
     expect(matches.map((anchor) => anchor.keys[0])).toEqual(wanted);
     expect(wanted[0]).toMatch(/^\.\//);
@@ -68,11 +57,11 @@ describe('anchors of the real tools’ output', () => {
   it('anchor the files git status reports changed, and drop them once a later git status no longer does', () => {
     const found = entry('git-status');
     const paths = found.facts.filter((fact) => fact.kind === 'path').map((fact) => fact.keys[0]);
-    const anchors = of(extractAnchors(run(found)), 'file-changed');
+    const anchors = of(extractAnchors(corpusRun(found, 'call')), 'file-changed');
     expect(anchors.map((anchor) => anchor.keys[0])).toEqual(paths);
     expect(anchors.find((anchor) => anchor.keys[0] === 'src/legacy.js')?.text).toBe('src/legacy.js (deleted)');
     const clean = extractAnchors([
-      ...run(found, 'a'),
+      ...corpusRun(found, 'a'),
       toolCallMessage([{ id: 'b', name: 'bash', arguments: { command: 'git status' } }]),
       toolResultMessage('b', 'On branch main\nnothing to commit, working tree clean', { toolName: 'bash' }),
     ]);
@@ -80,18 +69,18 @@ describe('anchors of the real tools’ output', () => {
   });
 
   it("make a pytest teardown error a failing test, and keep cargo's test path whole", () => {
-    const pytest = of(extractAnchors(run(entry('held-out-pytest'))), 'failing-test');
+    const pytest = of(extractAnchors(corpusRun(entry('held-out-pytest'), 'call')), 'failing-test');
     expect(pytest.find((anchor) => anchor.keys[0] === 'test_teardown_fails')?.keys).toEqual([
       'test_teardown_fails',
       'test_held.py:7',
       'ConnectionError: could not close session cleanly',
     ]);
-    const cargo = of(extractAnchors(run(entry('cargo-test'))), 'failing-test');
+    const cargo = of(extractAnchors(corpusRun(entry('cargo-test'), 'call')), 'failing-test');
     expect(cargo.map((anchor) => anchor.keys[0])).toContain('tests::parses_plain_port');
   });
 
   it("keep a linter's warnings when its run failed", () => {
-    const errors = of(extractAnchors(run(entry('biome-lint'))), 'error');
+    const errors = of(extractAnchors(corpusRun(entry('biome-lint'), 'call')), 'error');
     expect(errors.map((anchor) => anchor.keys[0])).toContain('lint/correctness/noUnusedFunctionParameters');
   });
 
@@ -101,7 +90,7 @@ describe('anchors of the real tools’ output', () => {
     const pretty = entry('tsc-pretty');
     const other = entry('held-out-tsc-many');
     expect(pretty.command).toBe(other.command);
-    const anchors = extractAnchors([...run(plain, 'a'), ...run(pretty, 'b'), ...run(other, 'c')]);
+    const anchors = extractAnchors([...corpusRun(plain, 'a'), ...corpusRun(pretty, 'b'), ...corpusRun(other, 'c')]);
     const places = plain.facts.filter((fact) => fact.kind === 'location').map((fact) => fact.keys[0]);
     const errors = of(anchors, 'error');
     for (const place of places) {
@@ -110,9 +99,9 @@ describe('anchors of the real tools’ output', () => {
     }
     // Once the plain spelling runs clean too, they are resolved.
     const fixed = extractAnchors([
-      ...run(plain, 'a'),
-      ...run(pretty, 'b'),
-      ...run(other, 'c'),
+      ...corpusRun(plain, 'a'),
+      ...corpusRun(pretty, 'b'),
+      ...corpusRun(other, 'c'),
       toolCallMessage([{ id: 'd', name: 'bash', arguments: { command: plain.command } }]),
       toolResultMessage('d', '', { toolName: 'bash' }),
     ]);

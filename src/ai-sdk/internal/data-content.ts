@@ -4,7 +4,7 @@ import { invalid } from '../../internal/wire-object.js';
 // leave in the kind they arrived as.
 
 /** How binary data arrived, so it leaves the same way. @internal */
-export type DataKind = 'bytes' | 'arraybuffer' | 'url';
+type DataKind = 'bytes' | 'arraybuffer' | 'url';
 
 function bytesToBase64(bytes: Uint8Array): string {
   let binary = '';

@@ -17,7 +17,7 @@ import { withData } from './provider-data.js';
 // does not model goes to `providerData['ai-sdk']` so the writer rebuilds the message exactly.
 
 /** What the reader returns. @internal */
-export interface ReadResult {
+interface ReadResult {
   /** The leading system messages, as they came. */
   system: WireObject[];
   messages: Message[];
@@ -133,13 +133,13 @@ function readAssistant(message: WireObject, index: number, where: string): Assis
 // model goes to `providerData['ai-sdk']` so the writer rebuilds the part exactly.
 
 /** Where a part sits, for the error naming it: the function called and the path in its input. @internal */
-export interface Place {
+interface Place {
   where: string;
   path: string;
 }
 
 /** A wire object's `providerOptions`. @internal */
-export function providerOptionsOf(object: WireObject): unknown {
+function providerOptionsOf(object: WireObject): unknown {
   return object['providerOptions'];
 }
 
@@ -158,7 +158,7 @@ export function describePart(part: WireObject): string {
  * A part carried as it came: binary data as base64 (inside its tag, for `ai` 7's tagged file
  * data), other data as it is. @internal
  */
-export function passthrough(part: WireObject, place: Place): TextContent {
+function passthrough(part: WireObject, place: Place): TextContent {
   let carried = part;
   let kind: string | undefined;
   const untagged = 'data' in part ? untagFileData(part['data']) : undefined;
@@ -173,7 +173,7 @@ export function passthrough(part: WireObject, place: Place): TextContent {
 }
 
 /** A text part, with its provider options. @internal */
-export function readText(part: WireObject, place: Place): TextContent {
+function readText(part: WireObject, place: Place): TextContent {
   const text = expectStringField(part, 'text', place.where, place.path);
   return { type: 'text', text, ...withData({ providerOptions: providerOptionsOf(part) }) };
 }
@@ -220,7 +220,7 @@ function readFile(part: WireObject, place: Place): ImageContent | TextContent {
 }
 
 /** A part of a user message: text, an image, an image file, or any other part carried as it came. @internal */
-export function readUserPart(value: unknown, place: Place): TextContent | ImageContent {
+function readUserPart(value: unknown, place: Place): TextContent | ImageContent {
   const part = expectObject(value, place.where, place.path);
   switch (expectStringField(part, 'type', place.where, place.path)) {
     case 'text':
@@ -252,7 +252,7 @@ function readToolCall(part: WireObject, place: Place): ToolCall {
 }
 
 /** A part of an assistant message: text, reasoning, a tool call, or any other part carried as it came. @internal */
-export function readAssistantPart(value: unknown, place: Place): TextContent | ThinkingContent | ToolCall {
+function readAssistantPart(value: unknown, place: Place): TextContent | ThinkingContent | ToolCall {
   const part = expectObject(value, place.where, place.path);
   switch (expectStringField(part, 'type', place.where, place.path)) {
     case 'text':
@@ -348,7 +348,7 @@ function readContentItem(value: unknown, place: Place): TextContent | ImageConte
 }
 
 /** A `tool-result` part as a ctxkit tool result. @internal */
-export function readToolResult(part: WireObject, place: Place): ToolResultMessage {
+function readToolResult(part: WireObject, place: Place): ToolResultMessage {
   const toolCallId = expectStringField(part, 'toolCallId', place.where, place.path, true);
   const toolName = expectStringField(part, 'toolName', place.where, place.path);
   const output = expectObject(part['output'], place.where, `${place.path}.output`);

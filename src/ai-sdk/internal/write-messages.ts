@@ -134,18 +134,18 @@ export function writeMessages(
 // carried in `providerData['ai-sdk']`.
 
 /** Which AI SDK format to write. @internal */
-export type Format = 'model' | 'prompt';
+type Format = 'model' | 'prompt';
 
 /** Records a warning about the message being written. @internal */
-export type Warn = (message: string) => void;
+type Warn = (message: string) => void;
 
 /** `{ providerOptions }` when there are any. @internal */
-export function withOptions(value: unknown): { providerOptions?: unknown } {
+function withOptions(value: unknown): { providerOptions?: unknown } {
   return value === undefined ? {} : { providerOptions: value };
 }
 
 /** The part a text part carried, if it is still the untouched placeholder. @internal */
-export function carriedPart(part: TextContent): WireObject | undefined {
+function carriedPart(part: TextContent): WireObject | undefined {
   const data = dataOf(part);
   const carried = data['part'];
   if (typeof carried !== 'object' || carried === null || describePart(carried as WireObject) !== part.text)
@@ -165,7 +165,7 @@ export function carriedPart(part: TextContent): WireObject | undefined {
 }
 
 /** A text part, or the part it carried; nothing (with a warning) for blank text. @internal */
-export function writeText(part: TextContent, warn: Warn): WireObject | undefined {
+function writeText(part: TextContent, warn: Warn): WireObject | undefined {
   const carried = carriedPart(part);
   if (carried !== undefined) return carried;
   if (part.text.trim().length === 0) {
@@ -177,7 +177,7 @@ export function writeText(part: TextContent, warn: Warn): WireObject | undefined
 }
 
 /** An image part (`'model'`), or a file part (`'prompt'`, or an image that came as a file). @internal */
-export function writeImage(part: ImageContent, format: Format): WireObject {
+function writeImage(part: ImageContent, format: Format): WireObject {
   const data = dataOf(part);
   const options = withOptions(data['providerOptions']);
   const dataUrl = data['data'] === undefined ? parseDataUrl(part.data) : undefined;
@@ -219,7 +219,7 @@ function anthropicSignature(options: unknown): { signature?: unknown; redactedDa
  *
  * @internal
  */
-export function writeThinking(part: ThinkingContent): WireObject {
+function writeThinking(part: ThinkingContent): WireObject {
   const options = dataOf(part)['providerOptions'];
   const anthropic = anthropicSignature(options);
   if (part.signature === undefined || anthropic?.signature !== undefined || anthropic?.redactedData !== undefined) {
@@ -240,13 +240,13 @@ export function writeThinking(part: ThinkingContent): WireObject {
  *
  * @internal
  */
-export function isSignedReasoning(part: WireObject): boolean {
+function isSignedReasoning(part: WireObject): boolean {
   const anthropic = anthropicSignature(part['providerOptions']);
   return typeof anthropic?.signature === 'string' || typeof anthropic?.redactedData === 'string';
 }
 
 /** A tool call, with its input as it came when it was not an object. @internal */
-export function writeToolCall(part: ToolCall): WireObject {
+function writeToolCall(part: ToolCall): WireObject {
   const data = dataOf(part);
   const input = data['input'] as { value?: unknown } | undefined;
   return {
@@ -312,7 +312,7 @@ function writeOutput(message: ToolResultMessage, warn: Warn): WireObject {
 }
 
 /** A tool result as a `tool-result` part. @internal */
-export function writeToolResult(message: ToolResultMessage, warn: Warn): WireObject {
+function writeToolResult(message: ToolResultMessage, warn: Warn): WireObject {
   return {
     type: 'tool-result',
     toolCallId: message.toolCallId,

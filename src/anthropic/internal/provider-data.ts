@@ -33,7 +33,7 @@ export function anthropicData(holder: { providerData?: ProviderData }): WireObje
  *
  * @internal
  */
-export function describeBlock(block: WireObject): string {
+function describeBlock(block: WireObject): string {
   const type = String(block['type']);
   const title = typeof block['title'] === 'string' && block['title'] ? `: ${block['title']}` : '';
   const source = block['source'];

@@ -6,7 +6,7 @@ import type { MemoryEntry, MemoryStore } from '../memory-store.js';
  *
  * @internal
  */
-export interface WalkedEntry extends MemoryEntry {
+interface WalkedEntry extends MemoryEntry {
   depth: number;
 }
 
@@ -15,7 +15,7 @@ export interface WalkedEntry extends MemoryEntry {
  *
  * @internal
  */
-export function isHiddenName(path: string): boolean {
+function isHiddenName(path: string): boolean {
   const name = path.slice(path.lastIndexOf('/') + 1);
   return name.startsWith('.') || name === 'node_modules';
 }
@@ -25,7 +25,7 @@ export function isHiddenName(path: string): boolean {
  *
  * @internal
  */
-export interface MemoryWalk {
+interface MemoryWalk {
   entries: WalkedEntry[];
   /** True when the walk stopped at `atMost` entries: there may be more. */
   stopped: boolean;
@@ -87,7 +87,7 @@ async function listChildren(store: MemoryStore, directory: string, limit: number
  *
  * @internal
  */
-export interface MemoryCounts {
+interface MemoryCounts {
   files: number;
   directories: number;
   /** True when counting stopped at a cap: the real counts may be higher. */

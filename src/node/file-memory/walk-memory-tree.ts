@@ -158,7 +158,7 @@ export async function walkToParent(tree: FileMemoryTree, path: string, create: b
  *
  * @internal
  */
-export async function onDiskName(directory: OpenDirectory, name: string): Promise<string> {
+async function onDiskName(directory: OpenDirectory, name: string): Promise<string> {
   const present = await lstat(`${directory.base}/${name}`).then(
     () => true,
     (error: unknown) => errorCode(error) !== 'ENOENT',

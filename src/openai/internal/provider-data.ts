@@ -5,7 +5,7 @@ import type { ProviderData, TextContent } from '../../types.js';
 // `providerData.openai.responses` so the way back rebuilds the wire exactly.
 
 /** Which API's data a `providerData.openai` entry holds. @internal */
-export type OpenAIApi = 'chat' | 'responses';
+type OpenAIApi = 'chat' | 'responses';
 
 /** Reads `providerData.openai[api]` as an object, or `undefined`. @internal */
 export function readData<T extends object>(providerData: ProviderData | undefined, api: OpenAIApi): T | undefined {
