@@ -31,6 +31,7 @@ export type GenerateTextFunction<Model, Tools = never> = (
         system?: string;
         messages: AISDKMessage[];
         tools?: Tools;
+        providerOptions?: ProviderOptions;
         maxOutputTokens: number;
         abortSignal?: AbortSignal;
       },
@@ -54,6 +55,13 @@ export interface GenerateTextConversationReuse<Tools> {
    * calls a tool instead of answering ends the call (and the rebuilt prompt is used).
    */
   tools?: Tools;
+  /**
+   * The conversation's call-level `providerOptions` that decide where its prompt is cached, such as
+   * OpenAI's `{ openai: { promptCacheKey } }` (a prefix cached under one key is not read under
+   * another).
+   * @default undefined (none)
+   */
+  providerOptions?: ProviderOptions;
   /**
    * Provider options set on the last message of the conversation and on the instruction: the
    * prompt-cache breakpoints of a provider that caches only at marked messages. A provider reads
@@ -176,7 +184,8 @@ export function createGenerateTextSummarizer<Model, Tools = never>(
   if (reuse === undefined) return rebuilt;
   if (typeof reuse !== 'object' || reuse === null) {
     throw new ConfigError({
-      message: 'createGenerateTextSummarizer: reuseConversation must be an object ({ system?, tools?, breakpoint? }).',
+      message:
+        'createGenerateTextSummarizer: reuseConversation must be an object ({ system?, tools?, providerOptions?, breakpoint? }).',
       field: 'reuseConversation',
     });
   }
@@ -201,6 +210,7 @@ export function createGenerateTextSummarizer<Model, Tools = never>(
         ...(reuse.system === undefined ? {} : { system: reuse.system }),
         messages,
         ...(tools === undefined ? {} : { tools }),
+        ...(reuse.providerOptions === undefined ? {} : { providerOptions: reuse.providerOptions }),
         maxOutputTokens: budget(request.maxOutputTokens),
         ...(request.signal ? { abortSignal: request.signal } : {}),
       });

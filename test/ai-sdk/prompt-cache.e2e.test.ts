@@ -1,17 +1,29 @@
-import { ANTHROPIC_CACHE_5M, ContextError, createContextManager, type Message, type ToolCall } from 'ctxkit';
+import type { ModelMessage } from 'ai';
+import {
+  ANTHROPIC_CACHE_5M,
+  ContextError,
+  createContextManager,
+  type Message,
+  OPENAI_AUTOMATIC_CACHE,
+  type ToolCall,
+} from 'ctxkit';
 import {
   type AISDKMessage,
   createGenerateTextSummarizer,
+  ctxkitMiddleware,
   fromGenerateTextResult,
   toModelMessages,
 } from 'ctxkit/ai-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AnthropicServer, startAnthropicServer } from '../anthropic/loopback-anthropic-server.js';
+import { type FakeOpenAI, startFakeOpenAI } from '../openai/fake-openai-server.js';
 import { majors } from './sdk-majors.js';
 
-// createGenerateTextSummarizer's reuseConversation through `generateText` and @ai-sdk/anthropic (`ai` 7
-// and 6) against the loopback Anthropic server emulating the prompt cache: the summary calls send the
-// conversation's system prompt, tools and messages, and read them from the cache.
+// createGenerateTextSummarizer's reuseConversation through `generateText` (`ai` 7 and 6) against the
+// loopback servers emulating the prompt cache: with @ai-sdk/anthropic (the host's loop, its own
+// breakpoints) and with @ai-sdk/openai behind ctxkitMiddleware (automatic caching under the
+// conversation's prompt_cache_key). The summary calls send the conversation's system prompt, tools and
+// messages, and read them from the cache.
 
 const MODEL = 'claude-sonnet-4-5';
 const SYSTEM = 'You are a coding agent. Read the logs you are asked about, then report what failed.';
@@ -125,6 +137,80 @@ describe.each(majors)('createGenerateTextSummarizer({ reuseConversation }) on a 
     expect(rebuilt.stats.rejected).toEqual([]);
     expect(rebuilt.stats.summaryCache.length).toBeGreaterThan(0);
     expect(rebuilt.stats.summaryCache.every((call) => call.read === 0)).toBe(true);
+  });
+});
+
+describe.each(majors)('reuseConversation behind ctxkitMiddleware with @ai-sdk/openai ($name)', (major) => {
+  const { generateText, jsonSchema, stepCountIs, tool, wrapLanguageModel } = major.ai;
+  const KEY = 'session-42';
+  let server: FakeOpenAI | undefined;
+  afterEach(() => server?.close());
+
+  const tools = {
+    read_file: tool({
+      description: 'Reads a file.',
+      inputSchema: jsonSchema<{ path: string }>({
+        type: 'object',
+        properties: { path: { type: 'string' } },
+        required: ['path'],
+      }),
+      execute: async ({ path }: { path: string }) =>
+        Array.from({ length: 250 }, (_, line) => `${path}:${line} not ok - expected 1 got 2`).join('\n'),
+    }),
+  };
+
+  async function session(summaryKey: string) {
+    const clock = { now: Date.UTC(2026, 0, 1) };
+    server = await startFakeOpenAI({
+      contextWindow: 60_000,
+      maxOutputTokens: 16_384,
+      promptCache: { rules: OPENAI_AUTOMATIC_CACHE, now: () => clock.now },
+    });
+    const provider = major.createOpenAI({ apiKey: 'test-key', baseURL: server.baseURL });
+    const manager = createContextManager({
+      model: 'gpt-5',
+      contextWindow: 60_000,
+      summarizer: createGenerateTextSummarizer({
+        generateText,
+        model: provider.chat('gpt-5'),
+        reuseConversation: { system: SYSTEM, tools, providerOptions: { openai: { promptCacheKey: summaryKey } } },
+      }),
+      now: () => clock.now,
+      config: { reserveTokens: 2_048, toolCallCutoff: 4, toolSummaryBatch: 4 },
+    });
+    const model = wrapLanguageModel({ model: provider.chat('gpt-5'), middleware: ctxkitMiddleware(manager) });
+    const messages: ModelMessage[] = [];
+    for (let turn = 0; turn < 12; turn++) {
+      clock.now += 20_000;
+      messages.push({ role: 'user', content: `Fix the parser, part ${turn}.` });
+      const result = await generateText({
+        model,
+        system: SYSTEM,
+        tools,
+        messages,
+        stopWhen: stepCountIs(6),
+        maxRetries: 0,
+        providerOptions: { openai: { promptCacheKey: KEY } },
+      });
+      messages.push(...major.responseMessages(result));
+    }
+    return server.log;
+  }
+
+  it('summary calls under the conversation’s key read it from the cache; under another key, the first reads none', async () => {
+    const log = await session(KEY);
+    expect(log.rejected).toEqual([]);
+    const summaries = log.cache.filter((entry) => entry.summary);
+    expect(summaries.length).toBeGreaterThan(0);
+    const read = summaries.reduce((sum, entry) => sum + entry.cachedTokens, 0);
+    const sent = summaries.reduce((sum, entry) => sum + entry.promptTokens, 0);
+    console.info(`${major.name}, openai: ${summaries.length} summaries read ${read} of ${sent}`);
+    expect(read / sent).toBeGreaterThan(0.5);
+    expect(summaries.every((entry) => entry.promptCacheKey === KEY)).toBe(true);
+    await server!.close();
+    server = undefined;
+    const elsewhere = await session('another-session');
+    expect(elsewhere.cache.find((entry) => entry.summary)).toMatchObject({ cachedTokens: 0 });
   });
 });
 

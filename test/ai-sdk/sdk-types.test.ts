@@ -52,7 +52,11 @@ describe('structural compatibility with the AI SDK', () => {
     const reusing = createGenerateTextSummarizer({
       generateText,
       model: anthropic('claude-sonnet-4-6'),
-      reuseConversation: { system: 'You are a coding agent.', tools: {} as ToolSet },
+      reuseConversation: {
+        system: 'You are a coding agent.',
+        tools: {} as ToolSet,
+        providerOptions: { openai: { promptCacheKey: 'session-42' } },
+      },
     });
     expect(typeof reusing.summarize).toBe('function');
     expect(model.modelId).toBe('claude-sonnet-4-6');
