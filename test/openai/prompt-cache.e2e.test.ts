@@ -160,7 +160,7 @@ describe('the loopback OpenAI prompt cache through the openai client', () => {
     expect(first).toMatchObject({ promptCacheKey: 'another-session', cachedTokens: 0 });
   });
 
-  async function responsesSession(options: { breakpoints: boolean; mode?: 'explicit' }) {
+  async function responsesSession(options: { breakpoints: boolean; mode?: 'explicit'; summaryBreakpoints?: boolean }) {
     const clock = { now: Date.UTC(2026, 0, 1) };
     server = await startFakeOpenAI({
       contextWindow: WINDOW,
@@ -176,7 +176,13 @@ describe('the loopback OpenAI prompt cache through the openai client', () => {
         client,
         model: 'gpt-5.6',
         api: 'responses',
-        reuseConversation: { systemPrompt: SYSTEM, tools: RESPONSES_TOOLS, promptCacheKey: KEY },
+        ...(options.mode ? { parameters: { prompt_cache_options: { mode: options.mode } } } : {}),
+        reuseConversation: {
+          systemPrompt: SYSTEM,
+          tools: RESPONSES_TOOLS,
+          promptCacheKey: KEY,
+          cacheBreakpoints: options.summaryBreakpoints ?? options.breakpoints,
+        },
       }),
       systemPrompt: SYSTEM,
       tools: RESPONSES_TOOLS,
@@ -230,6 +236,12 @@ describe('the loopback OpenAI prompt cache through the openai client', () => {
     const summaries = summaryReads(log.cache);
     expect(summaries.calls).toBeGreaterThan(0);
     expect(summaries.share).toBeGreaterThan(0.5);
+    await server!.close();
+    server = undefined;
+    // The same session with unmarked summary requests: in explicit mode they read nothing.
+    const unmarked = await responsesSession({ breakpoints: true, mode: 'explicit', summaryBreakpoints: false });
+    expect(summaryReads(unmarked.log.cache)).toMatchObject({ read: 0 });
+    expect(summaryReads(unmarked.log.cache).calls).toBeGreaterThan(0);
     console.info(
       `responses, explicit: hit rate ${cost.cacheHitRate.toFixed(3)}, writes ${tokens.cacheWrite}, $${cost.dollars!.total.toFixed(4)}; ${summaries.calls} summaries read ${(summaries.share * 100).toFixed(0)}%`,
     );
