@@ -63,7 +63,8 @@ export interface GenerateTextConversationReuse<Tools> {
    */
   providerOptions?: ProviderOptions;
   /**
-   * Provider options set on the last message of the conversation and on the instruction: the
+   * Provider options set on the instruction and on the last message of the conversation, while
+   * fewer than 4 messages and parts carry them (the conversation's own marks count): the
    * prompt-cache breakpoints of a provider that caches only at marked messages. A provider reads
    * only the options under its own name, so the default marks Anthropic's and changes nothing
    * elsewhere (OpenAI and Gemini cache prefixes without marks). `false` sets none.
@@ -199,9 +200,13 @@ export function createGenerateTextSummarizer<Model, Tools = never>(
         messages: [...conversation, { role: 'user', content: conversationSummaryPrompt(request) }],
       });
       if (breakpoint !== false) {
-        for (const at of [messages.length - 2, messages.length - 1]) {
+        // Anthropic refuses a fifth mark: the conversation's own marks count.
+        let marks = countMarks(messages, breakpoint);
+        for (const at of [messages.length - 1, messages.length - 2]) {
           const message = messages[at];
-          if (message !== undefined) messages[at] = mark(message, breakpoint);
+          if (message === undefined || marks >= MAX_BREAKPOINTS || carries(message, breakpoint)) continue;
+          messages[at] = mark(message, breakpoint);
+          marks++;
         }
       }
       request.signal?.throwIfAborted();
@@ -224,6 +229,31 @@ export function createGenerateTextSummarizer<Model, Tools = never>(
 const ANTHROPIC_BREAKPOINT: ProviderOptions = Object.freeze({
   anthropic: Object.freeze({ cacheControl: Object.freeze({ type: 'ephemeral' }) }),
 });
+
+/** The most cache breakpoints a request may carry (Anthropic's limit). */
+const MAX_BREAKPOINTS = 4;
+
+/** Whether the provider options already hold every field of the breakpoint, for some provider. */
+function carries(holder: { providerOptions?: unknown }, breakpoint: ProviderOptions): boolean {
+  const options = holder.providerOptions as Record<string, Record<string, unknown> | undefined> | undefined;
+  if (options === undefined || options === null) return false;
+  return Object.entries(breakpoint).some(([provider, fields]) => {
+    const own = options[provider];
+    return own !== undefined && own !== null && Object.keys(fields).every((field) => own[field] != null);
+  });
+}
+
+/** The messages and parts that already carry the breakpoint (the host's own marks). */
+function countMarks(messages: readonly AISDKMessage[], breakpoint: ProviderOptions): number {
+  let count = 0;
+  for (const message of messages) {
+    if (carries(message, breakpoint)) count++;
+    if (Array.isArray(message.content)) {
+      for (const part of message.content) if (carries(part as { providerOptions?: unknown }, breakpoint)) count++;
+    }
+  }
+  return count;
+}
 
 /** A copy of the message with the breakpoint's options merged into its own (provider by provider). */
 function mark(message: AISDKMessage, breakpoint: ProviderOptions): AISDKMessage {

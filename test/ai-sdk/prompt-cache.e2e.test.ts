@@ -12,6 +12,7 @@ import {
   createGenerateTextSummarizer,
   ctxkitMiddleware,
   fromGenerateTextResult,
+  fromModelMessages,
   toModelMessages,
 } from 'ctxkit/ai-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -279,6 +280,37 @@ describe('createGenerateTextSummarizer({ reuseConversation }) calls', () => {
     const messages = calls[1]!['messages'] as AISDKMessage[];
     expect(messages.every((message) => message.providerOptions === undefined)).toBe(true);
     expect(calls[1]!['tools']).toBeUndefined();
+  });
+
+  it('adds marks only while fewer than 4 messages and parts carry one', async () => {
+    const calls: Record<string, unknown>[] = [];
+    const summarizer = createGenerateTextSummarizer({
+      generateText: async (options: Record<string, unknown>) => {
+        calls.push(options);
+        return { text: '## Goal\n- Check the logs.', finishReason: 'stop' };
+      },
+      model: 'claude-sonnet-4-5',
+      reuseConversation: {},
+    });
+    const marked = (text: string): Message =>
+      fromModelMessages([{ role: 'user', content: [{ type: 'text', text, providerOptions: BREAKPOINT }] }])
+        .messages[0]!;
+    const count = (messages: AISDKMessage[]) => JSON.stringify(messages).split('"cacheControl"').length - 1;
+    for (const [own, expected] of [
+      [0, 2],
+      [3, 4],
+      [4, 4],
+    ] as const) {
+      const history: Message[] = [
+        ...Array.from({ length: own }, (_, index) => marked(`note ${index}`)),
+        ...conversation,
+      ];
+      calls.length = 0;
+      await summarizer.summarize({ ...request, conversation: history });
+      const messages = calls[0]!['messages'] as AISDKMessage[];
+      expect(count(messages)).toBe(expected);
+      expect(messages.at(-1)!.providerOptions).toEqual(own === 4 ? undefined : BREAKPOINT);
+    }
   });
 
   it('refuses a reuseConversation that is not an object, or tools that are not a tool set', () => {
