@@ -462,6 +462,10 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
       );
     }
   });
+  // Node closes a keep-alive socket after 5 idle seconds; on a loaded machine a client can send its
+  // next request on a socket being closed (ECONNRESET, and the clients here do not retry). The
+  // server keeps idle sockets open for as long as a session here lasts instead.
+  server.keepAliveTimeout = 10 * 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
