@@ -4,6 +4,7 @@
 export {
   type CreateGenerateTextSummarizerOptions,
   createGenerateTextSummarizer,
+  type GenerateTextConversationReuse,
   type GenerateTextFunction,
 } from './create-generate-text-summarizer.js';
 export { createToolResultMessage, type ToolOutcome } from './create-tool-result-message.js';

@@ -129,6 +129,14 @@ export interface OpenAIConversationReuse {
   tools?: OpenAIChatTool[] | OpenAIResponsesTool[];
   /** The conversation's `prompt_cache_key`. */
   promptCacheKey?: string;
+  /**
+   * Place explicit prompt-cache breakpoints on the summary request as the converters'
+   * `cacheBreakpoints` does (GPT-5.6 and later). Needed when the requests are sent with
+   * `prompt_cache_options: { mode: 'explicit' }` (in `parameters`): without a mark such a request
+   * reads nothing from the cache.
+   * @default false
+   */
+  cacheBreakpoints?: boolean | { ttl?: '30m' | '12h' };
 }
 
 /**
@@ -245,7 +253,10 @@ export function createOpenAISummarizer(options: CreateOpenAISummarizerOptions): 
       request.signal?.throwIfAborted();
       const messages = [...conversation, { role: 'user' as const, content: conversationSummaryPrompt(request) }];
       const source = { ...(reuse.systemPrompt === undefined ? {} : { systemPrompt: reuse.systemPrompt }), messages };
-      const role = reuse.systemRole === undefined ? {} : { systemRole: reuse.systemRole };
+      const role = {
+        ...(reuse.systemRole === undefined ? {} : { systemRole: reuse.systemRole }),
+        ...(reuse.cacheBreakpoints === undefined ? {} : { cacheBreakpoints: reuse.cacheBreakpoints }),
+      };
       const key = reuse.promptCacheKey ?? options.promptCacheKey;
       const shared = {
         ...parameters,

@@ -21,6 +21,7 @@ import type {
   OpenAIChatToolCall,
   OpenAIChatUserPart,
 } from './chat-types.js';
+import { breakpointOf, CHAT_ITEMS, isStableMessage, placeCacheBreakpoints } from './internal/cache-breakpoints.js';
 import { imageUrl } from './internal/image-url.js';
 import { instructionText } from './internal/instruction-text.js';
 import { readData } from './internal/provider-data.js';
@@ -43,6 +44,21 @@ export interface ToOpenAIChatOptions {
    * @default 'system'
    */
   systemRole?: 'system' | 'developer';
+  /**
+   * Place explicit prompt-cache breakpoints (`prompt_cache_breakpoint`, taken by GPT-5.6 and later
+   * models), at most 4 per request (marks the messages already carry count): on the newest
+   * message (what the next request reads back), on the system prompt, on the newest of ctxkit's
+   * archived results, summaries and digests (a batch archived later re-writes the cache only from
+   * there), and on the message before the newest. A mark goes on the last content part of a system,
+   * developer, user or tool message (a string content becomes one text part); an assistant message
+   * takes none, so the nearest message before it is marked instead. `true` leaves each mark's TTL to
+   * the request's `prompt_cache_options.ttl` (30 minutes by default); `{ ttl: '12h' }` asks for longer.
+   * Under the default `prompt_cache_options.mode: 'implicit'` OpenAI adds its own breakpoint and
+   * writes the latest three marks; with `mode: 'explicit'` it writes all four. Price such a model
+   * with `OPENAI_EXPLICIT_CACHE`.
+   * @default false
+   */
+  cacheBreakpoints?: boolean | { ttl?: '30m' | '12h' } | undefined;
 }
 
 /**
@@ -75,10 +91,10 @@ export interface ToOpenAIChatResult {
  * every tool call is answered by exactly one result right after it.
  *
  * @param conversation - The system prompt and the messages to send.
- * @param options - The role for a new system prompt.
+ * @param options - The role for a new system prompt, and the prompt-cache breakpoints to place.
  * @returns The wire messages and the warnings.
  * @throws `ContextError` with code `INPUT_INVALID` when a message does not fit ctxkit's message
- * model (the index and field are named).
+ * model (the index and field are named), or `cacheBreakpoints` is not `true`, `false` or `{ ttl }`.
  *
  * @example
  * ```ts
@@ -95,7 +111,11 @@ export function toOpenAIChat(
   const warnings: ConversionWarning[] = [];
   // The sentences about the message being written, filed under its index once it is written.
   const notes: string[] = [];
+  const mark = breakpointOf(WHERE, options.cacheBreakpoints);
   const output: OpenAIChatMessage[] = system(conversation, options);
+  const systemEnd = output.length - 1;
+  const last = conversation.messages.length - 1;
+  let stable: number | undefined;
   conversation.messages.forEach((message, index) => {
     const path = `messages[${index}]`;
     switch (message.role) {
@@ -112,7 +132,9 @@ export function toOpenAIChat(
         break;
     }
     for (const note of notes.splice(0)) warnings.push({ index, message: note });
+    if (index < last - 1 && isStableMessage(message) && output.length > 0) stable = output.length - 1;
   });
+  if (mark) placeCacheBreakpoints(output, { system: systemEnd >= 0 ? systemEnd : undefined, stable }, mark, CHAT_ITEMS);
   return { messages: output, warnings };
 }
 

@@ -2,6 +2,7 @@ import { expectObject, type WireObject } from '../internal/wire-object.js';
 import type { AssistantMessage, ImageContent, TextContent, ToolResultMessage, UserMessage } from '../types.js';
 import { assertMessages } from '../validation/assert-messages.js';
 import type { ConversionWarning } from './chat-types.js';
+import { breakpointOf, isStableMessage, placeCacheBreakpoints, RESPONSES_ITEMS } from './internal/cache-breakpoints.js';
 import { imageUrl } from './internal/image-url.js';
 import { instructionText } from './internal/instruction-text.js';
 import { readData } from './internal/provider-data.js';
@@ -32,6 +33,19 @@ export interface ToOpenAIResponsesOptions {
    * @default 'system'
    */
   systemRole?: 'system' | 'developer';
+  /**
+   * Place explicit prompt-cache breakpoints (`prompt_cache_breakpoint`, taken by GPT-5.6 and later
+   * models), at most 4 per request (marks the items already carry count), where
+   * `toOpenAIChat`'s `cacheBreakpoints` places them: the newest item, the system prompt, the newest
+   * of ctxkit's archived results, summaries and digests, and the item before the newest. A mark goes
+   * on the last part of an input message (user, system, developer) or of a function call's output
+   * (a string becomes one `input_text` part); the model's own items (messages, reasoning, function
+   * calls) take none, so the nearest input before them is marked instead. `true` leaves each mark's
+   * TTL to the request's `prompt_cache_options.ttl` (30 minutes by default); `{ ttl: '12h' }` asks
+   * for longer. Price such a model with `OPENAI_EXPLICIT_CACHE`.
+   * @default false
+   */
+  cacheBreakpoints?: boolean | { ttl?: '30m' | '12h' } | undefined;
 }
 
 /**
@@ -68,10 +82,10 @@ export interface ToOpenAIResponsesResult {
  * answered by exactly one output.
  *
  * @param conversation - The system prompt and the messages to send.
- * @param options - The role for a new system prompt.
+ * @param options - The role for a new system prompt, and the prompt-cache breakpoints to place.
  * @returns The input items and the warnings.
  * @throws `ContextError` with code `INPUT_INVALID` when a message does not fit ctxkit's message
- * model (the index and field are named).
+ * model (the index and field are named), or `cacheBreakpoints` is not `true`, `false` or `{ ttl }`.
  *
  * @example
  * ```ts
@@ -88,7 +102,11 @@ export function toOpenAIResponses(
   const warnings: ConversionWarning[] = [];
   // The sentences about the message being written, filed under its index once it is written.
   const notes: string[] = [];
+  const mark = breakpointOf(WHERE, options.cacheBreakpoints);
   const items: OpenAIResponsesItem[] = system(conversation, options);
+  const systemEnd = items.length - 1;
+  const last = conversation.messages.length - 1;
+  let stable: number | undefined;
   conversation.messages.forEach((message, index) => {
     switch (message.role) {
       case 'user':
@@ -102,7 +120,10 @@ export function toOpenAIResponses(
         break;
     }
     for (const note of notes.splice(0)) warnings.push({ index, message: note });
+    if (index < last - 1 && isStableMessage(message) && items.length > 0) stable = items.length - 1;
   });
+  if (mark)
+    placeCacheBreakpoints(items, { system: systemEnd >= 0 ? systemEnd : undefined, stable }, mark, RESPONSES_ITEMS);
   return { items, warnings };
 }
 

@@ -48,6 +48,17 @@ describe('structural compatibility with the AI SDK', () => {
     const manager = createContextManager({ model: 'claude-sonnet-4-6', summarizer: heuristicSummarizer });
     const model = wrapLanguageModel({ model: anthropic('claude-sonnet-4-6'), middleware: ctxkitMiddleware(manager) });
     const summarizer = createGenerateTextSummarizer({ generateText, model: anthropic('claude-haiku-4-5') });
+    // Reusing the conversation: its tool set, as generateText takes it, without casts.
+    const reusing = createGenerateTextSummarizer({
+      generateText,
+      model: anthropic('claude-sonnet-4-6'),
+      reuseConversation: {
+        system: 'You are a coding agent.',
+        tools: {} as ToolSet,
+        providerOptions: { openai: { promptCacheKey: 'session-42' } },
+      },
+    });
+    expect(typeof reusing.summarize).toBe('function');
     expect(model.modelId).toBe('claude-sonnet-4-6');
     expect(typeof summarizer.summarize).toBe('function');
     const usage: LanguageModelUsage = {

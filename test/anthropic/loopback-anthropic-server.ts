@@ -47,6 +47,8 @@ export interface AnthropicServerStats {
   promptTokens: number[];
   /** With `promptCache`: the tokens each summary request read from the cache and sent in all. */
   summaryCache: Array<{ read: number; prompt: number }>;
+  /** The usage each answered request reported, summaries marked. */
+  usage: Array<{ summary: boolean; input: number; cacheRead: number; cacheWrite: number; output: number }>;
 }
 
 /** A running server. */
@@ -214,6 +216,7 @@ export async function startAnthropicServer(options: AnthropicServerOptions): Pro
     summaryMaxTokens: [],
     promptTokens: [],
     summaryCache: [],
+    usage: [],
   };
   let calls = 0;
   const cache = options.promptCache ? new PromptCacheEmulator(options.promptCache.rules) : undefined;
@@ -285,6 +288,13 @@ export async function startAnthropicServer(options: AnthropicServerOptions): Pro
         output_tokens: Math.ceil(approximateCounter.count(JSON.stringify(content)) * 1.2),
       },
     };
+    stats.usage.push({
+      summary,
+      input: message.usage.input_tokens,
+      cacheRead: message.usage.cache_read_input_tokens,
+      cacheWrite: message.usage.cache_creation_input_tokens,
+      output: message.usage.output_tokens,
+    });
     if (compacted)
       (message.usage as Record<string, unknown>)['iterations'] = [
         compacted.iteration,

@@ -215,6 +215,20 @@ describe('a session against an emulated prompt cache', () => {
     const marked = await session({ breakpoints: true, reuse: false });
     expect(marked.stats.rejected).toEqual([]);
     expect(marked.cost.cacheHitRate).toBeGreaterThan(0.6);
+    // stats().cost is exactly what the server reported for the conversation's own requests.
+    const own = marked.stats.usage.filter((usage) => !usage.summary);
+    const sum = (pick: (usage: (typeof own)[number]) => number) => own.reduce((total, usage) => total + pick(usage), 0);
+    expect(marked.cost.tokens).toMatchObject({
+      uncachedInput: sum((usage) => usage.input),
+      cacheWrite: sum((usage) => usage.cacheWrite),
+      cacheRead: sum((usage) => usage.cacheRead),
+      output: sum((usage) => usage.output),
+    });
+    expect(marked.cost.tokens.cacheWrite).toBeGreaterThan(0);
+    expect(marked.cost.cacheHitRate).toBeCloseTo(
+      sum((usage) => usage.cacheRead) / sum((usage) => usage.input + usage.cacheRead + usage.cacheWrite),
+      12,
+    );
     const { tokens, dollars } = marked.cost;
     expect(dollars!.total).toBeCloseTo(
       (tokens.uncachedInput * 3 + tokens.cacheWrite * 3.75 + tokens.cacheRead * 0.3 + tokens.output * 15) / 1e6,

@@ -1,12 +1,14 @@
 // A loopback OpenAI: Chat Completions and Responses over HTTP for the real `openai` client. It
 // validates every request by OpenAI's rules, counts the prompt with its own (stricter) tokenizer,
 // answers OpenAI's real overflow error when the prompt exceeds the window, and plays a scripted
-// tool-using model: a few tool calls per user turn, then an answer. Requests without tools are
-// summary requests and get a summary.
+// tool-using model: a few tool calls per user turn, then an answer. Requests without tools, and
+// requests whose last message is ctxkit's summary instruction (a summarizer reusing the
+// conversation), are summary requests and get a summary. With `promptCache` it emulates OpenAI's
+// prompt cache (openai-prompt-cache.ts) and reports it as OpenAI does.
 
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { approximateCounter } from 'ctxkit';
+import { approximateCounter, type PromptCacheRules } from 'ctxkit';
 import {
   CompactionKeys,
   type NativeCompactionLog,
@@ -16,6 +18,7 @@ import {
   readOpenAICompactions,
   summarizeForCompaction,
 } from '../native/native-compaction-loopback.js';
+import { automaticSteps, type OpenAICacheBlock, OpenAIPromptCache } from './openai-prompt-cache.js';
 import { checkChatRequest, checkResponsesRequest, type OpenAIError } from './openai-rules.js';
 
 type Wire = Record<string, unknown>;
@@ -27,6 +30,23 @@ export interface FakeOpenAIOptions {
   maxOutputTokens: number;
   /** The most tool calls the model makes at once after a user message (it varies from 1), before it answers. @default 3 */
   toolCallsPerTurn?: number;
+  /**
+   * Emulate the prompt cache with these rules (`OPENAI_AUTOMATIC_CACHE`, or `OPENAI_EXPLICIT_CACHE`
+   * for GPT-5.6's breakpoints), apart for each `prompt_cache_key`, with `now` the clock of its TTL,
+   * and report `cached_tokens` (and `cache_write_tokens` with breakpoints). Without it, a request
+   * that starts with all of the previous request's messages reports that request's count as cached.
+   */
+  promptCache?: { rules: PromptCacheRules; now: () => number };
+}
+
+/** The prompt cache's share of one answered request, as the server reported it. */
+export interface FakeOpenAICacheUsage {
+  endpoint: 'chat' | 'responses';
+  summary: boolean;
+  promptTokens: number;
+  cachedTokens: number;
+  cacheWriteTokens: number;
+  promptCacheKey: string | undefined;
 }
 
 export interface FakeOpenAILog {
@@ -38,6 +58,8 @@ export interface FakeOpenAILog {
   overflows: number;
   /** The `max_completion_tokens` / `max_output_tokens` of each summary request. */
   summaryBudgets: number[];
+  /** Every answered request's prompt and cache usage as reported (with `promptCache`). */
+  cache: FakeOpenAICacheUsage[];
 }
 
 export interface FakeOpenAI {
@@ -91,8 +113,65 @@ const SUMMARY = [
   '- Run the tests again.',
 ].join('\n');
 
+/** Whether the last message is ctxkit's instruction to summarize the conversation above it. */
+function endsWithSummaryInstruction(items: Wire[]): boolean {
+  const last = items[items.length - 1];
+  if (last?.role !== 'user') return false;
+  const content = last.content;
+  const text =
+    typeof content === 'string'
+      ? content
+      : Array.isArray(content)
+        ? content.map((part) => String((part as Wire).text ?? '')).join('')
+        : '';
+  return text.startsWith('Stop working on the task');
+}
+
+/** A block's tokens, counted as countPromptTokens counts (a header adds its framing). */
+function blockTokens(value: unknown, header: boolean): number {
+  let tokens = 0;
+  const walk = (part: unknown): void => {
+    if (typeof part === 'string') tokens += countString(part);
+    else if (Array.isArray(part)) part.forEach(walk);
+    else if (typeof part === 'object' && part !== null) Object.values(part).forEach(walk);
+  };
+  walk(value);
+  return Math.ceil(tokens * 1.5) + (header ? 4 : 0);
+}
+
+/**
+ * The request as the prompt cache sees it: the tools, the instructions, then each message's header
+ * (its fields but the content) and each content part. A string content reads as one text part, and
+ * a breakpoint mark is no part of the content (a prefix cached with one is read without it).
+ */
+function cacheBlocks(tools: unknown, instructions: unknown, items: Wire[]): OpenAICacheBlock[] {
+  const blocks: OpenAICacheBlock[] = [];
+  const add = (value: unknown, header: boolean, breakpoint = false) =>
+    blocks.push({ key: JSON.stringify(value), tokens: blockTokens(value, header), breakpoint });
+  if (tools !== undefined) add({ tools }, false);
+  if (typeof instructions === 'string') add({ instructions }, false);
+  for (const item of items) {
+    const field = item.type === 'function_call_output' ? 'output' : 'content' in item ? 'content' : undefined;
+    if (field === undefined) {
+      add(item, true);
+      continue;
+    }
+    const { [field]: content, type, ...header } = item;
+    add({ ...header, ...(type === 'message' ? {} : { type }) }, true);
+    const parts =
+      typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : [];
+    for (const part of parts as Wire[]) {
+      const { prompt_cache_breakpoint: mark, ...rest } = part;
+      const kind = rest.type === 'input_text' || rest.type === 'output_text' ? 'text' : rest.type;
+      add({ ...rest, type: kind }, false, mark != null);
+    }
+  }
+  return blocks;
+}
+
 export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeOpenAI> {
-  const log: FakeOpenAILog = { requests: [], rejected: [], overflows: 0, summaryBudgets: [] };
+  const log: FakeOpenAILog = { requests: [], rejected: [], overflows: 0, summaryBudgets: [], cache: [] };
+  const promptCache = options.promptCache ? new OpenAIPromptCache(options.promptCache.rules) : undefined;
   const perTurn = options.toolCallsPerTurn ?? 3;
   let calls = 0;
   let previous: { items: string[]; tokens: number } | undefined;
@@ -106,6 +185,51 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
     const cached = hit && previous ? Math.floor(Math.min(previous.tokens, tokens) / 128) * 128 : 0;
     previous = { items: serialized, tokens };
     return cached;
+  }
+
+  /**
+   * The request's cache usage: by the emulated cache with `promptCache` (never more than the prompt
+   * the server counted), else by the previous request. Logged as reported.
+   */
+  function cacheUsage(
+    endpoint: 'chat' | 'responses',
+    body: Wire,
+    items: Wire[],
+    tokens: number,
+    summary: boolean,
+  ): { cached: number; written: number } {
+    let cached: number;
+    let written = 0;
+    if (promptCache) {
+      const mode = (body.prompt_cache_options as Wire | undefined)?.mode;
+      const key = typeof body.prompt_cache_key === 'string' ? body.prompt_cache_key : undefined;
+      const usage = promptCache.send({
+        blocks: cacheBlocks(body.tools, body.instructions, items),
+        key,
+        mode: mode === 'explicit' ? 'explicit' : 'implicit',
+        at: options.promptCache!.now(),
+      });
+      // The blocks are counted apart, so their sum can pass the prompt's count by a few tokens.
+      cached = Math.min(usage.cached, tokens);
+      if (cached < usage.cached && promptCache.rules.mode === 'automatic')
+        cached = automaticSteps(cached, promptCache.rules.minPrefixTokens);
+      written = Math.min(usage.written, tokens - cached);
+    } else cached = cachedTokens(items, tokens);
+    log.cache.push({
+      endpoint,
+      summary,
+      promptTokens: tokens,
+      cachedTokens: cached,
+      cacheWriteTokens: written,
+      promptCacheKey: typeof body.prompt_cache_key === 'string' ? body.prompt_cache_key : undefined,
+    });
+    return { cached, written };
+  }
+
+  /** `*_tokens_details` of the prompt: writes are reported by a cache with breakpoints only. */
+  function promptDetails(usage: { cached: number; written: number }): Wire {
+    const writes = promptCache?.rules.mode === 'breakpoints' ? { cache_write_tokens: usage.written } : {};
+    return { cached_tokens: usage.cached, ...writes };
   }
 
   /** What the model does next: parallel tool calls right after a user message, then an answer. */
@@ -155,7 +279,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
     const problem = checkChatRequest(body);
     if (problem) return reject('chat', problem);
     const messages = body.messages as Wire[];
-    const summary = body.tools === undefined;
+    const summary = body.tools === undefined || endsWithSummaryInstruction(messages);
     const budget = Number(body.max_completion_tokens ?? body.max_tokens ?? options.maxOutputTokens);
     if (budget > options.maxOutputTokens) {
       return reject('chat', {
@@ -165,10 +289,10 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
         code: 'invalid_value',
       });
     }
-    const tokens = countPromptTokens(summary ? messages : [...messages, body.tools]);
+    const tokens = countPromptTokens(body.tools === undefined ? messages : [...messages, body.tools]);
     log.requests.push({ endpoint: 'chat', summary, promptTokens: tokens });
     if (tokens > options.contextWindow) return overflow('chat', tokens);
-    const cached = cachedTokens(messages, tokens);
+    const cache = cacheUsage('chat', body, messages, tokens, summary);
     if (summary) log.summaryBudgets.push(budget);
     const step = summary ? { text: SUMMARY } : nextStep(messages, (message) => message.role === 'user');
     const message: Wire = {
@@ -197,7 +321,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
           prompt_tokens: tokens,
           completion_tokens: completionTokens,
           total_tokens: tokens + completionTokens,
-          prompt_tokens_details: { cached_tokens: cached, audio_tokens: 0 },
+          prompt_tokens_details: { ...promptDetails(cache), audio_tokens: 0 },
           completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0 },
         },
       },
@@ -212,10 +336,12 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
     if ('error' in read) return { status: 400, body: read.error };
     const input = read.input;
     const tokens = countPromptTokens([...input, body.tools, body.instructions]);
-    log.requests.push({ endpoint: 'responses', summary: false, promptTokens: tokens });
+    const summary = endsWithSummaryInstruction(input);
+    log.requests.push({ endpoint: 'responses', summary, promptTokens: tokens });
     if (tokens > options.contextWindow) return overflow('responses', tokens);
-    const cached = cachedTokens(input, tokens);
-    const step = nextStep(input, (item) => item.role === 'user');
+    const cache = cacheUsage('responses', body, input, tokens, summary);
+    if (summary) log.summaryBudgets.push(Number(body.max_output_tokens));
+    const step = summary ? { text: SUMMARY } : nextStep(input, (item) => item.role === 'user');
     const n = log.requests.length;
     const reasoning = {
       id: `rs_${n}`,
@@ -260,7 +386,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
         output,
         usage: {
           input_tokens: tokens,
-          input_tokens_details: { cached_tokens: cached },
+          input_tokens_details: promptDetails(cache),
           output_tokens: 60,
           output_tokens_details: { reasoning_tokens: 20 },
           total_tokens: tokens + 60,
@@ -360,6 +486,10 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
       );
     }
   });
+  // Node closes a keep-alive socket after 5 idle seconds; on a loaded machine a client can send its
+  // next request on a socket being closed (ECONNRESET, and the clients here do not retry). The
+  // server keeps idle sockets open for as long as a session here lasts instead.
+  server.keepAliveTimeout = 10 * 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
