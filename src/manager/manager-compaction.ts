@@ -36,6 +36,11 @@ interface ManagerCompactionParts {
   levels: readonly CompactionLevel[];
   /** The most the model writes in one response. */
   maxModelOutput: number;
+  /**
+   * The most a threshold or manual compaction's checkpoint may take, pinned facts included (the
+   * cost-aware policy's); unset, the summary budget and the pinned facts' own room apply.
+   */
+  maxCheckpointTokens?: number | undefined;
   /** What a level's kept tail must leave under the limit to count as fitting: room for a summary. */
   summaryRoom: number;
   /** Tokens of the system prompt and tools. */
@@ -97,7 +102,8 @@ export class ManagerCompaction {
   /**
    * The one async step: summarizes what is older than the chosen level's kept tail (of
    * `recentTokens`). The summary's budget is what the tail leaves under the limit (10% free),
-   * under `target` too when one is given, within the model's output cap. Reports nothing.
+   * under `target` too when one is given (else under `maxCheckpointTokens`, when set), within the
+   * model's output cap. Under either, the pinned facts share that budget. Reports nothing.
    */
   async summarize(
     history: readonly Message[],
@@ -109,16 +115,20 @@ export class ManagerCompaction {
     const used = recentTokens + extras();
     // compact's own budget rule (what the kept tail leaves under the limit), within the model's cap.
     let maxOutputTokens = Math.min(maxModelOutput, defaultSummaryBudget(level.config, used));
+    const { maxCheckpointTokens } = this.parts;
     if (target !== undefined) {
       maxOutputTokens = Math.min(maxOutputTokens, Math.max(MIN_SUMMARY_TOKENS, target - used - Math.ceil(target / 10)));
+    } else if (maxCheckpointTokens !== undefined) {
+      maxOutputTokens = Math.min(maxOutputTokens, maxCheckpointTokens);
     }
+    const whole = target !== undefined || maxCheckpointTokens !== undefined;
     return compact(history, {
       summarizer: options.summarizer,
       config: level.config,
       counter,
       maxOutputTokens,
-      // Under a target the whole checkpoint, pinned facts included, stays within the summary budget.
-      ...(target === undefined ? {} : { maxPinnedTokens: 0 }),
+      // Under a target or a checkpoint cap the whole checkpoint, pinned facts included, stays within the summary budget.
+      ...(whole ? { maxPinnedTokens: 0 } : {}),
       ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
       ...(options.tools === undefined ? {} : { tools: options.tools }),
       ...(callOptions.instructions ? { instructions: callOptions.instructions } : {}),
