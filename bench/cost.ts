@@ -472,7 +472,7 @@ async function main() {
         };
         rows.push(row);
         process.stderr.write(
-          `${provider.name} ${window / 1000}k ${policy}: $${row.dollars.toFixed(2)} hit ${(row.cacheHitRate * 100).toFixed(0)}% sent ${(row.tokensSent / 1e6).toFixed(1)}M summaries ${row.summaryCalls.toFixed(1)} facts ${(row.factsKept * 100).toFixed(0)}% overflows ${row.overflows} (reads $${row.cacheReads.toFixed(2)} writes $${row.cacheWrites.toFixed(2)} uncached $${row.uncached.toFixed(2)} output $${row.output.toFixed(2)})\n`,
+          `${provider.name} ${window / 1000}k ${policy}: $${row.dollars.toFixed(2)} hit ${(row.cacheHitRate * 100).toFixed(0)}% sent ${(row.tokensSent / 1e6).toFixed(1)}M summaries ${row.summaryCalls.toFixed(1)} facts ${(row.factsKept * 100).toFixed(1)}% overflows ${row.overflows} (reads $${row.cacheReads.toFixed(2)} writes $${row.cacheWrites.toFixed(2)} uncached $${row.uncached.toFixed(2)} output $${row.output.toFixed(2)})\n`,
         );
       }
     }
@@ -553,7 +553,7 @@ function writeResults(rows: readonly Row[]): void {
     'turn (when that frees 20k) and compacts as pi does; `clear-tool-uses` clears all but the 3 newest tool results on',
     'every request past min(100k, window / 2), and compacts as pi does; `ctxkit previous` is the manager with',
     '`costAware: false` and a rebuilt summary prompt; `ctxkit new` the default manager (its kept tail and checkpoint',
-    'chosen by the window: 4,000 and 4,761 tokens at 64k, 5,508 and 18,361 at 200k); `ctxkit new, 20k tail` sets the',
+    'chosen by the window: 4,000 and 7,142 tokens at 64k, 5,508 and 27,542 at 200k); `ctxkit new, 20k tail` sets the',
     'reference `keepRecentTokens: 20_000`. Anthropic breakpoints: the system prompt and the last two messages (ctxkit',
     'new: and the last archived result or summary).',
     '',

@@ -196,8 +196,14 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
   function accountAndCompact(callOptions: CallOptions, request: boolean): PrepareResult | Promise<PrepareResult> {
     const usage = accounting.measure(state.projection, true);
     accounting.warn(usage);
-    // The threshold is the bound; the cost policy may compact earlier, when that costs less.
-    const pays = request && policy !== undefined && usage.level !== 'compact' && policy.shouldCompact(usage.tokens);
+    // The threshold is the bound; the cost policy may compact earlier, when that costs less (not
+    // when the provider compacts natively: ctxkit's compaction is then the fallback, at the threshold).
+    const pays =
+      request &&
+      policy !== undefined &&
+      !natives.enabled &&
+      usage.level !== 'compact' &&
+      policy.shouldCompact(usage.tokens);
     if (request) policy?.requested();
     const due =
       config.autoCompact &&

@@ -24,7 +24,7 @@ const KEEP_SHARE = 0.03;
 const MIN_KEEP_TOKENS = 4_000;
 const MAX_KEEP_TOKENS = 20_000;
 /** The cost-aware checkpoint's share of the effective token limit (its pinned facts included), and its floor. */
-const CHECKPOINT_SHARE = 0.1;
+const CHECKPOINT_SHARE = 0.15;
 const MIN_CHECKPOINT_TOKENS = 2_000;
 
 /**
@@ -41,8 +41,8 @@ export function costAwareKeepRecentTokens(limit: number | undefined): number {
 }
 
 /**
- * The most tokens a cost-aware compaction's checkpoint may take, pinned facts included: 10% of the
- * effective token limit, at least 2,000 (4,761 for a 64k window, 18,361 for 200k); `undefined`
+ * The most tokens a cost-aware compaction's checkpoint may take, pinned facts included: 15% of the
+ * effective token limit, at least 2,000 (7,142 for a 64k window, 27,542 for 200k); `undefined`
  * without a limit. The checkpoint is re-read on every request and re-written at every compaction,
  * and its pinned facts are written by their keys when the room is short.
  *

@@ -223,7 +223,7 @@ describe('the cost-aware policy', () => {
     expect(tail({ contextWindow: 64_000, costAware: false })).toBe(20_000);
   });
 
-  it('holds a checkpoint to a tenth of the limit, and frees more than it leaves', async () => {
+  it('holds a checkpoint to 15% of the limit, and frees more than it leaves', async () => {
     const events: ContextEvent[] = [];
     const aware = setup(true, events, 64_000);
     const plain: ContextEvent[] = [];
@@ -256,15 +256,16 @@ describe('the cost-aware policy', () => {
     expect(compactions.length).toBeGreaterThan(1);
     const checkpoints = history.filter((message) => message.meta?.kind === 'compaction_summary');
     expect(checkpoints).toHaveLength(1);
-    // 10% of the 47,616-token limit: 4,761.
-    expect(estimateMessageTokens(checkpoints[0]!, referenceCounter)).toBeLessThanOrEqual(4_761 + 64);
+    // 15% of the 47,616-token limit: 7,142 (and the summary message's own heading).
+    const cap = 7_142 * 1.02;
+    expect(estimateMessageTokens(checkpoints[0]!, referenceCounter)).toBeLessThanOrEqual(cap);
     for (const event of compactions) {
       if (event.type === 'compaction-end') expect(event.tokensBefore - event.tokensAfter).toBeGreaterThanOrEqual(4_000);
     }
     // The reference defaults' checkpoint takes the summary budget and the pinned facts' own room.
     const referenceCheckpoint = previous.find((message) => message.meta?.kind === 'compaction_summary');
     expect(referenceCheckpoint).toBeDefined();
-    expect(estimateMessageTokens(referenceCheckpoint!, referenceCounter)).toBeGreaterThan(4_761 + 64);
+    expect(estimateMessageTokens(referenceCheckpoint!, referenceCounter)).toBeGreaterThan(cap);
   });
 });
 
