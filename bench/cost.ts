@@ -481,6 +481,16 @@ async function main() {
 }
 
 const money = (value: number) => `$${value.toFixed(2)}`;
+
+/** Whether the goal is met (30% cheaper with no fewer facts kept), and what misses it. */
+function verdict(saved: number, kept: number, cheapestKept: number): string {
+  const cheaper = saved >= 0.3;
+  const retained = kept >= cheapestKept - 1e-9;
+  if (cheaper && retained) return 'met';
+  const facts = `${((cheapestKept - kept) * 100).toFixed(1)} points fewer facts kept`;
+  if (cheaper) return `not met: ${facts}`;
+  return retained ? 'not met: not 30% cheaper' : `not met: not 30% cheaper, and ${facts}`;
+}
 const share = (value: number) => `${Math.round(value * 100)}%`;
 
 function writeResults(rows: readonly Row[]): void {
@@ -498,7 +508,7 @@ function writeResults(rows: readonly Row[]): void {
         ? retained.reduce((best, row) => (row.dollars < best.dollars ? row : best))
         : undefined;
       verdicts.push(
-        `- ${provider.name}, ${window / 1000}k: ctxkit's new defaults cost ${money(fresh.dollars)} with ${share(fresh.factsKept)} of the facts kept, ${Math.round(saved * 100)}% less than the cheapest alternative (${cheapest.policy}, ${money(cheapest.dollars)}, ${share(cheapest.factsKept)} kept)${cheapestRetained && cheapestRetained !== cheapest ? `; the cheapest that keeps no more facts is ${cheapestRetained.policy} (${money(cheapestRetained.dollars)})` : ''}: the 30% goal is ${saved >= 0.3 && fresh.factsKept >= cheapest.factsKept - 1e-9 ? 'met' : 'not met'}.`,
+        `- ${provider.name}, ${window / 1000}k: ctxkit's new defaults cost ${money(fresh.dollars)} with ${share(fresh.factsKept)} of the facts kept, ${Math.round(saved * 100)}% less than the cheapest alternative (${cheapest.policy}, ${money(cheapest.dollars)}, ${share(cheapest.factsKept)} kept)${cheapestRetained && cheapestRetained !== cheapest ? `; the cheapest that keeps no more facts is ${cheapestRetained.policy} (${money(cheapestRetained.dollars)})` : ''}: the 30% goal is ${verdict(saved, fresh.factsKept, cheapest.factsKept)}.`,
       );
       blocks.push(
         `#### ${provider.name}, ${window / 1000}k window\n\n${table(
