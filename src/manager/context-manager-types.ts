@@ -57,13 +57,19 @@ export interface ContextManagerOptions {
    */
   pricing?: ModelPricing | false;
   /**
-   * Decide by expected cost when to archive old tool results, on top of the
-   * `toolCallCutoff + toolSummaryBatch` bound: archive once the cache reads the archivable results
-   * have cost since they became archivable reach the cost of archiving them (the prompt cache
-   * re-written after the first of them, and the summary call), and at once when the prompt cache
-   * has gone cold (no request for longer than its TTL), when re-writing costs nothing extra. It
-   * only ever archives earlier than the bound, so it never lets the context grow further. Weighs
-   * with `pricing`, or Anthropic's 5-minute cache rules without one.
+   * Decide by expected cost when to archive old tool results and when to compact, within the
+   * `toolCallCutoff + toolSummaryBatch` bound and the compaction threshold: archive or compact once
+   * the cache reads of what it would drop, since it became droppable, reach its cost (the prompt
+   * cache re-written after the first archived result, or the kept tail and the checkpoint written
+   * again, and the summary call), and at once when the prompt cache has gone cold (no request for
+   * longer than its TTL) and that pays. It only ever acts earlier than the bounds, so it never lets
+   * the context grow further. Weighs with `pricing`, or Anthropic's 5-minute cache rules without one.
+   *
+   * It also keeps what every request re-reads small: unless `config.keepRecentTokens` is set, the
+   * kept tail is 3% of the effective token limit (4,000 to 20,000 tokens; `config.keepRecentTokens:
+   * 20_000` selects the reference tail), and the checkpoint of a compaction the manager decides on,
+   * pinned facts included, takes at most 15% of the limit (at least 2,000 tokens). `false` restores threshold-only behaviour with
+   * the reference tail and checkpoint budget.
    * @default true
    */
   costAware?: boolean;

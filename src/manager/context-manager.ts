@@ -1,4 +1,4 @@
-import { effectiveKeepRecentTokens, effectiveTokenLimit } from '../config/index.js';
+import { effectiveKeepRecentTokens, effectiveTokenLimit, resolveConfig } from '../config/index.js';
 import { approximateCounter } from '../counting/approximate-counter.js';
 import type { ContextUsage } from '../counting/context-usage.js';
 import { countMessageTokens } from '../counting/count-message-tokens.js';
@@ -9,13 +9,14 @@ import { checkPricing, getModelPricing, type ModelPricing } from '../models/mode
 import { addSpendChecked, emptySpend } from '../models/usage-cost.js';
 import { withoutAwaitedResults } from '../pipeline/awaited-approvals.js';
 import type { CompactionResult } from '../pipeline/compact.js';
+import { PINNED_HEADING } from '../summarizing/anchors/pinned-section.js';
 import type { Summarizer } from '../summarizing/summarizer-types.js';
 import type { Message } from '../types.js';
 import { assertObjectArgument, invalidArgument } from '../validation/assert-argument.js';
 import { CompactionBackoff } from './compaction-backoff.js';
 import { compactionLevels } from './compaction-levels.js';
 import type { CallOptions, ContextManager, ContextManagerOptions, PrepareResult } from './context-manager-types.js';
-import { CostPolicy } from './cost-policy.js';
+import { CostPolicy, costAwareCheckpointTokens, costAwareKeepRecentTokens } from './cost-policy.js';
 import type { ContextEvent } from './events.js';
 import { endsWithFreshSummary } from './internal/ends-with-fresh-summary.js';
 import { checkArray, checkList } from './internal/host-input.js';
@@ -57,7 +58,17 @@ const MIN_ROOM_FOR_SUMMARY = 2_048;
  * ```
  */
 export function createContextManager(options: ContextManagerOptions): ContextManager {
-  const { config, limits } = resolveManagerOptions(options);
+  const resolved = resolveManagerOptions(options);
+  const { limits } = resolved;
+  const costAware = options.costAware !== false;
+  // The cost-aware policy keeps a smaller tail by default; a keepRecentTokens the host sets wins.
+  const config =
+    costAware && options.config?.keepRecentTokens === undefined
+      ? resolveConfig({
+          ...resolved.config,
+          keepRecentTokens: costAwareKeepRecentTokens(effectiveTokenLimit(resolved.config)),
+        })
+      : resolved.config;
   const counter = options.counter ?? approximateCounter;
   const limit = effectiveTokenLimit(config);
   const now = options.now ?? Date.now;
@@ -78,8 +89,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
   const pricing = resolvePricing(options);
   let spent = emptySpend(pricing !== undefined);
   const accounting = new TokenAccounting({ config, extras, emit });
-  const policy =
-    options.costAware === false ? undefined : new CostPolicy({ pricing, now, keep: effectiveKeepRecentTokens(config) });
+  const policy = costAware ? new CostPolicy({ pricing, now, keep: effectiveKeepRecentTokens(config) }) : undefined;
   const reported = accounting.recorded;
   // Each summary request carries the conversation as last sent, for summarizers that reuse its
   // prompt cache; not when the cache has gone cold, when a rebuilt prompt costs less than a re-write.
@@ -105,6 +115,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     limit,
     levels: compactionLevels(config),
     maxModelOutput,
+    maxCheckpointTokens: costAware ? costAwareCheckpointTokens(limit) : undefined,
     summaryRoom: Math.min(maxModelOutput, Math.floor(config.reserveTokens * 0.8), MIN_ROOM_FOR_SUMMARY),
     extras,
     emit,
@@ -191,8 +202,14 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
   function accountAndCompact(callOptions: CallOptions, request: boolean): PrepareResult | Promise<PrepareResult> {
     const usage = accounting.measure(state.projection, true);
     accounting.warn(usage);
-    // The threshold is the bound; the cost policy may compact earlier, when that costs less.
-    const pays = request && policy !== undefined && usage.level !== 'compact' && policy.shouldCompact(usage.tokens);
+    // The threshold is the bound; the cost policy may compact earlier, when that costs less (not
+    // when the provider compacts natively: ctxkit's compaction is then the fallback, at the threshold).
+    const pays =
+      request &&
+      policy !== undefined &&
+      !natives.enabled &&
+      usage.level !== 'compact' &&
+      policy.shouldCompact(usage.tokens);
     if (request) policy?.requested();
     const due =
       config.autoCompact &&
@@ -221,7 +238,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
         state.replace(await natives.summarizeAll(state.history, callOptions));
       }
       compacted = await compaction.adopt(await compaction.run(state.history, 'threshold', callOptions));
-      policy?.compacted();
+      noteCompaction(compacted);
       ({ usage } = measure());
     } catch (error) {
       if (isAbort(error)) throw error;
@@ -230,6 +247,15 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     }
     state.handOut();
     return { messages: withoutAwaitedResults(state.projection.sent), history: state.history, usage, compacted };
+  }
+
+  /** Tells the policy what the summary of a compaction weighs: in the context, and as the summarizer wrote it. */
+  function noteCompaction(result: CompactionResult | undefined): void {
+    const summary = result?.messages[0];
+    if (policy === undefined || summary === undefined) return;
+    const pinned = result!.summary.indexOf(PINNED_HEADING);
+    const written = pinned < 0 ? result!.summary : result!.summary.slice(0, pinned);
+    policy.compacted(count(summary), counter.count(written));
   }
 
   /** The manager's current usage and projection. */
@@ -309,7 +335,9 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
         continued = await natives.summarizeAll(continued, callOptions);
       }
       // The host goes on from the array it passed (or from the compacted messages).
-      return compaction.adopt(await compaction.run(continued, 'manual', callOptions), history);
+      const result = await compaction.adopt(await compaction.run(continued, 'manual', callOptions), history);
+      noteCompaction(result);
+      return result;
     },
     runWithOverflowRecovery: (input, call, callOptions = {}) => {
       if (typeof call !== 'function') {

@@ -36,6 +36,11 @@ interface ManagerCompactionParts {
   levels: readonly CompactionLevel[];
   /** The most the model writes in one response. */
   maxModelOutput: number;
+  /**
+   * The most a threshold compaction's checkpoint may take, pinned facts included (the cost-aware
+   * policy's); unset, and for a manual compaction, the summary budget and the pinned facts' own room apply.
+   */
+  maxCheckpointTokens?: number | undefined;
   /** What a level's kept tail must leave under the limit to count as fitting: room for a summary. */
   summaryRoom: number;
   /** Tokens of the system prompt and tools. */
@@ -74,7 +79,9 @@ export class ManagerCompaction {
     });
     const started = this.begin(history, reason);
     try {
-      const result = await this.summarize(level.prepare(history), { level, recentTokens }, callOptions);
+      const cap = reason === 'threshold' ? this.parts.maxCheckpointTokens : undefined;
+      const choice = { level, recentTokens, ...(cap === undefined ? {} : { maxCheckpointTokens: cap }) };
+      const result = await this.summarize(level.prepare(history), choice, callOptions);
       return { ...started, result, messages: result.messages };
     } catch (error) {
       this.parts.emit({ ...endEvent(started, undefined), error });
@@ -97,28 +104,32 @@ export class ManagerCompaction {
   /**
    * The one async step: summarizes what is older than the chosen level's kept tail (of
    * `recentTokens`). The summary's budget is what the tail leaves under the limit (10% free),
-   * under `target` too when one is given, within the model's output cap. Reports nothing.
+   * under `target` too when one is given (else under `maxCheckpointTokens`, when given), within the
+   * model's output cap. Under either, the pinned facts share that budget. Reports nothing.
    */
   async summarize(
     history: readonly Message[],
-    choice: { level: CompactionLevel; recentTokens: number; target?: number },
+    choice: { level: CompactionLevel; recentTokens: number; target?: number; maxCheckpointTokens?: number },
     callOptions: CallOptions & { instructions?: string } = {},
   ): Promise<CompactionResult> {
     const { options, counter, extras, maxModelOutput } = this.parts;
-    const { level, recentTokens, target } = choice;
+    const { level, recentTokens, target, maxCheckpointTokens } = choice;
     const used = recentTokens + extras();
     // compact's own budget rule (what the kept tail leaves under the limit), within the model's cap.
     let maxOutputTokens = Math.min(maxModelOutput, defaultSummaryBudget(level.config, used));
     if (target !== undefined) {
       maxOutputTokens = Math.min(maxOutputTokens, Math.max(MIN_SUMMARY_TOKENS, target - used - Math.ceil(target / 10)));
+    } else if (maxCheckpointTokens !== undefined) {
+      maxOutputTokens = Math.min(maxOutputTokens, maxCheckpointTokens);
     }
+    const whole = target !== undefined || maxCheckpointTokens !== undefined;
     return compact(history, {
       summarizer: options.summarizer,
       config: level.config,
       counter,
       maxOutputTokens,
-      // Under a target the whole checkpoint, pinned facts included, stays within the summary budget.
-      ...(target === undefined ? {} : { maxPinnedTokens: 0 }),
+      // Under a target or a checkpoint cap the whole checkpoint, pinned facts included, stays within the summary budget.
+      ...(whole ? { maxPinnedTokens: 0 } : {}),
       ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
       ...(options.tools === undefined ? {} : { tools: options.tools }),
       ...(callOptions.instructions ? { instructions: callOptions.instructions } : {}),

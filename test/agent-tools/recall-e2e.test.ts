@@ -69,7 +69,9 @@ async function runAgent(options: { canRecall: boolean; store: SessionStore }): P
     contextWindow: 200_000,
     store: options.store,
     sessionId: session.id,
-    config: { toolCallCutoff: 4, toolSummaryBatch: 8, toolSummaryStrategy: 'heuristic' },
+    // The reference tail: the ~21k-token session is never compacted, so the placeholder stays sent
+    // (the cost-aware default tail of 5,508 tokens would compact it into the summary).
+    config: { toolCallCutoff: 4, toolSummaryBatch: 8, toolSummaryStrategy: 'heuristic', keepRecentTokens: 20_000 },
   });
   const tools = createContextTools(manager, { store: options.store, sessionId: session.id });
   const record = async (messages: Message[]) => {

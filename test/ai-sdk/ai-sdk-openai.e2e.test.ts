@@ -77,7 +77,8 @@ describe.each(majors)('AI SDK with @ai-sdk/openai end to end ($name)', (major) =
       model: MODEL,
       contextWindow: WINDOW,
       summarizer: createGenerateTextSummarizer({ generateText, model: provider.chat(MODEL) }),
-      config: { reserveTokens: 1_024, toolOutput: { maxLines: 300 } },
+      // The reference tail (the cost-aware default keeps 4,000 tokens): the window overflows and recovery runs.
+      config: { reserveTokens: 1_024, keepRecentTokens: 20_000, toolOutput: { maxLines: 300 } },
       onEvent: (event) => events.push(event),
     });
     const model = wrapLanguageModel({ model: provider.chat(MODEL), middleware: ctxkitMiddleware(manager) });

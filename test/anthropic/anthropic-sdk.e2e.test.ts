@@ -62,7 +62,8 @@ describe.each(clients)('@anthropic-ai/sdk ($version) end to end', ({ create }) =
       systemPrompt: SYSTEM,
       tools: TOOLS,
       // A small window: tool output cut to 300 lines, and a reserve sized to the 1,024-token replies.
-      config: { reserveTokens: 1_024, toolOutput: { maxLines: 400 } },
+      // The reference tail (the cost-aware default keeps 4,000 tokens): the window overflows and recovery runs.
+      config: { reserveTokens: 1_024, keepRecentTokens: 20_000, toolOutput: { maxLines: 400 } },
       onEvent: (event) => events.push(event),
     });
     let history: Message[] = [];

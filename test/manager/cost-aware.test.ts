@@ -5,6 +5,8 @@ import {
   ConfigError,
   type ContextEvent,
   createContextManager,
+  DEFAULT_CONFIG,
+  estimateMessageTokens,
   getModelPricing,
   heuristicSummarizer,
   type Message,
@@ -24,12 +26,13 @@ const result = (id: string, tokens: number): Message => ({
   content: [{ type: 'text', text: `${id} `.repeat(tokens) }],
 });
 
-/** A manager on a 200k window with a clock the test moves. */
-function setup(costAware: boolean | undefined, events: ContextEvent[] = []) {
+/** A manager on a 200k window (or `contextWindow`) with a clock the test moves. */
+function setup(costAware: boolean | undefined, events: ContextEvent[] = [], contextWindow?: number) {
   const clock = { now: Date.UTC(2026, 0, 1) };
   const manager = createContextManager({
     summarizer: heuristicSummarizer,
     model: 'claude-sonnet-4-5',
+    ...(contextWindow === undefined ? {} : { contextWindow }),
     counter: referenceCounter,
     now: () => clock.now,
     onEvent: (event) => events.push(event),
@@ -174,11 +177,18 @@ describe('the cost-aware policy', () => {
     expect(manager.stats(history).currentUsage).toBeLessThan(40_000);
   });
 
-  test.prop([fc.integer({ min: 20, max: 60 }), fc.integer({ min: 200, max: 9_000 }), fc.option(fc.nat(59))], {
-    numRuns: 15,
-  })('never sends more than the previous defaults would at the same step', async (steps, tokens, gap) => {
-    const aware = setup(true);
-    const plain = setup(false);
+  test.prop(
+    [
+      fc.constantFrom(64_000, 200_000),
+      fc.integer({ min: 20, max: 60 }),
+      fc.integer({ min: 200, max: 9_000 }),
+      fc.option(fc.nat(59)),
+    ],
+    { numRuns: 15 },
+  )('never sends more than the previous defaults would at the same step', async (window, steps, tokens, gap) => {
+    const aware = setup(true, [], window);
+    const plain = setup(false, [], window);
+    const limit = window - 16_384;
     let history: Message[] = [user('Fix the parser.')];
     let previous: Message[] = history;
     for (let step = 0; step < steps; step++) {
@@ -191,9 +201,71 @@ describe('the cost-aware policy', () => {
       history = a.history;
       previous = b.history;
       // Both stay under the window's limit; the policy acts only earlier.
-      expect(a.usage.tokens).toBeLessThanOrEqual(200_000 - 16_384);
-      expect(a.usage.tokens).toBeLessThanOrEqual(Math.max(b.usage.tokens, 200_000 - 16_384));
+      expect(a.usage.tokens).toBeLessThanOrEqual(limit);
+      expect(a.usage.tokens).toBeLessThanOrEqual(Math.max(b.usage.tokens, limit));
     }
+  });
+
+  it('keeps a tail chosen by the window, and the tail the host sets', () => {
+    const tail = (options: { contextWindow: number; costAware?: boolean; keepRecentTokens?: number }) =>
+      createContextManager({
+        summarizer: heuristicSummarizer,
+        contextWindow: options.contextWindow,
+        ...(options.costAware === undefined ? {} : { costAware: options.costAware }),
+        ...(options.keepRecentTokens === undefined ? {} : { config: { keepRecentTokens: options.keepRecentTokens } }),
+      }).config.keepRecentTokens;
+    // 3% of the limit (window − 16,384), from 4,000 to 20,000.
+    expect(tail({ contextWindow: 64_000 })).toBe(4_000);
+    expect(tail({ contextWindow: 200_000 })).toBe(5_508);
+    expect(tail({ contextWindow: 1_000_000 })).toBe(20_000);
+    // The reference tail stays selectable, and is the tail without the policy.
+    expect(tail({ contextWindow: 64_000, keepRecentTokens: DEFAULT_CONFIG.keepRecentTokens })).toBe(20_000);
+    expect(tail({ contextWindow: 64_000, costAware: false })).toBe(20_000);
+  });
+
+  it('holds a checkpoint to 15% of the limit, and frees more than it leaves', async () => {
+    const events: ContextEvent[] = [];
+    const aware = setup(true, events, 64_000);
+    const plain: ContextEvent[] = [];
+    const reference = setup(false, plain, 64_000);
+    // Every result states new errors, so the pinned facts grow with the session.
+    const errors = (step: number) =>
+      Array.from(
+        { length: 80 },
+        (_, line) =>
+          `src/module${step}/file${line}.ts:${line + 1}:5 - error TS2322: Type 'Handler${step}x${line}' is not assignable to type 'Route${line}'.`,
+      ).join('\n');
+    let history: Message[] = [user('Fix the type errors.')];
+    let previous = history;
+    for (let step = 0; step < 30; step++) {
+      aware.clock.now += 5_000;
+      reference.clock.now += 5_000;
+      const added: Message[] = [
+        call(`c${step}`),
+        {
+          role: 'toolResult',
+          toolCallId: `c${step}`,
+          toolName: 'read',
+          content: [{ type: 'text', text: errors(step) }],
+        },
+      ];
+      history = (await aware.manager.prepare([...history, ...added])).history;
+      previous = (await reference.manager.prepare([...previous, ...added])).history;
+    }
+    const compactions = events.filter((event) => event.type === 'compaction-end');
+    expect(compactions.length).toBeGreaterThan(1);
+    const checkpoints = history.filter((message) => message.meta?.kind === 'compaction_summary');
+    expect(checkpoints).toHaveLength(1);
+    // 15% of the 47,616-token limit: 7,142 (and the summary message's own heading).
+    const cap = 7_142 * 1.02;
+    expect(estimateMessageTokens(checkpoints[0]!, referenceCounter)).toBeLessThanOrEqual(cap);
+    for (const event of compactions) {
+      if (event.type === 'compaction-end') expect(event.tokensBefore - event.tokensAfter).toBeGreaterThanOrEqual(4_000);
+    }
+    // The reference defaults' checkpoint takes the summary budget and the pinned facts' own room.
+    const referenceCheckpoint = previous.find((message) => message.meta?.kind === 'compaction_summary');
+    expect(referenceCheckpoint).toBeDefined();
+    expect(estimateMessageTokens(referenceCheckpoint!, referenceCounter)).toBeGreaterThan(cap);
   });
 });
 
