@@ -56,15 +56,16 @@ export function scriptedToolOutputs(lines: readonly number[] = LONG_OUTPUT_LINES
 }
 
 /**
- * A log of `60` to `60 + spread` lines: the length follows a hash of the tool call's id, so a
- * session gets the same outputs on every run and a retried call the same output again.
+ * A log of `fewest` to `fewest + spread - 1` lines: the length follows a hash of the tool call's id,
+ * so a session gets the same outputs on every run and a retried call the same output again.
  *
  * @param file - The file named on every line.
  * @param callId - The tool call's id.
- * @param spread - How many lines more than 60 a log may have.
+ * @param lines - The fewest lines (default 60) and how many more a log may have (default 3,000).
  * @returns The log.
  */
-export function seededLog(file: string, callId: string, spread = 3_000): string {
+export function seededLog(file: string, callId: string, lines: { fewest?: number; spread?: number } = {}): string {
+  const { fewest = 60, spread = 3_000 } = lines;
   const seed = [...callId].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) % 10_007, 7);
-  return Array.from({ length: 60 + (seed % spread) }, (_, index) => `${file}:${index} ok`).join('\n');
+  return Array.from({ length: fewest + (seed % spread) }, (_, index) => `${file}:${index} ok`).join('\n');
 }
