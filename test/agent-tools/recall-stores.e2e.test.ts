@@ -180,7 +180,8 @@ async function expectRecallFinishes(open: () => Promise<SessionStore>) {
   expect(fromStore?.content).toContain(`artifact checksum ${CHECKSUM}`);
 }
 
-describe('recall across a restart, through the openai client, on each durable store', () => {
+// The stores' tests wait on disk and on the database more than they compute: they run at once.
+describe.concurrent('recall across a restart, through the openai client, on each durable store', () => {
   it('JSONL (scanned)', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'ctxkit-recall-jsonl-'));
     try {
