@@ -174,5 +174,5 @@ describe.skipIf(postgresUrl === undefined)('a fleet of Agents SDK workers on one
     expect(a!.filter((item) => 'role' in item && item.role === 'user')).toHaveLength(TURNS);
     const results = a!.filter((item) => item.type === 'function_call_result');
     expect(results.map((item) => item.output)).toEqual(outputs.returned.map((text) => ({ type: 'text', text })));
-  });
+  }, 120_000);
 });
