@@ -7,7 +7,7 @@ import { entryToMessage } from '../session/entry-to-message.js';
 import type { CompactionEntry, SessionEntry } from '../session-entry.js';
 import type { Message } from '../types.js';
 import { fromAgentItems, toAgentItems } from './agent-items.js';
-import { type AgentsSession, itemEntries, itemOf } from './create-agents-session.js';
+import { type AgentsSession, afterItemsAdded, itemEntries, itemOf } from './create-agents-session.js';
 import type { AgentItem, AgentModelInput } from './item-types.js';
 
 /**
@@ -180,18 +180,26 @@ export function createAgentsInputFilter(options: CreateAgentsInputFilterOptions)
   let unrecorded: { summary: string; tokensBefore: number; details: Record<string, unknown> } | undefined;
   /** The first item the newest compaction kept, once known. */
   let keptItem: AgentItem | undefined;
+  /**
+   * Stops recording after the session's `addItems`: a compaction that kept an item of the running
+   * turn is recorded once the SDK stores the turn's items, even when no call follows (the run ended,
+   * and the worker that ran it may never see the conversation again).
+   */
+  let stopWaiting: (() => void) | undefined;
   const onEvent: ContextManagerOptions['onEvent'] = (event) => {
     if (session && event.type === 'compaction-end' && event.error === undefined && event.summary !== undefined) {
       const details = { reason: event.reason, tokensAfter: event.tokensAfter, source: 'openai-agents' };
       unrecorded = { summary: event.summary, tokensBefore: event.tokensBefore, details };
       keptItem = undefined;
+      stopWaiting ??= afterItemsAdded(session, () => record(previous?.history ?? []));
     }
     managerOptions.onEvent?.(event);
   };
 
   /**
    * Records the newest compaction in the session's store once the item it kept first is there (the
-   * SDK writes a run's items when the run ends, so one kept from the running turn waits a call).
+   * SDK writes a run's items when the run ends, so one kept from the running turn waits for the
+   * session's `addItems`, or for the next call).
    */
   async function record(history: readonly Message[]): Promise<void> {
     if (!session || !unrecorded) return;
@@ -215,6 +223,8 @@ export function createAgentsInputFilter(options: CreateAgentsInputFilterOptions)
         details,
       });
       unrecorded = undefined;
+      stopWaiting?.();
+      stopWaiting = undefined;
     } catch {
       // A failing store never undoes the compaction in memory, nor fails the model call: the
       // compaction stays unrecorded and the next call tries again.

@@ -44,6 +44,24 @@ export interface AgentsSession<Item extends object = AgentItem> {
   clearSession(): Promise<void>;
 }
 
+/** What runs after each `addItems` of a session, by session object. */
+const addedListeners = new WeakMap<object, Set<() => Promise<void>>>();
+
+/**
+ * Calls `listener` after every `addItems` of `session` (one made by {@link createAgentsSession}),
+ * until the returned function is called: a filter records there a compaction whose first kept item
+ * the SDK stores only when the run ends. The listener must not throw. @internal
+ */
+export function afterItemsAdded(session: object, listener: () => Promise<void>): () => void {
+  let listeners = addedListeners.get(session);
+  if (!listeners) {
+    listeners = new Set();
+    addedListeners.set(session, listeners);
+  }
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
 /** The message entries of the branch, oldest first. @internal */
 export function itemEntries(branch: readonly SessionEntry[]): SessionEntry[] {
   return branch.filter((entry) => entry.type === 'message');
@@ -116,7 +134,7 @@ export function createAgentsSession<Item extends object = AgentItem>(
     });
     return ready;
   };
-  return {
+  const session: AgentsSession<Item> = {
     store,
     async getSessionId() {
       await ensure();
@@ -143,6 +161,7 @@ export function createAgentsSession<Item extends object = AgentItem>(
         added.push(item);
       }
       cache = before && continues ? { leaf, items: [...before.items, ...added] } : undefined;
+      for (const listener of [...(addedListeners.get(session) ?? [])]) await listener();
     },
     async popItem() {
       await ensure();
@@ -159,4 +178,5 @@ export function createAgentsSession<Item extends object = AgentItem>(
       cache = undefined;
     },
   };
+  return session;
 }

@@ -5,13 +5,11 @@
 // new manager, the history rebuilt from the store), so the id it recalls was written after a reload.
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createContextTools, recallIdOf } from '../../src/agent-tools/index.js';
 import {
   buildContextFromBranch,
@@ -25,6 +23,7 @@ import { fromOpenAIChatCompletion, toOpenAIChat } from '../../src/openai/index.j
 import { createPostgresStore } from '../../src/postgres/index.js';
 import { createSqliteStore } from '../../src/sqlite/index.js';
 import { toolResultMessage, userMessage } from '../../src/testing/index.js';
+import { type ScriptedMessage, useScriptedChatServer } from '../harness/loopback.js';
 import { createTestPool, createTestSchema, dropTestSchema, postgresUrl } from '../postgres/server.js';
 
 const DOCS = ['README.md', 'docs/context-manager.md', 'docs/architecture.md', 'docs/session-tree.md'].map((path) =>
@@ -51,9 +50,9 @@ const textOf = (content: unknown): string =>
       : '';
 
 /** The model: what it answers to the messages and tools of one request. */
-function reply(messages: Wire[], tools: { function: { name: string } }[]): Wire & { content: string | null } {
+function reply(messages: Wire[], tools: { function: { name: string } }[]): ScriptedMessage {
   const step = messages.filter((message) => message.role === 'assistant' && message.tool_calls).length;
-  const call = (name: string, args: Record<string, unknown>) => ({
+  const call = (name: string, args: Record<string, unknown>): ScriptedMessage => ({
     role: 'assistant',
     content: null,
     tool_calls: [{ id: `call_${step}`, type: 'function', function: { name, arguments: JSON.stringify(args) } }],
@@ -73,38 +72,12 @@ function reply(messages: Wire[], tools: { function: { name: string } }[]): Wire 
   return call('recall', { id });
 }
 
-async function readBody(request: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
-}
-
-const server = createServer(async (request, response) => {
-  const body = await readBody(request);
-  const message = reply(body['messages'] as Wire[], (body['tools'] as { function: { name: string } }[]) ?? []);
-  response.setHeader('content-type', 'application/json');
-  response.end(
-    JSON.stringify({
-      id: 'chatcmpl-1',
-      object: 'chat.completion',
-      created: 0,
-      model: String(body['model']),
-      choices: [{ index: 0, message, finish_reason: message.tool_calls ? 'tool_calls' : 'stop', logprobs: null }],
-      usage: { prompt_tokens: 1000, completion_tokens: 20, total_tokens: 1020 },
-    }),
-  );
-});
+const model = useScriptedChatServer((body) =>
+  reply(body['messages'] as Wire[], (body['tools'] as { function: { name: string } }[]) ?? []),
+);
 let client: OpenAI;
-beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  client = new OpenAI({
-    apiKey: 'test',
-    baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    maxRetries: 0,
-  });
-});
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+beforeAll(() => {
+  client = new OpenAI({ apiKey: 'test', baseURL: model.server.baseURL, maxRetries: 0 });
 });
 
 function runTool(id: string, args: Record<string, unknown>): Message {
@@ -207,7 +180,8 @@ async function expectRecallFinishes(open: () => Promise<SessionStore>) {
   expect(fromStore?.content).toContain(`artifact checksum ${CHECKSUM}`);
 }
 
-describe('recall across a restart, through the openai client, on each durable store', () => {
+// The stores' tests wait on disk and on the database more than they compute: they run at once.
+describe.concurrent('recall across a restart, through the openai client, on each durable store', () => {
   it('JSONL (scanned)', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'ctxkit-recall-jsonl-'));
     try {

@@ -1,8 +1,9 @@
 import type { ModelMessage } from 'ai';
 import { type ContextEvent, createContextManager } from 'ctxkit';
 import { createGenerateTextSummarizer, ctxkitMiddleware } from 'ctxkit/ai-sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeOpenAI, startFakeOpenAI } from '../openai/fake-openai-server.js';
+import { describe, expect, it } from 'vitest';
+import { useLoopbackOpenAI } from '../harness/loopback.js';
+import { seededLog } from '../harness/tool-outputs.js';
 import { majors } from './sdk-majors.js';
 
 // The AI SDK (`ai` 7 and 6) with @ai-sdk/openai (Chat Completions and Responses) against the loopback OpenAI server, ctxkit as a
@@ -10,11 +11,6 @@ import { majors } from './sdk-majors.js';
 
 const MODEL = 'gpt-4o';
 const WINDOW = 24_000;
-
-function output(path: string, id: string): string {
-  const seed = [...id].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) % 10_007, 7);
-  return Array.from({ length: 60 + (seed % 3_000) }, (_, index) => `${path}:${index} ok`).join('\n');
-}
 
 describe.each(majors)('AI SDK with @ai-sdk/openai end to end ($name)', (major) => {
   const { generateText, jsonSchema, stepCountIs, tool, wrapLanguageModel } = major.ai;
@@ -27,22 +23,19 @@ describe.each(majors)('AI SDK with @ai-sdk/openai end to end ($name)', (major) =
     read_file: tool({
       description: 'Reads a file.',
       inputSchema: schema,
-      execute: async ({ path }, { toolCallId }) => output(path, toolCallId),
+      execute: async ({ path }, { toolCallId }) => seededLog(path, toolCallId),
     }),
     run_tests: tool({
       description: 'Runs tests.',
       inputSchema: schema,
-      execute: async ({ path }, { toolCallId }) => output(path, toolCallId),
+      execute: async ({ path }, { toolCallId }) => seededLog(path, toolCallId),
     }),
   };
 
-  let server: FakeOpenAI;
-  beforeAll(async () => {
-    server = await startFakeOpenAI({ contextWindow: WINDOW, maxOutputTokens: 16_384 });
-  });
-  afterAll(() => server.close());
+  const loopback = useLoopbackOpenAI({ contextWindow: WINDOW, maxOutputTokens: 16_384 });
 
   it('runs a session over the Responses API with no request rejected', async () => {
+    const server = loopback.server;
     const provider = major.createOpenAI({ apiKey: 'test-key', baseURL: server.baseURL });
     const manager = createContextManager({
       model: MODEL,
@@ -71,6 +64,7 @@ describe.each(majors)('AI SDK with @ai-sdk/openai end to end ($name)', (major) =
   });
 
   it('runs a 40-turn generateText session over Chat Completions with no request rejected', async () => {
+    const server = loopback.server;
     const provider = major.createOpenAI({ apiKey: 'test-key', baseURL: server.baseURL });
     const events: ContextEvent[] = [];
     const manager = createContextManager({

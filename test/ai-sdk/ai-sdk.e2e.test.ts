@@ -6,8 +6,9 @@ import {
   fromGenerateTextResult,
   fromStreamTextResult,
 } from 'ctxkit/ai-sdk';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type AnthropicServer, startAnthropicServer } from '../anthropic/loopback-anthropic-server.js';
+import { describe, expect, it, vi } from 'vitest';
+import { useLoopbackAnthropic } from '../harness/loopback.js';
+import { seededLog } from '../harness/tool-outputs.js';
 import { majors } from './sdk-majors.js';
 
 // The AI SDK (`generateText` and `streamText` with @ai-sdk/anthropic; `ai` 7 and 6) against the
@@ -17,12 +18,6 @@ import { majors } from './sdk-majors.js';
 const MODEL = 'claude-sonnet-4-6';
 const SYSTEM = 'You are a coding agent. Read the logs you are asked about.';
 const WINDOW = 30_000;
-
-/** A log of up to a few thousand lines (the length varies with the call, the same on every run). */
-function readLog(file: string, id: string): string {
-  const seed = [...id].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) % 10_007, 7);
-  return Array.from({ length: 60 + (seed % 3_000) }, (_, index) => `${file}:${index} ok`).join('\n');
-}
 
 /** Tool messages in a response: each becomes one ctxkit message per result. */
 function countToolMessages(response: { messages: ModelMessage[] }): number {
@@ -39,17 +34,14 @@ describe.each(majors)('AI SDK end to end ($name)', (major) => {
         properties: { file: { type: 'string' } },
         required: ['file'],
       }),
-      execute: async ({ file }, { toolCallId }) => readLog(file, toolCallId),
+      execute: async ({ file }, { toolCallId }) => seededLog(file, toolCallId),
     }),
   };
 
-  let server: AnthropicServer;
-  beforeAll(async () => {
-    server = await startAnthropicServer({ contextWindow: WINDOW });
-  });
-  afterAll(() => server.close());
+  const loopback = useLoopbackAnthropic({ contextWindow: WINDOW });
 
   function setup() {
+    const server = loopback.server;
     const provider = major.createAnthropic({ apiKey: 'test-key', baseURL: `${server.url}/v1` });
     const events: ContextEvent[] = [];
     const manager = createContextManager({
@@ -66,6 +58,7 @@ describe.each(majors)('AI SDK end to end ($name)', (major) => {
 
   it('runs a 40-turn generateText session with compaction and overflow recovery, and no request rejected', async () => {
     const { model, events } = setup();
+    const server = loopback.server;
     const before = { ...server.stats, rejected: [...server.stats.rejected] };
     const messages: ModelMessage[] = [];
     for (let turn = 0; turn < 40; turn++) {
@@ -97,6 +90,7 @@ describe.each(majors)('AI SDK end to end ($name)', (major) => {
 
   it('streams through the middleware and records the usage when the stream ends', async () => {
     const { model, manager } = setup();
+    const server = loopback.server;
     const recorded = vi.spyOn(manager, 'recordUsage');
     const messages: ModelMessage[] = [];
     for (let turn = 0; turn < 6; turn++) {

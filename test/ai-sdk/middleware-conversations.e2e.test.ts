@@ -1,8 +1,9 @@
 import type { ModelMessage } from 'ai';
 import { ConfigError, type ContextManager, createContextManager, type Message, type PrepareResult } from 'ctxkit';
 import { type ConversationStart, createGenerateTextSummarizer, ctxkitMiddleware } from 'ctxkit/ai-sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnthropicServer, startAnthropicServer } from '../anthropic/loopback-anthropic-server.js';
+import { describe, expect, it } from 'vitest';
+import { useLoopbackAnthropic } from '../harness/loopback.js';
+import { seededLog } from '../harness/tool-outputs.js';
 import { majors } from './sdk-majors.js';
 
 // The middleware wired as AI SDK hosts wire it: one wrapped model at module scope, shared by many
@@ -13,11 +14,6 @@ const MODEL = 'claude-sonnet-4-6';
 const WINDOW = 20_000;
 const SYSTEM = 'You are a coding agent. Read the logs you are asked about.';
 
-function readLog(file: string, id: string): string {
-  const seed = [...id].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) % 10_007, 7);
-  return Array.from({ length: 40 + (seed % 1_500) }, (_, index) => `${file}:${index} ok`).join('\n');
-}
-
 const userTexts = (history: readonly Message[]) =>
   history.flatMap((message) =>
     message.role === 'user' && typeof message.content === 'string' ? [message.content] : [],
@@ -25,11 +21,7 @@ const userTexts = (history: readonly Message[]) =>
 
 describe.each(majors)('ctxkitMiddleware across conversations ($name)', (major) => {
   const { generateText, jsonSchema, stepCountIs, tool, wrapLanguageModel } = major.ai;
-  let server: AnthropicServer;
-  beforeAll(async () => {
-    server = await startAnthropicServer({ contextWindow: WINDOW });
-  });
-  afterAll(() => server.close());
+  const loopback = useLoopbackAnthropic({ contextWindow: WINDOW });
 
   const readLogTool = tool({
     description: 'Reads a log file.',
@@ -38,11 +30,11 @@ describe.each(majors)('ctxkitMiddleware across conversations ($name)', (major) =
       properties: { file: { type: 'string' } },
       required: ['file'],
     }),
-    execute: async ({ file }, { toolCallId }) => readLog(file, toolCallId),
+    execute: async ({ file }, { toolCallId }) => seededLog(file, toolCallId, { fewest: 40, spread: 1_500 }),
   });
 
   function sharedModel(maxConversations?: number) {
-    const provider = major.createAnthropic({ apiKey: 'test-key', baseURL: `${server.url}/v1` });
+    const provider = major.createAnthropic({ apiKey: 'test-key', baseURL: `${loopback.server.url}/v1` });
     const summarizer = createGenerateTextSummarizer({ generateText, model: provider(MODEL) });
     const started: ConversationStart[] = [];
     const prepared = new Map<string, { inputs: Message[][]; results: PrepareResult[] }>();
@@ -98,7 +90,7 @@ describe.each(majors)('ctxkitMiddleware across conversations ($name)', (major) =
   it('keeps one manager per conversation on one shared model, built with the call’s system prompt and tools', async () => {
     const { model, started, prepared } = sharedModel();
     const conversations = { a: [] as ModelMessage[], b: [] as ModelMessage[] };
-    const before = server.stats.summaries;
+    const before = loopback.server.stats.summaries;
     for (let index = 0; index < 10; index++) {
       await turn(model, conversations.a, 'a', `Conversation a, batch ${index}.`);
       await turn(model, conversations.b, 'b', `Conversation b, batch ${index}.`);
@@ -116,9 +108,9 @@ describe.each(majors)('ctxkitMiddleware across conversations ($name)', (major) =
           expect(text.startsWith('[') || text.includes(`Conversation ${id},`)).toBe(true);
       expect(seen.results.filter((result) => result.compacted !== undefined).length).toBeGreaterThan(0);
     }
-    expect(server.stats.rejected).toEqual([]);
+    expect(loopback.server.stats.rejected).toEqual([]);
     console.info(
-      `${major.name}: 2 conversations × 10 turns on one wrapped model, ${server.stats.summaries - before} summarizer calls`,
+      `${major.name}: 2 conversations × 10 turns on one wrapped model, ${loopback.server.stats.summaries - before} summarizer calls`,
     );
   });
 
@@ -136,14 +128,14 @@ describe.each(majors)('ctxkitMiddleware across conversations ($name)', (major) =
             required: ['file'],
           }),
           execute: async ({ file }: { file: string }, { toolCallId }: { toolCallId: string }) =>
-            readLog(file, toolCallId),
+            seededLog(file, toolCallId, { fewest: 40, spread: 1_500 }),
         }),
       ]),
     ) as Record<string, typeof readLogTool>;
-    const before = server.stats.promptTokens.length;
+    const before = loopback.server.stats.promptTokens.length;
     await turn(model, [], 'forty-tools', 'Check the logs.', tools);
     const first = prepared.get('forty-tools')!.results[0]!;
-    const served = server.stats.promptTokens[before]!;
+    const served = loopback.server.stats.promptTokens[before]!;
     expect(first.usage.source).toBe('estimate');
     // The server counts 30% above ctxkit's estimator; without the tools the estimate was a few tokens.
     expect(first.usage.tokens).toBeGreaterThan(served * 0.6);
@@ -170,7 +162,7 @@ describe.each(majors)('ctxkitMiddleware across conversations ($name)', (major) =
   });
 
   it('refuses a second conversation on a middleware given one manager, instead of sharing it', async () => {
-    const provider = major.createAnthropic({ apiKey: 'test-key', baseURL: `${server.url}/v1` });
+    const provider = major.createAnthropic({ apiKey: 'test-key', baseURL: `${loopback.server.url}/v1` });
     const manager = createContextManager({
       model: MODEL,
       contextWindow: WINDOW,

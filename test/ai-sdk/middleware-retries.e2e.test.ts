@@ -1,8 +1,10 @@
 import type { ModelMessage } from 'ai';
 import { type ContextEvent, createContextManager } from 'ctxkit';
 import { createGenerateTextSummarizer, ctxkitMiddleware } from 'ctxkit/ai-sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startAnthropicServer } from '../anthropic/loopback-anthropic-server.js';
+import { useServersPerTest } from '../harness/loopback.js';
+import { seededLog } from '../harness/tool-outputs.js';
 import { type FailingProxy, startFailingProxy } from './failing-proxy.js';
 import { type Major, majors } from './sdk-majors.js';
 
@@ -13,11 +15,6 @@ import { type Major, majors } from './sdk-majors.js';
 const MODEL = 'claude-sonnet-4-6';
 const WINDOW = 14_000;
 
-function readLog(file: string, id: string): string {
-  const seed = [...id].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) % 10_007, 7);
-  return Array.from({ length: 60 + (seed % 2_000) }, (_, index) => `${file}:${index} ok`).join('\n');
-}
-
 interface Run {
   compactions: number;
   summaries: number;
@@ -27,10 +24,7 @@ interface Run {
   messages: number;
 }
 
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-});
+const closeAfterTest = useServersPerTest();
 
 /** A 12-turn session; `failAfterCompaction` answers the first agent request after each summary with a 500 or a 429. */
 async function session(major: Major, failAfterCompaction: boolean, stream: boolean): Promise<Run> {
@@ -43,28 +37,28 @@ async function session(major: Major, failAfterCompaction: boolean, stream: boole
         properties: { file: { type: 'string' } },
         required: ['file'],
       }),
-      execute: async ({ file }, { toolCallId }) => readLog(file, toolCallId),
+      execute: async ({ file }, { toolCallId }) => seededLog(file, toolCallId, { spread: 2_000 }),
     }),
   };
 
-  const server = await startAnthropicServer({ contextWindow: WINDOW });
-  closers.push(() => server.close());
+  const server = closeAfterTest(await startAnthropicServer({ contextWindow: WINDOW }));
   let summarized = false;
   let failed = 0;
-  const proxy: FailingProxy = await startFailingProxy({
-    target: server.url,
-    failWith: ({ body }) => {
-      const summary = body.tools === undefined || body.tools.length === 0;
-      if (summary) {
-        summarized = true;
-        return undefined;
-      }
-      if (!failAfterCompaction || !summarized) return undefined;
-      summarized = false;
-      return failed++ % 2 === 0 ? 500 : 429;
-    },
-  });
-  closers.push(() => proxy.close());
+  const proxy: FailingProxy = closeAfterTest(
+    await startFailingProxy({
+      target: server.url,
+      failWith: ({ body }) => {
+        const summary = body.tools === undefined || body.tools.length === 0;
+        if (summary) {
+          summarized = true;
+          return undefined;
+        }
+        if (!failAfterCompaction || !summarized) return undefined;
+        summarized = false;
+        return failed++ % 2 === 0 ? 500 : 429;
+      },
+    }),
+  );
   const provider = major.createAnthropic({ apiKey: 'test-key', baseURL: `${proxy.url}/v1` });
   const events: ContextEvent[] = [];
   const manager = createContextManager({

@@ -7,34 +7,23 @@ import { ChatOpenAI } from '@langchain/openai';
 import type { ContextEvent } from 'ctxkit';
 import { createLangChainSummarizer, ctxkitMiddleware } from 'ctxkit/langchain';
 import { type BaseMessage, createAgent, HumanMessage, tool } from 'langchain';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { type FakeOpenAI, startFakeOpenAI } from '../openai/fake-openai-server.js';
+import { useLoopbackOpenAI } from '../harness/loopback.js';
+import { scriptedToolOutputs } from '../harness/tool-outputs.js';
 
 const WINDOW = 30_000;
 const TURNS = 40;
 
 /** Tool outputs of a hundred to thousands of lines (compiler errors, test runs), built once. */
-const outputs = [150, 3_000, 700, 2_200, 400, 1_500, 2_800, 1_000].map((count, index) => {
-  const lines: string[] = [];
-  for (let line = 0; line < count; line++) {
-    lines.push(
-      index % 2 === 0
-        ? `not ok ${line} - parser handles case ${line} # expected ${line % 7} got ${line % 5}`
-        : `src/module${line % 40}/file${line}.ts(${line % 300},5): error TS2345: Argument of type 'string' is not assignable to 'number'.`,
-    );
-  }
-  return lines.join('\n');
-});
-
-let toolCalls = 0;
+const outputs = scriptedToolOutputs();
 const tools = [
-  tool(async ({ path }) => `${path}\n${outputs[toolCalls++ % outputs.length]}`, {
+  tool(async ({ path }) => outputs.next(path), {
     name: 'read_file',
     description: 'Read a file',
     schema: z.object({ path: z.string(), verbose: z.boolean().optional() }),
   }),
-  tool(async ({ path }) => `${path}\n${outputs[toolCalls++ % outputs.length]}`, {
+  tool(async ({ path }) => outputs.next(path), {
     name: 'run_tests',
     description: 'Run the tests',
     schema: z.object({ path: z.string(), verbose: z.boolean().optional() }),
@@ -42,15 +31,10 @@ const tools = [
 ];
 
 describe('a LangChain agent with ctxkitMiddleware', () => {
-  let server: FakeOpenAI;
-  beforeAll(async () => {
-    server = await startFakeOpenAI({ contextWindow: WINDOW, maxOutputTokens: 16_384 });
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const loopback = useLoopbackOpenAI({ contextWindow: WINDOW, maxOutputTokens: 16_384 });
 
   test('40 tool-using turns: compaction and overflow recovery, no rejected request', async () => {
+    const server = loopback.server;
     const chat = (model: string) =>
       new ChatOpenAI({ model, apiKey: 'test', maxRetries: 0, configuration: { baseURL: server.baseURL } });
     const events: ContextEvent[] = [];
@@ -87,7 +71,8 @@ describe('a LangChain agent with ctxkitMiddleware', () => {
     expect(answers).toBe(TURNS);
     // The agent's state keeps every message: ctxkit changed what was sent, not what was kept.
     expect(messages.filter((message) => message.type === 'human')).toHaveLength(TURNS);
-    expect(messages.filter((message) => message.type === 'tool').length).toBe(toolCalls);
+    const results = messages.filter((message) => message.type === 'tool');
+    expect(results.map((message) => message.content)).toEqual(outputs.returned);
     expect(
       events.some((event) => event.type === 'compaction-end' && event.reason === 'threshold' && !event.error),
     ).toBe(true);

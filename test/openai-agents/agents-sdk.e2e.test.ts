@@ -11,48 +11,44 @@ import { createOpenAISummarizer } from 'ctxkit/openai';
 import { createAgentsInputFilter, createAgentsSession } from 'ctxkit/openai-agents';
 import { createSqliteStore } from 'ctxkit/sqlite';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { type FakeOpenAI, startFakeOpenAI } from '../openai/fake-openai-server.js';
+import { useLoopbackOpenAI } from '../harness/loopback.js';
+import { scriptedToolOutputs } from '../harness/tool-outputs.js';
 
 const WINDOW = 30_000;
 const TURNS = 40;
+/**
+ * Outputs past the filter's cut (400 lines, 12 KB), one of them over 100 KB. The SDK serializes
+ * every item of the session at every model call, so the outputs are kept as short as the cut allows:
+ * what is sent is the same, what the SDK copies at each call is a quarter of it.
+ */
+const OUTPUT_LINES = [150, 1_000, 300, 250, 400, 150, 500, 200];
 
-const outputs = [150, 3_000, 700, 2_200, 400, 1_500, 2_800, 1_000].map((count, index) => {
-  const lines: string[] = [];
-  for (let line = 0; line < count; line++) {
-    lines.push(
-      index % 2 === 0
-        ? `not ok ${line} - parser handles case ${line} # expected ${line % 7} got ${line % 5}`
-        : `src/module${line % 40}/file${line}.ts(${line % 300},5): error TS2345: Argument of type 'string' is not assignable to 'number'.`,
-    );
-  }
-  return lines.join('\n');
-});
+function scriptedTools() {
+  const outputs = scriptedToolOutputs(OUTPUT_LINES);
+  const parameters = z.object({ path: z.string(), verbose: z.boolean().nullable() });
+  const tools = ['read_file', 'run_tests'].map((name) =>
+    tool({
+      name,
+      description: name === 'read_file' ? 'Read a file' : 'Run the tests',
+      parameters,
+      execute: async ({ path }) => outputs.next(path),
+    }),
+  );
+  return { outputs, tools };
+}
 
-let toolCalls = 0;
-const parameters = z.object({ path: z.string(), verbose: z.boolean().nullable() });
-const tools = ['read_file', 'run_tests'].map((name) =>
-  tool({
-    name,
-    description: name === 'read_file' ? 'Read a file' : 'Run the tests',
-    parameters,
-    execute: async ({ path }) => `${path}\n${outputs[toolCalls++ % outputs.length]}`,
-  }),
-);
+const instructions = 'You are a careful coding agent. Use the tools to inspect and fix the repository.';
 
 describe('the OpenAI Agents SDK with ctxkit/openai-agents', () => {
-  let server: FakeOpenAI;
-  beforeAll(async () => {
-    // The SDK exports traces to OpenAI by default; nothing leaves this machine.
-    setTracingDisabled(true);
-    server = await startFakeOpenAI({ contextWindow: WINDOW, maxOutputTokens: 16_384 });
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  // The SDK exports traces to OpenAI by default; nothing leaves this machine.
+  setTracingDisabled(true);
+  const loopback = useLoopbackOpenAI({ contextWindow: WINDOW, maxOutputTokens: 16_384 });
 
   test('40 tool-using turns in a SQLite-backed session, compacted by the filter, no rejected request', async () => {
+    const server = loopback.server;
+    const { outputs, tools } = scriptedTools();
     const client = new OpenAI({ apiKey: 'test', baseURL: server.baseURL, maxRetries: 0 });
     const store = createSqliteStore({ database: new Database(':memory:') });
     const session = createAgentsSession<AgentInputItem>({ store, sessionId: 'coder-1' });
@@ -70,7 +66,7 @@ describe('the OpenAI Agents SDK with ctxkit/openai-agents', () => {
     const callModelInputFilter = createAgentsInputFilter({ ...filterOptions, onEvent: (event) => events.push(event) });
     const agent = new Agent({
       name: 'coder',
-      instructions: 'You are a careful coding agent. Use the tools to inspect and fix the repository.',
+      instructions,
       model: callModelInputFilter.wrapModel(new OpenAIResponsesModel(client, 'gpt-4o')),
       tools,
     });
@@ -98,10 +94,10 @@ describe('the OpenAI Agents SDK with ctxkit/openai-agents', () => {
     expect(events.some((event) => event.type === 'compaction-end' && !event.error)).toBe(true);
     // The session kept every item the SDK gave it: each user turn, each call and each result, whole.
     expect(items.filter((item) => 'role' in item && item.role === 'user')).toHaveLength(TURNS);
-    expect(items.filter((item) => item.type === 'function_call_result')).toHaveLength(toolCalls);
-    const outputText = (output: unknown) => (typeof output === 'string' ? output : JSON.stringify(output ?? ''));
-    const longest = Math.max(...items.map((item) => ('output' in item ? outputText(item.output).length : 0)));
-    expect(longest).toBeGreaterThan(100_000);
+    const results = items.filter((item) => item.type === 'function_call_result');
+    // The SDK stores a tool's string as a text output: each is there whole, in the order returned.
+    expect(results.map((item) => item.output)).toEqual(outputs.returned.map((text) => ({ type: 'text', text })));
+    expect(Math.max(...outputs.returned.map((output) => output.length))).toBeGreaterThan(100_000);
 
     // ctxkit's compactions are entries of the session, beside the SDK's items.
     const compactions = (await store.getBranch('coder-1')).filter((entry) => entry.type === 'compaction');
@@ -111,7 +107,7 @@ describe('the OpenAI Agents SDK with ctxkit/openai-agents', () => {
     const resumed = createAgentsInputFilter(filterOptions);
     const worker = new Agent({
       name: 'coder',
-      instructions: 'You are a careful coding agent. Use the tools to inspect and fix the repository.',
+      instructions,
       model: resumed.wrapModel(new OpenAIResponsesModel(client, 'gpt-4o')),
       tools,
     });
@@ -129,6 +125,8 @@ describe('the OpenAI Agents SDK with ctxkit/openai-agents', () => {
   }, 180_000);
 
   test('streamed runs: an overflow of a streamed call is compacted and retried through wrapModel', async () => {
+    const server = loopback.server;
+    const { tools } = scriptedTools();
     const client = new OpenAI({ apiKey: 'test', baseURL: server.baseURL, maxRetries: 0 });
     const session = createAgentsSession<AgentInputItem>({ store: createInMemorySessionStore(), sessionId: 'streamer' });
     const events: ContextEvent[] = [];
@@ -142,7 +140,7 @@ describe('the OpenAI Agents SDK with ctxkit/openai-agents', () => {
     });
     const agent = new Agent({
       name: 'coder',
-      instructions: 'You are a careful coding agent. Use the tools to inspect and fix the repository.',
+      instructions,
       model: callModelInputFilter.wrapModel(new OpenAIResponsesModel(client, 'gpt-4o')),
       tools,
     });

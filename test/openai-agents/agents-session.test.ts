@@ -152,6 +152,7 @@ describe.each(stores)('createAgentsSession on the $name store', ({ create }) => 
     }
     const compactions = (await store.getBranch('fleet-1')).filter((entry) => entry.type === 'compaction');
     expect(compactions.length).toBeGreaterThan(0);
+
     expect(await session.getItems()).toEqual(input);
     // A second worker on the same store continues from the newest compaction: no summary is made again.
     const before = summaries;
@@ -165,6 +166,71 @@ describe.each(stores)('createAgentsSession on the $name store', ({ create }) => 
     );
     expect(sent.input.at(-1)).toBe(input.at(-1));
     expect(second.stats()!.usage.level).not.toBe('compact');
+  });
+});
+
+describe.each(stores)('createAgentsInputFilter on the $name store', ({ create }) => {
+  test('records a compaction that kept the running turn when the SDK stores the turn, with no call after', async () => {
+    const store = await create();
+    const session = createAgentsSession<AgentInputItem>({ store, sessionId: 'last-run' });
+    const history: AgentInputItem[] = [];
+    for (let turn = 0; turn < 10; turn++) {
+      history.push({ role: 'user', content: `Question ${turn}: ${'context '.repeat(150)}` });
+      history.push({
+        role: 'assistant',
+        type: 'message',
+        status: 'completed',
+        content: [{ type: 'output_text', text: `Answer ${turn}: ${'detail '.repeat(150)}` }],
+      });
+    }
+    await session.addItems(history);
+    // The run's question is long enough that the compaction keeps it alone: it is not stored yet.
+    const question: AgentInputItem = { role: 'user', content: `Last question: ${'context '.repeat(800)}` };
+    const filter = createAgentsInputFilter({
+      model: 'gpt-4o',
+      contextWindow: 4_000,
+      summarizer: heuristicSummarizer,
+      config: { reserveTokens: 500, keepRecentTokens: 1_000 },
+      session,
+    });
+    const sentFirst = await filter({
+      modelData: { input: [...history, question], instructions: 'Be brief.' },
+      agent: { tools: [] },
+    });
+    expect(sentFirst.input.slice(1)).toEqual([question]);
+    expect((await store.getBranch('last-run')).some((entry) => entry.type === 'compaction')).toBe(false);
+    // The run ends: the SDK stores its items, and no call of this filter follows.
+    const answer: AgentInputItem = {
+      role: 'assistant',
+      type: 'message',
+      status: 'completed',
+      content: [{ type: 'output_text', text: 'Done.' }],
+    };
+    await session.addItems([question, answer]);
+    const branch = await store.getBranch('last-run');
+    const compaction = branch.find((entry) => entry.type === 'compaction');
+    expect(compaction).toMatchObject({ firstKeptEntryId: branch.at(-3)!.id });
+    // A second worker resumes from it: nothing is summarized again.
+    let summaries = 0;
+    const second = createAgentsInputFilter({
+      model: 'gpt-4o',
+      contextWindow: 4_000,
+      summarizer: {
+        summarize: (request) => {
+          summaries++;
+          return heuristicSummarizer.summarize(request);
+        },
+      },
+      config: { reserveTokens: 500, keepRecentTokens: 1_000 },
+      session,
+    });
+    const next: AgentInputItem = { role: 'user', content: 'And now?' };
+    const sent = await second({
+      modelData: { input: [...(await session.getItems()), next], instructions: 'Be brief.' },
+      agent: { tools: [] },
+    });
+    expect(summaries).toBe(0);
+    expect(sent.input.slice(1)).toEqual([question, answer, next]);
   });
 });
 

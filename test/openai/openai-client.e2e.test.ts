@@ -15,8 +15,9 @@ import {
 } from 'ctxkit/openai';
 import OpenAI from 'openai';
 import OpenAIv6 from 'openai-v6';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type FakeOpenAI, startFakeOpenAI } from './fake-openai-server.js';
+import { describe, expect, test } from 'vitest';
+import { useLoopbackOpenAI } from '../harness/loopback.js';
+import { codingOutputs } from '../harness/tool-outputs.js';
 
 const WINDOW = 30_000;
 const TURNS = 40;
@@ -36,17 +37,7 @@ const functions = [
 ];
 
 /** Tool outputs of a hundred to thousands of lines (compiler errors, test runs), built once. */
-const outputs = [150, 3_000, 700, 2_200, 400, 1_500, 2_800, 1_000].map((count, index) => {
-  const lines: string[] = [];
-  for (let line = 0; line < count; line++) {
-    lines.push(
-      index % 2 === 0
-        ? `not ok ${line} - parser handles case ${line} # expected ${line % 7} got ${line % 5}`
-        : `src/module${line % 40}/file${line}.ts(${line % 300},5): error TS2345: Argument of type 'string' is not assignable to 'number'.`,
-    );
-  }
-  return lines.join('\n');
-});
+const outputs = codingOutputs();
 const toolOutput = (seed: number) => outputs[seed % outputs.length]!;
 
 function managerFor(client: OpenAISummarizerClient, events: ContextEvent[], tools: unknown) {
@@ -101,15 +92,10 @@ const clients = [
 ];
 
 describe.each(clients)('the openai $major client through ctxkit/openai', ({ create }) => {
-  let server: FakeOpenAI;
-  beforeAll(async () => {
-    server = await startFakeOpenAI({ contextWindow: WINDOW, maxOutputTokens: 16_384 });
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const loopback = useLoopbackOpenAI({ contextWindow: WINDOW, maxOutputTokens: 16_384 });
 
   test('Chat Completions: 40 tool-using turns, compaction and overflow recovery, no rejected request', async () => {
+    const server = loopback.server;
     const client = create(server.baseURL);
     const tools = functions.map((fn) => ({ type: 'function' as const, function: fn }));
     const events: ContextEvent[] = [];
@@ -140,6 +126,7 @@ describe.each(clients)('the openai $major client through ctxkit/openai', ({ crea
   });
 
   test('Responses with store: false: 40 turns with encrypted reasoning, no rejected request', async () => {
+    const server = loopback.server;
     const client = create(server.baseURL);
     const tools = functions.map((fn) => ({ type: 'function' as const, strict: false, ...fn }));
     const events: ContextEvent[] = [];

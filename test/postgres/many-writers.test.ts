@@ -1,19 +1,20 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SessionEntry, StoreError } from '../../src/index.js';
 import { createPostgresStore, type PostgresSessionStore } from '../../src/postgres/index.js';
 import type { SessionEntryInput } from '../../src/session/index.js';
 import { userMessage } from '../../src/testing/index.js';
+import { bundledScript } from '../harness/bundled-script.js';
 import { createTestPool, createTestSchema, dropTestSchema, postgresUrl, requireServerInCi } from './server.js';
 
-const worker = fileURLToPath(new URL('./worker.ts', import.meta.url));
+const worker = new URL('./worker.ts', import.meta.url);
 const say = (text: string): SessionEntryInput => ({ type: 'message', message: userMessage(text) });
 
 /** Runs the worker script in its own Node process. */
-function startWorker(mode: 'append' | 'hold', job: Record<string, unknown>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', worker, mode, JSON.stringify({ url: postgresUrl, ...job })], {
+async function startWorker(mode: 'append' | 'hold', job: Record<string, unknown>): Promise<ChildProcess> {
+  const script = await bundledScript(worker);
+  return spawn(process.execPath, [script, mode, JSON.stringify({ url: postgresUrl, ...job })], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
@@ -78,7 +79,7 @@ describe.skipIf(postgresUrl === undefined)('PostgreSQL store: many writers', () 
     for (const id of sessions) await store.createSession({ id });
     const reports = await Promise.all(
       Array.from({ length: processes }, (_, worker) =>
-        finished(startWorker('append', { schema, worker, session: 'shared', sessions, count })),
+        startWorker('append', { schema, worker, session: 'shared', sessions, count }).then(finished),
       ),
     );
     // Every worker finished; stale appends were refused and retried (how many depends on timing).
@@ -98,7 +99,7 @@ describe.skipIf(postgresUrl === undefined)('PostgreSQL store: many writers', () 
   it('a client killed mid-transaction leaves nothing behind and does not block the session', async () => {
     const session = await store.createSession();
     const before = await store.appendEntry(session.id, say('before'));
-    const holder = startWorker('hold', { schema, session: session.id });
+    const holder = await startWorker('hold', { schema, session: session.id });
     const line = await firstLine(holder);
     expect(line).toMatch(/^held /);
     const heldId = line.slice('held '.length);

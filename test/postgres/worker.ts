@@ -1,6 +1,6 @@
 /**
- * A separate process for the many-writers tests, run as
- * `node --import tsx test/postgres/worker.ts <mode> <json>`:
+ * A separate process for the many-writers tests, bundled (test/harness/bundled-script.ts) and run as
+ * `node <bundle> <mode> <json>`:
  * - `append`: appends `count` entries to `session`, each stating the leaf it extends and retrying
  *   on a conflict, then `count` entries to each of `sessions` without stating it; prints a JSON
  *   report.

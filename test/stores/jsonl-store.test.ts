@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { appendFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describeSessionStoreConformance } from 'ctxkit/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildContextFromBranch, ConfigError, LeafConflictError, StoreError } from '../../src/index.js';
@@ -11,6 +12,7 @@ import {
   JSONL_FORMAT_VERSION,
   type JsonlStoreWarning,
 } from '../../src/node/index.js';
+import { bundledScript } from '../harness/bundled-script.js';
 
 describeSessionStoreConformance({
   name: 'JSONL store',
@@ -169,8 +171,10 @@ describe('JSONL store files', () => {
   it('keeps one linear branch when two processes append to one session', async () => {
     const store = createJsonlStore({ directory });
     await store.createSession({ id: 'race' });
+    // ctxkit/node bundled once: a process starts without transpiling the sources again.
+    const bundle = pathToFileURL(await bundledScript(new URL('../../src/node/index.ts', import.meta.url))).href;
     const script = `
-      const { createJsonlStore } = await import(${JSON.stringify(new URL('../../src/node/index.ts', import.meta.url).href)});
+      const { createJsonlStore } = await import(${JSON.stringify(bundle)});
       const store = createJsonlStore({ directory: process.argv[1] });
       let written = 0;
       for (let attempt = 0; written < 40 && attempt < 4000; attempt++) {
@@ -185,10 +189,8 @@ describe('JSONL store files', () => {
     `;
     const run = (name: string) =>
       new Promise<string>((done, fail) =>
-        execFile(
-          process.execPath,
-          ['--import', 'tsx', '--input-type=module', '-e', script, directory, name],
-          (error, stdout) => (error ? fail(error) : done(stdout.trim())),
+        execFile(process.execPath, ['--input-type=module', '-e', script, directory, name], (error, stdout) =>
+          error ? fail(error) : done(stdout.trim()),
         ),
       );
     expect(await Promise.all([run('p'), run('q')])).toEqual(['40', '40']);
