@@ -1,9 +1,9 @@
 import type { TranscriptItem } from './branch-transcript.js';
-import { escapeBidiControls } from './escape-controls.js';
 import { html, Markup } from './escape-html.js';
 import type { InspectedCompaction, SessionInspection, TokenShare } from './inspect-session.js';
 import { REPORT_SCRIPT, REPORT_STYLES } from './report-assets.js';
 import { renderUsageChart } from './report-chart.js';
+import { encodeTranscript } from './transcript-payload.js';
 
 const number = (value: number) => Math.round(value).toLocaleString('en-US');
 const percent = (share: TokenShare) => (share.percent === null ? '–' : `${share.percent.toFixed(1)}%`);
@@ -100,7 +100,7 @@ ${renderBranches(inspection)}
 <ol id="transcript" class="messages"></ol>
 <p><button type="button" id="show-more" hidden>Show more</button></p>
 <noscript><p>The messages are drawn by the page's script: allow it to see them.</p></noscript>
-<script type="application/json" id="transcript-data">${new Markup(transcriptData(transcript))}</script>
+<script type="application/gzip" id="transcript-data" data-encoding="base64">${new Markup(encodeTranscript(transcript))}</script>
 </section>
 </main>
 <footer>Written by <code>ctxkit report</code>. Token counts are the context manager's estimates unless marked as provider-reported.</footer>
@@ -108,26 +108,6 @@ ${renderBranches(inspection)}
 </body>
 </html>
 `.text;
-}
-
-/**
- * The transcript as the report's script reads it: one row per message, `[entry id, status, label,
- * kind, time, text]`, bidi controls shown as escapes, as JSON that cannot end its script element
- * (`<`, `>` and `&` written as \\u escapes).
- */
-function transcriptData(transcript: readonly TranscriptItem[]): string {
-  const rows = transcript.map((item) => [
-    item.entryId,
-    item.status,
-    escapeBidiControls(item.label),
-    escapeBidiControls(item.kind),
-    new Date(item.timestamp).toISOString(),
-    escapeBidiControls(item.text),
-  ]);
-  return JSON.stringify(rows).replace(
-    /[<>&\u2028\u2029]/g,
-    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
 }
 
 function renderBreakdown(inspection: SessionInspection): Markup {
