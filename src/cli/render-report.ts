@@ -164,16 +164,22 @@ function clip(text: string): string {
   return `${points.slice(0, REPLACED_TEXT_CHARS).join('')}\n… ${(points.length - REPLACED_TEXT_CHARS).toLocaleString('en-US')} more characters (the whole message is in "Search the branch")`;
 }
 
+/**
+ * A longer table starts closed: the browser neither lays out nor styles a closed `<details>`, and a
+ * long session archives thousands of tool results.
+ */
+const OPEN_TABLE_ROWS = 50;
+
 function renderArchived(inspection: SessionInspection): Markup {
   return html`<section id="archived" aria-labelledby="archived-title">
 <h2 id="archived-title">Archived tool results</h2>
 ${
   inspection.archived.length === 0
     ? html`<p>No tool result is archived.</p>`
-    : html`<div class="table-scroll"><table><thead><tr><th scope="col">Tool</th><th scope="col">Call</th><th scope="col" class="number">Tokens</th><th scope="col">Archived</th></tr></thead><tbody>${inspection.archived.map(
+    : html`<details${inspection.archived.length <= OPEN_TABLE_ROWS ? new Markup(' open') : ''}><summary>The ${number(inspection.archived.length)} archived tool results as a table</summary><div class="table-scroll"><table><thead><tr><th scope="col">Tool</th><th scope="col">Call</th><th scope="col" class="number">Tokens</th><th scope="col">Archived</th></tr></thead><tbody>${inspection.archived.map(
         (result) =>
           html`<tr><td>${result.toolName}</td><td><code>${result.toolCallId}</code></td><td class="number">${number(result.tokens)}</td><td>${result.recorded ? 'in the session' : 'by the pipeline now'}</td></tr>`,
-      )}</tbody></table></div>`
+      )}</tbody></table></div></details>`
 }
 ${inspection.toolSummaries.map(
   (summary, index) =>

@@ -1,6 +1,7 @@
 /**
  * The report's stylesheet: light and dark (`prefers-color-scheme`), one column on a phone, system
- * fonts only.
+ * fonts only. The browser lays out only the sections and messages near the screen
+ * (`content-visibility`): a long session's tables hold tens of thousands of cells.
  *
  * @internal
  */
@@ -52,6 +53,7 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: 0; font: 13px/1.45
 ol.messages { list-style: none; padding: 0; margin: 0; }
 ol.messages li { border-left: 4px solid var(--line); padding: 4px 8px; margin: 4px 0; background: var(--bg); }
 #transcript > li { content-visibility: auto; contain-intrinsic-size: auto 8rem; }
+main > section:not(#search-section) { content-visibility: auto; contain-intrinsic-size: auto 40rem; }
 li[data-fate="kept"], li[data-status="in-context"] { border-left-color: var(--kept); }
 li[data-fate="summarized"], li[data-status="compacted"] { border-left-color: var(--summarized); }
 li[data-fate="archived"], li[data-status="archived"] { border-left-color: var(--archived); }
