@@ -21,7 +21,12 @@ export function readReportTranscript(file: string): ReportRow[] {
       page,
     );
   if (!found) throw new Error(`${file} has no transcript data`);
-  const data = gunzipSync(Buffer.from(found[1]!, 'base64'));
+  return decodeTranscript(found[1]!);
+}
+
+/** The transcript from the report's payload (what `encodeTranscript` wrote). */
+export function decodeTranscript(payload: string): ReportRow[] {
+  const data = gunzipSync(Buffer.from(payload, 'base64'));
   const headEnd = data.indexOf(10);
   const rows = JSON.parse(data.subarray(0, headEnd).toString('utf8')) as [
     string,
