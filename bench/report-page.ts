@@ -100,7 +100,7 @@ export async function benchReportPage(): Promise<string> {
 
 A session of ${formatCount(statSync(session).size)} bytes (JSONL, ${formatCount(messages)} messages) made of real tool output (\`test/cli/record-realistic-session.ts\`: an agent reading this repository's files, searching them, reading its history and running the tools of the recorded corpus). \`ctxkit report\` wrote a page of ${formatCount(statSync(file).size)} bytes (the transcript gzipped and in base64) in ${formatTime(written)}; its work — reading, measuring and rendering a page of ${formatCount(characters)} characters — takes ${formatTime(summarize(cpu).median)} of CPU time (median of 3).
 
-In Chromium (headless, 1200×900), ${RUNS} times: the page opened — loaded, unpacked, and its first 100 messages drawn and counted — and the query was typed at once, one key at a time, each answer awaited. Times are taken in the page (\`test/cli/report-timing.ts\`): the open from the navigation's start, a key from its own event time to the first frame after the count changed. \`npm run test:browser-heavy\` holds the best of three to under 3 s and 200 ms. Load average ${loadavg()[0]!.toFixed(1)} at the end.
+In Chromium (headless, 1200×900), ${RUNS} times: the page opened — loaded, unpacked, and its first 100 messages drawn and counted — and the query was typed at once, one key at a time, each answer awaited. Times are taken in the page (\`test/cli/report-timing.ts\`): the open from the navigation's start, a key from its own event time to the first frame after the count changed. \`npm run test:browser-heavy\` holds the best of five to under 3 s and 200 ms. Load average ${loadavg()[0]!.toFixed(1)} at the end.
 
 ${table(['step', 'median', 'best', 'worst'], ['l', 'r', 'r', 'r'], rows)}
 `;
