@@ -78,9 +78,9 @@ footer { max-width: 1100px; margin: 32px auto; padding: 0 16px; color: var(--mut
  *
  * A session of 50 MB must open in a second or two and answer each keystroke at once (`npm run
  * test:browser-heavy` holds it to under 3 s and 200 ms), so the script does little at a time:
- * - the transcript comes compressed (`encodeTranscript`): the browser unpacks it
- *   (DecompressionStream) after the page has loaded, and a message's text is decoded from its bytes
- *   only when it is drawn or searched, or in the slices of spare time after the page has opened;
+ * - the transcript comes compressed (`encodeTranscript`): the browser unpacks and decodes it
+ *   (DecompressionStream) after the page has loaded, into one string each message's text is a
+ *   slice of (no JSON to parse, no copy), so that every text is ready before the first keystroke;
  * - the messages are drawn 100 at a time, each cut to 3,000 characters until asked for whole, and
  *   the browser lays out only those on screen (`content-visibility`);
  * - a search is a case-insensitive regular expression of the query's characters (flags `iu`: each
@@ -108,11 +108,8 @@ export const REPORT_SCRIPT = `
   const list = document.getElementById('transcript');
   const more = document.getElementById('show-more');
   const source = document.getElementById('transcript-data');
-  const decoder = new TextDecoder();
-  // Each row: [entry id, status, label, kind, ISO time, the text's length in bytes].
+  // Each row: [entry id, status, label, kind, ISO time, the text's length].
   let rows = [];
-  let bytes;
-  let starts;
   let texts;
   let labels;
   let everyRow = [];
@@ -124,10 +121,6 @@ export const REPORT_SCRIPT = `
   channel.port1.onmessage = () => { const step = steps.shift(); if (step) step(); };
   function later(step) { steps.push(step); channel.port2.postMessage(0); }
 
-  function textOf(index) {
-    if (texts[index] === undefined) texts[index] = decoder.decode(bytes.subarray(starts[index], starts[index + 1]));
-    return texts[index];
-  }
   // The query as a pattern that finds it whatever the case.
   function pattern(text, flags) {
     return new RegExp(text.replace(/[\\\\^$.*+?()[\\]{}|\\/]/g, '\\\\$&'), flags);
@@ -160,7 +153,7 @@ export const REPORT_SCRIPT = `
     return Math.max(from, end);
   }
   function fillText(body, index, whole) {
-    const text = textOf(index);
+    const text = texts[index];
     let start = 0;
     let end = whole ? text.length : Math.min(text.length, CLIP);
     if (!whole && marker) {
@@ -178,7 +171,7 @@ export const REPORT_SCRIPT = `
   }
   function item(index) {
     const [entryId, state, label, kind, time] = rows[index];
-    const text = textOf(index);
+    const text = texts[index];
     const element = document.createElement('li');
     element.dataset.status = state;
     element.dataset.label = label + ' ' + kind;
@@ -237,7 +230,6 @@ export const REPORT_SCRIPT = `
     return base;
   }
   let searching = 0;
-  let running = 0;
   function apply() {
     if (!ready) return;
     const nextQuery = input.value.trim();
@@ -246,10 +238,8 @@ export const REPORT_SCRIPT = `
     const generation = ++searching;
     const known = answers.get(key);
     if (known) {
-      running = 0;
       remember(key, known);
       show(nextQuery, known.found);
-      prepareLater();
       return;
     }
     const base = narrowest(wanted, nextQuery);
@@ -262,32 +252,12 @@ export const REPORT_SCRIPT = `
       for (; at < base.length; at++) {
         if (performance.now() > until) { later(step); return; }
         const index = base[at];
-        if ((wanted === 'all' || rows[index][1] === wanted) && (!finder || finder.test(textOf(index)) || finder.test(labels[index]))) found.push(index);
+        if ((wanted === 'all' || rows[index][1] === wanted) && (!finder || finder.test(texts[index]) || finder.test(labels[index]))) found.push(index);
       }
-      running = 0;
       remember(key, { wanted, query: nextQuery, found });
       show(nextQuery, found);
-      prepareLater();
     }
-    running = generation;
     step();
-  }
-
-  // Decodes the texts in slices once the page has opened, so that a search finds them ready; a
-  // search in progress goes first.
-  let prepared = 0;
-  let preparing = false;
-  function prepare() {
-    preparing = false;
-    if (running) return;
-    const until = performance.now() + SLICE_MS;
-    while (prepared < rows.length && performance.now() < until) textOf(prepared++);
-    prepareLater();
-  }
-  function prepareLater() {
-    if (preparing || prepared >= rows.length) return;
-    preparing = true;
-    later(prepare);
   }
 
   function fromBase64(text) {
@@ -302,14 +272,11 @@ export const REPORT_SCRIPT = `
     // The page's copy is not needed again: let the browser free it.
     source.textContent = '';
     const unpacked = new Blob([packed]).stream().pipeThrough(new DecompressionStream('gzip'));
-    const data = new Uint8Array(await new Response(unpacked).arrayBuffer());
-    const headEnd = data.indexOf(10);
-    rows = JSON.parse(decoder.decode(data.subarray(0, headEnd)));
-    bytes = data.subarray(headEnd + 1);
-    starts = new Array(rows.length + 1);
-    starts[0] = 0;
-    rows.forEach((row, index) => { starts[index + 1] = starts[index] + row[5]; });
-    texts = new Array(rows.length);
+    const data = await new Response(unpacked).text();
+    const headEnd = data.indexOf('\\n');
+    rows = JSON.parse(data.slice(0, headEnd));
+    let start = headEnd + 1;
+    texts = rows.map((row) => data.slice(start, (start += row[5])));
     labels = rows.map((row) => row[2] + ' ' + row[3]);
     everyRow = rows.map((_, index) => index);
     matches = everyRow;

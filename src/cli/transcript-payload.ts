@@ -13,15 +13,16 @@ const LEVEL = 1;
  * bytes and none of them can end its element. A browser parses every byte of a page before its
  * script runs, and on a session of 50 MB that parsing was most of the time the report took to open.
  *
- * Inside the gzip: one line of JSON, `[[entry id, status, label, kind, ISO time, text bytes], …]`,
- * then every message's text in UTF-8, one after the other, each as long as its row says. The page
- * decodes a text only when it draws or searches it, so opening never parses all of it. Bidi controls
- * are shown as `\uXXXX` escapes.
+ * Inside the gzip, in UTF-8: one line of JSON, `[[entry id, status, label, kind, ISO time, text
+ * length], …]`, then every message's text, one after the other, each as long as its row says (in
+ * UTF-16 code units, as JavaScript counts). The page decodes it all as one string and cuts each text
+ * out of it, so opening never parses the texts as JSON. Bidi controls are shown as `\uXXXX`
+ * escapes; a lone surrogate, which UTF-8 cannot carry, arrives as U+FFFD (one unit for one).
  *
  * @internal
  */
 export function encodeTranscript(transcript: readonly TranscriptItem[]): string {
-  const texts = transcript.map((item) => Buffer.from(escapeBidiControls(item.text), 'utf8'));
+  const texts = transcript.map((item) => escapeBidiControls(item.text));
   const rows = transcript.map((item, index) => [
     item.entryId,
     item.status,
@@ -30,7 +31,8 @@ export function encodeTranscript(transcript: readonly TranscriptItem[]): string 
     new Date(item.timestamp).toISOString(),
     texts[index]!.length,
   ]);
-  // JSON writes a newline inside a string as \n, so the first newline byte ends the rows.
-  const head = Buffer.from(`${JSON.stringify(rows)}\n`, 'utf8');
-  return gzipSync(Buffer.concat([head, ...texts]), { level: LEVEL }).toString('base64');
+  // JSON writes a newline inside a string as \n, so the first newline ends the rows.
+  return gzipSync(Buffer.from(`${JSON.stringify(rows)}\n${texts.join('')}`, 'utf8'), { level: LEVEL }).toString(
+    'base64',
+  );
 }

@@ -26,19 +26,12 @@ export function readReportTranscript(file: string): ReportRow[] {
 
 /** The transcript from the report's payload (what `encodeTranscript` wrote). */
 export function decodeTranscript(payload: string): ReportRow[] {
-  const data = gunzipSync(Buffer.from(payload, 'base64'));
-  const headEnd = data.indexOf(10);
-  const rows = JSON.parse(data.subarray(0, headEnd).toString('utf8')) as [
-    string,
-    string,
-    string,
-    string,
-    string,
-    number,
-  ][];
+  const data = gunzipSync(Buffer.from(payload, 'base64')).toString('utf8');
+  const headEnd = data.indexOf('\n');
+  const rows = JSON.parse(data.slice(0, headEnd)) as [string, string, string, string, string, number][];
   let offset = headEnd + 1;
   return rows.map(([entryId, status, label, kind, time, length]) => {
-    const text = data.subarray(offset, offset + length).toString('utf8');
+    const text = data.slice(offset, offset + length);
     offset += length;
     return { entryId, status, label, kind, time, text };
   });
