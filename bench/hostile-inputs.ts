@@ -3,35 +3,40 @@
  * text (test/fixtures/adversarial-texts.ts: runs of one character, random letters, Chinese, emoji,
  * base64, random bytes, long numbers, minified JavaScript) with the exact tokenizer, beside
  * gpt-tokenizer's own encoder on shorter runs, `manager.prepare` on a user message of 1 MB, and the
- * HTML report of a 50 MB session (writing it with `ctxkit report`, opening it in Chromium, and each
- * keystroke of a search). Writes docs/hostile-inputs.md. Every figure comes from one run on one
+ * HTML report of a 50 MB session (bench/report-page.ts; `npm run bench:hostile -- report` runs that
+ * part alone and rewrites its section only). Writes docs/hostile-inputs.md. Every figure comes from one run on one
  * machine; each time is the median of a few runs (and the worst, for the counter), after a warm-up.
  */
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { countTokens as encoderCount } from 'gpt-tokenizer/encoding/o200k_base';
-import { chromium } from 'playwright-core';
-import { branchTranscript } from '../src/cli/branch-transcript.js';
-import { type ContextSettings, resolveWindow } from '../src/cli/context-settings.js';
-import { inspectSession } from '../src/cli/inspect-session.js';
-import { loadSession } from '../src/cli/load-session.js';
-import { renderReport } from '../src/cli/render-report.js';
 import { approximateCounter, createContextManager, heuristicSummarizer } from '../src/index.js';
 import { createTokenizerCounter } from '../src/tokenizer/index.js';
-import { recordLargeSession } from '../test/cli/record-large-session.js';
-import { runCli } from '../test/cli/run-cli.js';
 import { ADVERSARIAL_FAMILIES } from '../test/fixtures/adversarial-texts.js';
 import { corpus } from '../test/fixtures/corpus.js';
 import { formatCount, formatTime, sample } from './measure.js';
 import { table } from './report.js';
+import { benchReportPage } from './report-page.js';
 
 const MEGABYTE = 1_000_000;
 const log = (text: string) => process.stderr.write(`[bench:hostile] ${text}\n`);
 
 /** A text of about `length` UTF-16 units made of `unit` repeated. */
 const repeat = (unit: string, length = MEGABYTE) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
+
+const DOCS = new URL('../docs/hostile-inputs.md', import.meta.url);
+const REPORT_HEADING = '## The HTML report of a session of about 50 MB';
+
+// `npm run bench:hostile -- report` measures the report alone and rewrites its section only.
+if (process.argv.includes('report')) {
+  const text = readFileSync(DOCS, 'utf8');
+  const start = text.indexOf(REPORT_HEADING);
+  const next = text.indexOf('\n## ', start + REPORT_HEADING.length);
+  const section = await benchReportPage();
+  writeFileSync(DOCS, `${text.slice(0, start < 0 ? text.length : start)}${section}${next < 0 ? '' : text.slice(next)}`);
+  console.log(section);
+  process.exit(0);
+}
 
 const counter = createTokenizerCounter();
 log('warming up');
@@ -94,85 +99,6 @@ for (const name of ['newlines', 'spaces', 'one letter', 'random lowercase letter
   prepare.push([name, formatTime(times.median)]);
 }
 
-/** Opens the report in Chromium and types a query, timing the page's load and each keystroke. */
-async function timeReport(file: string, query: string): Promise<{ open: number; keys: [string, number, string][] }> {
-  const profile = mkdtempSync(join(tmpdir(), 'ctxkit-bench-chromium-'));
-  const browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu'],
-  });
-  try {
-    const page = await browser.newPage();
-    const start = performance.now();
-    await page.goto(pathToFileURL(file).href, { waitUntil: 'load', timeout: 120_000 });
-    await page.waitForFunction('/ of /.test(document.getElementById("search-count").textContent)', null, {
-      timeout: 120_000,
-    });
-    const open = performance.now() - start;
-    const keys: [string, number, string][] = [];
-    for (const character of query) {
-      // Page code runs in the browser; it is given as text (no DOM types here). It types one
-      // character and waits for the count to change and the next frame to be drawn.
-      const [time, count] = await page.evaluate<[number, string]>(`(async () => {
-        const input = document.getElementById('search');
-        const count = document.getElementById('search-count');
-        const start = performance.now();
-        input.value += ${JSON.stringify(character)};
-        input.dispatchEvent(new Event('input'));
-        await new Promise((resolve) => {
-          const observer = new MutationObserver(() => { observer.disconnect(); resolve(); });
-          observer.observe(count, { childList: true, characterData: true, subtree: true });
-          setTimeout(resolve, 30000);
-        });
-        await new Promise((resolve) => requestAnimationFrame(resolve));
-        return [performance.now() - start, count.textContent];
-      })()`);
-      keys.push([character, time, count]);
-    }
-    return { open, keys };
-  } finally {
-    await browser.close();
-    rmSync(profile, { recursive: true, force: true });
-  }
-}
-
-const CHROMIUM = '/usr/bin/chromium';
-const reportRows: string[][] = [];
-let reportNote = `Not run: no Chromium at ${CHROMIUM}.`;
-if (existsSync(CHROMIUM)) {
-  log('report: recording a 50 MB session');
-  const directory = mkdtempSync(join(tmpdir(), 'ctxkit-bench-report-'));
-  try {
-    const session = await recordLargeSession(directory, 50);
-    const file = join(directory, 'report.html');
-    log('report: ctxkit report');
-    const started = performance.now();
-    const run = await runCli(['report', session, '-o', file, '--window', '200000']);
-    if (run.exitCode !== 0) throw new Error(run.stderr);
-    const written = performance.now() - started;
-    // The same work in this process, for its CPU time: reading, measuring and rendering the session.
-    const cpuStart = process.cpuUsage();
-    const loaded = await loadSession(session);
-    const settings: ContextSettings = {
-      ...resolveWindow({ window: 200_000, model: undefined, sessionModel: undefined }),
-      config: {},
-      systemPrompt: undefined,
-      tools: undefined,
-    };
-    const inspection = await inspectSession(loaded, settings);
-    const page = renderReport(inspection, branchTranscript(loaded, inspection));
-    const cpuUsed = process.cpuUsage(cpuStart);
-    const writtenCpu = (cpuUsed.user + cpuUsed.system) / 1000;
-    log('report: Chromium');
-    const { open, keys } = await timeReport(file, "node42' is");
-    reportNote = `A session of ${formatCount(statSync(session).size)} bytes (JSONL); \`ctxkit report\` wrote a page of ${formatCount(statSync(file).size)} bytes in ${formatTime(written)} (its work — reading, measuring and rendering a page of ${formatCount(page.length)} characters — takes ${formatTime(writtenCpu)} of CPU time). In Chromium (headless) the page opened — loaded, and its first 100 messages drawn — in **${formatTime(open)}**. Each keystroke of a search, typed one by one (the time includes the 40 ms the page waits for more typing, the search and the next frame):`;
-    for (const [character, time, count] of keys) reportRows.push([`\`${character}\``, formatTime(time), count]);
-  } finally {
-    rmSync(directory, { recursive: true, force: true });
-  }
-}
-
 const report = `# Hostile inputs
 
 What a single hostile input costs: written by \`npm run bench:hostile\` (\`bench/hostile-inputs.ts\`)
@@ -202,12 +128,7 @@ ${table(['newlines', 'gpt-tokenizer countTokens', 'ctxkit/tokenizer count'], ['r
 
 ${table(['message', 'prepare'], ['l', 'r'], prepare)}
 
-## The HTML report of a session of about 50 MB
+${await benchReportPage()}`;
 
-${reportNote}
-
-${reportRows.length === 0 ? '' : table(['key', 'time to the answer', 'count shown'], ['l', 'r', 'r'], reportRows)}
-`;
-
-writeFileSync(new URL('../docs/hostile-inputs.md', import.meta.url), report);
+writeFileSync(DOCS, report);
 console.log(report);

@@ -1,9 +1,9 @@
 import type { TranscriptItem } from './branch-transcript.js';
-import { escapeBidiControls } from './escape-controls.js';
 import { html, Markup } from './escape-html.js';
 import type { InspectedCompaction, SessionInspection, TokenShare } from './inspect-session.js';
 import { REPORT_SCRIPT, REPORT_STYLES } from './report-assets.js';
 import { renderUsageChart } from './report-chart.js';
+import { encodeTranscript } from './transcript-payload.js';
 
 const number = (value: number) => Math.round(value).toLocaleString('en-US');
 const percent = (share: TokenShare) => (share.percent === null ? '–' : `${share.percent.toFixed(1)}%`);
@@ -100,7 +100,7 @@ ${renderBranches(inspection)}
 <ol id="transcript" class="messages"></ol>
 <p><button type="button" id="show-more" hidden>Show more</button></p>
 <noscript><p>The messages are drawn by the page's script: allow it to see them.</p></noscript>
-<script type="application/json" id="transcript-data">${new Markup(transcriptData(transcript))}</script>
+<script type="application/gzip" id="transcript-data" data-encoding="base64">${new Markup(encodeTranscript(transcript))}</script>
 </section>
 </main>
 <footer>Written by <code>ctxkit report</code>. Token counts are the context manager's estimates unless marked as provider-reported.</footer>
@@ -108,26 +108,6 @@ ${renderBranches(inspection)}
 </body>
 </html>
 `.text;
-}
-
-/**
- * The transcript as the report's script reads it: one row per message, `[entry id, status, label,
- * kind, time, text]`, bidi controls shown as escapes, as JSON that cannot end its script element
- * (`<`, `>` and `&` written as \\u escapes).
- */
-function transcriptData(transcript: readonly TranscriptItem[]): string {
-  const rows = transcript.map((item) => [
-    item.entryId,
-    item.status,
-    escapeBidiControls(item.label),
-    escapeBidiControls(item.kind),
-    new Date(item.timestamp).toISOString(),
-    escapeBidiControls(item.text),
-  ]);
-  return JSON.stringify(rows).replace(
-    /[<>&\u2028\u2029]/g,
-    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
 }
 
 function renderBreakdown(inspection: SessionInspection): Markup {
@@ -184,16 +164,22 @@ function clip(text: string): string {
   return `${points.slice(0, REPLACED_TEXT_CHARS).join('')}\n… ${(points.length - REPLACED_TEXT_CHARS).toLocaleString('en-US')} more characters (the whole message is in "Search the branch")`;
 }
 
+/**
+ * A longer table starts closed: the browser neither lays out nor styles a closed `<details>`, and a
+ * long session archives thousands of tool results.
+ */
+const OPEN_TABLE_ROWS = 50;
+
 function renderArchived(inspection: SessionInspection): Markup {
   return html`<section id="archived" aria-labelledby="archived-title">
 <h2 id="archived-title">Archived tool results</h2>
 ${
   inspection.archived.length === 0
     ? html`<p>No tool result is archived.</p>`
-    : html`<div class="table-scroll"><table><thead><tr><th scope="col">Tool</th><th scope="col">Call</th><th scope="col" class="number">Tokens</th><th scope="col">Archived</th></tr></thead><tbody>${inspection.archived.map(
+    : html`<details${inspection.archived.length <= OPEN_TABLE_ROWS ? new Markup(' open') : ''}><summary>The ${number(inspection.archived.length)} archived tool results as a table</summary><div class="table-scroll"><table><thead><tr><th scope="col">Tool</th><th scope="col">Call</th><th scope="col" class="number">Tokens</th><th scope="col">Archived</th></tr></thead><tbody>${inspection.archived.map(
         (result) =>
           html`<tr><td>${result.toolName}</td><td><code>${result.toolCallId}</code></td><td class="number">${number(result.tokens)}</td><td>${result.recorded ? 'in the session' : 'by the pipeline now'}</td></tr>`,
-      )}</tbody></table></div>`
+      )}</tbody></table></div></details>`
 }
 ${inspection.toolSummaries.map(
   (summary, index) =>

@@ -1,6 +1,7 @@
 /**
  * The report's stylesheet: light and dark (`prefers-color-scheme`), one column on a phone, system
- * fonts only.
+ * fonts only. The browser lays out only the sections and messages near the screen
+ * (`content-visibility`): a long session's tables hold tens of thousands of cells.
  *
  * @internal
  */
@@ -52,6 +53,7 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: 0; font: 13px/1.45
 ol.messages { list-style: none; padding: 0; margin: 0; }
 ol.messages li { border-left: 4px solid var(--line); padding: 4px 8px; margin: 4px 0; background: var(--bg); }
 #transcript > li { content-visibility: auto; contain-intrinsic-size: auto 8rem; }
+main > section:not(#search-section) { content-visibility: auto; contain-intrinsic-size: auto 40rem; }
 li[data-fate="kept"], li[data-status="in-context"] { border-left-color: var(--kept); }
 li[data-fate="summarized"], li[data-status="compacted"] { border-left-color: var(--summarized); }
 li[data-fate="archived"], li[data-status="archived"] { border-left-color: var(--archived); }
@@ -74,13 +76,21 @@ footer { max-width: 1100px; margin: 32px auto; padding: 0 16px; color: var(--mut
  * The report's one script: draws the transcript from the page's own data and searches it. It reads
  * only the page's own text; nothing is evaluated or fetched.
  *
- * A session of 50 MB must open in seconds and answer each keystroke at once, so the script draws
- * little and searches an index: the messages are data (`#transcript-data`), drawn 100 at a time
- * and each cut to 3,000 characters until asked for whole, and the browser lays out only those on
- * screen (`content-visibility`); their lowercased text is made once, in slices after the page has
- * opened, in a form as long as the text (a character whose lowercase is longer, such as "İ", stays
- * as it is), so a hit's index in it is its index in the text; a query that extends the previous
- * one searches only the previous hits; typing is coalesced (40 ms).
+ * A session of 50 MB must open in a second or two and answer each keystroke at once (`npm run
+ * test:browser-heavy` holds it to under 3 s and 200 ms), so the script does little at a time:
+ * - the transcript comes compressed (`encodeTranscript`): the browser unpacks and decodes it
+ *   (DecompressionStream) after the page has loaded, into one string each message's text is a
+ *   slice of (no JSON to parse, no copy), so that every text is ready before the first keystroke;
+ * - the messages are drawn 100 at a time, each cut to 3,000 characters until asked for whole, and
+ *   the browser lays out only those on screen (`content-visibility`);
+ * - a search is a case-insensitive regular expression of the query's characters (flags `iu`: each
+ *   character matches its case variants, one character for one, so a hit is marked where it is
+ *   even after a character such as "İ" whose lowercase is longer): nothing is lowercased ahead;
+ * - no piece of work holds the page for more than about 10 ms: a search runs in slices, so a key
+ *   pressed meanwhile is taken at once, and the newer query replaces the older one;
+ * - a query that contains an earlier one is searched for only among that one's hits (of the last
+ *   64 answers, the fewest), and a query met again (a correction with Backspace) is answered from
+ *   them.
  *
  * @internal
  */
@@ -89,33 +99,35 @@ export const REPORT_SCRIPT = `
   const PAGE = 100;
   const CLIP = 3000;
   const BEFORE_HIT = 200;
+  const SLICE_MS = 10;
+  const CACHED_ANSWERS = 64;
   const STATUS_LABELS = { 'in-context': 'in context', archived: 'archived', compacted: 'compacted away', checkpoint: 'checkpoint' };
   const input = document.getElementById('search');
   const status = document.getElementById('search-filter');
   const count = document.getElementById('search-count');
   const list = document.getElementById('transcript');
   const more = document.getElementById('show-more');
-  // Each row: [entry id, status, label, kind, ISO time, text].
-  const rows = JSON.parse(document.getElementById('transcript-data').textContent);
-  const everyRow = rows.map((_, index) => index);
-  const foldedTexts = new Array(rows.length);
-  const foldedLabels = rows.map((row) => fold(row[2] + ' ' + row[3]));
-  function fold(text) {
-    const lower = text.toLowerCase();
-    if (lower.length === text.length && !text.includes('\\u0130')) return lower;
-    let out = '';
-    for (const character of text) {
-      const folded = character.toLowerCase();
-      out += folded.length === character.length ? folded : character;
-    }
-    return out;
+  const source = document.getElementById('transcript-data');
+  // Each row: [entry id, status, label, kind, ISO time, the text's length].
+  let rows = [];
+  let texts;
+  let labels;
+  let everyRow = [];
+  let ready = false;
+
+  // Runs queued steps one per task: what keeps each piece of work short and the page awake.
+  const steps = [];
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => { const step = steps.shift(); if (step) step(); };
+  function later(step) { steps.push(step); channel.port2.postMessage(0); }
+
+  // The query as a pattern that finds it whatever the case.
+  function pattern(text, flags) {
+    return new RegExp(text.replace(/[\\\\^$.*+?()[\\]{}|\\/]/g, '\\\\$&'), flags);
   }
-  function foldedText(index) {
-    if (foldedTexts[index] === undefined) foldedTexts[index] = fold(rows[index][5]);
-    return foldedTexts[index];
-  }
+
   let query = '';
-  let wanted = 'all';
+  let marker = null;
   let matches = everyRow;
   let drawn = 0;
   function span(className, text) {
@@ -126,38 +138,40 @@ export const REPORT_SCRIPT = `
   }
   // Appends text[start, end) with the hits marked; a hit that starts before the end is shown
   // whole. Returns where the shown text ends.
-  function appendMarked(body, text, folded, start, end) {
-    if (!query) { body.append(text.slice(start, end)); return end; }
+  function appendMarked(body, text, start, end) {
+    if (!marker) { body.append(text.slice(start, end)); return end; }
     let from = start;
-    for (let at = folded.indexOf(query, from); at !== -1 && at < end; at = folded.indexOf(query, from)) {
-      body.append(text.slice(from, at));
+    marker.lastIndex = from;
+    for (let hit = marker.exec(text); hit && hit.index < end; hit = marker.exec(text)) {
+      body.append(text.slice(from, hit.index));
       const mark = document.createElement('mark');
-      mark.textContent = text.slice(at, at + query.length);
+      mark.textContent = hit[0];
       body.append(mark);
-      from = at + query.length;
+      from = hit.index + hit[0].length;
     }
     if (from < end) body.append(text.slice(from, end));
     return Math.max(from, end);
   }
   function fillText(body, index, whole) {
-    const text = rows[index][5];
-    const folded = query ? foldedText(index) : text;
+    const text = texts[index];
     let start = 0;
     let end = whole ? text.length : Math.min(text.length, CLIP);
-    if (!whole && query) {
-      const first = folded.indexOf(query);
-      if (first >= end) {
-        start = Math.max(0, first - BEFORE_HIT);
+    if (!whole && marker) {
+      marker.lastIndex = 0;
+      const first = marker.exec(text);
+      if (first && first.index >= end) {
+        start = Math.max(0, first.index - BEFORE_HIT);
         end = Math.min(text.length, start + CLIP);
       }
     }
     body.textContent = '';
     if (start > 0) body.append('… ' + start.toLocaleString('en-US') + ' characters before …\\n');
-    end = appendMarked(body, text, folded, start, end);
+    end = appendMarked(body, text, start, end);
     if (end < text.length) body.append('\\n… ' + (text.length - end).toLocaleString('en-US') + ' more characters');
   }
   function item(index) {
-    const [entryId, state, label, kind, time, text] = rows[index];
+    const [entryId, state, label, kind, time] = rows[index];
+    const text = texts[index];
     const element = document.createElement('li');
     element.dataset.status = state;
     element.dataset.label = label + ' ' + kind;
@@ -189,37 +203,96 @@ export const REPORT_SCRIPT = `
     more.hidden = rest === 0;
     more.textContent = 'Show ' + Math.min(PAGE, rest) + ' more (' + rest.toLocaleString('en-US') + ' not shown)';
   }
-  function apply() {
-    const nextQuery = fold(input.value.trim());
-    const nextWanted = status.value;
-    // A longer query finds only what the shorter one found: search those again, not everything.
-    const base = nextWanted === wanted && nextQuery.includes(query) ? matches : everyRow;
+  function show(nextQuery, found) {
     query = nextQuery;
-    wanted = nextWanted;
-    matches = base.filter((index) =>
-      (wanted === 'all' || rows[index][1] === wanted) &&
-      (!query || foldedText(index).includes(query) || foldedLabels[index].includes(query)));
+    marker = query ? pattern(query, 'giu') : null;
+    matches = found;
     list.textContent = '';
     drawn = 0;
     drawMore();
     count.textContent = matches.length.toLocaleString('en-US') + ' of ' + rows.length.toLocaleString('en-US') + ' messages';
   }
-  let timer;
-  const soon = () => { clearTimeout(timer); timer = setTimeout(apply, 40); };
-  input.addEventListener('input', soon);
+
+  // The answers of recent searches, by filter and query. A text that holds a query holds every
+  // part of it, whatever the case: so a query is searched for only among the fewest hits of an
+  // earlier query it contains.
+  const answers = new Map();
+  function remember(key, answer) {
+    answers.delete(key);
+    answers.set(key, answer);
+    if (answers.size > CACHED_ANSWERS) answers.delete(answers.keys().next().value);
+  }
+  function narrowest(wanted, text) {
+    let base = everyRow;
+    for (const answer of answers.values()) {
+      if ((answer.wanted === wanted || answer.wanted === 'all') && text.includes(answer.query) && answer.found.length < base.length) base = answer.found;
+    }
+    return base;
+  }
+  let searching = 0;
+  function apply() {
+    if (!ready) return;
+    const nextQuery = input.value.trim();
+    const wanted = status.value;
+    const key = wanted + '\\n' + nextQuery;
+    const generation = ++searching;
+    const known = answers.get(key);
+    if (known) {
+      remember(key, known);
+      show(nextQuery, known.found);
+      return;
+    }
+    const base = narrowest(wanted, nextQuery);
+    const finder = nextQuery ? pattern(nextQuery, 'iu') : null;
+    const found = [];
+    let at = 0;
+    function step() {
+      if (generation !== searching) return;
+      const until = performance.now() + SLICE_MS;
+      for (; at < base.length; at++) {
+        if (performance.now() > until) { later(step); return; }
+        const index = base[at];
+        if ((wanted === 'all' || rows[index][1] === wanted) && (!finder || finder.test(texts[index]) || finder.test(labels[index]))) found.push(index);
+      }
+      remember(key, { wanted, query: nextQuery, found });
+      show(nextQuery, found);
+    }
+    step();
+  }
+
+  function fromBase64(text) {
+    if (Uint8Array.fromBase64) return Uint8Array.fromBase64(text);
+    const binary = atob(text);
+    const out = new Uint8Array(binary.length);
+    for (let index = 0; index < binary.length; index++) out[index] = binary.charCodeAt(index);
+    return out;
+  }
+  async function load() {
+    const packed = fromBase64(source.textContent);
+    // The page's copy is not needed again: let the browser free it.
+    source.textContent = '';
+    const unpacked = new Blob([packed]).stream().pipeThrough(new DecompressionStream('gzip'));
+    const data = await new Response(unpacked).text();
+    const headEnd = data.indexOf('\\n');
+    rows = JSON.parse(data.slice(0, headEnd));
+    let start = headEnd + 1;
+    texts = rows.map((row) => data.slice(start, (start += row[5])));
+    labels = rows.map((row) => row[2] + ' ' + row[3]);
+    everyRow = rows.map((_, index) => index);
+    matches = everyRow;
+    ready = true;
+    apply();
+  }
+
+  input.addEventListener('input', apply);
   status.addEventListener('change', apply);
   more.addEventListener('click', drawMore);
   document.addEventListener('keydown', (event) => {
     if (event.key === '/' && document.activeElement !== input) { event.preventDefault(); input.focus(); }
   });
-  apply();
-  // Lowercase the texts in slices of about 1 MB after the page has opened, so the first search
-  // does not pay for all of them at once (a search before that lowercases what it reads).
-  let next = 0;
-  function foldSome() {
-    for (let budget = 1000000; next < rows.length && budget > 0; next++) budget -= foldedText(next).length;
-    if (next < rows.length) setTimeout(foldSome, 0);
-  }
-  setTimeout(foldSome, 0);
+  load().catch((error) => {
+    count.textContent = 'The messages cannot be shown: this browser could not unpack them (' + error + '). ' +
+      'The report needs DecompressionStream (Chrome 80, Firefox 113, Safari 16.4 or later).';
+  });
 })();
 `;

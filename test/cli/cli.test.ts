@@ -7,6 +7,7 @@ import { createJsonlStore } from 'ctxkit/node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { SessionInspection } from '../../src/cli/inspect-session.js';
 import type { ReplayResult } from '../../src/cli/replay-session.js';
+import { readReportTranscript } from './read-report-transcript.js';
 import {
   BIDI_PAYLOAD,
   type RecordedSessions,
@@ -222,7 +223,9 @@ describe.concurrent('ctxkit inspect', () => {
     expect(await runCli(['report', sessions.plain, '-o', report])).toMatchObject({ exitCode: 0 });
     const page = readFileSync(report, 'utf8');
     expect(page).not.toMatch(bidi);
-    expect(page).toContain('invoice\\u202efdp.exe');
+    const transcript = readReportTranscript(report);
+    expect(transcript.some((row) => row.text.includes('invoice\\u202efdp.exe'))).toBe(true);
+    expect(transcript.some((row) => bidi.test(row.text))).toBe(false);
   });
 });
 
