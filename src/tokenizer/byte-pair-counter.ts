@@ -11,6 +11,8 @@
 // by the bytes themselves in a hash table of typed arrays, so no string is made per lookup.
 // `npm run bench:hostile` measures the worst inputs of each kind (docs/hostile-inputs.md).
 
+import { MergeBoundaries, type TokenSpans } from './merge-boundaries.js';
+
 /** A rank table as gpt-tokenizer ships it: a token's text, or its bytes when they are not UTF-8. */
 export type Ranks = readonly (string | readonly number[])[];
 
@@ -106,13 +108,14 @@ function hashBytes(bytes: Uint8Array, start: number, end: number): number {
  * keyed by byte strings costs a slice and a string hash per lookup, which `npm run bench:hostile`
  * cannot afford on 1 MB pieces.
  */
-class TokenBytes {
+class TokenBytes implements TokenSpans {
   /** The longest token, in bytes: a longer range is no token, without a lookup. */
   readonly longest: number;
-  private readonly pool: Uint8Array;
+  /** The tokens' bytes, one after another. */
+  readonly bytes: Uint8Array;
   /**
    * Four entries per slot, so that a lookup reads one slot: the bytes' hash, the rank + 1 (0: an
-   * empty slot), and where the token's bytes are in `pool` and how many.
+   * empty slot), and where the token's bytes are in `bytes` and how many.
    */
   private readonly slots: Int32Array;
   private readonly mask: number;
@@ -120,7 +123,7 @@ class TokenBytes {
   constructor(ranks: Ranks) {
     let capacity = 0;
     for (const token of ranks) capacity += typeof token === 'string' ? 3 * token.length : token.length;
-    this.pool = new Uint8Array(capacity);
+    this.bytes = new Uint8Array(capacity);
     let slotCount = 1024;
     while (slotCount < 2.5 * ranks.length) slotCount *= 2;
     this.slots = new Int32Array(4 * slotCount);
@@ -129,10 +132,10 @@ class TokenBytes {
     let longest = 0;
     ranks.forEach((token, rank) => {
       let length: number;
-      if (typeof token === 'string') length = Math.abs(encodeUtf8(token, this.pool.subarray(used)));
+      if (typeof token === 'string') length = Math.abs(encodeUtf8(token, this.bytes.subarray(used)));
       else if (isUtf8(token, 0, token.length)) return;
       else {
-        this.pool.set(token, used);
+        this.bytes.set(token, used);
         length = token.length;
       }
       this.insert(rank, used, length);
@@ -143,10 +146,10 @@ class TokenBytes {
   }
 
   private insert(rank: number, offset: number, length: number): void {
-    const hash = hashBytes(this.pool, offset, offset + length);
+    const hash = hashBytes(this.bytes, offset, offset + length);
     const { slots, mask } = this;
     let slot = hash & mask;
-    while (slots[4 * slot + 1] !== 0 && !(slots[4 * slot] === hash && this.holds(slot, this.pool, offset, length))) {
+    while (slots[4 * slot + 1] !== 0 && !(slots[4 * slot] === hash && this.holds(slot, this.bytes, offset, length))) {
       slot = (slot + 1) & mask;
     }
     slots[4 * slot] = hash;
@@ -155,11 +158,18 @@ class TokenBytes {
     slots[4 * slot + 3] = length;
   }
 
+  /** Calls `visit` with where each token's bytes are in {@link bytes} and how many. */
+  forEach(visit: (offset: number, length: number) => void): void {
+    const { slots } = this;
+    for (let slot = 0; slot < slots.length; slot += 4)
+      if (slots[slot + 1] !== 0) visit(slots[slot + 2]!, slots[slot + 3]!);
+  }
+
   /** Whether the token in `slot` is `bytes[start, start + length)`. */
   private holds(slot: number, bytes: Uint8Array, start: number, length: number): boolean {
     if (this.slots[4 * slot + 3] !== length) return false;
     const offset = this.slots[4 * slot + 2]!;
-    for (let index = 0; index < length; index++) if (this.pool[offset + index] !== bytes[start + index]) return false;
+    for (let index = 0; index < length; index++) if (this.bytes[offset + index] !== bytes[start + index]) return false;
     return true;
   }
 
@@ -200,19 +210,20 @@ class TokenBytes {
 type RankOf = (bytes: Uint8Array, start: number, end: number) => number;
 
 /**
- * The number of tokens byte-pair merging leaves of a short piece, `bytes[0, length)`: scan the
- * pairs for the lowest rank (the leftmost on a tie), merge it, repeat — the encoder's own loop,
- * on typed arrays kept between calls (`starts` and `ranks` hold at least `length + 1` entries).
+ * The number of tokens byte-pair merging leaves of a short piece, `bytes[offset, offset + length)`:
+ * scan the pairs for the lowest rank (the leftmost on a tie), merge it, repeat — the encoder's own
+ * loop, on typed arrays kept between calls (`starts` and `ranks` hold at least `length + 1` entries).
  */
 function scannedLength(
   bytes: Uint8Array,
+  offset: number,
   length: number,
   rankOf: RankOf,
   starts: Int32Array,
   ranks: Int32Array,
 ): number {
-  for (let index = 0; index <= length; index++) starts[index] = index;
-  for (let index = 0; index < length - 1; index++) ranks[index] = rankOf(bytes, index, index + 2);
+  for (let index = 0; index <= length; index++) starts[index] = offset + index;
+  for (let index = 0; index < length - 1; index++) ranks[index] = rankOf(bytes, offset + index, offset + index + 2);
   let parts = length;
   for (;;) {
     let best = -1;
@@ -226,8 +237,8 @@ function scannedLength(
     }
     if (best < 0) return parts;
     // Part best + 1 joins part best: the parts and pairs after it move one place left.
-    starts.copyWithin(best + 1, best + 2, parts + 1);
-    ranks.copyWithin(best + 1, best + 2, parts - 1);
+    for (let index = best + 1; index < parts; index++) starts[index] = starts[index + 1]!;
+    for (let index = best + 1; index < parts - 2; index++) ranks[index] = ranks[index + 1]!;
     parts--;
     ranks[best] = best + 1 < parts ? rankOf(bytes, starts[best]!, starts[best + 2]!) : -1;
     if (best > 0) ranks[best - 1] = rankOf(bytes, starts[best - 1]!, starts[best + 1]!);
@@ -573,6 +584,41 @@ function mergedLength(
   return parts;
 }
 
+/** The longest range whose count {@link RangeCounts} keeps, in bytes. */
+const SMALL_RANGE_BYTES = 8;
+/** Slots of the range counts (a power of two). */
+const RANGE_COUNT_BITS = 16;
+
+/**
+ * The counts of short byte ranges (up to {@link SMALL_RANGE_BYTES}) met lately, in a direct-mapped
+ * table keyed by the bytes themselves (a range overwrites the one in its slot): the ranges a long
+ * piece falls into at its free positions (a character of Chinese, a few of Cyrillic) repeat often,
+ * and a lookup here costs no string and no merge.
+ */
+class RangeCounts {
+  /** Four entries per slot: the first four bytes, the next four, the length (0: empty), the count. */
+  private readonly slots = new Int32Array(4 * 2 ** RANGE_COUNT_BITS);
+
+  /** The count of `bytes[start, end)` (2 to 8 bytes), from the table or from `count`, which is then kept. */
+  countOf(bytes: Uint8Array, start: number, end: number, count: (start: number, end: number) => number): number {
+    let low = 0;
+    let high = 0;
+    const middle = Math.min(end, start + 4);
+    for (let index = start; index < middle; index++) low = (low << 8) | bytes[index]!;
+    for (let index = middle; index < end; index++) high = (high << 8) | bytes[index]!;
+    const length = end - start;
+    const slot = 4 * ((Math.imul(low, 0x9e3779b1) ^ Math.imul(high + length, 0x85ebca6b)) >>> (32 - RANGE_COUNT_BITS));
+    const { slots } = this;
+    if (slots[slot] === low && slots[slot + 1] === high && slots[slot + 2] === length) return slots[slot + 3]!;
+    const counted = count(start, end);
+    slots[slot] = low;
+    slots[slot + 1] = high;
+    slots[slot + 2] = length;
+    slots[slot + 3] = counted;
+    return counted;
+  }
+}
+
 /**
  * A function counting the tokens of a text for one encoding, exactly as gpt-tokenizer 4.0.0's
  * `countTokens(text, { disallowedSpecial: new Set() })` does, in n log n time. @internal
@@ -630,14 +676,44 @@ export function createBytePairCounter(ranks: Ranks, splitPattern: RegExp): (text
       }
     }
     // A byte order mark makes two byte sequences share a rank: look pairs up as the encoder decodes them.
-    const lookup = piece.includes('\uFEFF') ? decodedRankOf : rankOf;
-    if (length <= SCANNED_PIECE_BYTES)
-      return remember(piece, cacheable, scannedLength(bytes, length, lookup, starts, pairRanks));
-    queues ??= new RankQueues(ranks.length);
-    const pairCache = lookup === rankOf ? pairs : undefined;
-    const count = mergedLength(bytes, length, lookup, pairCache, queues, early);
+    const marked = piece.includes('\uFEFF');
+    if (length <= SCANNED_PIECE_BYTES) {
+      const count = scannedLength(bytes, 0, length, marked ? decodedRankOf : rankOf, starts, pairRanks);
+      return remember(piece, cacheable, count);
+    }
+    let count: number;
+    if (marked) {
+      queues ??= new RankQueues(ranks.length);
+      count = mergedLength(bytes, length, decodedRankOf, undefined, queues, early);
+    } else count = countLongPiece(length);
     if (bytes.length > KEPT_ENTRIES) bytes = new Uint8Array(1024);
     return remember(piece, cacheable, count);
+  };
+  // Long pieces (without a byte order mark) are cut where no token spans, and each range counted.
+  let boundaries: MergeBoundaries | undefined;
+  const rangeCounts = new RangeCounts();
+  const mergeRange = (start: number, end: number): number => {
+    const length = end - start;
+    if (length <= SCANNED_PIECE_BYTES) return scannedLength(bytes, start, length, rankOf, starts, pairRanks);
+    queues ??= new RankQueues(ranks.length);
+    return mergedLength(bytes.subarray(start, end), length, rankOf, pairs, queues, early);
+  };
+  const countRange = (start: number, end: number): number => {
+    const length = end - start;
+    if (length === 1) return 1;
+    return length <= SMALL_RANGE_BYTES ? rangeCounts.countOf(bytes, start, end, mergeRange) : mergeRange(start, end);
+  };
+  const countLongPiece = (length: number): number => {
+    boundaries ??= new MergeBoundaries(tokens);
+    let total = 0;
+    let start = 0;
+    for (let at = 1; at < length; at++) {
+      // Only between characters: inside one, a position is seldom free.
+      if ((bytes[at]! & 0xc0) === 0x80 || !boundaries.free(bytes, at, length)) continue;
+      total += countRange(start, at);
+      start = at;
+    }
+    return total + countRange(start, length);
   };
   const remember = (piece: string, cacheable: boolean, count: number): number => {
     if (cacheable) {
