@@ -689,7 +689,7 @@ function mergedLength(
 /** The longest range whose count {@link RangeCounts} keeps, in bytes. */
 const SMALL_RANGE_BYTES = 8;
 /** Slots of the range counts (a power of two). */
-const RANGE_COUNT_BITS = 16;
+const RANGE_COUNT_BITS = 18;
 
 /**
  * The counts of short byte ranges (up to {@link SMALL_RANGE_BYTES}) met lately, in a direct-mapped
@@ -839,9 +839,8 @@ export function createBytePairCounter(ranks: Ranks, splitPattern: RegExp): (text
       if (sticky.test(text)) {
         const end = sticky.lastIndex;
         // An empty match counts nothing; the next search starts a character further.
-        if (end === start) start += text.codePointAt(start)! > 0xffff ? 2 : 1;
-        else total += countPiece(text, start, end);
-        start = end > start ? end : start;
+        if (end > start) total += countPiece(text, start, end);
+        start = end > start ? end : start + (text.codePointAt(start)! > 0xffff ? 2 : 1);
         continue;
       }
       global.lastIndex = start;

@@ -8,9 +8,11 @@
 // The test must never call a position free that some token spans (a wrong count); calling a free
 // position spanned only costs speed. So it looks at two bytes on each side of the position: a token
 // that spans it either holds those four bytes across its own inner position, or starts one byte
-// before the position, or ends one byte after it, or is those two bytes. Four bit sets, made once
-// from the tokens, answer each case; three are hashed (a collision sets a bit no token needs, which
-// only makes the test more careful).
+// before the position, or ends one byte after it, or is those two bytes. Bit sets made once from the
+// tokens answer each case: two-byte tokens exactly, the other three cases hashed (a collision sets
+// a bit no token needs, which only makes the test more careful) into blocks chosen by the two bytes
+// at the position, so that one test reads one block of memory — on random text each read misses the
+// processor's caches, and the reads are what a free position costs.
 
 /** Bits of the hashed set (2^23 bits, 1 MB). */
 const HASH_BITS = 23;
@@ -20,8 +22,13 @@ const HASH_SHIFT = 32 - HASH_BITS;
 const STARTS_BEFORE = 0x0100_0000;
 const ENDS_AFTER = 0x0200_0000;
 
-/** The bit of a key in the hashed set. */
-const hashOf = (key: number): number => Math.imul(key, 0x9e37_79b1) >>> HASH_SHIFT;
+/** Bits of a block of the hashed set: the keys of one junction's two bytes share a block (two cache lines). */
+const BLOCK_BITS = 10;
+
+/** The bit of a key, whose junction bytes are `pair`, in the hashed set. */
+const hashOf = (pair: number, key: number): number =>
+  ((Math.imul(pair, 0x9e37_79b1) >>> HASH_SHIFT) & ~((1 << BLOCK_BITS) - 1)) |
+  (Math.imul(key, 0x85eb_ca6b) >>> (32 - BLOCK_BITS));
 
 /** The tokens' bytes, as {@link MergeBoundaries} reads them: `bytes[offset, offset + length)` for each token. */
 export interface TokenSpans {
@@ -47,23 +54,24 @@ export class MergeBoundaries {
       }
       // Inner position `inner` of the token: its first, its last, and the ones between.
       const first = (bytes[offset]! << 16) | (bytes[offset + 1]! << 8) | bytes[offset + 2]!;
-      this.add(first | STARTS_BEFORE);
+      this.add((bytes[offset]! << 8) | bytes[offset + 1]!, first | STARTS_BEFORE);
       const end = offset + length;
       const last = (bytes[end - 3]! << 16) | (bytes[end - 2]! << 8) | bytes[end - 1]!;
-      this.add(last | ENDS_AFTER);
+      this.add((bytes[end - 2]! << 8) | bytes[end - 1]!, last | ENDS_AFTER);
       for (let inner = offset + 2; inner <= end - 2; inner++) {
-        this.add((bytes[inner - 2]! << 24) | (bytes[inner - 1]! << 16) | (bytes[inner]! << 8) | bytes[inner + 1]!);
+        const key = (bytes[inner - 2]! << 24) | (bytes[inner - 1]! << 16) | (bytes[inner]! << 8) | bytes[inner + 1]!;
+        this.add((bytes[inner - 1]! << 8) | bytes[inner]!, key);
       }
     });
   }
 
-  private add(key: number): void {
-    const bit = hashOf(key);
+  private add(pair: number, key: number): void {
+    const bit = hashOf(pair, key);
     this.spans[bit >>> 5]! |= 1 << (bit & 31);
   }
 
-  private has(key: number): boolean {
-    const bit = hashOf(key);
+  private has(pair: number, key: number): boolean {
+    const bit = hashOf(pair, key);
     return (this.spans[bit >>> 5]! & (1 << (bit & 31))) !== 0;
   }
 
@@ -76,13 +84,13 @@ export class MergeBoundaries {
     const after = bytes[at]!;
     const hasTwoBefore = at >= 2;
     const hasTwoAfter = at + 2 <= length;
-    if (hasTwoBefore && hasTwoAfter) {
-      if (this.has((bytes[at - 2]! << 24) | (before << 16) | (after << 8) | bytes[at + 1]!)) return false;
-    }
     const pair = (before << 8) | after;
+    if (hasTwoBefore && hasTwoAfter) {
+      if (this.has(pair, (bytes[at - 2]! << 24) | (before << 16) | (after << 8) | bytes[at + 1]!)) return false;
+    }
     if ((this.pairs[pair >>> 5]! & (1 << (pair & 31))) !== 0) return false;
-    if (hasTwoAfter && this.has((before << 16) | (after << 8) | bytes[at + 1]! | STARTS_BEFORE)) return false;
-    if (hasTwoBefore && this.has((bytes[at - 2]! << 16) | (before << 8) | after | ENDS_AFTER)) return false;
+    if (hasTwoAfter && this.has(pair, (before << 16) | (after << 8) | bytes[at + 1]! | STARTS_BEFORE)) return false;
+    if (hasTwoBefore && this.has(pair, (bytes[at - 2]! << 16) | (before << 8) | after | ENDS_AFTER)) return false;
     return true;
   }
 }
