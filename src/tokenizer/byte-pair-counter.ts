@@ -27,6 +27,12 @@ const KEPT_ENTRIES = 2 ** 18;
 
 /** Pieces of up to this many bytes merge by scanning their pairs; longer ones with queues by rank. */
 const SCANNED_PIECE_BYTES = 96;
+/**
+ * Ranges of a piece cut at free positions: up to this many bytes merge by scanning, up to the
+ * second number with one heap of pairs, longer ones (runs of one character) with queues by rank.
+ */
+const SCANNED_RANGE_BYTES = 24;
+const HEAP_RANGE_BYTES = 1 << 14;
 
 /** The bytes of a UTF-8 byte order mark. */
 const BOM_FIRST = 0xef;
@@ -605,6 +611,74 @@ class PairCache {
 const PAIR_CACHE_BITS = 16;
 const PAIR_CACHE_SLOTS = 2 ** PAIR_CACHE_BITS;
 
+/** The arrays a heap merge works in, kept between calls and grown as needed. */
+class HeapArrays {
+  next = new Int32Array(256);
+  previous = new Int32Array(256);
+  pairRanks = new Int32Array(256);
+  tokens = new Int32Array(256);
+  readonly heap = new PairHeap();
+
+  /** Makes room for a range of `length` bytes. */
+  reserve(length: number): void {
+    if (this.next.length > length) return;
+    const size = Math.max(length + 1, 2 * this.next.length);
+    this.next = new Int32Array(size);
+    this.previous = new Int32Array(size);
+    this.pairRanks = new Int32Array(size);
+    this.tokens = new Int32Array(size);
+  }
+}
+
+/**
+ * The number of tokens byte-pair merging leaves of a range of middling length, `bytes[offset,
+ * offset + length)` (tens to thousands of bytes): parts in a linked list, pairs in one heap by rank
+ * then start, so a merge costs a heap step and not a scan of every pair. A pair whose rank is no
+ * longer the one recorded for its start is stale (its parts merged since) and skipped: two pairs
+ * at one start with one rank would be the same bytes, so a recorded rank names its pair. The order
+ * of merges is the encoder's: the lowest rank, the leftmost on a tie.
+ */
+function heapLength(bytes: Uint8Array, offset: number, length: number, pairs: PairCache, arrays: HeapArrays): number {
+  arrays.reserve(length);
+  const { next, previous, pairRanks, tokens, heap } = arrays;
+  for (let index = 0; index < length; index++) {
+    next[index] = index + 1;
+    previous[index] = index - 1;
+    tokens[index] = pairs.ofByte[bytes[offset + index]!]!;
+  }
+  for (let index = 0; index < length - 1; index++) {
+    const rank = pairs.rank(tokens[index]!, tokens[index + 1]!, bytes, offset + index, offset + index + 2);
+    pairRanks[index] = rank;
+    if (rank >= 0) heap.push(rank, index);
+  }
+  pairRanks[length - 1] = -1;
+  let parts = length;
+  while (heap.size > 0) {
+    const rank = heap.topRank;
+    const start = heap.topStart;
+    heap.pop();
+    if (pairRanks[start] !== rank) continue;
+    const second = next[start]!;
+    const after = next[second]!;
+    next[start] = after;
+    if (after < length) previous[after] = start;
+    pairRanks[second] = -1;
+    tokens[start] = rank;
+    parts--;
+    const before = previous[start]!;
+    if (before >= 0) {
+      const beforeRank = pairs.rank(tokens[before]!, rank, bytes, offset + before, offset + after);
+      pairRanks[before] = beforeRank;
+      if (beforeRank >= 0) heap.push(beforeRank, before);
+    }
+    const afterRank =
+      after < length ? pairs.rank(rank, tokens[after]!, bytes, offset + start, offset + next[after]!) : -1;
+    pairRanks[start] = afterRank;
+    if (afterRank >= 0) heap.push(afterRank, start);
+  }
+  return parts;
+}
+
 /**
  * The number of tokens byte-pair merging leaves of a long piece, `bytes[0, length)`. Parts are a
  * linked list of start offsets; the pairs wait in `queues` by rank, and the lowest rank's pairs
@@ -802,9 +876,11 @@ export function createBytePairCounter(ranks: Ranks, splitPattern: RegExp): (text
   // Long pieces (without a byte order mark) are cut where no token spans, and each range counted.
   let boundaries: MergeBoundaries | undefined;
   const rangeCounts = new RangeCounts();
+  const heapArrays = new HeapArrays();
   const mergeRange = (start: number, end: number): number => {
     const length = end - start;
-    if (length <= SCANNED_PIECE_BYTES) return scannedLength(bytes, start, length, rankOf, pairs, scan);
+    if (length <= SCANNED_RANGE_BYTES) return scannedLength(bytes, start, length, rankOf, pairs, scan);
+    if (length <= HEAP_RANGE_BYTES) return heapLength(bytes, start, length, pairs, heapArrays);
     queues ??= new RankQueues(ranks.length);
     return mergedLength(bytes.subarray(start, end), length, rankOf, pairs, queues, early);
   };
