@@ -17,8 +17,15 @@ function spansOf(tokens: readonly Uint8Array[]): TokenSpans {
     used += token.length;
   }
   const bytes = new Uint8Array(used);
-  tokens.forEach((token, index) => bytes.set(token, offsets[index]));
-  return { bytes, forEach: (visit) => tokens.forEach((token, index) => visit(offsets[index]!, token.length)) };
+  tokens.forEach((token, index) => {
+    bytes.set(token, offsets[index]);
+  });
+  const forEach = (visit: (offset: number, length: number) => void) => {
+    tokens.forEach((token, index) => {
+      visit(offsets[index]!, token.length);
+    });
+  };
+  return { bytes, forEach };
 }
 
 /** The positions of `bytes` (1 to length - 1) that some token spans, found by looking every range up. */
