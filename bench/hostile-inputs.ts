@@ -1,7 +1,9 @@
 /**
  * `npm run bench:hostile`: what one hostile input costs — counting 1 MB of each family of hostile
  * text (test/fixtures/adversarial-texts.ts: runs of one character, random letters, Chinese, emoji,
- * base64, random bytes, long numbers, minified JavaScript) with the exact tokenizer, beside
+ * base64, random bytes, long numbers, minified JavaScript; test/tokenizer/more-hostile-texts.ts:
+ * other scripts, alternating scripts, combining marks, whitespace, special-token text) with the
+ * exact tokenizer, beside
  * gpt-tokenizer's own encoder on shorter runs, `manager.prepare` on a user message of 1 MB, and the
  * HTML report of a 50 MB session (bench/report-page.ts; `npm run bench:hostile -- report` runs that
  * part alone and rewrites its section only). Writes docs/hostile-inputs.md. Every figure comes from one run on one
@@ -14,6 +16,7 @@ import { approximateCounter, createContextManager, heuristicSummarizer } from '.
 import { createTokenizerCounter } from '../src/tokenizer/index.js';
 import { ADVERSARIAL_FAMILIES } from '../test/fixtures/adversarial-texts.js';
 import { corpus } from '../test/fixtures/corpus.js';
+import { MORE_HOSTILE_FAMILIES } from '../test/tokenizer/more-hostile-texts.js';
 import { formatCount, formatTime, sample } from './measure.js';
 import { table } from './report.js';
 import { benchReportPage } from './report-page.js';
@@ -43,10 +46,12 @@ log('warming up');
 counter.count(repeat('warm up\n', 200_000));
 
 // Each family's 1 MB text, counted five times: the median and the worst of the five.
+const loadBeforeCounting = loadavg()[0]!;
 const counting: string[][] = [];
 const texts = new Map<string, string>();
 for (const { name, make } of [
   ...ADVERSARIAL_FAMILIES,
+  ...MORE_HOSTILE_FAMILIES,
   { name: 'the corpus, repeated', make: (length: number) => repeat(corpus.map(({ text }) => text).join('\n'), length) },
 ]) {
   log(`count: ${name}`);
@@ -99,24 +104,35 @@ for (const name of ['newlines', 'spaces', 'one letter', 'random lowercase letter
   prepare.push([name, formatTime(times.median)]);
 }
 
+/** Said when the load was above the core count: the wall-clock times then include other programs' turns. */
+const SHARED_NOTE = `
+
+The load average was above the number of cores: other programs shared the processor, and the
+wall-clock times include their turns (several times the work on a quiet machine). The CPU time
+column counts this process only, but it too grows on a busy machine (caches shared with others).`;
+
 const report = `# Hostile inputs
 
 What a single hostile input costs: written by \`npm run bench:hostile\` (\`bench/hostile-inputs.ts\`)
-on ${cpus()[0]?.model ?? 'an unknown CPU'} (${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)} at the end of the
-run), Node ${process.version}. Each time is the median of a few runs after a warm-up; compare the
-ratios, not the absolute times.
+on ${cpus()[0]?.model ?? 'an unknown CPU'} (${cpus().length} cores, load average ${loadBeforeCounting.toFixed(1)} when the counting
+began and ${loadavg()[0]!.toFixed(1)} at the end of the run), Node ${process.version}. Each time is the median of a few runs after a warm-up; compare the
+ratios, not the absolute times.${loadBeforeCounting > cpus().length ? SHARED_NOTE : ''}
 
 ## Counting 1 MB of hostile text
 
-Each family of \`test/fixtures/adversarial-texts.ts\` at 1,000,000 UTF-16 units: runs the split
-pattern keeps in one piece (one character, random letters, Chinese, emoji), texts it cuts into many
-short pieces that seldom repeat (base64, hex, random bytes, random UTF-16 units), long numbers and
-minified JavaScript. The exact counter (\`ctxkit/tokenizer\`, \`o200k_base\`) gives gpt-tokenizer's
-own count (tests check it on every family, shorter, against the encoder) by merging byte pairs with
-one queue per rank; the encoder's merge loop is quadratic in a piece's length. Five runs each, after
-one to warm up: the median and the worst, and the worst in CPU time (the process's, garbage
-collection included), which other programs on a shared machine do not inflate as much. The
-approximate counter is the root's script-aware estimate.
+Each family of \`test/fixtures/adversarial-texts.ts\` and \`test/tokenizer/more-hostile-texts.ts\` at
+1,000,000 UTF-16 units: runs the split pattern keeps in one piece (one character, a few letters
+repeated, random letters of one script or of many, letters with combining marks, Chinese, emoji),
+texts it cuts into many short pieces that seldom repeat (base64, hex, random bytes, random UTF-16
+units, code points of every plane), whitespace, special-token text, long numbers and minified
+JavaScript. The exact counter (\`ctxkit/tokenizer\`, \`o200k_base\`) gives gpt-tokenizer's own count
+(tests check it on every family, shorter, against the encoder): it cuts a long piece where no token
+of the encoding can span, and merges each range alone (short ones by scanning their pairs, longer
+ones with a heap, a run of one character with one queue per rank); the encoder's merge loop is
+quadratic in a piece's length. Five runs each, after one to warm up: the median and the worst, and
+the worst in CPU time (the process's, garbage collection included), which other programs on a
+shared machine do not inflate as much. The approximate counter is the root's script-aware
+estimate.
 
 ${table(['text', 'UTF-16 units', 'tokens', 'exact counter (median)', 'exact counter (worst)', 'exact counter (worst CPU time)', 'approximate counter'], ['l', 'r', 'r', 'r', 'r', 'r', 'r'], counting)}
 

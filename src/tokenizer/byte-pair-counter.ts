@@ -11,6 +11,8 @@
 // by the bytes themselves in a hash table of typed arrays, so no string is made per lookup.
 // `npm run bench:hostile` measures the worst inputs of each kind (docs/hostile-inputs.md).
 
+import { MergeBoundaries, type TokenSpans } from './merge-boundaries.js';
+
 /** A rank table as gpt-tokenizer ships it: a token's text, or its bytes when they are not UTF-8. */
 export type Ranks = readonly (string | readonly number[])[];
 
@@ -25,6 +27,12 @@ const KEPT_ENTRIES = 2 ** 18;
 
 /** Pieces of up to this many bytes merge by scanning their pairs; longer ones with queues by rank. */
 const SCANNED_PIECE_BYTES = 96;
+/**
+ * Ranges of a piece cut at free positions: up to this many bytes merge by scanning, up to the
+ * second number with one heap of pairs, longer ones (runs of one character) with queues by rank.
+ */
+const SCANNED_RANGE_BYTES = 24;
+const HEAP_RANGE_BYTES = 1 << 14;
 
 /** The bytes of a UTF-8 byte order mark. */
 const BOM_FIRST = 0xef;
@@ -51,15 +59,20 @@ function isUtf8(bytes: ArrayLike<number>, start: number, end: number): boolean {
   return true;
 }
 
+/** Flags {@link encodeUtf8} adds to the length it returns. */
+const LONE_SURROGATE = 1;
+const BYTE_ORDER_MARK = 2;
+
 /**
- * Writes the UTF-8 bytes of `text` into `bytes` (which holds at least three per UTF-16 unit) as
- * `TextEncoder` encodes it: a lone surrogate becomes U+FFFD. Returns the number of bytes, negated
- * when the text holds a lone surrogate.
+ * Writes the UTF-8 bytes of `text.slice(start, end)` into `bytes` (which holds at least three per
+ * UTF-16 unit) as `TextEncoder` encodes that string: a lone surrogate becomes U+FFFD. Returns the
+ * number of bytes times four, plus {@link LONE_SURROGATE} when the range holds a lone surrogate and
+ * {@link BYTE_ORDER_MARK} when it holds U+FEFF — one pass, no string made.
  */
-function encodeUtf8(text: string, bytes: Uint8Array): number {
+function encodeUtf8(text: string, start: number, end: number, bytes: Uint8Array): number {
   let length = 0;
-  let lone = false;
-  for (let index = 0; index < text.length; index++) {
+  let flags = 0;
+  for (let index = start; index < end; index++) {
     let code = text.charCodeAt(index);
     if (code < 0x80) {
       bytes[length++] = code;
@@ -71,7 +84,7 @@ function encodeUtf8(text: string, bytes: Uint8Array): number {
       continue;
     }
     if (code >= 0xd800 && code <= 0xdfff) {
-      const low = index + 1 < text.length ? text.charCodeAt(index + 1) : 0;
+      const low = index + 1 < end ? text.charCodeAt(index + 1) : 0;
       if (code <= 0xdbff && low >= 0xdc00 && low <= 0xdfff) {
         code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
         index++;
@@ -81,14 +94,24 @@ function encodeUtf8(text: string, bytes: Uint8Array): number {
         bytes[length++] = 0x80 | (code & 0x3f);
         continue;
       }
-      lone = true;
+      flags |= LONE_SURROGATE;
       code = 0xfffd;
-    }
+    } else if (code === 0xfeff) flags |= BYTE_ORDER_MARK;
     bytes[length++] = 0xe0 | (code >> 12);
     bytes[length++] = 0x80 | ((code >> 6) & 0x3f);
     bytes[length++] = 0x80 | (code & 0x3f);
   }
-  return lone ? -length : length;
+  return 4 * length + flags;
+}
+
+/** The bytes `bytes[start, end)` (up to eight) as two 32-bit words, big-endian, the second from the fifth byte on. */
+function wordsOf(bytes: Uint8Array, start: number, end: number): [number, number] {
+  let low = 0;
+  let high = 0;
+  const middle = Math.min(end, start + 4);
+  for (let index = start; index < middle; index++) low = (low << 8) | bytes[index]!;
+  for (let index = middle; index < end; index++) high = (high << 8) | bytes[index]!;
+  return [low, high];
 }
 
 /** The FNV-1a hash of `bytes[start, end)`, mixed so that its low bits spread. */
@@ -98,29 +121,50 @@ function hashBytes(bytes: Uint8Array, start: number, end: number): number {
   return hash ^ (hash >>> 15);
 }
 
+/** Bits of the filter of short tokens (2^22 bits, 512 kB). */
+const FILTER_BITS = 22;
+
+/** Tokens of up to this many bytes are kept in their slot itself, as two 32-bit words. */
+const INLINE_BYTES = 8;
+
+/** The slot hash of a short range: its bytes as two words, and its length. */
+function hashWords(low: number, high: number, length: number): number {
+  const hash = Math.imul(low ^ Math.imul(high + length, 0x85ebca6b), 0x9e3779b1);
+  return hash ^ (hash >>> 16);
+}
+
 /**
  * The tokens by their bytes, in an open-addressed hash table of typed arrays: those stored as text
  * (by their UTF-8 bytes), and those stored as bytes that are not UTF-8 — the encoder looks UTF-8
  * bytes up among the text tokens only. A later token with the same bytes replaces an earlier one, as
  * a `Map` would. A rank is found from a range of a byte array without making a string: a `Map`
  * keyed by byte strings costs a slice and a string hash per lookup, which `npm run bench:hostile`
- * cannot afford on 1 MB pieces.
+ * cannot afford on 1 MB pieces. A token of up to eight bytes (most of them) is held in its slot, so
+ * a lookup reads one slot and nothing else: on long pieces of random text, lookups miss the
+ * processor's caches, and each extra read is another miss.
  */
-class TokenBytes {
+class TokenBytes implements TokenSpans {
   /** The longest token, in bytes: a longer range is no token, without a lookup. */
   readonly longest: number;
-  private readonly pool: Uint8Array;
+  /** The tokens' bytes, one after another. */
+  readonly bytes: Uint8Array;
+  /** Where each token is in {@link bytes} and how many bytes it has. */
+  private readonly spans: Int32Array;
+  private spanCount = 0;
   /**
-   * Four entries per slot, so that a lookup reads one slot: the bytes' hash, the rank + 1 (0: an
-   * empty slot), and where the token's bytes are in `pool` and how many.
+   * Four entries per slot: a short token's first four bytes and next four (big-endian), or a long
+   * token's hash and where its bytes are in {@link bytes}; the length; the rank + 1 (0: an empty slot).
    */
   private readonly slots: Int32Array;
   private readonly mask: number;
+  /** One bit per short token's hash: a clear bit means no token has those bytes. */
+  private readonly filter = new Int32Array(2 ** (FILTER_BITS - 5));
 
   constructor(ranks: Ranks) {
     let capacity = 0;
     for (const token of ranks) capacity += typeof token === 'string' ? 3 * token.length : token.length;
-    this.pool = new Uint8Array(capacity);
+    this.bytes = new Uint8Array(capacity);
+    this.spans = new Int32Array(2 * ranks.length);
     let slotCount = 1024;
     while (slotCount < 2.5 * ranks.length) slotCount *= 2;
     this.slots = new Int32Array(4 * slotCount);
@@ -129,10 +173,10 @@ class TokenBytes {
     let longest = 0;
     ranks.forEach((token, rank) => {
       let length: number;
-      if (typeof token === 'string') length = Math.abs(encodeUtf8(token, this.pool.subarray(used)));
+      if (typeof token === 'string') length = encodeUtf8(token, 0, token.length, this.bytes.subarray(used)) >> 2;
       else if (isUtf8(token, 0, token.length)) return;
       else {
-        this.pool.set(token, used);
+        this.bytes.set(token, used);
         length = token.length;
       }
       this.insert(rank, used, length);
@@ -143,39 +187,91 @@ class TokenBytes {
   }
 
   private insert(rank: number, offset: number, length: number): void {
-    const hash = hashBytes(this.pool, offset, offset + length);
-    const { slots, mask } = this;
-    let slot = hash & mask;
-    while (slots[4 * slot + 1] !== 0 && !(slots[4 * slot] === hash && this.holds(slot, this.pool, offset, length))) {
-      slot = (slot + 1) & mask;
+    this.spans[this.spanCount++] = offset;
+    this.spans[this.spanCount++] = length;
+    const existing = this.find(this.bytes, offset, offset + length);
+    const { slots } = this;
+    if (existing >= 0) {
+      slots[existing + 3] = rank + 1;
+      return;
     }
-    slots[4 * slot] = hash;
-    slots[4 * slot + 1] = rank + 1;
-    slots[4 * slot + 2] = offset;
-    slots[4 * slot + 3] = length;
+    const slot = -1 - existing;
+    if (length <= INLINE_BYTES) {
+      const [low, high] = wordsOf(this.bytes, offset, offset + length);
+      slots[slot] = low;
+      slots[slot + 1] = high;
+      const bit = hashWords(low, high, length) >>> (32 - FILTER_BITS);
+      this.filter[bit >>> 5]! |= 1 << (bit & 31);
+    } else {
+      slots[slot] = hashBytes(this.bytes, offset, offset + length);
+      slots[slot + 1] = offset;
+    }
+    slots[slot + 2] = length;
+    slots[slot + 3] = rank + 1;
   }
 
-  /** Whether the token in `slot` is `bytes[start, start + length)`. */
-  private holds(slot: number, bytes: Uint8Array, start: number, length: number): boolean {
-    if (this.slots[4 * slot + 3] !== length) return false;
-    const offset = this.slots[4 * slot + 2]!;
-    for (let index = 0; index < length; index++) if (this.pool[offset + index] !== bytes[start + index]) return false;
+  /** Calls `visit` with where each token's bytes are in {@link bytes} and how many. */
+  forEach(visit: (offset: number, length: number) => void): void {
+    for (let index = 0; index < this.spanCount; index += 2) visit(this.spans[index]!, this.spans[index + 1]!);
+  }
+
+  /**
+   * Where the slot of the token `bytes[start, end)` begins in {@link slots}, or, when no token has
+   * those bytes, -1 minus where the empty slot it would take begins.
+   */
+  private find(bytes: Uint8Array, start: number, end: number): number {
+    const length = end - start;
+    const { slots, mask } = this;
+    if (length <= INLINE_BYTES) {
+      let low = 0;
+      let high = 0;
+      const middle = Math.min(end, start + 4);
+      for (let index = start; index < middle; index++) low = (low << 8) | bytes[index]!;
+      for (let index = middle; index < end; index++) high = (high << 8) | bytes[index]!;
+      for (let slot = hashWords(low, high, length) & mask; ; slot = (slot + 1) & mask) {
+        const at = 4 * slot;
+        if (slots[at + 3] === 0) return -1 - at;
+        if (slots[at] === low && slots[at + 1] === high && slots[at + 2] === length) return at;
+      }
+    }
+    const hash = hashBytes(bytes, start, end);
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const at = 4 * slot;
+      if (slots[at + 3] === 0) return -1 - at;
+      if (slots[at] === hash && slots[at + 2] === length && this.holds(slots[at + 1]!, bytes, start, length)) return at;
+    }
+  }
+
+  /** Whether the token whose bytes begin at `offset` in {@link bytes} is `bytes[start, start + length)`. */
+  private holds(offset: number, bytes: Uint8Array, start: number, length: number): boolean {
+    for (let index = 0; index < length; index++) if (this.bytes[offset + index] !== bytes[start + index]) return false;
     return true;
   }
 
   /** The rank of the token whose bytes are `bytes[start, end)`, or -1. */
   rank(bytes: Uint8Array, start: number, end: number): number {
     const length = end - start;
-    if (length > this.longest) return -1;
-    const hash = hashBytes(bytes, start, end);
-    const { slots, mask } = this;
-    let slot = hash & mask;
-    for (;;) {
-      const entry = slots[4 * slot + 1]!;
-      if (entry === 0) return -1;
-      if (slots[4 * slot] === hash && this.holds(slot, bytes, start, length)) return entry - 1;
-      slot = (slot + 1) & mask;
+    if (length <= INLINE_BYTES) {
+      // Most short ranges a merge looks up are no token: the filter says so from a table small
+      // enough to stay in the processor's cache, without reading the slots.
+      let low = 0;
+      let high = 0;
+      const middle = Math.min(end, start + 4);
+      for (let index = start; index < middle; index++) low = (low << 8) | bytes[index]!;
+      for (let index = middle; index < end; index++) high = (high << 8) | bytes[index]!;
+      const hash = hashWords(low, high, length);
+      const bit = hash >>> (32 - FILTER_BITS);
+      if ((this.filter[bit >>> 5]! & (1 << (bit & 31))) === 0) return -1;
+      const { slots, mask } = this;
+      for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+        const at = 4 * slot;
+        if (slots[at + 3] === 0) return -1;
+        if (slots[at] === low && slots[at + 1] === high && slots[at + 2] === length) return slots[at + 3]! - 1;
+      }
     }
+    if (length > this.longest) return -1;
+    const at = this.find(bytes, start, end);
+    return at < 0 ? -1 : this.slots[at + 3]! - 1;
   }
 
   /**
@@ -199,20 +295,34 @@ class TokenBytes {
 /** How a merge finds the rank of the bytes `bytes[start, end)`: -1 when they are no token. */
 type RankOf = (bytes: Uint8Array, start: number, end: number) => number;
 
+/** The arrays a scanning merge works in, kept between calls: each holds `length + 1` entries or more. */
+interface ScanArrays {
+  /** Where each part starts. */
+  starts: Int32Array;
+  /** The rank of each part and the next together, -1 for none. */
+  ranks: Int32Array;
+  /** The rank of each part's token (with a pair cache). */
+  tokens: Int32Array;
+}
+
 /**
- * The number of tokens byte-pair merging leaves of a short piece, `bytes[0, length)`: scan the
- * pairs for the lowest rank (the leftmost on a tie), merge it, repeat — the encoder's own loop,
- * on typed arrays kept between calls (`starts` and `ranks` hold at least `length + 1` entries).
+ * The number of tokens byte-pair merging leaves of a short piece, `bytes[offset, offset + length)`:
+ * scan the pairs for the lowest rank (the leftmost on a tie), merge it, repeat — the encoder's own
+ * loop, on typed arrays kept between calls. With `pairs`, a merged pair is looked up by its two
+ * tokens first.
  */
 function scannedLength(
   bytes: Uint8Array,
+  offset: number,
   length: number,
   rankOf: RankOf,
-  starts: Int32Array,
-  ranks: Int32Array,
+  pairs: PairCache | undefined,
+  { starts, ranks, tokens }: ScanArrays,
 ): number {
-  for (let index = 0; index <= length; index++) starts[index] = index;
-  for (let index = 0; index < length - 1; index++) ranks[index] = rankOf(bytes, index, index + 2);
+  for (let index = 0; index <= length; index++) starts[index] = offset + index;
+  for (let index = 0; index < length - 1; index++) ranks[index] = rankOf(bytes, offset + index, offset + index + 2);
+  if (pairs !== undefined)
+    for (let index = 0; index < length; index++) tokens[index] = pairs.ofByte[bytes[offset + index]!]!;
   let parts = length;
   for (;;) {
     let best = -1;
@@ -226,11 +336,20 @@ function scannedLength(
     }
     if (best < 0) return parts;
     // Part best + 1 joins part best: the parts and pairs after it move one place left.
-    starts.copyWithin(best + 1, best + 2, parts + 1);
-    ranks.copyWithin(best + 1, best + 2, parts - 1);
+    for (let index = best + 1; index < parts; index++) starts[index] = starts[index + 1]!;
+    for (let index = best + 1; index < parts - 2; index++) ranks[index] = ranks[index + 1]!;
     parts--;
-    ranks[best] = best + 1 < parts ? rankOf(bytes, starts[best]!, starts[best + 2]!) : -1;
-    if (best > 0) ranks[best - 1] = rankOf(bytes, starts[best - 1]!, starts[best + 1]!);
+    if (pairs === undefined) {
+      ranks[best] = best + 1 < parts ? rankOf(bytes, starts[best]!, starts[best + 2]!) : -1;
+      if (best > 0) ranks[best - 1] = rankOf(bytes, starts[best - 1]!, starts[best + 1]!);
+      continue;
+    }
+    for (let index = best + 1; index < parts; index++) tokens[index] = tokens[index + 1]!;
+    tokens[best] = bestRank;
+    ranks[best] =
+      best + 1 < parts ? pairs.rank(bestRank, tokens[best + 1]!, bytes, starts[best]!, starts[best + 2]!) : -1;
+    if (best > 0)
+      ranks[best - 1] = pairs.rank(tokens[best - 1]!, bestRank, bytes, starts[best - 1]!, starts[best + 1]!);
   }
 }
 
@@ -492,6 +611,74 @@ class PairCache {
 const PAIR_CACHE_BITS = 16;
 const PAIR_CACHE_SLOTS = 2 ** PAIR_CACHE_BITS;
 
+/** The arrays a heap merge works in, kept between calls and grown as needed. */
+class HeapArrays {
+  next = new Int32Array(256);
+  previous = new Int32Array(256);
+  pairRanks = new Int32Array(256);
+  tokens = new Int32Array(256);
+  readonly heap = new PairHeap();
+
+  /** Makes room for a range of `length` bytes. */
+  reserve(length: number): void {
+    if (this.next.length > length) return;
+    const size = Math.max(length + 1, 2 * this.next.length);
+    this.next = new Int32Array(size);
+    this.previous = new Int32Array(size);
+    this.pairRanks = new Int32Array(size);
+    this.tokens = new Int32Array(size);
+  }
+}
+
+/**
+ * The number of tokens byte-pair merging leaves of a range of middling length, `bytes[offset,
+ * offset + length)` (tens to thousands of bytes): parts in a linked list, pairs in one heap by rank
+ * then start, so a merge costs a heap step and not a scan of every pair. A pair whose rank is no
+ * longer the one recorded for its start is stale (its parts merged since) and skipped: two pairs
+ * at one start with one rank would be the same bytes, so a recorded rank names its pair. The order
+ * of merges is the encoder's: the lowest rank, the leftmost on a tie.
+ */
+function heapLength(bytes: Uint8Array, offset: number, length: number, pairs: PairCache, arrays: HeapArrays): number {
+  arrays.reserve(length);
+  const { next, previous, pairRanks, tokens, heap } = arrays;
+  for (let index = 0; index < length; index++) {
+    next[index] = index + 1;
+    previous[index] = index - 1;
+    tokens[index] = pairs.ofByte[bytes[offset + index]!]!;
+  }
+  for (let index = 0; index < length - 1; index++) {
+    const rank = pairs.rank(tokens[index]!, tokens[index + 1]!, bytes, offset + index, offset + index + 2);
+    pairRanks[index] = rank;
+    if (rank >= 0) heap.push(rank, index);
+  }
+  pairRanks[length - 1] = -1;
+  let parts = length;
+  while (heap.size > 0) {
+    const rank = heap.topRank;
+    const start = heap.topStart;
+    heap.pop();
+    if (pairRanks[start] !== rank) continue;
+    const second = next[start]!;
+    const after = next[second]!;
+    next[start] = after;
+    if (after < length) previous[after] = start;
+    pairRanks[second] = -1;
+    tokens[start] = rank;
+    parts--;
+    const before = previous[start]!;
+    if (before >= 0) {
+      const beforeRank = pairs.rank(tokens[before]!, rank, bytes, offset + before, offset + after);
+      pairRanks[before] = beforeRank;
+      if (beforeRank >= 0) heap.push(beforeRank, before);
+    }
+    const afterRank =
+      after < length ? pairs.rank(rank, tokens[after]!, bytes, offset + start, offset + next[after]!) : -1;
+    pairRanks[start] = afterRank;
+    if (afterRank >= 0) heap.push(afterRank, start);
+  }
+  return parts;
+}
+
 /**
  * The number of tokens byte-pair merging leaves of a long piece, `bytes[0, length)`. Parts are a
  * linked list of start offsets; the pairs wait in `queues` by rank, and the lowest rank's pairs
@@ -573,6 +760,41 @@ function mergedLength(
   return parts;
 }
 
+/** The longest range whose count {@link RangeCounts} keeps, in bytes. */
+const SMALL_RANGE_BYTES = 8;
+/** Slots of the range counts (a power of two). */
+const RANGE_COUNT_BITS = 18;
+
+/**
+ * The counts of short byte ranges (up to {@link SMALL_RANGE_BYTES}) met lately, in a direct-mapped
+ * table keyed by the bytes themselves (a range overwrites the one in its slot): the ranges a long
+ * piece falls into at its free positions (a character of Chinese, a few of Cyrillic) repeat often,
+ * and a lookup here costs no string and no merge.
+ */
+class RangeCounts {
+  /** Four entries per slot: the first four bytes, the next four, the length (0: empty), the count. */
+  private readonly slots = new Int32Array(4 * 2 ** RANGE_COUNT_BITS);
+
+  /** The count of `bytes[start, end)` (2 to 8 bytes), from the table or from `count`, which is then kept. */
+  countOf(bytes: Uint8Array, start: number, end: number, count: (start: number, end: number) => number): number {
+    let low = 0;
+    let high = 0;
+    const middle = Math.min(end, start + 4);
+    for (let index = start; index < middle; index++) low = (low << 8) | bytes[index]!;
+    for (let index = middle; index < end; index++) high = (high << 8) | bytes[index]!;
+    const length = end - start;
+    const slot = 4 * ((Math.imul(low, 0x9e3779b1) ^ Math.imul(high + length, 0x85ebca6b)) >>> (32 - RANGE_COUNT_BITS));
+    const { slots } = this;
+    if (slots[slot] === low && slots[slot + 1] === high && slots[slot + 2] === length) return slots[slot + 3]!;
+    const counted = count(start, end);
+    slots[slot] = low;
+    slots[slot + 1] = high;
+    slots[slot + 2] = length;
+    slots[slot + 3] = counted;
+    return counted;
+  }
+}
+
 /**
  * A function counting the tokens of a text for one encoding, exactly as gpt-tokenizer 4.0.0's
  * `countTokens(text, { disallowedSpecial: new Set() })` does, in n log n time. @internal
@@ -597,8 +819,11 @@ export function createBytePairCounter(ranks: Ranks, splitPattern: RegExp): (text
   const decodedRankOf: RankOf = (bytes, start, end) => tokens.decodedRank(bytes, start, end);
   // Kept between pieces: the piece's bytes and the scanning merge's parts and pairs.
   let bytes = new Uint8Array(1024);
-  const starts = new Int32Array(SCANNED_PIECE_BYTES + 1);
-  const pairRanks = new Int32Array(SCANNED_PIECE_BYTES + 1);
+  const scan: ScanArrays = {
+    starts: new Int32Array(SCANNED_PIECE_BYTES + 1),
+    ranks: new Int32Array(SCANNED_PIECE_BYTES + 1),
+    tokens: new Int32Array(SCANNED_PIECE_BYTES + 1),
+  };
   let queues: RankQueues | undefined;
   const early = new PairHeap();
   // Counts of pieces that are not one token, as merging found them. The cache pays where pieces
@@ -608,47 +833,97 @@ export function createBytePairCounter(ranks: Ranks, splitPattern: RegExp): (text
   let lookups = 0;
   let hits = 0;
   let skipped = 0;
-  const countPiece = (piece: string): number => {
-    if (bytes.length < 3 * piece.length) bytes = new Uint8Array(3 * piece.length);
-    const encoded = encodeUtf8(piece, bytes);
-    const length = Math.abs(encoded);
+  /** The count of the piece `text.slice(start, end)`. */
+  const countPiece = (text: string, start: number, end: number): number => {
+    const units = end - start;
+    if (bytes.length < 3 * units) bytes = new Uint8Array(3 * units);
+    const encoded = encodeUtf8(text, start, end, bytes);
+    const length = encoded >> 2;
     // The encoder looks a piece up whole by its text; with a lone surrogate it is not a token's
     // text, whatever its U+FFFD bytes are.
-    if (encoded > 0 && tokens.rank(bytes, 0, length) >= 0) return 1;
-    const cacheable = piece.length <= CACHED_PIECE_LENGTH && skipped === 0;
-    if (skipped > 0) skipped--;
-    if (cacheable) {
-      const cached = cache.get(piece);
-      if (++lookups === CACHE_ROUND) {
-        if (hits < CACHE_ROUND / 4) skipped = 8 * CACHE_ROUND;
-        lookups = 0;
-        hits = 0;
-      }
-      if (cached !== undefined) {
-        hits++;
-        return cached;
-      }
-    }
+    if ((encoded & LONE_SURROGATE) === 0 && tokens.rank(bytes, 0, length) >= 0) return 1;
     // A byte order mark makes two byte sequences share a rank: look pairs up as the encoder decodes them.
-    const lookup = piece.includes('\uFEFF') ? decodedRankOf : rankOf;
-    if (length <= SCANNED_PIECE_BYTES)
-      return remember(piece, cacheable, scannedLength(bytes, length, lookup, starts, pairRanks));
-    queues ??= new RankQueues(ranks.length);
-    const pairCache = lookup === rankOf ? pairs : undefined;
-    const count = mergedLength(bytes, length, lookup, pairCache, queues, early);
-    if (bytes.length > KEPT_ENTRIES) bytes = new Uint8Array(1024);
-    return remember(piece, cacheable, count);
-  };
-  const remember = (piece: string, cacheable: boolean, count: number): number => {
-    if (cacheable) {
-      if (cache.size >= CACHE_SIZE) cache.clear();
-      cache.set(piece, count);
+    if ((encoded & BYTE_ORDER_MARK) !== 0) {
+      if (length <= SCANNED_PIECE_BYTES) return scannedLength(bytes, 0, length, decodedRankOf, undefined, scan);
+      queues ??= new RankQueues(ranks.length);
+      const count = mergedLength(bytes, length, decodedRankOf, undefined, queues, early);
+      if (bytes.length > KEPT_ENTRIES) bytes = new Uint8Array(1024);
+      return count;
     }
+    if (length <= SMALL_RANGE_BYTES) return countRange(0, length);
+    if (units > CACHED_PIECE_LENGTH || skipped > 0) {
+      if (skipped > 0) skipped--;
+      const count = countLongPiece(length);
+      if (bytes.length > KEPT_ENTRIES) bytes = new Uint8Array(1024);
+      return count;
+    }
+    const piece = text.slice(start, end);
+    const cached = cache.get(piece);
+    if (++lookups === CACHE_ROUND) {
+      if (hits < CACHE_ROUND / 4) skipped = 8 * CACHE_ROUND;
+      lookups = 0;
+      hits = 0;
+    }
+    if (cached !== undefined) {
+      hits++;
+      return cached;
+    }
+    const count = countLongPiece(length);
+    if (cache.size >= CACHE_SIZE) cache.clear();
+    cache.set(piece, count);
     return count;
   };
+  // Long pieces (without a byte order mark) are cut where no token spans, and each range counted.
+  let boundaries: MergeBoundaries | undefined;
+  const rangeCounts = new RangeCounts();
+  const heapArrays = new HeapArrays();
+  const mergeRange = (start: number, end: number): number => {
+    const length = end - start;
+    if (length <= SCANNED_RANGE_BYTES) return scannedLength(bytes, start, length, rankOf, pairs, scan);
+    if (length <= HEAP_RANGE_BYTES) return heapLength(bytes, start, length, pairs, heapArrays);
+    queues ??= new RankQueues(ranks.length);
+    return mergedLength(bytes.subarray(start, end), length, rankOf, pairs, queues, early);
+  };
+  const countRange = (start: number, end: number): number => {
+    const length = end - start;
+    if (length === 1) return 1;
+    return length <= SMALL_RANGE_BYTES ? rangeCounts.countOf(bytes, start, end, mergeRange) : mergeRange(start, end);
+  };
+  const countLongPiece = (length: number): number => {
+    boundaries ??= new MergeBoundaries(tokens);
+    let total = 0;
+    let start = 0;
+    for (let at = 1; at < length; at++) {
+      // Only between characters: inside one, a position is seldom free.
+      if ((bytes[at]! & 0xc0) === 0x80 || !boundaries.free(bytes, at, length)) continue;
+      total += countRange(start, at);
+      start = at;
+    }
+    return total + countRange(start, length);
+  };
+  // The pieces are found with the split pattern made sticky: each match starts where the last one
+  // ended, and `test` makes no string of it. Where the pattern matches nothing (no such place
+  // in the encodings' patterns), the text up to the next match is skipped, as `matchAll` skips it.
+  const flags = splitPattern.flags.replace(/[gy]/g, '');
+  const sticky = new RegExp(splitPattern.source, `${flags}y`);
+  const global = new RegExp(splitPattern.source, `${flags}g`);
   return (text) => {
     let total = 0;
-    for (const piece of text.match(splitPattern) ?? []) total += countPiece(piece);
+    let start = 0;
+    while (start < text.length) {
+      sticky.lastIndex = start;
+      if (sticky.test(text)) {
+        const end = sticky.lastIndex;
+        // An empty match counts nothing; the next search starts a character further.
+        if (end > start) total += countPiece(text, start, end);
+        start = end > start ? end : start + (text.codePointAt(start)! > 0xffff ? 2 : 1);
+        continue;
+      }
+      global.lastIndex = start;
+      const next = global.exec(text);
+      if (next === null) break;
+      start = next.index;
+    }
     return total;
   };
 }

@@ -8,6 +8,7 @@ import { countTokens as o200kCount } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { ADVERSARIAL_FAMILIES } from '../fixtures/adversarial-texts.js';
 import { corpus } from '../fixtures/corpus.js';
+import { MORE_HOSTILE_FAMILIES } from './more-hostile-texts.js';
 
 const plainText = { disallowedSpecial: new Set<string>() };
 const counters = [
@@ -75,6 +76,43 @@ const longPieces = fc
     return text;
   });
 
+/** Letters of many scripts (each \p{L}, some with a combining mark), so a text of them is one long piece. */
+const MIXED_LETTERS = [
+  ...'abcdefghijklmnopqrstuvwxyz',
+  ...'ABCDEFGHIJKLMNOPQRSTUVWXYZ',
+  ...'éüßçñøåœ',
+  ...'αβγδεζηθλμπσω',
+  ...'абвгдежзийклмнопрстуфхцчшщыэюя',
+  ...'ابتثجحخدذرزسشصضطظعغفقكلمنهوي',
+  ...'कखगघचछजझटठडढणतथदधनपफबभमयरलवशसह',
+  'कि',
+  'की',
+  ...'กขคงจฉชซญฎฏฐดตถทธนบปผพภมยรลวศษสหอฮ',
+  ...'あいうえおかきくけこさしすせそたちつてとなにぬねのアイウエオカキクケコ',
+  ...'한국어가나다라마바사아자차카타파하',
+  ...'中文字的一是不了人我在有他这为之大来以个国',
+  '𠀀',
+  '𪚥',
+];
+
+/**
+ * One long piece of letters from many scripts, in runs of one script or mixed, a few hundred to
+ * fifteen hundred letters: the counter cuts such pieces where no token spans, so cuts between
+ * scripts, inside runs and at repeated letters are all checked.
+ */
+const mixedPieces = fc
+  .array(
+    fc.oneof(
+      fc.string({ unit: fc.constantFrom(...MIXED_LETTERS), minLength: 1, maxLength: 60 }),
+      fc
+        .tuple(fc.constantFrom(...MIXED_LETTERS), fc.integer({ min: 1, max: 80 }))
+        .map(([letter, times]) => letter.repeat(times)),
+    ),
+    { minLength: 1, maxLength: 30 },
+  )
+  .map((runs) => runs.join(''))
+  .filter((text) => text.length >= 100);
+
 function expectExact(text: string): void {
   for (const { name, counter, reference } of counters) {
     expect({ name, tokens: counter.count(text) }).toEqual({ name, tokens: reference(text) });
@@ -115,7 +153,18 @@ describe('exact counters give the encoding’s own count', () => {
     }
   });
 
+  it('on more hostile families: other scripts, alternating scripts, whitespace, special-token text', () => {
+    for (const { make } of MORE_HOSTILE_FAMILIES) {
+      for (const length of [97, 500, 3_000]) expectExact(make(length));
+    }
+  });
+
   test.prop([longPieces], { numRuns: 60 })('on long pieces of a few letters', expectExact);
+  test.prop([mixedPieces], { numRuns: 80 })('on long pieces mixing letters of many scripts', expectExact);
+  test.prop([fc.string({ unit: 'binary', minLength: 100, maxLength: 1_500 })], { numRuns: 40 })(
+    'on long strings of any code points',
+    expectExact,
+  );
   test.prop([fc.string({ unit: 'binary', maxLength: 300 })], { numRuns: 300 })('on any string', expectExact);
   test.prop([fc.string({ unit: 'grapheme', maxLength: 300 })], { numRuns: 200 })('on any graphemes', expectExact);
   test.prop([runs], { numRuns: 150 })('on texts made of runs', expectExact);

@@ -1,0 +1,89 @@
+// The positions the counter cuts long pieces at must be ones no token spans: checked against every
+// token of both encodings on every family of hostile text, and on made-up token sets where most
+// positions are free, by looking for a token at every range around each position.
+import { createRequire } from 'node:module';
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import { MergeBoundaries, type TokenSpans } from '../../src/tokenizer/merge-boundaries.js';
+import { ADVERSARIAL_FAMILIES } from '../fixtures/adversarial-texts.js';
+import { MORE_HOSTILE_FAMILIES } from './more-hostile-texts.js';
+
+/** The token spans of a list of byte strings. */
+function spansOf(tokens: readonly Uint8Array[]): TokenSpans {
+  const offsets: number[] = [];
+  let used = 0;
+  for (const token of tokens) {
+    offsets.push(used);
+    used += token.length;
+  }
+  const bytes = new Uint8Array(used);
+  tokens.forEach((token, index) => {
+    bytes.set(token, offsets[index]);
+  });
+  const forEach = (visit: (offset: number, length: number) => void) => {
+    tokens.forEach((token, index) => {
+      visit(offsets[index]!, token.length);
+    });
+  };
+  return { bytes, forEach };
+}
+
+/** The positions of `bytes` (1 to length - 1) that some token spans, found by looking every range up. */
+function spannedPositions(tokens: ReadonlySet<string>, longest: number, bytes: Uint8Array): boolean[] {
+  const text = Buffer.from(bytes).toString('latin1');
+  const spanned = new Array<boolean>(bytes.length + 1).fill(false);
+  for (let start = 0; start < bytes.length; start++) {
+    for (let end = start + 2; end <= Math.min(bytes.length, start + longest); end++) {
+      if (!tokens.has(text.slice(start, end))) continue;
+      for (let at = start + 1; at < end; at++) spanned[at] = true;
+    }
+  }
+  return spanned;
+}
+
+/** Every position `free` calls free, that no token spans; and how many it called free. */
+function expectSound(boundaries: MergeBoundaries, tokens: ReadonlySet<string>, longest: number, bytes: Uint8Array) {
+  const spanned = spannedPositions(tokens, longest, bytes);
+  let free = 0;
+  for (let at = 1; at < bytes.length; at++) {
+    if (!boundaries.free(bytes, at, bytes.length)) continue;
+    free++;
+    expect({ at, spanned: spanned[at] }).toEqual({ at, spanned: false });
+  }
+  return free;
+}
+
+const require = createRequire(import.meta.url);
+
+describe('merge boundaries: no token spans a free position', () => {
+  for (const encoding of ['o200k_base', 'cl100k_base'] as const) {
+    it(`for every token of ${encoding}, on every family of hostile text`, () => {
+      const module = require(`gpt-tokenizer/bpeRanks/${encoding}`) as { default?: unknown };
+      const ranks = (module.default ?? module) as (string | number[])[];
+      const tokens = ranks.map((token) =>
+        typeof token === 'string' ? new Uint8Array(Buffer.from(token, 'utf8')) : Uint8Array.from(token),
+      );
+      const boundaries = new MergeBoundaries(spansOf(tokens));
+      const set = new Set(tokens.map((token) => Buffer.from(token).toString('latin1')));
+      const longest = tokens.reduce((most, token) => Math.max(most, token.length), 0);
+      let free = 0;
+      for (const { make } of [...ADVERSARIAL_FAMILIES, ...MORE_HOSTILE_FAMILIES]) {
+        free += expectSound(boundaries, set, longest, new Uint8Array(Buffer.from(make(200), 'utf8')));
+      }
+      // The test is worth having only if it finds free positions.
+      expect(free).toBeGreaterThan(1_000);
+    });
+  }
+
+  test.prop(
+    [
+      fc.uniqueArray(fc.uint8Array({ minLength: 2, maxLength: 6, min: 0, max: 3 }), { minLength: 1, maxLength: 30 }),
+      fc.uint8Array({ minLength: 2, maxLength: 200, min: 0, max: 3 }),
+    ],
+    { numRuns: 300 },
+  )('for made-up tokens over four bytes', (tokens, bytes) => {
+    const boundaries = new MergeBoundaries(spansOf(tokens));
+    const set = new Set(tokens.map((token) => Buffer.from(token).toString('latin1')));
+    expectSound(boundaries, set, 6, bytes);
+  });
+});
