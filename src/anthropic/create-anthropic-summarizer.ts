@@ -1,7 +1,8 @@
 import { ConfigError } from '../errors.js';
 import { getModelLimits, type ModelLimits } from '../models/model-limits.js';
 import { type CreateSummarizerOptions, createSummarizer } from '../summarizing/create-summarizer.js';
-import type { Summarizer, SummaryOutput, SummaryRequest } from '../summarizing/summarizer-types.js';
+import { reuseConversationOr } from '../summarizing/reuse-conversation.js';
+import type { Summarizer, SummaryOutput } from '../summarizing/summarizer-types.js';
 import { conversationSummaryPrompt } from '../summarizing/summary-prompts.js';
 import { toAnthropic } from './to-anthropic.js';
 import type { AnthropicCacheControl, AnthropicMessageParam, AnthropicResponse, AnthropicSystemParam } from './types.js';
@@ -195,31 +196,24 @@ export function createAnthropicSummarizer(options: CreateAnthropicSummarizerOpti
     },
   });
   if (reuse === undefined) return rebuilt;
-  return {
-    async summarize(request: SummaryRequest): Promise<SummaryOutput> {
-      const conversation = request.conversation;
-      if (conversation === undefined || conversation.length === 0) return rebuilt.summarize(request);
-      const { system, messages } = toAnthropic({
-        systemPrompt: reuse.systemPrompt,
-        messages: [...conversation, { role: 'user', content: conversationSummaryPrompt(request) }],
-        cacheBreakpoints: reuse.ttl === undefined ? true : { ttl: reuse.ttl },
-      });
-      request.signal?.throwIfAborted();
-      const response = await client.messages.create(
-        {
-          model,
-          max_tokens: maxTokens(request.maxOutputTokens),
-          ...(system === undefined ? {} : { system }),
-          ...(reuse.tools === undefined ? {} : { tools: reuse.tools }),
-          messages,
-        },
-        request.signal ? { signal: request.signal } : undefined,
-      );
-      const answer = answerOf(response);
-      const text = typeof answer === 'string' ? answer : answer.text;
-      return text.trim().length > 0 ? answer : rebuilt.summarize(request);
-    },
-  };
+  return reuseConversationOr(rebuilt, async (request, conversation) => {
+    const { system, messages } = toAnthropic({
+      systemPrompt: reuse.systemPrompt,
+      messages: [...conversation, { role: 'user', content: conversationSummaryPrompt(request) }],
+      cacheBreakpoints: reuse.ttl === undefined ? true : { ttl: reuse.ttl },
+    });
+    const response = await client.messages.create(
+      {
+        model,
+        max_tokens: maxTokens(request.maxOutputTokens),
+        ...(system === undefined ? {} : { system }),
+        ...(reuse.tools === undefined ? {} : { tools: reuse.tools }),
+        messages,
+      },
+      request.signal ? { signal: request.signal } : undefined,
+    );
+    return answerOf(response);
+  });
 }
 
 /** The text of a response, with its stop reason. */

@@ -2,7 +2,8 @@ import { ConfigError } from '../errors.js';
 import { isObject } from '../internal/wire-object.js';
 import { getModelLimits, type ModelLimits } from '../models/model-limits.js';
 import { type CompletionInput, type CompletionOutput, createSummarizer } from '../summarizing/create-summarizer.js';
-import type { Summarizer, SummaryOutput, SummaryRequest } from '../summarizing/summarizer-types.js';
+import { reuseConversationOr } from '../summarizing/reuse-conversation.js';
+import type { Summarizer } from '../summarizing/summarizer-types.js';
 import { conversationSummaryPrompt } from '../summarizing/summary-prompts.js';
 import type { OpenAIChatCompletion, OpenAIChatMessage } from './chat-types.js';
 import type { OpenAIResponse, OpenAIResponsesItem } from './responses-types.js';
@@ -246,52 +247,44 @@ export function createOpenAISummarizer(options: CreateOpenAISummarizerOptions): 
   });
   const reuse = options.reuseConversation;
   if (reuse === undefined) return rebuilt;
-  return {
-    async summarize(request: SummaryRequest): Promise<SummaryOutput> {
-      const conversation = request.conversation;
-      if (conversation === undefined || conversation.length === 0) return rebuilt.summarize(request);
-      request.signal?.throwIfAborted();
-      const messages = [...conversation, { role: 'user' as const, content: conversationSummaryPrompt(request) }];
-      const source = { ...(reuse.systemPrompt === undefined ? {} : { systemPrompt: reuse.systemPrompt }), messages };
-      const role = {
-        ...(reuse.systemRole === undefined ? {} : { systemRole: reuse.systemRole }),
-        ...(reuse.cacheBreakpoints === undefined ? {} : { cacheBreakpoints: reuse.cacheBreakpoints }),
-      };
-      const key = reuse.promptCacheKey ?? options.promptCacheKey;
-      const shared = {
-        ...parameters,
-        model,
-        ...(reuse.tools === undefined ? {} : { tools: reuse.tools as never }),
-        ...(key === undefined ? {} : { prompt_cache_key: key }),
-      };
-      const signal = request.signal ? { signal: request.signal } : undefined;
-      const answer =
-        api === 'responses'
-          ? responseText(
-              await client.responses!.create(
-                {
-                  ...shared,
-                  input: toOpenAIResponses(source, role).items,
-                  max_output_tokens: budget(request.maxOutputTokens),
-                  store: false,
-                },
-                signal,
-              ),
-            )
-          : chatText(
-              await client.chat!.completions.create(
-                {
-                  ...shared,
-                  messages: toOpenAIChat(source, role).messages,
-                  [tokenParameter]: budget(request.maxOutputTokens),
-                },
-                signal,
-              ),
-            );
-      const text = typeof answer === 'string' ? answer : answer.text;
-      return text.trim().length > 0 ? answer : rebuilt.summarize(request);
-    },
-  };
+  return reuseConversationOr(rebuilt, async (request, conversation) => {
+    const messages = [...conversation, { role: 'user' as const, content: conversationSummaryPrompt(request) }];
+    const source = { ...(reuse.systemPrompt === undefined ? {} : { systemPrompt: reuse.systemPrompt }), messages };
+    const role = {
+      ...(reuse.systemRole === undefined ? {} : { systemRole: reuse.systemRole }),
+      ...(reuse.cacheBreakpoints === undefined ? {} : { cacheBreakpoints: reuse.cacheBreakpoints }),
+    };
+    const key = reuse.promptCacheKey ?? options.promptCacheKey;
+    const shared = {
+      ...parameters,
+      model,
+      ...(reuse.tools === undefined ? {} : { tools: reuse.tools as never }),
+      ...(key === undefined ? {} : { prompt_cache_key: key }),
+    };
+    const signal = request.signal ? { signal: request.signal } : undefined;
+    return api === 'responses'
+      ? responseText(
+          await client.responses!.create(
+            {
+              ...shared,
+              input: toOpenAIResponses(source, role).items,
+              max_output_tokens: budget(request.maxOutputTokens),
+              store: false,
+            },
+            signal,
+          ),
+        )
+      : chatText(
+          await client.chat!.completions.create(
+            {
+              ...shared,
+              messages: toOpenAIChat(source, role).messages,
+              [tokenParameter]: budget(request.maxOutputTokens),
+            },
+            signal,
+          ),
+        );
+  });
 }
 
 function chatText(completion: OpenAIChatCompletion): { text: string; stopReason?: string } {
