@@ -15,7 +15,7 @@ import {
   TERMINAL_PAYLOAD,
   XSS_PAYLOAD,
 } from './record-sessions.js';
-import { type CliRun, runCli } from './run-cli.js';
+import { type CliRun, PACKAGE_VERSION, runCli, spawnCli } from './run-cli.js';
 
 /** The settings the compacted session was recorded with. */
 const RECORDED_SETTINGS = ['--window', '16000', '--reserve', '3000', '--keep-recent-tokens', '2000'];
@@ -351,14 +351,6 @@ describe.concurrent('bad input', () => {
     }
   });
 
-  test('--help and --version', async () => {
-    const help = await runCli(['--help']);
-    expect(help.exitCode).toBe(0);
-    expect(help.stdout).toContain('ctxkit inspect <session>');
-    const version = await runCli(['--version']);
-    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync('package.json', 'utf8')).version);
-  });
-
   test('a SQLite database without ctxkit tables is not a session', async () => {
     const scratch = mkdtempSync(join(tmpdir(), 'ctxkit-cli-db-'));
     try {
@@ -372,5 +364,50 @@ describe.concurrent('bad input', () => {
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
+  });
+});
+
+// The tests above run the command line in this process; these run the built `ctxkit` binary as a
+// process, so what a shell sees (the version it reads, stdout, stderr, the exit code) stays covered.
+describe.concurrent('the ctxkit process', () => {
+  test('--help exits 0, no command exits 2 with the help, --version reads the package.json', async () => {
+    const [help, none, version] = await Promise.all([spawnCli(['--help']), spawnCli([]), spawnCli(['--version'])]);
+    expect(help).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(help.stdout).toContain('ctxkit inspect <session>');
+    expect(none).toEqual({ ...help, exitCode: 2 });
+    expect(version).toEqual({ stdout: `${PACKAGE_VERSION}\n`, stderr: '', exitCode: 0 });
+  });
+
+  test('prints exactly what run returns: the same bytes and exit code in and out of process', async () => {
+    const cases = [
+      ['inspect', sessions.compacted, '--json', ...RECORDED_SETTINGS],
+      ['inspect', sessions.plain],
+      ['replay', sessions.plain, '--window', '8000'],
+      ['inspect', sessions.torn, '--strict'],
+    ];
+    const processes = await Promise.all(cases.map((args) => spawnCli(args)));
+    const inProcess = await Promise.all(cases.map((args) => runCli(args)));
+    expect(processes).toEqual(inProcess);
+    expect(processes.map((run) => run.exitCode)).toEqual([0, 0, 0, 4]);
+    // Terminal escapes and bidi controls from the session reach the terminal escaped.
+    expect(processes[1]!.stdout).not.toContain('\u001b');
+    expect(processes[1]!.stdout).not.toContain('\u202e');
+    expect(processes[1]!.stdout).toContain('invoice\\u202efdp.exe');
+    expect(processes[3]!.stderr).toMatch(/^ctxkit: warning: .*line 14: torn last line/);
+  });
+
+  test('bad arguments exit 2 and bad input 3, with the message on stderr and nothing on stdout', async () => {
+    const [usage, input] = await Promise.all([
+      spawnCli(['inspect', sessions.plain, '--no-such-option']),
+      spawnCli(['inspect', join(sessions.directory, 'missing.jsonl')]),
+    ]);
+    expect(usage).toMatchObject({ exitCode: 2, stdout: '' });
+    expect(usage.stderr).toMatch(
+      /^ctxkit: Unknown option '--no-such-option'[\s\S]*Run ctxkit --help for the options\.\n$/,
+    );
+    expect(input).toMatchObject({ exitCode: 3, stdout: '' });
+    expect(input.stderr).toMatch(
+      /^ctxkit: No such file: .*missing\.jsonl\. Pass a JSONL session file or a SQLite database\.\n$/,
+    );
   });
 });

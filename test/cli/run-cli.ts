@@ -1,11 +1,18 @@
-// Runs the command line as a child process, built once per test worker from its TypeScript source.
+// Runs the command line two ways: in this process through `run` (what most tests use: no process
+// start, no build), and as a real `ctxkit` process built once per test worker from its TypeScript
+// source (what the tests of the binary itself use: arguments, stdout, stderr and exit code as a
+// shell sees them).
 import { execFile } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'tsup';
+import { run } from '../../src/cli/run.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The version the binary reads from the package's package.json. */
+export const PACKAGE_VERSION: string = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
 
 let built: Promise<string> | undefined;
 
@@ -42,8 +49,19 @@ export interface CliRun {
   exitCode: number;
 }
 
-/** Runs `ctxkit <args>` and resolves with its output and exit code (never rejects on a non-zero exit). */
-export async function runCli(args: readonly string[]): Promise<CliRun> {
+/**
+ * Runs `ctxkit <args>` in this process: the output and exit code the binary would print and exit
+ * with (the binary writes `run`'s result as it is).
+ */
+export function runCli(args: readonly string[]): Promise<CliRun> {
+  return run(args, { version: PACKAGE_VERSION });
+}
+
+/**
+ * Runs `ctxkit <args>` as a child process of the built binary and resolves with its output and
+ * exit code (never rejects on a non-zero exit).
+ */
+export async function spawnCli(args: readonly string[]): Promise<CliRun> {
   const main = await buildCli();
   return new Promise((resolve, reject) => {
     execFile(

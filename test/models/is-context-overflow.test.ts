@@ -421,14 +421,49 @@ describe('isContextOverflow', () => {
     expect(isContextOverflow(list)).toBe(true);
   });
 
-  it('stays bounded on huge and deeply nested input', () => {
-    let nested: unknown = { message: 'prompt is too long: 201000 tokens > 200000 maximum' };
-    for (let depth = 0; depth < 10_000; depth += 1) nested = { cause: nested };
-    expect(() => isContextOverflow(nested)).not.toThrow();
-    const wide = Array.from({ length: 100_000 }, () => ({ error: { message: 'nothing to see' } }));
-    const started = Date.now();
-    expect(isContextOverflow(wide)).toBe(false);
-    expect(Date.now() - started).toBeLessThan(500);
+  it('stays bounded on huge and deeply nested input: what it reads does not grow with the input', () => {
+    // Every array item and field it reads is counted, and the input is made as it is read: the walk
+    // is bounded when the count stays the same however wide or deep the input grows (a clock would
+    // measure the machine, not the walk).
+    let reads = 0;
+    const field = (key: string, read: () => unknown): object => ({
+      get [key]() {
+        reads += 1;
+        return read();
+      },
+    });
+    const index = (key: string | symbol, length: number) =>
+      typeof key === 'string' && /^\d+$/.test(key) && Number(key) < length;
+    const wide = (length: number): unknown[] =>
+      new Proxy(new Array<unknown>(length), {
+        has: (target, key) => index(key, target.length) || Reflect.has(target, key),
+        get: (target, key, receiver) => {
+          if (!index(key, target.length)) return Reflect.get(target, key, receiver);
+          reads += 1;
+          return field('error', () => ({ message: 'nothing to see' }));
+        },
+      });
+    const deep = (depth: number): unknown =>
+      depth === 0
+        ? { message: 'prompt is too long: 201000 tokens > 200000 maximum' }
+        : field('cause', () => deep(depth - 1));
+    const readsFor = (value: unknown): { result: boolean; reads: number } => {
+      reads = 0;
+      const result = isContextOverflow(value);
+      return { result, reads };
+    };
+
+    const narrow = readsFor(wide(100));
+    expect(narrow).toMatchObject({ result: false, reads: expect.any(Number) });
+    expect(narrow.reads).toBeGreaterThan(0);
+    expect(readsFor(wide(100_000))).toEqual(narrow);
+    const shallow = readsFor(deep(100));
+    expect(shallow.reads).toBeGreaterThan(0);
+    expect(() => isContextOverflow(deep(100_000))).not.toThrow();
+    expect(readsFor(deep(100_000))).toEqual(shallow);
+    // Within the bounds the overflow is found: the count measures a walk that reads what it should.
+    expect(readsFor(deep(2)).result).toBe(true);
+    expect(readsFor([...wide(3), deep(1)]).result).toBe(true);
   });
 
   it('does not throw on an object whose getters throw', () => {
