@@ -40,18 +40,18 @@ const optional = (value: unknown, problem: (value: unknown) => string | undefine
  * @internal
  */
 export function entryProblem(value: unknown): string | undefined {
-  return entryProblems(value, false, 1)[0];
+  return entryProblems(value)[0];
 }
 
 /**
  * What is wrong with `value` as a stored session entry, or (`input`) as an entry a host appends
- * (`id`, `parentId` and `timestamp` may be left out): at most `limit` problems, in the order
+ * (`id`, `parentId` and `timestamp` may be left out): its problems, in the order
  * `sessionEntrySchema` / `sessionEntryInputSchema` report theirs (an unknown `type` alone, else the
  * fields every entry has, then the first problem of the entry's own fields). Empty when it is one.
  *
  * @internal
  */
-export function entryProblems(value: unknown, input = false, limit = 3): string[] {
+export function entryProblems(value: unknown, input = false): string[] {
   if (!isObject(value)) return [' must be an object'];
   if (!TYPES.includes(value.type as string))
     return [`.type must be one of ${TYPES.map((type) => `'${type}'`).join(', ')}`];
@@ -66,7 +66,7 @@ export function entryProblems(value: unknown, input = false, limit = 3): string[
       : '.timestamp must be a number of milliseconds since 1970, from 0 to 8.64e15',
     ownFieldProblem(value),
   ];
-  return problems.filter((problem) => problem !== undefined).slice(0, limit);
+  return problems.filter((problem) => problem !== undefined);
 }
 
 /** The first problem of the fields of an entry of a known `type`. */
