@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
-import * as z from 'zod';
 import { ConfigError } from '../errors.js';
 import { createKeyedQueue } from '../internal/keyed-queue.js';
 import type { MemoryStore } from '../memory/memory-store.js';
 import { assertObjectArgument, assertStringArgument } from '../validation/assert-argument.js';
+import * as v from '../validation/light-schema.js';
 import { parseOptions } from '../validation/parse-options.js';
 import { type FileMemoryTree, fixRootPath, hasDescriptorPaths } from './file-memory/file-memory-tree.js';
 import { listDirectory } from './file-memory/list-directory.js';
@@ -38,11 +38,11 @@ export interface CreateFileMemoryStoreOptions {
   unsafePlatform?: 'refuse' | 'checks';
 }
 
-const optionsSchema = z.object({
-  directory: z
+const optionsSchema = v.object({
+  directory: v
     .string({ error: 'must be a non-empty path, e.g. { directory: ".agent/memories" }' })
     .min(1, 'must be a non-empty path, e.g. { directory: ".agent/memories" }'),
-  unsafePlatform: z.enum(['refuse', 'checks']).default('refuse'),
+  unsafePlatform: v.enumOf(['refuse', 'checks']).optional(),
 });
 
 /** Commands of every file store on one directory (in this process) run one at a time. */

@@ -1,6 +1,5 @@
 import { constants } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
-import * as z from 'zod';
 import { LeafConflictError, StoreError } from '../errors.js';
 import { deepFreeze } from '../internal/deep-freeze.js';
 import { mixHash } from '../internal/mix-hash.js';
@@ -11,6 +10,7 @@ import { SessionIndex } from '../session/session-index.js';
 import { sessionExists, sessionInfoSchema } from '../session/session-info.js';
 import type { SessionInfo } from '../session/session-store.js';
 import type { CompactionEntry, SessionEntry, SessionEntryType } from '../session-entry.js';
+import { describeIssues } from '../validation/zod-issues.js';
 
 /**
  * The JSONL session file: its header line, reading and indexing its entry lines (the byte-level id set
@@ -30,7 +30,17 @@ import type { CompactionEntry, SessionEntry, SessionEntryType } from '../session
  */
 export const JSONL_FORMAT_VERSION = 1;
 
-const headerSchema = z.object({ type: z.literal('session'), version: z.number().int().positive() });
+/**
+ * Whether a parsed first line is a session header: `{ type: 'session', version }` with a whole
+ * version ≥ 1 (as `z.object({ type: z.literal('session'), version: z.number().int().positive() })`).
+ *
+ * @internal
+ */
+export function isHeaderLine(value: unknown): value is { type: 'session'; version: number } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const { type, version } = value as Record<string, unknown>;
+  return type === 'session' && Number.isSafeInteger(version) && (version as number) > 0;
+}
 
 /** @internal */
 export function errorCode(error: unknown): string | undefined {
@@ -80,23 +90,25 @@ function parseHeader(line: string, file: string, expectedId?: string): SessionIn
       cause: error,
     });
   }
-  const header = headerSchema.safeParse(value);
-  if (!header.success) {
+  if (!isHeaderLine(value)) {
     throw new StoreError({
       message: `${file} does not start with a ctxkit session header line.`,
       code: 'STORE_CORRUPT',
     });
   }
-  if (header.data.version > JSONL_FORMAT_VERSION) {
+  if (value.version > JSONL_FORMAT_VERSION) {
     throw new StoreError({
-      message: `${file} has format version ${header.data.version}, newer than this ctxkit reads (${JSONL_FORMAT_VERSION}). Upgrade ctxkit.`,
+      message: `${file} has format version ${value.version}, newer than this ctxkit reads (${JSONL_FORMAT_VERSION}). Upgrade ctxkit.`,
       code: 'STORE_CORRUPT',
     });
   }
   const { type: _type, version: _version, ...info } = value as Record<string, unknown>;
   const parsed = sessionInfoSchema.safeParse(info);
   if (!parsed.success)
-    throw new StoreError({ message: `${file} has an invalid session header.`, code: 'STORE_CORRUPT' });
+    throw new StoreError({
+      message: `${file} has an invalid session header: ${describeIssues(parsed.error, 'header')}.`,
+      code: 'STORE_CORRUPT',
+    });
   if (expectedId !== undefined && parsed.data.id !== expectedId) {
     throw new StoreError({
       message: `${file} holds session "${parsed.data.id}", not "${expectedId}" (a copied or renamed file). Rename it to ${parsed.data.id}.jsonl, or move it out of the directory.`,

@@ -1,14 +1,12 @@
-import * as z from 'zod';
 import { ConfigError, SessionError, StoreError } from '../errors.js';
 import { deepFreeze } from '../internal/deep-freeze.js';
 import { createKeyedQueue } from '../internal/keyed-queue.js';
 import { recallIdOf } from '../messages/recall-id.js';
-import { sessionEntryInputSchema } from '../schemas/entries.js';
 import { markStoreEntries } from '../session/check-entries.js';
 import { checkExpectedLeaf } from '../session/check-expected-leaf.js';
 import { contextBranchOf, wantsContextBranch } from '../session/context-branch.js';
 import { entryToMessage } from '../session/entry-to-message.js';
-import { parseStoredEntry } from '../session/parse-stored-entry.js';
+import { describeEntryProblems, parseStoredEntry } from '../session/parse-stored-entry.js';
 import { checkToolResultSearch, queryWords, toolResultText } from '../session/search-tool-results.js';
 import {
   createSessionInfo,
@@ -30,7 +28,8 @@ import type {
 import type { SessionEntry, SessionEntryInput } from '../session-entry.js';
 import { ENTRY_COLUMNS, entryRows, MESSAGE_COLUMNS } from '../sql/entry-row.js';
 import type { ToolResultMessage } from '../types.js';
-import { describeIssues, firstIssue } from '../validation/zod-issues.js';
+import * as v from '../validation/light-schema.js';
+import { firstIssue } from '../validation/zod-issues.js';
 import { checkSchemaVersion, type MigratePostgresResult, migratePostgres } from './migrate-postgres.js';
 import {
   connectionOf,
@@ -75,11 +74,11 @@ export interface PostgresSessionStore extends SessionStore {
   migrate(): Promise<MigratePostgresResult>;
 }
 
-const settingsSchema = z.object({
-  now: z
+const settingsSchema = v.object({
+  now: v
     .custom<() => number>((value) => typeof value === 'function', 'must be a function returning milliseconds')
     .optional(),
-  maxCachedEntries: z.number().int('must be a whole number').nonnegative().optional(),
+  maxCachedEntries: v.number().int('must be a whole number').nonnegative().optional(),
 });
 
 function infoOf(value: unknown, table: string): SessionInfo {
@@ -735,7 +734,7 @@ const NOT_JSONB = /\\u0000|\\ud[89a-f]/i;
 
 /**
  * Validates what will be stored: the JSON form of the input (a `toJSON` method or an `undefined`
- * field changes it), with the same zod schema and messages as every other store.
+ * field changes it), with the same check and messages as every other store.
  *
  * @internal
  */
@@ -750,10 +749,10 @@ function validateInput(input: SessionEntryInput, sessionId: string): ValidatedIn
       cause: error,
     });
   }
-  const parsed = sessionEntryInputSchema.safeParse(json);
-  if (!parsed.success) {
+  const problem = describeEntryProblems(json, true);
+  if (problem !== '') {
     throw new SessionError({
-      message: `Invalid entry for session "${sessionId}": ${describeIssues(parsed.error, 'entry')}.`,
+      message: `Invalid entry for session "${sessionId}": ${problem}.`,
       code: 'INPUT_INVALID',
     });
   }

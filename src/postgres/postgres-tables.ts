@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import { ConfigError } from '../errors.js';
+import * as v from '../validation/light-schema.js';
 import { firstIssue } from '../validation/zod-issues.js';
 
 /**
@@ -32,16 +32,22 @@ export interface PostgresTables {
 }
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
-const tableOptionsSchema = z.object({
-  schema: z
-    .string()
-    .max(63)
-    .regex(IDENTIFIER, 'use lowercase letters, digits and "_", starting with a letter or "_"')
+const PREFIX = /^([a-z_][a-z0-9_]*)?$/;
+/** A string of at most `max` characters that `pattern` matches. */
+const identifier = (value: unknown, max: number, pattern: RegExp) =>
+  typeof value === 'string' && value.length <= max && pattern.test(value);
+const tableOptionsSchema = v.object({
+  schema: v
+    .custom<string>(
+      (value) => identifier(value, 63, IDENTIFIER),
+      'must be at most 63 lowercase letters, digits and "_", starting with a letter or "_"',
+    )
     .optional(),
-  tablePrefix: z
-    .string()
-    .max(40)
-    .regex(/^([a-z_][a-z0-9_]*)?$/, 'use lowercase letters, digits and "_", starting with a letter or "_" (or "")')
+  tablePrefix: v
+    .custom<string>(
+      (value) => identifier(value, 40, PREFIX),
+      'must be at most 40 lowercase letters, digits and "_", starting with a letter or "_" (or "")',
+    )
     .optional(),
 });
 

@@ -40,15 +40,37 @@ const optional = (value: unknown, problem: (value: unknown) => string | undefine
  * @internal
  */
 export function entryProblem(value: unknown): string | undefined {
-  if (!isObject(value)) return ' must be an object';
+  return entryProblems(value)[0];
+}
+
+/**
+ * What is wrong with `value` as a stored session entry, or (`input`) as an entry a host appends
+ * (`id`, `parentId` and `timestamp` may be left out): its problems, in the order
+ * `sessionEntrySchema` / `sessionEntryInputSchema` report theirs (an unknown `type` alone, else the
+ * fields every entry has, then the first problem of the entry's own fields). Empty when it is one.
+ *
+ * @internal
+ */
+export function entryProblems(value: unknown, input = false): string[] {
+  if (!isObject(value)) return [' must be an object'];
+  if (!TYPES.includes(value.type as string))
+    return [`.type must be one of ${TYPES.map((type) => `'${type}'`).join(', ')}`];
   const { timestamp, parentId } = value;
-  const common =
-    id(value.id, '.id') ??
-    (parentId === null ? undefined : id(parentId, '.parentId')?.replace('string', 'string or null')) ??
-    (typeof timestamp === 'number' && Number.isFinite(timestamp) && timestamp >= 0 && timestamp <= 8.64e15
+  const skip = (field: unknown) => input && field === undefined;
+  const problems = [
+    skip(value.id) ? undefined : id(value.id, '.id'),
+    skip(parentId) || parentId === null ? undefined : id(parentId, '.parentId')?.replace('string', 'string or null'),
+    skip(timestamp) ||
+    (typeof timestamp === 'number' && Number.isFinite(timestamp) && timestamp >= 0 && timestamp <= 8.64e15)
       ? undefined
-      : '.timestamp must be a number of milliseconds since 1970, from 0 to 8.64e15');
-  if (common !== undefined) return common;
+      : '.timestamp must be a number of milliseconds since 1970, from 0 to 8.64e15',
+    ownFieldProblem(value),
+  ];
+  return problems.filter((problem) => problem !== undefined);
+}
+
+/** The first problem of the fields of an entry of a known `type`. */
+function ownFieldProblem(value: Record<string, unknown>): string | undefined {
   switch (value.type) {
     case 'message': {
       const problem = messageProblem(value.message);
@@ -91,6 +113,6 @@ export function entryProblem(value: unknown): string | undefined {
     case 'custom':
       return string(value.customType, '.customType');
     default:
-      return `.type must be one of ${TYPES.map((type) => `'${type}'`).join(', ')}`;
+      return undefined;
   }
 }

@@ -1,8 +1,19 @@
 import { deepFreeze } from '../internal/deep-freeze.js';
-import { sessionEntrySchema } from '../schemas/entries.js';
 import type { SessionEntry } from '../session-entry.js';
-import { describeIssues } from '../validation/zod-issues.js';
+import { entryProblems } from './entry-problem.js';
 import { isStoredEntry } from './is-stored-entry.js';
+
+/**
+ * The problems of a value that is not an entry, each naming its field under `entry`
+ * (`entry.message.content must be …`), joined for an error message or a diagnostic.
+ *
+ * @internal
+ */
+export function describeEntryProblems(value: unknown, input = false): string {
+  return entryProblems(value, input)
+    .map((problem) => `entry${problem}`)
+    .join('; ');
+}
 
 /**
  * Validates a stored entry (a line of a file, a row); returns a description of what is wrong
@@ -11,10 +22,11 @@ import { isStoredEntry } from './is-stored-entry.js';
  * @internal
  */
 export function parseStoredEntry(value: unknown): { entry: SessionEntry } | { problem: string } {
-  // The fast check accepts exactly what the schema accepts; the schema only words the refusal.
-  // Valid entries are not marked one by one: the store marks the arrays it returns.
+  // The fast check accepts exactly what `sessionEntrySchema` accepts; the problem finder (held equal
+  // to it too) only words the refusal. Valid entries are not marked one by one: the store marks the
+  // arrays it returns.
   if (isStoredEntry(value)) return { entry: deepFreeze(value as SessionEntry) };
-  const parsed = sessionEntrySchema.safeParse(value);
-  if (!parsed.success) return { problem: describeIssues(parsed.error, 'entry') };
+  const problem = describeEntryProblems(value);
+  if (problem !== '') return { problem };
   return { entry: deepFreeze(value as SessionEntry) };
 }

@@ -1,9 +1,8 @@
 import { SessionError } from '../errors.js';
 import { deepFreeze } from '../internal/deep-freeze.js';
-import { sessionEntryInputSchema } from '../schemas/entries.js';
 import type { SessionEntry } from '../session-entry.js';
-import { describeIssues } from '../validation/zod-issues.js';
 import { markValidEntry } from './check-entries.js';
+import { describeEntryProblems } from './parse-stored-entry.js';
 import type { SessionIndex } from './session-index.js';
 import { toJson } from './session-info.js';
 
@@ -16,10 +15,10 @@ import { toJson } from './session-info.js';
 export function prepareEntry(index: SessionIndex, input: unknown, now: number): SessionEntry {
   // Validate what will be stored: the JSON form (a `toJSON` method or an `undefined` field changes it).
   const json = toJson(input);
-  const parsed = sessionEntryInputSchema.safeParse(json);
-  if (!parsed.success) {
+  const problem = describeEntryProblems(json, true);
+  if (problem !== '') {
     throw new SessionError({
-      message: `Invalid entry for session "${index.info.id}": ${describeIssues(parsed.error, 'entry')}.`,
+      message: `Invalid entry for session "${index.info.id}": ${problem}.`,
       code: 'INPUT_INVALID',
     });
   }

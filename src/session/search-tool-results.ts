@@ -1,27 +1,66 @@
 // Finding tool results of a session branch for `recall`: the checked search request every store
 // takes, the text of a result, and the scan over `getBranch` that a store without an index (the
 // in-memory and JSONL stores, a host's own) is searched by.
-import * as z from 'zod';
 import { SessionError } from '../errors.js';
 import { recallIdOf } from '../messages/recall-id.js';
 import type { SessionEntry } from '../session-entry.js';
 import type { ToolResultMessage } from '../types.js';
-import { describeIssues } from '../validation/zod-issues.js';
+import { describeValue } from '../validation/describe-value.js';
 import type { SessionStore, ToolResultHit, ToolResultSearch } from './session-store.js';
 
 /** The most results one query returns. */
 export const MAX_TOOL_RESULT_HITS = 100;
 
-const searchSchema = z
-  .strictObject({
-    id: z.string().min(1).max(1000).optional(),
-    query: z.string().trim().min(1).max(1000).optional(),
-    limit: z.number().int().min(1).max(MAX_TOOL_RESULT_HITS).optional(),
-    leafId: z.string().min(1).nullable().optional(),
-  })
-  .refine((search) => (search.id === undefined) !== (search.query === undefined), {
-    message: 'pass exactly one of id (a tool call id or recall id) and query (words)',
-  });
+const SEARCH_KEYS = new Set(['id', 'query', 'limit', 'leafId']);
+
+/** A string of 1 to 1,000 characters (`query` once trimmed), else `undefined`. */
+function shortText(value: unknown, trim: boolean): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const text = trim ? value.trim() : value;
+  return text.length >= 1 && text.length <= 1000 ? text : undefined;
+}
+
+/**
+ * The first problem of a search (`search.limit must be …`), or the search with `query` trimmed:
+ * written by hand so a store's bundle carries no zod, and held equal to the zod schema
+ * `z.strictObject({ id: z.string().min(1).max(1000).optional(), query: z.string().trim().min(1).max(1000).optional(),
+ * limit: z.number().int().min(1).max(100).optional(), leafId: z.string().min(1).nullable().optional() })`
+ * refined to exactly one of `id` and `query` by a property test (`test/session/is-stored-entry.test.ts`).
+ *
+ * @internal
+ */
+export function parseToolResultSearch(search: unknown): { search: ToolResultSearch } | { problem: string } {
+  if (typeof search !== 'object' || search === null || Array.isArray(search)) {
+    return { problem: `search must be an object, received ${describeValue(search)}` };
+  }
+  const { id, query, limit, leafId } = search as Record<string, unknown>;
+  const unknown = Object.keys(search).filter((key) => !SEARCH_KEYS.has(key));
+  const checkedQuery = shortText(query, true);
+  const problem =
+    id !== undefined && shortText(id, false) === undefined
+      ? 'search.id must be a string of 1 to 1000 characters (a tool call id or recall id)'
+      : query !== undefined && checkedQuery === undefined
+        ? 'search.query must be a string of 1 to 1000 characters, not only spaces'
+        : limit !== undefined &&
+            !(Number.isSafeInteger(limit) && (limit as number) >= 1 && (limit as number) <= MAX_TOOL_RESULT_HITS)
+          ? `search.limit must be a whole number from 1 to ${MAX_TOOL_RESULT_HITS}`
+          : leafId !== undefined && leafId !== null && !(typeof leafId === 'string' && leafId.length > 0)
+            ? 'search.leafId must be an entry id (a non-empty string), null, or left out'
+            : unknown.length > 0
+              ? `search has unknown key(s) ${unknown.join(', ')}; use id, query, limit and leafId`
+              : (id === undefined) === (query === undefined)
+                ? 'search: pass exactly one of id (a tool call id or recall id) and query (words)'
+                : undefined;
+  if (problem !== undefined) return { problem };
+  return {
+    search: {
+      ...(id === undefined ? {} : { id: id as string }),
+      ...(checkedQuery === undefined ? {} : { query: checkedQuery }),
+      ...(limit === undefined ? {} : { limit: limit as number }),
+      ...(leafId === undefined ? {} : { leafId: leafId as string | null }),
+    },
+  };
+}
 
 /**
  * Checks a {@link ToolResultSearch} where it enters a store.
@@ -30,19 +69,13 @@ const searchSchema = z
  * @internal
  */
 export function checkToolResultSearch(search: unknown, where: string): ToolResultSearch & { limit: number } {
-  const parsed = searchSchema.safeParse(search);
-  if (!parsed.success)
+  const parsed = parseToolResultSearch(search);
+  if ('problem' in parsed)
     throw new SessionError({
-      message: `${where}: invalid search: ${describeIssues(parsed.error, 'search', 3)}.`,
+      message: `${where}: invalid search: ${parsed.problem}.`,
       code: 'INPUT_INVALID',
     });
-  const { id, query, limit, leafId } = parsed.data;
-  return {
-    ...(id === undefined ? {} : { id }),
-    ...(query === undefined ? {} : { query }),
-    ...(leafId === undefined ? {} : { leafId }),
-    limit: limit ?? 20,
-  };
+  return { ...parsed.search, limit: parsed.search.limit ?? 20 };
 }
 
 /**

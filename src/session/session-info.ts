@@ -4,10 +4,10 @@
  * @internal
  */
 
-import * as z from 'zod';
 import { SessionError, StoreError } from '../errors.js';
 import { deepFreeze } from '../internal/deep-freeze.js';
 import { describeValue } from '../validation/describe-value.js';
+import * as v from '../validation/light-schema.js';
 import { describeIssues } from '../validation/zod-issues.js';
 import type { CreateSessionInit, SessionInfo } from './session-store.js';
 
@@ -22,23 +22,29 @@ export function isSessionId(value: string): boolean {
   return typeof value === 'string' && SESSION_ID.test(value);
 }
 
-const sessionInitSchema = z.object({
-  id: z
-    .string()
-    .regex(SESSION_ID, 'use 1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit')
-    .optional(),
-  name: z.string().optional(),
-  parentSessionId: z.string().optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
+const SESSION_ID_RULE = 'use 1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit';
+
+// Checked by hand-written light schemas (no zod in the stores' bundles), held equal to the zod
+// schemas of the same shape by a property test (`test/session/is-stored-entry.test.ts`).
+const optionalFields = {
+  name: v.string('must be a string').optional(),
+  parentSessionId: v.string('must be a string (the id of the session this one came from)').optional(),
+  metadata: v.record(v.unknown(), 'must be a plain object of JSON values').optional(),
+};
+
+/** A `createSession` input: `z.object({ id: z.string().regex(SESSION_ID).optional(), name, parentSessionId, metadata })`. @internal */
+export const sessionInitSchema = v.object({
+  id: v.custom<string>((value) => isSessionId(value as string), SESSION_ID_RULE).optional(),
+  ...optionalFields,
 });
 
-/** @internal */
-export const sessionInfoSchema: z.ZodType<SessionInfo> = z.object({
-  id: z.string().regex(SESSION_ID),
-  createdAt: z.number().nonnegative(),
-  name: z.string().optional(),
-  parentSessionId: z.string().optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
+/** Session info a store reads back: `z.object({ id: z.string().regex(SESSION_ID), createdAt: z.number().nonnegative(), … })`. @internal */
+export const sessionInfoSchema = v.object({
+  id: v.custom<string>((value) => isSessionId(value as string), `must be a session id: ${SESSION_ID_RULE}`),
+  createdAt: v
+    .number('must be a number of milliseconds since 1970, ≥ 0')
+    .nonnegative('must be a number of milliseconds since 1970, ≥ 0'),
+  ...optionalFields,
 });
 
 /** @internal */

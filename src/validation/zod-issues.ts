@@ -1,7 +1,12 @@
 import type * as z from 'zod';
+import type { Issue } from './light-schema.js';
 
 // The one place a zod error becomes words: the first issue for an option validator's ConfigError, or
-// the first few issues, each naming its field, for an entry, a session or a tool call.
+// the first few issues, each naming its field, for an entry, a session or a tool call. The light
+// schemas (`light-schema.ts`) report issues of the same shape, so their errors are worded alike.
+
+/** The parts of an error these read: a zod error or a light schema's. @internal */
+export type IssueList = z.ZodError | { readonly issues: readonly Issue[] };
 
 /**
  * The first problem in a zod error, as the dotted field it concerns (or `fallback`) and a phrase
@@ -9,10 +14,11 @@ import type * as z from 'zod';
  *
  * @internal
  */
-export function firstIssue(error: z.ZodError, fallback: string): { field: string; detail: string } {
+export function firstIssue(error: IssueList, fallback: string): { field: string; detail: string } {
   const issue = error.issues[0];
   const field = issue?.path.map(String).join('.') || fallback;
-  if (issue?.code === 'unrecognized_keys') return { field, detail: `has unknown key(s) ${issue.keys.join(', ')}` };
+  if (issue?.code === 'unrecognized_keys')
+    return { field, detail: `has unknown key(s) ${(issue.keys ?? []).join(', ')}` };
   return { field, detail: issue?.message ?? 'is invalid' };
 }
 
@@ -32,7 +38,7 @@ function formatPath(root: string, path: readonly PropertyKey[]): string {
  *
  * @internal
  */
-export function describeIssues(error: z.ZodError, root = '', limit = 3): string {
+export function describeIssues(error: IssueList, root = '', limit = 3): string {
   return error.issues
     .slice(0, limit)
     .map((issue) => {

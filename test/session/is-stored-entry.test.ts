@@ -1,13 +1,20 @@
 /**
  * The stores' fast entry check must decide exactly as `sessionEntrySchema`: on valid entries of
  * every type, and on the same entries with one field deleted or replaced by anything. So must the
- * hand-written problem finder that words a refusal without zod (`entryProblem`).
+ * hand-written problem finder that words a refusal without zod (`entryProblem`), and, for what a
+ * host appends, `entryProblems(value, true)` as `sessionEntryInputSchema`. The other checks the
+ * stores run without zod (session info and `createSession` inputs, tool-result searches, JSONL
+ * header lines) are held to the zod schemas they replaced the same way.
  */
 import { fc, test } from '@fast-check/vitest';
-import { expect } from 'vitest';
-import { sessionEntrySchema } from '../../src/schemas/index.js';
-import { entryProblem } from '../../src/session/entry-problem.js';
+import { describe, expect } from 'vitest';
+import * as z from 'zod';
+import { isHeaderLine } from '../../src/node/jsonl-file.js';
+import { sessionEntryInputSchema, sessionEntrySchema } from '../../src/schemas/index.js';
+import { entryProblem, entryProblems } from '../../src/session/entry-problem.js';
 import { isStoredEntry } from '../../src/session/is-stored-entry.js';
+import { MAX_TOOL_RESULT_HITS, parseToolResultSearch } from '../../src/session/search-tool-results.js';
+import { sessionInfoSchema, sessionInitSchema } from '../../src/session/session-info.js';
 import { arbitraryMessage } from '../../src/testing/index.js';
 
 const id = fc.string({ minLength: 1, maxLength: 6 });
@@ -102,3 +109,138 @@ test.prop([fc.anything()])('decides like the schema on anything at all', (value)
   expect(isStoredEntry(value)).toBe(accepted);
   expect(entryProblem(value) === undefined).toBe(accepted);
 });
+
+test.prop(
+  [
+    entry,
+    fc.nat(),
+    fc.option(
+      odd.map((value) => ({ value })),
+      { nil: undefined },
+    ),
+  ],
+  { numRuns: 1000 },
+)(
+  'decides like sessionEntryInputSchema on what a host appends (id, parentId and timestamp optional)',
+  (value, pick, replacement) => {
+    const all = paths(value);
+    const mutated = all.length === 0 ? value : mutate(value, all[pick % all.length]!, replacement);
+    expect(entryProblems(mutated, true).length === 0).toBe(sessionEntryInputSchema.safeParse(mutated).success);
+  },
+);
+
+test.prop([fc.anything()])('decides like sessionEntryInputSchema on anything at all', (value) => {
+  expect(entryProblems(value, true).length === 0).toBe(sessionEntryInputSchema.safeParse(value).success);
+});
+
+// The zod schemas the stores used before their checks were written by hand.
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+const sessionFields = {
+  name: z.string().optional(),
+  parentSessionId: z.string().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+};
+const zodSessionInit = z.object({ id: z.string().regex(SESSION_ID).optional(), ...sessionFields });
+const zodSessionInfo = z.object({
+  id: z.string().regex(SESSION_ID),
+  createdAt: z.number().nonnegative(),
+  ...sessionFields,
+});
+const zodSearch = z
+  .strictObject({
+    id: z.string().min(1).max(1000).optional(),
+    query: z.string().trim().min(1).max(1000).optional(),
+    limit: z.number().int().min(1).max(MAX_TOOL_RESULT_HITS).optional(),
+    leafId: z.string().min(1).nullable().optional(),
+  })
+  .refine((search) => (search.id === undefined) !== (search.query === undefined));
+const zodHeader = z.object({ type: z.literal('session'), version: z.number().int().positive() });
+
+const sessionId = fc.stringMatching(SESSION_ID);
+const sessionOptional = {
+  name: fc.string(),
+  parentSessionId: fc.string(),
+  metadata: fc.dictionary(fc.string(), fc.jsonValue()),
+};
+const text = fc.oneof(
+  fc.string({ maxLength: 8 }),
+  fc.constantFrom(' ', ' a ', 'x'.repeat(1000), ` ${'x'.repeat(1000)} `),
+);
+const checks = [
+  {
+    name: 'session info (sessionInfoSchema)',
+    valid: fc.record({ id: sessionId, createdAt: fc.nat(), ...sessionOptional }, { requiredKeys: ['id', 'createdAt'] }),
+    zod: zodSessionInfo,
+    accepts: (value: unknown) => sessionInfoSchema.safeParse(value).success,
+  },
+  {
+    name: 'a createSession input (sessionInitSchema)',
+    valid: fc.record({ id: sessionId, ...sessionOptional }, { requiredKeys: [] }),
+    zod: zodSessionInit,
+    accepts: (value: unknown) => sessionInitSchema.safeParse(value).success,
+  },
+  {
+    name: 'a tool-result search (parseToolResultSearch)',
+    valid: fc
+      .record(
+        {
+          id: text,
+          limit: fc.oneof(fc.integer({ min: 0, max: 101 }), fc.constant(1.5)),
+          leafId: fc.option(fc.string({ maxLength: 3 }), { nil: null }),
+        },
+        { requiredKeys: [] },
+      )
+      .chain((search) => {
+        const { id, ...rest } = search;
+        return fc.constantFrom<unknown>(search, { ...rest, query: id }, { ...search, query: id });
+      }),
+    zod: zodSearch,
+    accepts: (value: unknown) => !('problem' in parseToolResultSearch(value)),
+  },
+  {
+    name: 'a JSONL header line (isHeaderLine)',
+    valid: fc.record({
+      type: fc.constant('session'),
+      version: fc.oneof(fc.integer({ min: -1, max: 3 }), fc.double()),
+      id: sessionId,
+    }),
+    zod: zodHeader,
+    accepts: isHeaderLine,
+  },
+];
+
+describe.each(checks)('the hand-written check of $name', ({ valid, zod, accepts }) => {
+  test.prop(
+    [
+      valid as fc.Arbitrary<unknown>,
+      fc.nat(),
+      fc.option(
+        odd.map((value) => ({ value })),
+        { nil: undefined },
+      ),
+    ],
+    {
+      numRuns: 500,
+    },
+  )('decides like the zod schema on a value with one field deleted or replaced', (value, pick, replacement) => {
+    const all = paths(value);
+    const mutated = all.length === 0 ? value : mutate(value, all[pick % all.length]!, replacement);
+    expect(accepts(mutated)).toBe(zod.safeParse(mutated).success);
+  });
+
+  test.prop([fc.anything()])('decides like the zod schema on anything at all', (value) => {
+    expect(accepts(value)).toBe(zod.safeParse(value).success);
+  });
+});
+
+test.prop([fc.string({ maxLength: 8 }), fc.boolean()])(
+  'a search keeps its query as the zod schema does: trimmed',
+  (query, pad) => {
+    const search = { query: pad ? ` ${query}\n` : query };
+    const zodResult = zodSearch.safeParse(search);
+    const parsed = parseToolResultSearch(search);
+    expect('search' in parsed ? parsed.search.query : undefined).toBe(
+      zodResult.success ? zodResult.data.query : undefined,
+    );
+  },
+);
