@@ -9,6 +9,7 @@ import { contentText } from '../serialize-conversation.js';
 import { type Anchor, anchorSchema } from './anchor.js';
 import { AnchorList } from './anchor-list.js';
 import { parsePinnedAnchors } from './pinned-section.js';
+import { boundRecallAnchors, recallAnchor } from './recall-anchors.js';
 import { type CommandState, toolResultAnchors } from './tool-result-anchors.js';
 import {
   clipWords,
@@ -155,6 +156,8 @@ export function extractAnchors(messages: readonly Message[], options: ExtractAnc
       }
     } else {
       toolResultAnchors(message, calls.get(index), { list, files, commands });
+      const recall = recallAnchor(message, calls.get(index), own === 'archived_result');
+      if (recall) list.add(recall);
     }
   });
   for (const [path, changed] of files) {
@@ -175,5 +178,6 @@ export function extractAnchors(messages: readonly Message[], options: ExtractAnc
     if (command.ok) list.delete(open);
     else list.add(open);
   }
+  boundRecallAnchors(list);
   return list.values();
 }
