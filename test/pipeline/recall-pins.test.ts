@@ -1,5 +1,6 @@
 // A compaction that folds archived or spilled tool results away keeps one pinned line per result
 // naming its recall id, so the model can still `recall` it by id (issue 26's regression).
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import {
   compact,
@@ -63,7 +64,7 @@ describe('recall ids through compaction', () => {
       save: async (text) => {
         const path = `spill-${saved.size}.log`;
         saved.set(path, text);
-        return { path, sha256: 'f'.repeat(64) };
+        return { path, sha256: createHash('sha256').update(text).digest('hex'), bytes: Buffer.byteLength(text) };
       },
     };
     const output = await processToolOutput(vitest.output.repeat(40), {
