@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createContextTools } from '../../src/agent-tools/index.js';
+import { createContextTools, recallIdOf } from '../../src/agent-tools/index.js';
 import {
   type AssistantMessage,
+  type ContextConfigInput,
   createContextManager,
   createInMemorySessionStore,
   heuristicSummarizer,
@@ -44,15 +45,19 @@ function model(sent: readonly Message[], canRecall: boolean, step: number): Assi
     .match(/artifact checksum (\S+)/);
   if (found) return assistantMessage(`The checksum is ${found[1]}.`);
   if (!canRecall) return assistantMessage('I cannot tell: the build log is no longer in my context.');
-  // The result of the call that read the build log: the placeholder, sent under the call's id.
+  // The id of the build log's result: in its placeholder while the result is still sent, else in
+  // the line the checkpoint keeps for it once a compaction folded the placeholder away.
   const call = sent
     .flatMap((message) =>
       message.role === 'assistant' ? message.content.filter((part) => part.type === 'toolCall') : [],
     )
     .find((part) => part.arguments['path'] === 'build.log');
-  const archived = sent.find((message) => message.role === 'toolResult' && message.toolCallId === call?.id);
-  expect(archived?.meta?.kind).toBe('tool_result_archived');
-  return toolCallMessage([{ id: 'r1', name: 'recall', arguments: { id: call!.id } }]);
+  const placeholder = sent.find((message) => message.role === 'toolResult' && message.toolCallId === call?.id);
+  const id = placeholder
+    ? /^\[archived (r[0-9a-z]{8}):/.exec(textOf(placeholder))?.[1]
+    : /^.*\b(r[0-9a-z]{8})\b.*build\.log.*$/m.exec(sent.map(textOf).join('\n'))?.[1];
+  if (!id) return assistantMessage('I cannot find the build log: neither its result nor its recall id is sent.');
+  return toolCallMessage([{ id: 'r1', name: 'recall', arguments: { id } }]);
 }
 
 function runTool(call: { id: string; arguments: Record<string, unknown> }): Message {
@@ -62,47 +67,73 @@ function runTool(call: { id: string; arguments: Record<string, unknown> }): Mess
   });
 }
 
-async function runAgent(options: { canRecall: boolean; store: SessionStore }): Promise<string> {
+interface Run {
+  answer: string;
+  /** The ids the model passed to `recall`. */
+  recalled: string[];
+  /** Whether the last request sent began with a compaction summary. */
+  compacted: boolean;
+}
+
+async function runAgent(options: {
+  canRecall: boolean;
+  store: SessionStore;
+  config?: ContextConfigInput;
+}): Promise<Run> {
   const session = await options.store.createSession();
   const manager = createContextManager({
     summarizer: heuristicSummarizer,
     contextWindow: 200_000,
     store: options.store,
     sessionId: session.id,
-    // The reference tail: the ~21k-token session is never compacted, so the placeholder stays sent
-    // (the cost-aware default tail of 5,508 tokens would compact it into the summary).
-    config: { toolCallCutoff: 4, toolSummaryBatch: 8, toolSummaryStrategy: 'heuristic', keepRecentTokens: 20_000 },
+    config: { toolCallCutoff: 4, toolSummaryBatch: 8, toolSummaryStrategy: 'heuristic', ...options.config },
   });
   const tools = createContextTools(manager, { store: options.store, sessionId: session.id });
   const record = async (messages: Message[]) => {
     for (const message of messages) await options.store.appendEntry(session.id, { type: 'message', message });
   };
+  const recalled: string[] = [];
+  let compacted = false;
   let history: Message[] = [userMessage('Read the build log, then the docs, then tell me the artifact checksum.')];
   await record(history);
   for (let step = 0; step <= STEPS + 1; step++) {
     const prepared = await manager.prepare(history);
     history = prepared.history;
+    compacted = prepared.messages[0]?.meta?.kind === 'compaction_summary';
     const reply = model(prepared.messages, options.canRecall, step);
     const results: Message[] = [];
     for (const part of reply.content) {
       if (part.type !== 'toolCall') continue;
       if (tools.handles(part.name)) {
+        recalled.push(String(part.arguments['id']));
         const answer = await tools.handle({ name: part.name, arguments: part.arguments }, history);
         results.push(toolResultMessage(part.id, answer!.content, { toolName: part.name, isError: answer!.isError }));
       } else results.push(runTool(part));
     }
     history = [...history, reply, ...results];
     await record([reply, ...results]);
-    if (results.length === 0) return textOf(reply);
+    if (results.length === 0) return { answer: textOf(reply), recalled, compacted };
   }
   throw new Error('the agent did not finish');
 }
 
 describe('an agent that needs a fact archived 40 steps earlier', () => {
   it('cannot finish without recall, and finishes with it by the id of the archived result', async () => {
-    expect(await runAgent({ canRecall: false, store: createInMemorySessionStore() })).toMatch(/cannot tell/);
-    expect(await runAgent({ canRecall: true, store: createInMemorySessionStore() })).toBe(
-      `The checksum is ${CHECKSUM}.`,
-    );
+    // The reference tail: the ~21k-token session is never compacted, so the placeholder stays sent.
+    const config = { keepRecentTokens: 20_000 };
+    const without = await runAgent({ canRecall: false, store: createInMemorySessionStore(), config });
+    expect(without.answer).toMatch(/cannot tell/);
+    const run = await runAgent({ canRecall: true, store: createInMemorySessionStore(), config });
+    expect(run).toEqual({ answer: `The checksum is ${CHECKSUM}.`, recalled: [recallIdOf('c0')], compacted: false });
+  });
+
+  it('finishes by the recall id the checkpoint keeps once the default policy compacted the placeholder away', async () => {
+    // The cost-aware default tail (~5.5k tokens here) compacts the session: the build log's
+    // placeholder is folded into the checkpoint, which names its recall id on a pinned line.
+    const without = await runAgent({ canRecall: false, store: createInMemorySessionStore() });
+    expect(without.compacted).toBe(true);
+    expect(without.answer).toMatch(/cannot tell/);
+    const run = await runAgent({ canRecall: true, store: createInMemorySessionStore() });
+    expect(run).toEqual({ answer: `The checksum is ${CHECKSUM}.`, recalled: [recallIdOf('c0')], compacted: true });
   });
 });

@@ -12,6 +12,7 @@ import {
   BIDI_PAYLOAD,
   type RecordedSessions,
   recordSessions,
+  SYSTEM_PROMPT,
   TERMINAL_PAYLOAD,
   XSS_PAYLOAD,
 } from './record-sessions.js';
@@ -231,12 +232,17 @@ describe.concurrent('ctxkit inspect', () => {
 
 describe.concurrent('ctxkit replay', () => {
   test('with the recorded settings, compaction fires where the session recorded it', async () => {
+    // The system prompt is one of them: without it the replay counts a few tokens less per call.
+    const prompt = join(mkdtempSync(join(tmpdir(), 'ctxkit-prompt-')), 'system-prompt.txt');
+    writeFileSync(prompt, SYSTEM_PROMPT);
     const replay = json<ReplayResult>(
       await runCli([
         'replay',
         sessions.compacted,
         '--json',
         ...RECORDED_SETTINGS,
+        '--system-prompt',
+        prompt,
         '--tool-call-cutoff',
         '4',
         '--tool-summary-batch',

@@ -36,6 +36,9 @@ export interface RecordedSessions {
 
 const MODEL = 'gpt-4o';
 
+/** The system prompt the compacted session was recorded with (a replay with the recorded settings passes it). */
+export const SYSTEM_PROMPT = 'You are a careful coding agent.';
+
 function toolOutput(turn: number, call: number): string {
   const lines = [`src/parser.ts(${turn * 10 + call},5): error TS2345: Argument of type 'Token' is not assignable.`];
   for (let line = 0; line < 110; line++) {
@@ -88,7 +91,7 @@ async function recordCompacted(store: SessionStore, sessionId: string): Promise<
     summarizer: heuristicSummarizer,
     store,
     sessionId,
-    systemPrompt: 'You are a careful coding agent.',
+    systemPrompt: SYSTEM_PROMPT,
     onEvent: (event) => {
       if (event.type === 'compaction-end' && event.error === undefined && event.storeError === undefined) compactions++;
     },

@@ -21,7 +21,8 @@ export type AnchorCategory =
   | 'open-item'
   | 'command'
   | 'match'
-  | 'file-read';
+  | 'file-read'
+  | 'recall';
 
 /**
  * Every {@link AnchorCategory}, highest priority first.
@@ -43,6 +44,7 @@ export const ANCHOR_CATEGORIES: readonly AnchorCategory[] = [
   'command',
   'match',
   'file-read',
+  'recall',
 ];
 
 /**

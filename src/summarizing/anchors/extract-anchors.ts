@@ -9,6 +9,7 @@ import { contentText } from '../serialize-conversation.js';
 import { type Anchor, anchorSchema } from './anchor.js';
 import { AnchorList } from './anchor-list.js';
 import { parsePinnedAnchors } from './pinned-section.js';
+import { boundRecallAnchors, recallAnchor } from './recall-anchors.js';
 import { type CommandState, toolResultAnchors } from './tool-result-anchors.js';
 import {
   clipWords,
@@ -103,7 +104,8 @@ const extractAnchorsOptionsSchema = v.object(
  * identifiers and numbers they gave, files read and files changed (changed only when a write or edit
  * call succeeded: its result is there and not `isError`), commands with how they ended, errors with
  * their code and location, failing tests, the assistant's decisions and open items, and a
- * `still failing` item for a command whose latest run failed. Earlier checkpoints' anchors are carried
+ * `still failing` item for a command whose latest run failed, and the recall id of each archived or
+ * spilled tool result (`recall`, the newest 64), so the model can read it back after a compaction. Earlier checkpoints' anchors are carried
  * (from `options.previous`, a summary message's `meta.anchors`, or its pinned section).
  *
  * @param messages - The messages a checkpoint will replace (archived tool results included); not mutated.
@@ -155,6 +157,8 @@ export function extractAnchors(messages: readonly Message[], options: ExtractAnc
       }
     } else {
       toolResultAnchors(message, calls.get(index), { list, files, commands });
+      const recall = recallAnchor(message, calls.get(index), own === 'archived_result');
+      if (recall) list.add(recall);
     }
   });
   for (const [path, changed] of files) {
@@ -175,5 +179,6 @@ export function extractAnchors(messages: readonly Message[], options: ExtractAnc
     if (command.ok) list.delete(open);
     else list.add(open);
   }
+  boundRecallAnchors(list);
   return list.values();
 }
