@@ -1,4 +1,5 @@
 import { ConfigError } from '../errors.js';
+import { isContextOverflow } from '../models/is-context-overflow.js';
 import { getModelLimits, type ModelLimits } from '../models/model-limits.js';
 import { type CreateSummarizerOptions, createSummarizer } from '../summarizing/create-summarizer.js';
 import { reuseConversationOr } from '../summarizing/reuse-conversation.js';
@@ -193,31 +194,35 @@ export function createGenerateTextSummarizer<Model, Tools = never>(
   }
   const tools = reuse.tools === undefined ? undefined : definitionsOnly(reuse.tools);
   const breakpoint = reuse.breakpoint === undefined ? ANTHROPIC_BREAKPOINT : reuse.breakpoint;
-  return reuseConversationOr(rebuilt, async (request, conversation) => {
-    const { messages } = toModelMessages({
-      messages: [...conversation, { role: 'user', content: conversationSummaryPrompt(request) }],
-    });
-    if (breakpoint !== false) {
-      // Anthropic refuses a fifth mark: the conversation's own marks count.
-      let marks = countMarks(messages, breakpoint);
-      for (const at of [messages.length - 1, messages.length - 2]) {
-        const message = messages[at];
-        if (message === undefined || marks >= MAX_BREAKPOINTS || carries(message, breakpoint)) continue;
-        messages[at] = mark(message, breakpoint);
-        marks++;
+  return reuseConversationOr(
+    rebuilt,
+    async (request, conversation) => {
+      const { messages } = toModelMessages({
+        messages: [...conversation, { role: 'user', content: conversationSummaryPrompt(request) }],
+      });
+      if (breakpoint !== false) {
+        // Anthropic refuses a fifth mark: the conversation's own marks count.
+        let marks = countMarks(messages, breakpoint);
+        for (const at of [messages.length - 1, messages.length - 2]) {
+          const message = messages[at];
+          if (message === undefined || marks >= MAX_BREAKPOINTS || carries(message, breakpoint)) continue;
+          messages[at] = mark(message, breakpoint);
+          marks++;
+        }
       }
-    }
-    const result = await generateText({
-      model,
-      ...(reuse.system === undefined ? {} : { system: reuse.system }),
-      messages,
-      ...(tools === undefined ? {} : { tools }),
-      ...(reuse.providerOptions === undefined ? {} : { providerOptions: reuse.providerOptions }),
-      maxOutputTokens: budget(request.maxOutputTokens),
-      ...(request.signal ? { abortSignal: request.signal } : {}),
-    });
-    return { text: result.text, stopReason: result.finishReason };
-  });
+      const result = await generateText({
+        model,
+        ...(reuse.system === undefined ? {} : { system: reuse.system }),
+        messages,
+        ...(tools === undefined ? {} : { tools }),
+        ...(reuse.providerOptions === undefined ? {} : { providerOptions: reuse.providerOptions }),
+        maxOutputTokens: budget(request.maxOutputTokens),
+        ...(request.signal ? { abortSignal: request.signal } : {}),
+      });
+      return { text: result.text, stopReason: result.finishReason };
+    },
+    isContextOverflow,
+  );
 }
 
 /** Anthropic's 5-minute breakpoint, as `@ai-sdk/anthropic` reads it from a message's provider options. */

@@ -1,4 +1,5 @@
 import { ConfigError } from '../errors.js';
+import { isContextOverflow } from '../models/is-context-overflow.js';
 import { getModelLimits, type ModelLimits } from '../models/model-limits.js';
 import { type CreateSummarizerOptions, createSummarizer } from '../summarizing/create-summarizer.js';
 import { reuseConversationOr } from '../summarizing/reuse-conversation.js';
@@ -196,24 +197,28 @@ export function createAnthropicSummarizer(options: CreateAnthropicSummarizerOpti
     },
   });
   if (reuse === undefined) return rebuilt;
-  return reuseConversationOr(rebuilt, async (request, conversation) => {
-    const { system, messages } = toAnthropic({
-      systemPrompt: reuse.systemPrompt,
-      messages: [...conversation, { role: 'user', content: conversationSummaryPrompt(request) }],
-      cacheBreakpoints: reuse.ttl === undefined ? true : { ttl: reuse.ttl },
-    });
-    const response = await client.messages.create(
-      {
-        model,
-        max_tokens: maxTokens(request.maxOutputTokens),
-        ...(system === undefined ? {} : { system }),
-        ...(reuse.tools === undefined ? {} : { tools: reuse.tools }),
-        messages,
-      },
-      request.signal ? { signal: request.signal } : undefined,
-    );
-    return answerOf(response);
-  });
+  return reuseConversationOr(
+    rebuilt,
+    async (request, conversation) => {
+      const { system, messages } = toAnthropic({
+        systemPrompt: reuse.systemPrompt,
+        messages: [...conversation, { role: 'user', content: conversationSummaryPrompt(request) }],
+        cacheBreakpoints: reuse.ttl === undefined ? true : { ttl: reuse.ttl },
+      });
+      const response = await client.messages.create(
+        {
+          model,
+          max_tokens: maxTokens(request.maxOutputTokens),
+          ...(system === undefined ? {} : { system }),
+          ...(reuse.tools === undefined ? {} : { tools: reuse.tools }),
+          messages,
+        },
+        request.signal ? { signal: request.signal } : undefined,
+      );
+      return answerOf(response);
+    },
+    isContextOverflow,
+  );
 }
 
 /** The text of a response, with its stop reason. */

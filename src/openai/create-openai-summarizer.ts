@@ -1,5 +1,6 @@
 import { ConfigError } from '../errors.js';
 import { isObject } from '../internal/wire-object.js';
+import { isContextOverflow } from '../models/is-context-overflow.js';
 import { getModelLimits, type ModelLimits } from '../models/model-limits.js';
 import { type CompletionInput, type CompletionOutput, createSummarizer } from '../summarizing/create-summarizer.js';
 import { reuseConversationOr } from '../summarizing/reuse-conversation.js';
@@ -247,44 +248,48 @@ export function createOpenAISummarizer(options: CreateOpenAISummarizerOptions): 
   });
   const reuse = options.reuseConversation;
   if (reuse === undefined) return rebuilt;
-  return reuseConversationOr(rebuilt, async (request, conversation) => {
-    const messages = [...conversation, { role: 'user' as const, content: conversationSummaryPrompt(request) }];
-    const source = { ...(reuse.systemPrompt === undefined ? {} : { systemPrompt: reuse.systemPrompt }), messages };
-    const role = {
-      ...(reuse.systemRole === undefined ? {} : { systemRole: reuse.systemRole }),
-      ...(reuse.cacheBreakpoints === undefined ? {} : { cacheBreakpoints: reuse.cacheBreakpoints }),
-    };
-    const key = reuse.promptCacheKey ?? options.promptCacheKey;
-    const shared = {
-      ...parameters,
-      model,
-      ...(reuse.tools === undefined ? {} : { tools: reuse.tools as never }),
-      ...(key === undefined ? {} : { prompt_cache_key: key }),
-    };
-    const signal = request.signal ? { signal: request.signal } : undefined;
-    return api === 'responses'
-      ? responseText(
-          await client.responses!.create(
-            {
-              ...shared,
-              input: toOpenAIResponses(source, role).items,
-              max_output_tokens: budget(request.maxOutputTokens),
-              store: false,
-            },
-            signal,
-          ),
-        )
-      : chatText(
-          await client.chat!.completions.create(
-            {
-              ...shared,
-              messages: toOpenAIChat(source, role).messages,
-              [tokenParameter]: budget(request.maxOutputTokens),
-            },
-            signal,
-          ),
-        );
-  });
+  return reuseConversationOr(
+    rebuilt,
+    async (request, conversation) => {
+      const messages = [...conversation, { role: 'user' as const, content: conversationSummaryPrompt(request) }];
+      const source = { ...(reuse.systemPrompt === undefined ? {} : { systemPrompt: reuse.systemPrompt }), messages };
+      const role = {
+        ...(reuse.systemRole === undefined ? {} : { systemRole: reuse.systemRole }),
+        ...(reuse.cacheBreakpoints === undefined ? {} : { cacheBreakpoints: reuse.cacheBreakpoints }),
+      };
+      const key = reuse.promptCacheKey ?? options.promptCacheKey;
+      const shared = {
+        ...parameters,
+        model,
+        ...(reuse.tools === undefined ? {} : { tools: reuse.tools as never }),
+        ...(key === undefined ? {} : { prompt_cache_key: key }),
+      };
+      const signal = request.signal ? { signal: request.signal } : undefined;
+      return api === 'responses'
+        ? responseText(
+            await client.responses!.create(
+              {
+                ...shared,
+                input: toOpenAIResponses(source, role).items,
+                max_output_tokens: budget(request.maxOutputTokens),
+                store: false,
+              },
+              signal,
+            ),
+          )
+        : chatText(
+            await client.chat!.completions.create(
+              {
+                ...shared,
+                messages: toOpenAIChat(source, role).messages,
+                [tokenParameter]: budget(request.maxOutputTokens),
+              },
+              signal,
+            ),
+          );
+    },
+    isContextOverflow,
+  );
 }
 
 function chatText(completion: OpenAIChatCompletion): { text: string; stopReason?: string } {

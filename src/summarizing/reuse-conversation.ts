@@ -1,4 +1,3 @@
-import { isContextOverflow } from '../models/is-context-overflow.js';
 import type { Message } from '../types.js';
 import type { Summarizer, SummaryOutput, SummaryRequest } from './summarizer-types.js';
 
@@ -8,11 +7,13 @@ import type { Summarizer, SummaryOutput, SummaryRequest } from './summarizer-typ
  * its prompt cache) and otherwise asks `rebuilt`, the summarizer of a rebuilt prompt: when the
  * request carries no conversation, when the continued conversation is refused as too long for the
  * window (the conversation being compacted is, by definition, close to it — and a provider's count
- * can run above the estimate that let it through), and when the answer has no text.
+ * can run above the estimate that let it through; `isOverflow` judges the error, the adapters pass
+ * `isContextOverflow`), and when the answer has no text.
  */
 export function reuseConversationOr(
   rebuilt: Summarizer,
   attempt: (request: SummaryRequest, conversation: readonly Message[]) => Promise<SummaryOutput>,
+  isOverflow: (error: unknown) => boolean,
 ): Summarizer {
   return {
     async summarize(request: SummaryRequest): Promise<SummaryOutput> {
@@ -23,7 +24,7 @@ export function reuseConversationOr(
       try {
         answer = await attempt(request, conversation);
       } catch (error) {
-        if (request.signal?.aborted || !isContextOverflow(error)) throw error;
+        if (request.signal?.aborted || !isOverflow(error)) throw error;
         return rebuilt.summarize(request);
       }
       const text = typeof answer === 'string' ? answer : answer.text;
