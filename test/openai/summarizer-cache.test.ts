@@ -124,6 +124,39 @@ describe('createOpenAISummarizer and the prompt cache', () => {
     expect(responses[1]).toMatchObject({ prompt_cache_key: 'summaries', store: false });
   });
 
+  it('falls back to the rebuilt prompt when the continued conversation is refused as too long, and only then', async () => {
+    const { fake, chat } = client('## Goal\n- Fix the logs.');
+    const create = fake.chat!.completions.create.bind(fake.chat!.completions);
+    let refuse: Error | undefined;
+    fake.chat!.completions.create = async (body, options) => {
+      // The continued conversation has the conversation's messages; the rebuilt prompt two.
+      if (refuse !== undefined && (body['messages'] as unknown[]).length > 2) {
+        chat.push(body);
+        throw refuse;
+      }
+      return create(body, options);
+    };
+    const summarizer = createOpenAISummarizer({
+      client: fake,
+      model: 'gpt-5',
+      reuseConversation: { systemPrompt: SYSTEM },
+    });
+    const request = {
+      kind: 'compaction' as const,
+      messages: conversation.slice(0, 3),
+      conversation,
+      text: '',
+      maxOutputTokens: 500,
+    };
+    refuse = Object.assign(new Error("400 This model's maximum context length is 60000 tokens."), { status: 400 });
+    await expect(summarizer.summarize(request)).resolves.toMatchObject({ text: '## Goal\n- Fix the logs.' });
+    expect(chat.map((body) => (body['messages'] as unknown[]).length)).toEqual([6, 2]);
+    // Any other refusal is the summarizer's failure, reported as it came (no second request).
+    refuse = Object.assign(new Error('401 Incorrect API key provided.'), { status: 401 });
+    await expect(summarizer.summarize(request)).rejects.toThrow('401');
+    expect(chat).toHaveLength(3);
+  });
+
   it('gets the conversation from the context manager when it archives a batch', async () => {
     const { fake, chat } = client('- read_log → ok');
     const manager = createContextManager({
