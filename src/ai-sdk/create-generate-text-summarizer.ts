@@ -1,4 +1,5 @@
 import { ConfigError } from '../errors.js';
+import { isContextOverflow } from '../models/is-context-overflow.js';
 import { getModelLimits, type ModelLimits } from '../models/model-limits.js';
 import { type CreateSummarizerOptions, createSummarizer } from '../summarizing/create-summarizer.js';
 import { reuseConversationOr } from '../summarizing/reuse-conversation.js';
@@ -193,7 +194,7 @@ export function createGenerateTextSummarizer<Model, Tools = never>(
   }
   const tools = reuse.tools === undefined ? undefined : definitionsOnly(reuse.tools);
   const breakpoint = reuse.breakpoint === undefined ? ANTHROPIC_BREAKPOINT : reuse.breakpoint;
-  return reuseConversationOr(rebuilt, async (request, conversation) => {
+  return reuseConversationOr(rebuilt, isContextOverflow, async (request, conversation) => {
     const { messages } = toModelMessages({
       messages: [...conversation, { role: 'user', content: conversationSummaryPrompt(request) }],
     });

@@ -1,4 +1,5 @@
 import { ConfigError } from '../errors.js';
+import { isContextOverflow } from '../models/is-context-overflow.js';
 import { getModelLimits, type ModelLimits } from '../models/model-limits.js';
 import { type CreateSummarizerOptions, createSummarizer } from '../summarizing/create-summarizer.js';
 import { reuseConversationOr } from '../summarizing/reuse-conversation.js';
@@ -196,7 +197,7 @@ export function createAnthropicSummarizer(options: CreateAnthropicSummarizerOpti
     },
   });
   if (reuse === undefined) return rebuilt;
-  return reuseConversationOr(rebuilt, async (request, conversation) => {
+  return reuseConversationOr(rebuilt, isContextOverflow, async (request, conversation) => {
     const { system, messages } = toAnthropic({
       systemPrompt: reuse.systemPrompt,
       messages: [...conversation, { role: 'user', content: conversationSummaryPrompt(request) }],

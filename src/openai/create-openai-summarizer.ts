@@ -1,5 +1,6 @@
 import { ConfigError } from '../errors.js';
 import { isObject } from '../internal/wire-object.js';
+import { isContextOverflow } from '../models/is-context-overflow.js';
 import { getModelLimits, type ModelLimits } from '../models/model-limits.js';
 import { type CompletionInput, type CompletionOutput, createSummarizer } from '../summarizing/create-summarizer.js';
 import { reuseConversationOr } from '../summarizing/reuse-conversation.js';
@@ -247,7 +248,7 @@ export function createOpenAISummarizer(options: CreateOpenAISummarizerOptions): 
   });
   const reuse = options.reuseConversation;
   if (reuse === undefined) return rebuilt;
-  return reuseConversationOr(rebuilt, async (request, conversation) => {
+  return reuseConversationOr(rebuilt, isContextOverflow, async (request, conversation) => {
     const messages = [...conversation, { role: 'user' as const, content: conversationSummaryPrompt(request) }];
     const source = { ...(reuse.systemPrompt === undefined ? {} : { systemPrompt: reuse.systemPrompt }), messages };
     const role = {

@@ -1,4 +1,3 @@
-import { isContextOverflow } from '../models/is-context-overflow.js';
 import type { Message } from '../types.js';
 import type { Summarizer, SummaryOutput, SummaryRequest } from './summarizer-types.js';
 
@@ -9,9 +8,12 @@ import type { Summarizer, SummaryOutput, SummaryRequest } from './summarizer-typ
  * request carries no conversation, when the continued conversation is refused as too long for the
  * window (the conversation being compacted is, by definition, close to it — and a provider's count
  * can run above the estimate that let it through), and when the answer has no text.
+ * `isOverflow` tells a too-long refusal from other errors (the adapters pass `isContextOverflow`;
+ * this layer sits below the models layer that knows the providers' errors).
  */
 export function reuseConversationOr(
   rebuilt: Summarizer,
+  isOverflow: (error: unknown) => boolean,
   attempt: (request: SummaryRequest, conversation: readonly Message[]) => Promise<SummaryOutput>,
 ): Summarizer {
   return {
@@ -23,7 +25,7 @@ export function reuseConversationOr(
       try {
         answer = await attempt(request, conversation);
       } catch (error) {
-        if (request.signal?.aborted || !isContextOverflow(error)) throw error;
+        if (request.signal?.aborted || !isOverflow(error)) throw error;
         return rebuilt.summarize(request);
       }
       const text = typeof answer === 'string' ? answer : answer.text;
