@@ -332,11 +332,12 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
     const problem = checkResponsesRequest(body);
     if (problem) return reject('responses', problem);
     // Native compaction: an item this server did not sign is refused; what precedes one is dropped.
-    const read = readOpenAICompactions(body.input as Wire[], keys, native);
+    const given = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : (body.input as Wire[]);
+    const read = readOpenAICompactions(given, keys, native);
     if ('error' in read) return { status: 400, body: read.error };
     const input = read.input;
     const tokens = countPromptTokens([...input, body.tools, body.instructions]);
-    const summary = endsWithSummaryInstruction(input);
+    const summary = body.tools === undefined || endsWithSummaryInstruction(input);
     log.requests.push({ endpoint: 'responses', summary, promptTokens: tokens });
     if (tokens > options.contextWindow) return overflow('responses', tokens);
     const cache = cacheUsage('responses', body, input, tokens, summary);

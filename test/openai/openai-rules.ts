@@ -110,12 +110,16 @@ export function checkChatRequest(body: Wire): OpenAIError | undefined {
 }
 
 /**
- * Responses: no empty message; every `function_call` answered by exactly one `function_call_output`
+ * Responses: a text `input` (one user message) not empty; else no empty message; every `function_call` answered by exactly one `function_call_output`
  * later in the input and every output answering an earlier call; with `store: false`, reasoning items
  * carry `encrypted_content` and are followed by the item they produced; unique item ids.
  */
 export function checkResponsesRequest(body: Wire): OpenAIError | undefined {
   const input = body.input;
+  // A text input is one user message.
+  if (typeof input === 'string') {
+    return input === '' ? error("Invalid 'input': empty string.", 'input', 'empty_string') : undefined;
+  }
   if (!Array.isArray(input) || input.length === 0)
     return error("Invalid 'input': empty array.", 'input', 'empty_array');
   const calls = new Map<string, number>();

@@ -39,6 +39,12 @@ const RESPONSES_TOOLS: OpenAIResponsesTool[] = functions.map((fn) => ({ type: 'f
 /** GPT-5.6's explicit breakpoints, priced as GPT-5.4 (the table has no GPT-5.6 yet). */
 const GPT_5_6: ModelPricing = { input: 2.5, output: 15, cache: OPENAI_EXPLICIT_CACHE };
 
+/** The loopback server's count (fake-openai-server.ts countPromptTokens) of a text: 1.5× the estimate. */
+const providerCounter = {
+  name: 'loopback-like',
+  count: (text: string) => Math.ceil(approximateCounter.count(text) * 1.5),
+};
+
 /** A test run of a few hundred lines, the same for the same call on every run. */
 function runTool(call: ToolCall): Message {
   const lines = Array.from({ length: 250 }, (_, line) => `not ok ${line} - ${call.id} case ${line} # expected 1 got 2`);
@@ -190,12 +196,12 @@ describe('the loopback OpenAI prompt cache through the openai client', () => {
       systemPrompt: SYSTEM,
       tools: RESPONSES_TOOLS,
       now: () => clock.now,
-      // The server counts half as much again as ctxkit's estimate; a host whose provider counts above
-      // the estimate gives the manager a counter that knows it (else each step's new tool results,
-      // counted by estimate, can carry a request past the window, and a rebuilt summary prompt of
-      // the span with them).
-      counter: { name: 'server-like', count: (text: string) => Math.ceil(approximateCounter.count(text) * 1.5) },
-      config: { reserveTokens: 16_384, toolCallCutoff: 4, toolSummaryBatch: 4 },
+      // The loopback counts half as much again as ctxkit's estimate: a host whose provider counts
+      // above the estimate gives the manager a counter that counts as the provider does (recorded
+      // usage anchors the prefix, but a step's new tool results, ~15k tokens by estimate here, are
+      // counted by the counter, and 2,048 tokens of headroom cannot absorb a third more of them).
+      counter: providerCounter,
+      config: { reserveTokens: 2_048, toolCallCutoff: 4, toolSummaryBatch: 4 },
     });
     let history: Message[] = [];
     for (let turn = 0; turn < 14; turn++) {
@@ -253,6 +259,27 @@ describe('the loopback OpenAI prompt cache through the openai client', () => {
     console.info(
       `responses, explicit: hit rate ${cost.cacheHitRate.toFixed(3)}, writes ${tokens.cacheWrite}, $${cost.dollars!.total.toFixed(4)}; ${summaries.calls} summaries read ${(summaries.share * 100).toFixed(0)}%`,
     );
+  });
+
+  it('Responses: a rebuilt summary prompt (a text input) is answered, not refused', async () => {
+    server = await startFakeOpenAI({ contextWindow: WINDOW, maxOutputTokens: 16_384 });
+    const client = new OpenAI({ apiKey: 'test', baseURL: server.baseURL, maxRetries: 0 });
+    const summarizer = createOpenAISummarizer({
+      client,
+      model: 'gpt-5.6',
+      api: 'responses',
+      reuseConversation: { systemPrompt: SYSTEM, tools: RESPONSES_TOOLS, promptCacheKey: KEY },
+    });
+    const call: ToolCall = { type: 'toolCall', id: 'call_1', name: 'run_tests', arguments: {} };
+    const output = await summarizer.summarize({
+      kind: 'tool_results',
+      messages: [{ role: 'assistant', content: [call] }, runTool(call)],
+      text: 'run_tests: 250 failing cases',
+      maxOutputTokens: 1_024,
+    });
+    expect(server.log.rejected).toEqual([]);
+    expect(server.log.requests).toMatchObject([{ endpoint: 'responses', summary: true }]);
+    expect(typeof output === 'string' ? output : output.text).toContain('## Goal');
   });
 
   it("Responses, prompt_cache_options.mode 'explicit' without breakpoints: nothing cached; implicit mode caches", async () => {
