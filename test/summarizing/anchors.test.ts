@@ -113,6 +113,24 @@ describe('extractAnchors', () => {
     expect(errors.map((anchor) => anchor.sources)).toEqual([['typecheck'], ['read src/d.ts']]);
   });
 
+  it('keeps a file the agent wrote as changed after git reports it and then no longer does', () => {
+    // The write is in an earlier checkpoint; git status then lists the file, and its next run (after
+    // a commit) does not.
+    const previous = extractAnchors(
+      toolRun('w1', 'write', { path: 'src/middleware/rate-limit.ts', content: 'x' }, 'Wrote 1 line.'),
+    );
+    const later = extractAnchors(
+      [
+        ...toolRun('g1', 'bash', { command: 'git status' }, fixture('git-status.txt')),
+        ...toolRun('g2', 'bash', { command: 'git status' }, 'On branch main\nnothing to commit, working tree clean'),
+      ],
+      { previous },
+    );
+    expect(keysOf(later, 'file-changed')).toContain('src/middleware/rate-limit.ts');
+    // What only git reported leaves with git's next run.
+    expect(keysOf(later, 'file-changed')).not.toContain('src/server.ts');
+  });
+
   it('clears a "still failing" item once the same command passes', () => {
     const later = extractAnchors([
       ...session,
