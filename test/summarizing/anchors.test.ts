@@ -113,6 +113,24 @@ describe('extractAnchors', () => {
     expect(errors.map((anchor) => anchor.sources)).toEqual([['typecheck'], ['read src/d.ts']]);
   });
 
+  it('keeps a file the agent wrote as changed after git reports it and then no longer does', () => {
+    // The write is in an earlier checkpoint; git status then lists the file, and its next run (after
+    // a commit) does not.
+    const previous = extractAnchors(
+      toolRun('w1', 'write', { path: 'src/middleware/rate-limit.ts', content: 'x' }, 'Wrote 1 line.'),
+    );
+    const later = extractAnchors(
+      [
+        ...toolRun('g1', 'bash', { command: 'git status' }, fixture('git-status.txt')),
+        ...toolRun('g2', 'bash', { command: 'git status' }, 'On branch main\nnothing to commit, working tree clean'),
+      ],
+      { previous },
+    );
+    expect(keysOf(later, 'file-changed')).toContain('src/middleware/rate-limit.ts');
+    // What only git reported leaves with git's next run.
+    expect(keysOf(later, 'file-changed')).not.toContain('src/server.ts');
+  });
+
   it('clears a "still failing" item once the same command passes', () => {
     const later = extractAnchors([
       ...session,
@@ -135,7 +153,11 @@ describe('extractAnchors', () => {
     const fromText = extractAnchors([
       { role: 'user', content: `[Previous conversation summary]\n${pinned}`, meta: { kind: 'compaction_summary' } },
     ]);
-    expect(fromText.length).toBe(previous.length);
+    // One pinned line per anchor, less those another pinned line states verbatim (a "still failing"
+    // item beside its command's line): every earlier anchor is still kept by the pinned text.
+    expect(fromText.length).toBeGreaterThan(0);
+    expect(fromText.length).toBeLessThanOrEqual(previous.length);
+    expect(checkAnchors(pinned, previous).lost).toEqual([]);
     expect(checkAnchors(pinned, fromText).lost).toEqual([]);
   });
 
@@ -201,6 +223,36 @@ describe('pinAnchors', () => {
       const dropped = lost.map((anchor) => priorities.indexOf(anchor.category));
       if (dropped.length > 0) expect(Math.min(...dropped)).toBeGreaterThanOrEqual(Math.min(...kept));
     }
+  });
+
+  it('writes a fact another pinned line states verbatim once: a "still failing" item beside its command', () => {
+    const text = pinAnchors('Short summary.', anchors, { maxChars: 20_000 }).text;
+    const pinned = text.slice(text.indexOf(PINNED_HEADING));
+    expect(checkAnchors(pinned, anchors).lost).toEqual([]);
+    expect(pinned).toContain('`npx tsc --noEmit` → failed (exit 2)');
+    expect(pinned).not.toContain('still failing: `npx tsc --noEmit`');
+  });
+
+  it("keeps a command's stated exit status, a success's too, and pins it on the command's line", () => {
+    const run = [
+      ...toolRun('g1', 'bash', { command: 'git status --short' }, ' M src/a.ts\n M src/b.ts\n\nexit code 0'),
+      ...toolRun('g2', 'bash', { command: 'ls' }, 'a.txt'),
+    ];
+    const found = extractAnchors(run);
+    expect(keysOf(found, 'command')).toEqual(['git status --short exit 0 2 modified', 'ls 1 match in 1 file']);
+    const { text } = pinAnchors('x'.repeat(2000), found, { maxChars: 300 });
+    expect(text).toMatch(/^- command: git status --short @ exit 0\b/m);
+  });
+
+  it('pins a fact in the words of the user or the agent whole when its text is hardly longer than its key', () => {
+    const sentence =
+      'Next, I will add a property test that random transfer sequences conserve the total balance of the ledger.';
+    const found = extractAnchors([{ role: 'assistant', content: [{ type: 'text', text: sentence }] }]);
+    const open = found.find((anchor) => anchor.category === 'open-item')!;
+    expect(open.keys[0]!.length).toBeLessThan(sentence.length);
+    // The summary is cut and the facts shortened to their keys, but this one is written whole.
+    const { text } = pinAnchors('x'.repeat(2000), [open], { maxChars: 300 });
+    expect(text).toContain(`- open-item: ${sentence}`);
   });
 
   it('cuts the summary rather than drop the goal when the budget is tiny', () => {

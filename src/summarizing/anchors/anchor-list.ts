@@ -16,6 +16,9 @@ export class AnchorList {
       return;
     }
     if (anchor.required) known.required = true;
+    // A file the agent changed itself (its anchor reported by no run) stays changed when git then
+    // reports it: git's next run must not withdraw what an edit made.
+    if (known.category === 'file-changed' && known.sources === undefined) return;
     for (const source of anchor.sources ?? []) {
       if (known.sources?.includes(source)) continue;
       known.sources = [...(known.sources ?? []), source];

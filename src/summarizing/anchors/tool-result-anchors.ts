@@ -183,7 +183,7 @@ export interface CommandState {
   /** `` `npx tsc` → failed (exit 2): 10 errors `` */
   text: string;
   ok: boolean;
-  /** The command, its failing exit status (`exit 2`) and the counts its run reported. */
+  /** The command, its exit status when the output stated it (`exit 2`, `exit 0`) and the counts its run reported. */
   keys: string[];
 }
 
@@ -216,7 +216,8 @@ export function toolResultAnchors(
     state.commands.set(key, {
       text: `\`${clipWords(oneLine(command), 160)}\` → ${outcome.label}${counts.length > 0 ? `: ${counts.join('; ')}` : ''}`,
       ok: outcome.ok,
-      keys: [key, ...(outcome.ok || exit === undefined ? [] : [`exit ${exit}`]), ...counts],
+      // The exit status is a fact whenever the output stated it, a success's too (`exit 0`).
+      keys: [key, ...(exit === undefined ? [] : [`exit ${exit}`]), ...counts],
     });
   }
   // This run states afresh what the command (or the same tool on the same files) reports: its
