@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createContextTools, recallIdOf } from '../../src/agent-tools/index.js';
 import {
@@ -11,18 +10,11 @@ import {
   type SessionStore,
 } from '../../src/index.js';
 import { assistantMessage, toolCallMessage, toolResultMessage, userMessage } from '../../src/testing/index.js';
+import { BUILD_LOG, CHECKSUM, DOCS, STEPS } from './recall-script.js';
 
 // A scripted agent: step 0 reads a build log, steps 1–39 read the docs, then it must answer with
 // the artifact's checksum, a plain line in the middle of the log that no summary has reason to keep.
 // It reads only what it is sent, as a model does.
-const DOCS = ['README.md', 'docs/context-manager.md', 'docs/architecture.md', 'docs/session-tree.md'].map((path) =>
-  readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8'),
-);
-const CHECKSUM = 'sha256-5f1c0e9a7b2d4c3e8f6a1b0d9c8e7f6a';
-const BUILD_LOG = Array.from({ length: 400 }, (_, line) =>
-  line === 200 ? `artifact checksum ${CHECKSUM}` : `step ${line}: compiled module ${line} in ${(line * 7) % 90} ms`,
-).join('\n');
-const STEPS = 40;
 
 function textOf(message: Message): string {
   if (typeof message.content === 'string') return message.content;

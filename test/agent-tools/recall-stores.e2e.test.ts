@@ -3,7 +3,6 @@
 // stores. The model reads only the request it is sent: it finishes only by recalling the id the
 // placeholder of the archived build log names. Halfway, the host restarts (a new store object, a
 // new manager, the history rebuilt from the store), so the id it recalls was written after a reload.
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,21 +18,13 @@ import {
   type SessionStore,
 } from '../../src/index.js';
 import { createJsonlStore } from '../../src/node/index.js';
-import { fromOpenAIChatCompletion, toOpenAIChat } from '../../src/openai/index.js';
+import { readOpenAIChatCompletion, toOpenAIChat } from '../../src/openai/index.js';
 import { createPostgresStore } from '../../src/postgres/index.js';
 import { createSqliteStore } from '../../src/sqlite/index.js';
 import { toolResultMessage, userMessage } from '../../src/testing/index.js';
 import { type ScriptedMessage, useScriptedChatServer } from '../harness/loopback.js';
 import { createTestPool, createTestSchema, dropTestSchema, postgresUrl } from '../postgres/server.js';
-
-const DOCS = ['README.md', 'docs/context-manager.md', 'docs/architecture.md', 'docs/session-tree.md'].map((path) =>
-  readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8'),
-);
-const CHECKSUM = 'sha256-5f1c0e9a7b2d4c3e8f6a1b0d9c8e7f6a';
-const BUILD_LOG = Array.from({ length: 400 }, (_, line) =>
-  line === 200 ? `artifact checksum ${CHECKSUM}` : `step ${line}: compiled module ${line} in ${(line * 7) % 90} ms`,
-).join('\n');
-const STEPS = 40;
+import { BUILD_LOG, CHECKSUM, DOCS, STEPS } from './recall-script.js';
 
 type Wire = {
   role: string;
@@ -143,7 +134,7 @@ async function runAgent(options: { canRecall: boolean; open: () => Promise<Sessi
       tools,
       messages: toOpenAIChat({ messages: prepared.messages }).messages as never,
     });
-    const { message } = fromOpenAIChatCompletion(completion);
+    const message = readOpenAIChatCompletion(completion);
     const results: Message[] = [];
     for (const part of message.content) {
       if (part.type !== 'toolCall') continue;
