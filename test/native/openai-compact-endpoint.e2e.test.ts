@@ -63,8 +63,17 @@ async function session() {
   return { store, sessionId, events, calls, manager, history, add };
 }
 
-/** A few scripted turns through the real client: each states a fact; the model reads a file, then answers. */
-async function converse(client: OpenAI, run: Awaited<ReturnType<typeof session>>, from: number, to: number) {
+/**
+ * A few scripted turns through the real client: each states a fact; the model reads a file, then
+ * answers. Returns the model's answers (its text replies).
+ */
+async function converse(
+  client: OpenAI,
+  run: Awaited<ReturnType<typeof session>>,
+  from: number,
+  to: number,
+): Promise<string[]> {
+  const answers: string[] = [];
   for (let turn = from; turn <= to; turn++) {
     await run.add({ role: 'user', content: `Turn ${turn}: note ${fact(turn)}, then fix the next case.` });
     for (let step = 0; step < 4; step++) {
@@ -80,7 +89,10 @@ async function converse(client: OpenAI, run: Awaited<ReturnType<typeof session>>
       run.history.splice(0, run.history.length, ...prepared.history);
       await run.add(answer);
       const call = answer.content.find((part) => part.type === 'toolCall');
-      if (call === undefined) break;
+      if (call === undefined) {
+        answers.push(answer.content.map((part) => (part.type === 'text' ? part.text : '')).join(''));
+        break;
+      }
       await run.add({
         role: 'toolResult',
         toolCallId: call.id,
@@ -89,6 +101,7 @@ async function converse(client: OpenAI, run: Awaited<ReturnType<typeof session>>
       });
     }
   }
+  return answers;
 }
 
 describe('POST /responses/compact through the real openai client', () => {
@@ -143,6 +156,60 @@ describe('POST /responses/compact through the real openai client', () => {
     expect(run.calls.count).toBe(1);
     expect(JSON.stringify(away.messages)).not.toContain(String(item.type === 'compaction' && item.encrypted_content));
     for (const turnNumber of [1, 2, 3]) expect(String(away.messages[0]!.content)).toContain(fact(turnNumber));
+  });
+
+  test.fails('a user instruction given before the compaction is still honoured after it', async () => {
+    const client = new OpenAI({ apiKey: 'test', baseURL: server.baseURL, maxRetries: 0 });
+    const run = await session();
+    await run.add({ role: 'user', content: 'Sign every answer with "OVER-AND-OUT".' });
+    const before = await converse(client, run, 1, 3);
+    expect(before).toHaveLength(3);
+    for (const answer of before) expect(answer).toMatch(/OVER-AND-OUT$/);
+
+    const prepared = await run.manager.prepare(run.history, { target: OPENAI });
+    const compacted = await client.responses.compact({
+      model: OPENAI.model,
+      input: toOpenAIResponses({ messages: prepared.messages }).items as never,
+    });
+    // The compacted window: the four user messages, then the item that stands for the rest.
+    expect(compacted.output.map((item) => item.type)).toEqual([
+      'message',
+      'message',
+      'message',
+      'message',
+      'compaction',
+    ]);
+    await run.add(readOpenAICompaction(compacted, { model: OPENAI.model }));
+
+    const next = await run.manager.prepare(run.history, { target: OPENAI });
+    run.history.splice(0, run.history.length, ...next.history);
+
+    // The model reads the instruction and keeps honouring it, through a second compaction too.
+    const after = await converse(client, run, 4, 5);
+    expect(after).toHaveLength(2);
+    for (const answer of after) expect(answer).toMatch(/OVER-AND-OUT$/);
+    // What its model is sent: the endpoint's output whole, verbatim and in order.
+    const items = toOpenAIResponses({ messages: next.messages }).items;
+    expect(JSON.stringify(items)).toBe(JSON.stringify(compacted.output));
+    expect(run.manager.stats(next.history).nativeCompactions).toHaveLength(1);
+
+    const again = await client.responses.compact({
+      model: OPENAI.model,
+      input: toOpenAIResponses({ messages: (await run.manager.prepare(run.history, { target: OPENAI })).messages })
+        .items as never,
+    });
+    // Every user message so far is in the second window, the instruction first.
+    expect(again.output.filter((item) => item.type === 'message')).toHaveLength(6);
+    await run.add(readOpenAICompaction(again, { model: OPENAI.model }));
+    after.push(...(await converse(client, run, 6, 6)));
+    expect(after).toHaveLength(3);
+    for (const answer of after) expect(answer).toMatch(/OVER-AND-OUT$/);
+    expect(run.manager.stats(run.history).nativeCompactions).toHaveLength(2);
+    expect(server.log.rejected).toEqual([]);
+
+    // Another model gets the portable summary, which holds the instruction.
+    const away = await run.manager.prepare(run.history, { target: ANTHROPIC });
+    expect(String(away.messages[0]!.content)).toContain('OVER-AND-OUT');
   });
 
   test('a rotated key: the refused item is replaced by its portable summary and the call retried once', async () => {
