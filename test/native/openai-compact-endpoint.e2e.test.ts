@@ -1,7 +1,9 @@
 // OpenAI's standalone compaction (`POST /responses/compact`) through the real `openai` clients (7
 // and 6) against the loopback server: `readOpenAICompaction` turns the compacted response into the
-// turn the manager takes in; the item goes back verbatim to its model, its usage is reported apart,
-// the store records it, and the session still moves (portable summary) and survives a rotated key.
+// turn the manager takes in; the endpoint's output (the user messages, then the item) goes back
+// verbatim to its model, so a user's instruction given before the compaction is still honoured; its
+// usage is reported apart, the store records it, and the session still moves (portable summary) and
+// survives a rotated key.
 
 import {
   type ContextEvent,
@@ -117,12 +119,17 @@ describe('POST /responses/compact through the real openai client', () => {
     expectTypeOf(compacted).toExtend<CompactedResponse>();
     expectTypeOf<CompactedResponse>().toExtend<OpenAICompactedResponse>();
     const item = compacted.output.find((entry) => entry.type === 'compaction')!;
+    // The compacted window: every user message of the input, then the item.
+    const users = compacted.output.slice(0, -1);
+    expect(users.map((entry) => entry.type === 'message' && entry.role)).toEqual(['user', 'user', 'user']);
+    expect(compacted.output.at(-1)).toBe(item);
     const turn = readOpenAICompaction(compacted, { model: OPENAI.model });
     expect(nativeCompactionOf(turn)).toEqual({
       provider: 'openai',
       api: 'openai-responses',
       model: OPENAI.model,
       payload: item,
+      leading: users,
       usage: { input: compacted.usage.input_tokens, output: compacted.usage.output_tokens },
     });
     // The pass is billed, but it is not the context: nothing in input or output.
@@ -141,11 +148,12 @@ describe('POST /responses/compact through the real openai client', () => {
       { provider: 'openai', model: OPENAI.model, usage: { input: compacted.usage.input_tokens }, state: 'native' },
     ]);
     const entries = await run.store.getEntries(run.sessionId);
-    expect(entries.find((entry) => entry.type === 'compaction')).toMatchObject({ native: { payload: item } });
-    // Sent back verbatim to its model, which accepts it and reads nothing from before it.
+    const entry = entries.find((candidate) => candidate.type === 'compaction');
+    expect(entry).toMatchObject({ native: { payload: item, leading: users } });
+    // Sent back to its model as the endpoint returned it: the user messages, then the item.
     const items = toOpenAIResponses({ messages: next.messages }).items;
-    expect(items).toContainEqual(item);
-    expect(JSON.stringify(items)).not.toContain(fact(1));
+    expect(items).toEqual(compacted.output);
+    for (const turnNumber of [1, 2, 3]) expect(JSON.stringify(items)).toContain(fact(turnNumber));
     run.history.splice(0, run.history.length, ...next.history);
     await converse(client, run, 4, 4);
     expect(server.log.rejected).toEqual([]);
@@ -158,7 +166,7 @@ describe('POST /responses/compact through the real openai client', () => {
     for (const turnNumber of [1, 2, 3]) expect(String(away.messages[0]!.content)).toContain(fact(turnNumber));
   });
 
-  test.fails('a user instruction given before the compaction is still honoured after it', async () => {
+  test('a user instruction given before the compaction is still honoured after it', async () => {
     const client = new OpenAI({ apiKey: 'test', baseURL: server.baseURL, maxRetries: 0 });
     const run = await session();
     await run.add({ role: 'user', content: 'Sign every answer with "OVER-AND-OUT".' });
@@ -302,17 +310,18 @@ describe('readOpenAICompaction refuses what it cannot record', () => {
     );
   });
 
-  test('warns of an output item it leaves out, and keeps cached tokens apart', () => {
+  test('keeps every item before the compaction item, warns of one after it, and keeps cached tokens apart', () => {
     const warnings: unknown[] = [];
     const turn = readOpenAICompaction(
       {
         ...response,
-        output: [{ type: 'reasoning' }, ...response.output],
+        output: [{ type: 'reasoning' }, ...response.output, { type: 'message', role: 'user', content: 'late' }],
         usage: { input_tokens: 10, output_tokens: 2, input_tokens_details: { cached_tokens: 4 } },
       },
       { model: 'gpt-5', onWarning: (warning) => warnings.push(warning) },
     );
-    expect(warnings).toEqual([{ index: 0, message: expect.stringContaining('left out') }]);
+    expect(warnings).toEqual([{ index: 2, message: expect.stringContaining('after the compaction item') }]);
+    expect(nativeCompactionOf(turn)).toMatchObject({ payload: response.output[0], leading: [{ type: 'reasoning' }] });
     expect(turn.usage?.compaction).toEqual({ input: 6, output: 2, cacheRead: 4 });
   });
 });
