@@ -16,6 +16,7 @@ import {
 } from 'ctxkit';
 import {
   type OpenAICompactedResponse,
+  openaiCompactionParams,
   readOpenAICompaction,
   readOpenAIResponse,
   toOpenAIResponses,
@@ -67,13 +68,15 @@ async function session() {
 
 /**
  * A few scripted turns through the real client: each states a fact; the model reads a file, then
- * answers. Returns the model's answers (its text replies).
+ * answers. With `inline`, each request asks for `context_management` compaction past that many
+ * tokens. Returns the model's answers (its text replies).
  */
 async function converse(
   client: OpenAI,
   run: Awaited<ReturnType<typeof session>>,
   from: number,
   to: number,
+  inline?: number,
 ): Promise<string[]> {
   const answers: string[] = [];
   for (let turn = from; turn <= to; turn++) {
@@ -86,6 +89,7 @@ async function converse(
           input: toOpenAIResponses({ messages: prepared.messages }).items as never,
           tools: TOOLS,
           store: false,
+          ...(inline === undefined ? {} : openaiCompactionParams({ threshold: inline })),
         }),
       );
       run.history.splice(0, run.history.length, ...prepared.history);
@@ -218,6 +222,26 @@ describe('POST /responses/compact through the real openai client', () => {
     // Another model gets the portable summary, which holds the instruction.
     const away = await run.manager.prepare(run.history, { target: ANTHROPIC });
     expect(String(away.messages[0]!.content)).toContain('OVER-AND-OUT');
+  });
+
+  test("inline (context_management) compaction is unchanged: its item stands for everything, the user's messages included", async () => {
+    const client = new OpenAI({ apiKey: 'test', baseURL: server.baseURL, maxRetries: 0 });
+    const run = await session();
+    await run.add({ role: 'user', content: 'Sign every answer with "OVER-AND-OUT".' });
+    const compactionsBefore = server.native.compactions;
+    const answers = await converse(client, run, 1, 4, 200);
+    expect(server.native.compactions).toBeGreaterThan(compactionsBefore);
+    const reports = run.manager.stats(run.history).nativeCompactions;
+    expect(reports.length).toBeGreaterThan(0);
+    // Its model is sent the latest item first (nothing it stands for), then what followed it.
+    const next = await run.manager.prepare(run.history, { target: OPENAI });
+    const items = toOpenAIResponses({ messages: next.messages }).items;
+    expect(items[0]).toMatchObject({ type: 'compaction' });
+    expect(JSON.stringify(items)).not.toContain('Sign every answer');
+    expect(run.history[0]!.meta?.native?.leading).toBeUndefined();
+    // The model still honours the instruction: the item carries it.
+    for (const answer of answers) expect(answer).toMatch(/OVER-AND-OUT$/);
+    expect(server.log.rejected).toEqual([]);
   });
 
   test('a rotated key: the refused item is replaced by its portable summary and the call retried once', async () => {
