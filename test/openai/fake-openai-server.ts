@@ -61,6 +61,12 @@ export interface FakeOpenAILog {
   summaryBudgets: number[];
   /** Every answered request's prompt and cache usage as reported (with `promptCache`). */
   cache: FakeOpenAICacheUsage[];
+  /**
+   * What the model read in the last Responses model request (not a summary request): its input as
+   * JSON, after the compaction items in it were resolved (an item's summary in its place, what it
+   * stands for dropped). Empty before the first.
+   */
+  lastModelInput: string;
 }
 
 export interface FakeOpenAI {
@@ -189,7 +195,14 @@ function cacheBlocks(tools: unknown, instructions: unknown, items: Wire[]): Open
 }
 
 export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeOpenAI> {
-  const log: FakeOpenAILog = { requests: [], rejected: [], overflows: 0, summaryBudgets: [], cache: [] };
+  const log: FakeOpenAILog = {
+    requests: [],
+    rejected: [],
+    overflows: 0,
+    summaryBudgets: [],
+    cache: [],
+    lastModelInput: '',
+  };
   const promptCache = options.promptCache ? new OpenAIPromptCache(options.promptCache.rules) : undefined;
   const perTurn = options.toolCallsPerTurn ?? 3;
   let calls = 0;
@@ -361,6 +374,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
     const tokens = countPromptTokens([...input, body.tools, body.instructions]);
     const summary = body.tools === undefined || endsWithSummaryInstruction(input);
     log.requests.push({ endpoint: 'responses', summary, promptTokens: tokens });
+    if (!summary) log.lastModelInput = JSON.stringify(input);
     if (tokens > options.contextWindow) return overflow('responses', tokens);
     const cache = cacheUsage('responses', body, input, tokens, summary);
     if (summary) log.summaryBudgets.push(Number(body.max_output_tokens));
