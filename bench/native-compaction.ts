@@ -79,6 +79,7 @@ for (const script of scripts) {
       `${outcome.refused} / ${outcome.rejected}`,
       `${outcome.dead}`,
       `${outcome.factsKept} / ${outcome.facts}`,
+      `${outcome.factsReadByOpenAI} / ${outcome.factsSentToOpenAI}`,
     ]);
     console.info(rows.at(-1)!.join(' | '));
   }
@@ -107,6 +108,10 @@ const block = [
   "calls it once the context passes the manager's native threshold, instead of `context_management`; its",
   'calls are not model requests, so their input is in the cost column, not in prompt tokens sent (in the',
   'last script the OpenAI leg never reaches the threshold, so that row equals the inline one).',
+  "The last column is the loopback's view of the last request OpenAI's model answered: of the facts",
+  'stated up to then, those in what it read (a compaction item read as its summary). The loopback',
+  'answers the standalone endpoint as the real API does: its output keeps every user message and its',
+  'item stands for the rest only, so a client that sends the item without those messages loses them.',
   '',
   table(
     [
@@ -121,8 +126,9 @@ const block = [
       'refused / rejected',
       'dead turns',
       'facts readable at the end',
+      "facts OpenAI's model read last",
     ],
-    ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
     rows,
   ),
   '',
@@ -136,6 +142,13 @@ const block = [
   'carried over only the sections it knows. Now the manager reads the facts of every span a provider',
   'compacts, pins those its readable summary left out (within a quarter of the token limit) and carries',
   'them as anchors to the next compaction, so native keeps every fact client compaction keeps.',
+  '',
+  'After a standalone compaction ctxkit used to send OpenAI the item alone, dropping the user messages',
+  "the endpoint returns beside it: in the longer script's endpoint row its model then read 2 of the 22",
+  'facts in its last request. It now sends the whole output (the user messages, then the item): 22 of',
+  '22 read, for 1,193,490 prompt tokens instead of 1,178,621 (+1.3%); in the first script 907,406',
+  'instead of 789,026 (+15%, and one more request), where its last request read all 18 either way.',
+  "Those tokens are the cost of the endpoint's contract.",
   '<!-- native:end -->',
 ].join('\n');
 

@@ -69,6 +69,16 @@ export interface NativeCompaction {
   /** The block or item exactly as the provider returned it (at most {@link NATIVE_PAYLOAD_LIMIT} bytes of JSON). */
   payload: Record<string, unknown>;
   /**
+   * The items the provider returned before the payload, verbatim and in order, when its compaction
+   * is a window of several: OpenAI's `POST /responses/compact` keeps every user message of the
+   * compacted input and puts one `compaction` item after them that stands for all the rest, and the
+   * next request must send that output whole. They go with the payload, before it, to its maker
+   * only; any other model gets the portable summary, which covers them (it is written from the
+   * whole span, user messages included). Absent for a lone block or item (Anthropic's, OpenAI's
+   * inline `context_management` item), which stands for everything before it.
+   */
+  leading?: Record<string, unknown>[];
+  /**
    * The portable summary: readable text any model can take. Anthropic's block carries it
    * (`content`; the manager adds, under `## Pinned Facts`, the facts of the replaced span that
    * text lost, within a quarter of the token limit); OpenAI's item is opaque, so ctxkit writes it
@@ -79,16 +89,17 @@ export interface NativeCompaction {
   /** What the compaction step cost, when the provider reported it. */
   usage?: CompactionUsage;
   /**
-   * Set when the provider's payload was past {@link NATIVE_PAYLOAD_LIMIT}: its size in bytes. The
-   * payload is then not kept (`payload` is only `{ type: 'compaction' }`) and never sent; every
-   * model gets the portable summary.
+   * Set when the provider's payload (with its `leading` items) was past {@link NATIVE_PAYLOAD_LIMIT}:
+   * its size in bytes. The payload is then not kept (`payload` is only `{ type: 'compaction' }`, no
+   * `leading`) and never sent; every model gets the portable summary.
    */
   omitted?: number;
 }
 
 /**
- * The most bytes (UTF-8) of JSON a native payload may take in a session entry or message (schemas
- * refuse a larger one, naming `native.payload`). The manager keeps a larger payload out: the
+ * The most bytes (UTF-8) of JSON a native payload may take in a session entry or message, its
+ * `leading` items counted with it (schemas refuse a larger one, naming `native.payload` or
+ * `native.leading`). The manager keeps a larger payload out: the
  * compaction is recorded with `omitted` set and its portable summary (OpenAI's written before the
  * next request), and every model, its maker included, gets the portable summary.
  */

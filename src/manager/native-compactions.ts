@@ -161,15 +161,17 @@ export class NativeCompactions {
     const message = input[index] as AssistantMessage;
     const carried = nativeCompactionOf(message);
     if (carried === undefined) return undefined;
-    const bytes = jsonBytes(carried.payload);
+    // The items that go before the payload (OpenAI's standalone endpoint) are sent with it: counted with it.
+    const bytes = jsonBytes(carried.payload) + (carried.leading === undefined ? 0 : jsonBytes(carried.leading));
     const fits = bytes <= NATIVE_PAYLOAD_LIMIT;
     const older = input.slice(0, index);
     // A readable summary gets ctxkit's pinned facts of the span it replaced beside it.
     const pinned = this.pinFacts(carried, older);
     // Past the limit the payload is not kept: its portable summary goes to every model.
+    const { leading: _, ...withoutLeading } = pinned.native;
     const found: NativeCompaction = fits
       ? pinned.native
-      : { ...pinned.native, payload: { type: 'compaction' }, omitted: bytes };
+      : { ...withoutLeading, payload: { type: 'compaction' }, omitted: bytes };
     const content = message.content.filter((part) => !isCompactionPart(part));
     const rest = content.length > 0 ? { ...message, content } : undefined;
     // The turn that carried it is the one message kept from before: its usage measured the old context.

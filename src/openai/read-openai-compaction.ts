@@ -11,15 +11,16 @@ import type { CompactionUsage } from '../native-compaction.js';
 import type { AssistantMessage } from '../types.js';
 import type { ConversionWarning } from './chat-types.js';
 import { fromOpenAIUsage } from './from-openai-usage.js';
-import { placeholderPart } from './internal/provider-data.js';
+import { withData } from './internal/provider-data.js';
 import type { OpenAIResponsesItemInput, OpenAIResponsesUsage } from './responses-types.js';
 
 const WHERE = 'readOpenAICompaction';
 
 /**
  * What `POST /responses/compact` returns, structurally compatible with the `openai` SDK's
- * `CompactedResponse` (`client.responses.compact`, openai 6 and 7): the user messages of the
- * compacted input, then one `compaction` item, and the usage of the compaction pass.
+ * `CompactedResponse` (`client.responses.compact`, openai 6 and 7): the compacted window (the user
+ * messages of the compacted input, then one `compaction` item that stands for everything else),
+ * and the usage of the compaction pass.
  *
  * @example
  * ```ts
@@ -55,8 +56,8 @@ export interface ReadOpenAICompactionOptions {
    */
   provider?: string;
   /**
-   * Receives each output item the reader leaves out, with its index: an item that is neither a
-   * user message nor the compaction item. Nothing the next request needs is in one.
+   * Receives each output item the reader leaves out, with its index: an item after the compaction
+   * item (the endpoint puts it last; every item before it is kept).
    * @default undefined (the warnings are not reported)
    */
   onWarning?: (warning: ConversionWarning) => void;
@@ -64,25 +65,31 @@ export interface ReadOpenAICompactionOptions {
 
 /**
  * Reads a `POST /responses/compact` response (the `openai` SDK's `client.responses.compact`) as the
- * assistant turn that carries its `compaction` item: the item verbatim (as `fromOpenAIResponse`
- * keeps one, so `toOpenAIResponses` writes it back exactly), tagged with `provider` and `model`, and
- * the compaction pass's usage as `usage.compaction` (`input_tokens - cached_tokens` as `input`,
- * `cached_tokens` as `cacheRead`), with `input` and `output` 0: the pass is billed, but it is not a
- * context the next request sends, so token accounting leaves it out. `nativeCompactionOf` reads the
- * turn as a `NativeCompaction` (provider, `api: 'openai-responses'`, model, payload).
+ * assistant turn that carries the compacted window: its `compaction` item verbatim (as
+ * `fromOpenAIResponse` keeps one, so `toOpenAIResponses` writes it back exactly) with the output
+ * items before it (the user messages of the compacted input) verbatim and in order beside it, tagged
+ * with `provider` and `model`, and the compaction pass's usage as `usage.compaction`
+ * (`input_tokens - cached_tokens` as `input`, `cached_tokens` as `cacheRead`), with `input` and
+ * `output` 0: the pass is billed, but it is not a context the next request sends, so token
+ * accounting leaves it out. `nativeCompactionOf` reads the turn as one `NativeCompaction`
+ * (provider, `api: 'openai-responses'`, model, `payload`: the item, `leading`: the items before it).
  *
- * Append the turn to the history (and to the session store) as the compacted span's successor: a
- * manager with `compaction: 'native'` or `'auto'` takes it in on its next call, as it does an
- * item from `context_management`. The history then starts from its summary message; the store
- * gets a compaction entry with the payload verbatim; `stats().nativeCompactions` reports it with
- * its usage; the payload goes only to `model`, and the portable summary is written (once, with the
- * host's summarizer) when the session leaves it. The user messages the endpoint returns beside the
- * item are copies of the ones in the compacted input, which the history and the store already
- * hold; they are not returned again, and the compaction stands for them as it does for the rest.
+ * The endpoint's output is the compacted window: the user messages stay, and the item stands only
+ * for the rest (assistant messages, tool calls and results, reasoning), so the next request must
+ * send the output whole. Append the turn to the history (and to the session store) as the
+ * compacted span's successor: a manager with `compaction: 'native'` or `'auto'` takes it in on its
+ * next call, as it does an item from `context_management`. The history then starts from its summary
+ * message; the store gets one compaction entry with the item and the items before it verbatim;
+ * `stats().nativeCompactions` reports it once, with its usage; a request to `model` sends the
+ * endpoint's output items exactly, in order (the user messages, then the item), then what followed;
+ * any other model (or `model` after refusing the item) gets the portable summary, written (once,
+ * with the host's summarizer) from the whole compacted span, its user messages included. Sent
+ * without a manager, the turn writes back the item alone: the history before it holds the user
+ * messages already.
  *
  * @param response - The compacted response.
  * @param options - The model the request went to, the provider name, where warnings go.
- * @returns The assistant turn carrying the compaction item and its usage.
+ * @returns The assistant turn carrying the compacted window and the pass's usage.
  * @throws `ContextError` with code `INPUT_INVALID` naming the field: `options.model` missing,
  * `response.output` not a list, or holding no `compaction` item or more than one.
  *
@@ -93,6 +100,7 @@ export interface ReadOpenAICompactionOptions {
  * history.push(turn);
  * await store.appendEntry(sessionId, { type: 'message', message: turn });
  * const { messages: next } = await manager.prepare(history, { target });
+ * // toOpenAIResponses({ messages: next }).items starts with compacted.output, verbatim
  * ```
  */
 export function readOpenAICompaction(
@@ -115,6 +123,8 @@ export function readOpenAICompaction(
   const wire = expectObject(response, WHERE, 'response');
   const output = expectArray(wire.output, WHERE, 'response.output');
   let item: WireObject | undefined;
+  // The items before the compaction item (the user messages), kept verbatim: the next request sends them.
+  const leading: WireObject[] = [];
   output.forEach((value, index) => {
     const entry = expectObject(value, WHERE, `response.output[${index}]`);
     if (entry.type === 'compaction') {
@@ -125,13 +135,14 @@ export function readOpenAICompaction(
       item = entry;
       return;
     }
-    const isUser = (entry.type === 'message' || entry.type == null) && entry.role === 'user';
-    if (!isUser) {
-      onWarning?.({
-        index,
-        message: `response.output[${index}] (${describe(entry.type ?? entry.role)}) is left out: only the compaction item is kept.`,
-      });
+    if (item === undefined) {
+      leading.push(entry);
+      return;
     }
+    onWarning?.({
+      index,
+      message: `response.output[${index}] (${describe(entry.type ?? entry.role)}) is left out: it comes after the compaction item, which the endpoint puts last.`,
+    });
   });
   if (item === undefined) {
     invalid(
@@ -143,7 +154,13 @@ export function readOpenAICompaction(
   const compaction = isObject(wire.usage) ? compactionUsage(wire.usage as never) : undefined;
   return {
     role: 'assistant',
-    content: [placeholderPart('responses', 'compaction', item)],
+    content: [
+      {
+        type: 'text',
+        text: '[compaction]',
+        ...withData('responses', { raw: item, leading: leading.length > 0 ? leading : undefined }),
+      },
+    ],
     usage: { input: 0, output: 0, ...(compaction ? { compaction } : {}) },
     stopReason: 'stop',
     provider,

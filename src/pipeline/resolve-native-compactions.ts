@@ -9,7 +9,10 @@ import { assertMessages } from '../validation/assert-messages.js';
 // Where the adapters carry a block or item ctxkit does not model (`ctxkit/anthropic` keeps it in
 // `providerData.anthropic.block`, `ctxkit/openai` in `providerData.openai.responses.raw`): a
 // native compaction rides there on a text part reading `[compaction]`, so the adapters write it back
-// verbatim and every other function sees a short placeholder.
+// verbatim and every other function sees a short placeholder. A compaction that is a window of
+// several items (OpenAI's `POST /responses/compact`: the user messages, then the item) keeps the
+// items before its payload beside it, in `providerData.openai.responses.leading`; sent to its maker,
+// each rides on a text part of its own (its text, for counting) that the adapter writes verbatim.
 
 const PLACEHOLDER = '[compaction]';
 
@@ -24,30 +27,52 @@ function objectAt(value: unknown, ...keys: string[]): Record<string, unknown> | 
     : undefined;
 }
 
-/** The compaction payload a part carries, and its API, if it carries one. */
+/** The compaction payload a part carries, its API, and the items that go before it, if it carries one. */
 function carried(part: {
   providerData?: ProviderData;
-}): { api: NativeCompactionApi; payload: Record<string, unknown> } | undefined {
+}): { api: NativeCompactionApi; payload: Record<string, unknown>; leading?: Record<string, unknown>[] } | undefined {
   if (typeof part !== 'object' || part === null) return undefined;
   const block = objectAt(part.providerData, 'anthropic', 'block');
   if (block?.['type'] === 'compaction') return { api: 'anthropic-messages', payload: block };
-  const item = objectAt(part.providerData, 'openai', 'responses', 'raw');
-  if (item?.['type'] === 'compaction') return { api: 'openai-responses', payload: item };
-  return undefined;
+  const data = objectAt(part.providerData, 'openai', 'responses');
+  const item = objectAt(data, 'raw');
+  if (item?.['type'] !== 'compaction') return undefined;
+  const leading = data?.['leading'];
+  const items =
+    Array.isArray(leading) && leading.length > 0 && leading.every((entry) => objectAt(entry) !== undefined)
+      ? (leading as Record<string, unknown>[])
+      : undefined;
+  return { api: 'openai-responses', payload: item, ...(items ? { leading: items } : {}) };
 }
 
-/** The text part that carries a payload back to the API that made it. */
-function carrierPart(native: NativeCompaction): TextContent {
-  const providerData: ProviderData =
-    native.api === 'anthropic-messages'
-      ? { anthropic: { block: native.payload } }
-      : { openai: { responses: { raw: native.payload } } };
-  return { type: 'text', text: PLACEHOLDER, providerData };
+/** The text parts that carry a payload (and the items that go before it) back to the API that made it. */
+function carrierParts(native: NativeCompaction): TextContent[] {
+  const wrap = (value: Record<string, unknown>): ProviderData =>
+    native.api === 'anthropic-messages' ? { anthropic: { block: value } } : { openai: { responses: { raw: value } } };
+  const leading = (native.leading ?? []).map(
+    (item): TextContent => ({ type: 'text', text: textOf(item), providerData: wrap(item) }),
+  );
+  return [...leading, { type: 'text', text: PLACEHOLDER, providerData: wrap(native.payload) }];
+}
+
+/** What a provider's item says, for counting: its string content or its parts' text, else a placeholder. */
+function textOf(item: Record<string, unknown>): string {
+  const content = item['content'];
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    const texts = content.flatMap((part) => {
+      const text = objectAt(part)?.['text'];
+      return typeof text === 'string' ? [text] : [];
+    });
+    if (texts.length > 0) return texts.join('\n');
+  }
+  return `[${typeof item['type'] === 'string' ? item['type'] : 'item'}]`;
 }
 
 /**
  * The native compaction an assistant message carries, as the adapters read it from a response
- * (`fromAnthropicMessage`, `fromOpenAIResponse`): the payload verbatim, tagged with the message's
+ * (`fromAnthropicMessage`, `fromOpenAIResponse`, `readOpenAICompaction`): the payload verbatim
+ * (with the items that go before it, for OpenAI's standalone endpoint), tagged with the message's
  * provider and model, with Anthropic's readable `content` as the portable summary and the cost of
  * the compaction step from `usage.compaction`.
  *
@@ -72,6 +97,7 @@ export function nativeCompactionOf(message: Message): NativeCompaction | undefin
       api: found.api,
       model: message.model ?? '',
       payload: found.payload,
+      ...(found.leading ? { leading: found.leading } : {}),
       ...(typeof content === 'string' && content.trim() !== '' ? { summary: content } : {}),
       ...(message.usage?.compaction ? { usage: message.usage.compaction } : {}),
     };
@@ -173,7 +199,8 @@ export interface ResolvedNativeCompactions {
 
 /**
  * The messages as one call should send them: a native compaction summary becomes its payload
- * (an assistant turn the adapter writes verbatim) for the provider, API and model that made it,
+ * (an assistant turn the adapter writes verbatim, its `leading` items first: for OpenAI's
+ * standalone endpoint, the whole output in order) for the provider, API and model that made it,
  * and stays the portable summary (a ctxkit checkpoint) for any other; a compaction block or item
  * still inside an assistant turn is left out when its summary message stands before it, and
  * otherwise goes only to its maker (another model gets Anthropic's readable content as text, or
@@ -207,7 +234,7 @@ export function resolveNativeCompactions(
       adopted.push(own);
       if (madeBy(own, target)) {
         native++;
-        out.push({ role: 'assistant', content: [carrierPart(own)], provider: own.provider, model: own.model });
+        out.push({ role: 'assistant', content: carrierParts(own), provider: own.provider, model: own.model });
       } else {
         if (own.summary === undefined) unsummarized.push(out.length);
         out.push(withoutPayload(message));

@@ -204,6 +204,14 @@ export function nativeCompactionProblem(value: unknown, at: string): string | un
   if (jsonBytes(value.payload) > NATIVE_PAYLOAD_LIMIT) {
     return `${at}.payload must be at most ${NATIVE_PAYLOAD_LIMIT} bytes of JSON (NATIVE_PAYLOAD_LIMIT)`;
   }
+  if (value.leading !== undefined) {
+    if (!Array.isArray(value.leading) || !value.leading.every(isRecord)) {
+      return `${at}.leading must be a list of the provider's items (JSON objects), or left out`;
+    }
+    if (jsonBytes(value.payload) + jsonBytes(value.leading) > NATIVE_PAYLOAD_LIMIT) {
+      return `${at}.leading must fit with the payload in ${NATIVE_PAYLOAD_LIMIT} bytes of JSON (NATIVE_PAYLOAD_LIMIT)`;
+    }
+  }
   return (
     optionalString(value.summary, `${at}.summary`) ??
     compactionUsageProblem(value.usage, `${at}.usage`) ??

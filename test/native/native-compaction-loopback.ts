@@ -7,6 +7,12 @@
 // stale, as a rotated API key or another organization does), refuses a payload it did not sign with
 // its provider's own error, and past the threshold replaces everything before the newest compaction
 // by a deterministic summary: the user requests and tool calls it read, one line each.
+//
+// OpenAI's standalone endpoint is different, as the real API is: its output is the compacted window,
+// every user message of the input verbatim and then one item that stands for everything else
+// (assistant messages, tool calls and results). So the item it signs holds no user request, and a
+// request that sends it back is read as the user messages before it, then its summary: a user
+// message the client leaves out is lost to the model.
 
 import { createHmac } from 'node:crypto';
 
@@ -22,14 +28,22 @@ export class CompactionKeys {
     this.version++;
   }
 
-  sign(summary: string): string {
-    const body = Buffer.from(JSON.stringify({ v: this.version, s: summary })).toString('base64url');
+  /** Signs `summary`; `window` marks an item of the standalone endpoint, which does not stand for the user messages. */
+  sign(summary: string, window = false): string {
+    const body = Buffer.from(JSON.stringify({ v: this.version, s: summary, ...(window ? { w: 1 } : {}) })).toString(
+      'base64url',
+    );
     const mac = createHmac('sha256', `${this.provider}-key-${this.version}`).update(body).digest('base64url');
     return `${this.provider === 'openai' ? 'gAAAA' : 'Eq'}${body}.${mac}`;
   }
 
   /** The summary a payload signed with the current key holds, else `undefined`. */
   open(encrypted: unknown): string | undefined {
+    return this.read(encrypted)?.summary;
+  }
+
+  /** What a payload signed with the current key holds (its summary, and whether it is an endpoint's window item), else `undefined`. */
+  read(encrypted: unknown): { summary: string; window: boolean } | undefined {
     if (typeof encrypted !== 'string') return undefined;
     const prefix = this.provider === 'openai' ? 'gAAAA' : 'Eq';
     if (!encrypted.startsWith(prefix)) return undefined;
@@ -38,7 +52,8 @@ export class CompactionKeys {
     const expected = createHmac('sha256', `${this.provider}-key-${this.version}`).update(body).digest('base64url');
     if (mac !== expected) return undefined;
     try {
-      return (JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as { s: string }).s;
+      const opened = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as { s: string; w?: number };
+      return { summary: opened.s, window: opened.w === 1 };
     } catch {
       return undefined;
     }
@@ -178,27 +193,30 @@ export function invalidEncryptedContent(encrypted: unknown): Wire {
 }
 
 /**
- * Checks the compaction items of a Responses input and drops what precedes the newest one. Returns
- * the error body to answer with, or the items the model reads and the summary the newest item holds.
+ * Checks the compaction items of a Responses input and drops what the newest one stands for: all
+ * that precedes an inline item; all but the user messages before an item of the standalone endpoint
+ * (they stay where they are). Returns the error body to answer with, or the items the model reads
+ * and the summary the newest item holds.
  */
 export function readOpenAICompactions(
   input: Wire[],
   keys: CompactionKeys,
   log: NativeCompactionLog,
 ): { error: Wire } | { input: Wire[]; summary: string | undefined } {
-  let newest: { index: number; summary: string } | undefined;
+  let newest: { index: number; summary: string; window: boolean } | undefined;
   for (const [index, item] of input.entries()) {
     if (item['type'] !== 'compaction') continue;
-    const summary = keys.open(item['encrypted_content']);
-    if (summary === undefined) {
+    const opened = keys.read(item['encrypted_content']);
+    if (opened === undefined) {
       log.refused++;
       return { error: invalidEncryptedContent(item['encrypted_content']) };
     }
-    newest = { index, summary };
+    newest = { index, ...opened };
   }
   if (newest === undefined) return { input, summary: undefined };
   const head: Wire = { role: 'developer', content: newest.summary };
-  return { input: [head, ...input.slice(newest.index + 1)], summary: newest.summary };
+  const users = newest.window ? input.slice(0, newest.index).filter((item) => item['role'] === 'user') : [];
+  return { input: [...users, head, ...input.slice(newest.index + 1)], summary: newest.summary };
 }
 
 /** The lines a compaction keeps of Responses items: user text and function calls. */
@@ -220,9 +238,12 @@ export function openaiLines(input: Wire[]): string[] {
   return lines;
 }
 
-/** A Responses compaction item for `summary`, signed with the server's key. */
-export function openaiCompactionItem(summary: string, keys: CompactionKeys, id: number): Wire {
-  return { id: `cmp_${id}`, type: 'compaction', encrypted_content: keys.sign(summary) };
+/**
+ * A Responses compaction item for `summary`, signed with the server's key; `window` for one of the
+ * standalone endpoint (whose summary leaves the user messages out: they are returned beside it).
+ */
+export function openaiCompactionItem(summary: string, keys: CompactionKeys, id: number, window = false): Wire {
+  return { id: `cmp_${id}`, type: 'compaction', encrypted_content: keys.sign(summary, window) };
 }
 
 /**

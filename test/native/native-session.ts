@@ -68,6 +68,12 @@ export interface SessionOutcome {
   /** Facts (one per user turn) readable in the final context by any model. */
   factsKept: number;
   facts: number;
+  /**
+   * Facts OpenAI's model read in the last request it answered (the loopback's view: what a
+   * compaction item stands for is read as its summary), of those stated up to then.
+   */
+  factsReadByOpenAI: number;
+  factsSentToOpenAI: number;
   events: ContextEvent[];
   manager: ContextManager;
   store: SessionStore;
@@ -257,6 +263,16 @@ async function drive(
   const text = JSON.stringify(readable.map((message) => message.content));
   let factsKept = 0;
   for (let n = 1; n <= turn; n++) if (text.includes(fact(n))) factsKept++;
+  // The turns up to the last one spent on OpenAI, and the facts of those its model read last.
+  let openaiTurns = 0;
+  let counted = 0;
+  for (const leg of options.legs) {
+    counted += leg.turns;
+    if (leg.target.api === 'openai-responses') openaiTurns = counted;
+  }
+  const read = servers.openai.log.lastModelInput;
+  let factsReadByOpenAI = 0;
+  for (let n = 1; n <= openaiTurns; n++) if (read.includes(fact(n))) factsReadByOpenAI++;
   const promptTokens =
     servers.openai.log.requests.reduce((sum, request) => sum + (request.summary ? 0 : request.promptTokens), 0) +
     servers.anthropic.stats.promptTokens.reduce((sum, tokens) => sum + tokens, 0);
@@ -275,6 +291,8 @@ async function drive(
     dead,
     factsKept,
     facts: turn,
+    factsReadByOpenAI,
+    factsSentToOpenAI: openaiTurns,
     events,
     manager,
     store,

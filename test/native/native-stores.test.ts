@@ -1,7 +1,8 @@
 // Native compaction entries in every store: a session that compacted natively on OpenAI and moved
 // to Anthropic is recorded through the manager, then read back by a new store object; the payload
 // comes back verbatim, the portable summary beside it, and a payload past the limit is refused with
-// an error that names the field. The CLI shows each native compaction.
+// an error that names the field; a window of `POST /responses/compact` (its user messages, then the
+// item) comes back byte for byte and is sent as it was. The CLI shows each native compaction.
 
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,8 +10,15 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { NATIVE_PAYLOAD_LIMIT, type SessionStore } from '../../src/index.js';
+import {
+  buildContextFromBranch,
+  type Message,
+  NATIVE_PAYLOAD_LIMIT,
+  resolveNativeCompactions,
+  type SessionStore,
+} from '../../src/index.js';
 import { createJsonlStore } from '../../src/node/index.js';
+import { toOpenAIResponses } from '../../src/openai/index.js';
 import { createPostgresStore } from '../../src/postgres/index.js';
 import type { CompactionEntry } from '../../src/session/index.js';
 import { createSqliteStore } from '../../src/sqlite/index.js';
@@ -54,7 +62,49 @@ async function recordAndReadBack(store: SessionStore, reopen: () => SessionStore
     }),
   ).rejects.toThrow(/native\.payload/);
   expect((await reopen().getEntries(outcome.sessionId)).length).toBe(before);
+  await recordWindowAndReadBack(store, reopen);
   return compactions;
+}
+
+/**
+ * A session OpenAI compacted by `POST /responses/compact`: the window (the user messages the
+ * endpoint returned, then its item) comes back from a new store object byte for byte, and a
+ * history rebuilt from it sends OpenAI exactly what the live one does.
+ */
+async function recordWindowAndReadBack(store: SessionStore, reopen: () => SessionStore): Promise<void> {
+  const outcome = await runScriptedSession({
+    compaction: 'native',
+    openaiCompaction: 'endpoint',
+    contextWindow: 60_000,
+    legs: [{ target: OPENAI, turns: 8 }],
+    store,
+  });
+  expect(outcome.dead).toBe(0);
+  const held = outcome.history[0]!.meta!.native!;
+  expect(held.leading!.length).toBeGreaterThan(1);
+  expect(held.leading!.every((item) => item['role'] === 'user')).toBe(true);
+  const window = (native: { payload: unknown; leading?: unknown }) =>
+    JSON.stringify({ payload: native.payload, leading: native.leading });
+  const entries = await reopen().getEntries(outcome.sessionId);
+  const stored = entries.filter((entry): entry is CompactionEntry => entry.type === 'compaction' && !!entry.native);
+  expect(window(stored.at(-1)!.native!)).toBe(window(held));
+  const sent = (messages: readonly Message[]) =>
+    JSON.stringify(
+      toOpenAIResponses({ messages: resolveNativeCompactions(messages, { target: OPENAI }).messages }).items,
+    );
+  const rebuilt = buildContextFromBranch(await reopen().getBranch(outcome.sessionId)).messages;
+  expect(sent(rebuilt)).toBe(sent(outcome.history));
+  expect(sent(rebuilt).startsWith(JSON.stringify([...held.leading!, held.payload]).slice(0, -1))).toBe(true);
+  // The user messages count with the item against the limit: past it, refused with the field named.
+  await expect(
+    store.appendEntry(outcome.sessionId, {
+      type: 'compaction',
+      summary: '',
+      firstKeptEntryId: stored.at(-1)!.firstKeptEntryId,
+      tokensBefore: 1,
+      native: { ...held, leading: [{ role: 'user', content: 'x'.repeat(NATIVE_PAYLOAD_LIMIT) }] },
+    }),
+  ).rejects.toThrow(/native\.leading/);
 }
 
 describe('native compaction entries in the stores', () => {

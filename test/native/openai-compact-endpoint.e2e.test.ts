@@ -1,7 +1,9 @@
 // OpenAI's standalone compaction (`POST /responses/compact`) through the real `openai` clients (7
 // and 6) against the loopback server: `readOpenAICompaction` turns the compacted response into the
-// turn the manager takes in; the item goes back verbatim to its model, its usage is reported apart,
-// the store records it, and the session still moves (portable summary) and survives a rotated key.
+// turn the manager takes in; the endpoint's output (the user messages, then the item) goes back
+// verbatim to its model, so a user's instruction given before the compaction is still honoured; its
+// usage is reported apart, the store records it, and the session still moves (portable summary) and
+// survives a rotated key.
 
 import {
   type ContextEvent,
@@ -14,6 +16,7 @@ import {
 } from 'ctxkit';
 import {
   type OpenAICompactedResponse,
+  openaiCompactionParams,
   readOpenAICompaction,
   readOpenAIResponse,
   toOpenAIResponses,
@@ -63,8 +66,19 @@ async function session() {
   return { store, sessionId, events, calls, manager, history, add };
 }
 
-/** A few scripted turns through the real client: each states a fact; the model reads a file, then answers. */
-async function converse(client: OpenAI, run: Awaited<ReturnType<typeof session>>, from: number, to: number) {
+/**
+ * A few scripted turns through the real client: each states a fact; the model reads a file, then
+ * answers. With `inline`, each request asks for `context_management` compaction past that many
+ * tokens. Returns the model's answers (its text replies).
+ */
+async function converse(
+  client: OpenAI,
+  run: Awaited<ReturnType<typeof session>>,
+  from: number,
+  to: number,
+  inline?: number,
+): Promise<string[]> {
+  const answers: string[] = [];
   for (let turn = from; turn <= to; turn++) {
     await run.add({ role: 'user', content: `Turn ${turn}: note ${fact(turn)}, then fix the next case.` });
     for (let step = 0; step < 4; step++) {
@@ -75,12 +89,16 @@ async function converse(client: OpenAI, run: Awaited<ReturnType<typeof session>>
           input: toOpenAIResponses({ messages: prepared.messages }).items as never,
           tools: TOOLS,
           store: false,
+          ...(inline === undefined ? {} : openaiCompactionParams({ threshold: inline })),
         }),
       );
       run.history.splice(0, run.history.length, ...prepared.history);
       await run.add(answer);
       const call = answer.content.find((part) => part.type === 'toolCall');
-      if (call === undefined) break;
+      if (call === undefined) {
+        answers.push(answer.content.map((part) => (part.type === 'text' ? part.text : '')).join(''));
+        break;
+      }
       await run.add({
         role: 'toolResult',
         toolCallId: call.id,
@@ -89,6 +107,7 @@ async function converse(client: OpenAI, run: Awaited<ReturnType<typeof session>>
       });
     }
   }
+  return answers;
 }
 
 describe('POST /responses/compact through the real openai client', () => {
@@ -104,12 +123,17 @@ describe('POST /responses/compact through the real openai client', () => {
     expectTypeOf(compacted).toExtend<CompactedResponse>();
     expectTypeOf<CompactedResponse>().toExtend<OpenAICompactedResponse>();
     const item = compacted.output.find((entry) => entry.type === 'compaction')!;
+    // The compacted window: every user message of the input, then the item.
+    const users = compacted.output.slice(0, -1);
+    expect(users.map((entry) => entry.type === 'message' && entry.role)).toEqual(['user', 'user', 'user']);
+    expect(compacted.output.at(-1)).toBe(item);
     const turn = readOpenAICompaction(compacted, { model: OPENAI.model });
     expect(nativeCompactionOf(turn)).toEqual({
       provider: 'openai',
       api: 'openai-responses',
       model: OPENAI.model,
       payload: item,
+      leading: users,
       usage: { input: compacted.usage.input_tokens, output: compacted.usage.output_tokens },
     });
     // The pass is billed, but it is not the context: nothing in input or output.
@@ -128,11 +152,12 @@ describe('POST /responses/compact through the real openai client', () => {
       { provider: 'openai', model: OPENAI.model, usage: { input: compacted.usage.input_tokens }, state: 'native' },
     ]);
     const entries = await run.store.getEntries(run.sessionId);
-    expect(entries.find((entry) => entry.type === 'compaction')).toMatchObject({ native: { payload: item } });
-    // Sent back verbatim to its model, which accepts it and reads nothing from before it.
+    const entry = entries.find((candidate) => candidate.type === 'compaction');
+    expect(entry).toMatchObject({ native: { payload: item, leading: users } });
+    // Sent back to its model as the endpoint returned it: the user messages, then the item.
     const items = toOpenAIResponses({ messages: next.messages }).items;
-    expect(items).toContainEqual(item);
-    expect(JSON.stringify(items)).not.toContain(fact(1));
+    expect(items).toEqual(compacted.output);
+    for (const turnNumber of [1, 2, 3]) expect(JSON.stringify(items)).toContain(fact(turnNumber));
     run.history.splice(0, run.history.length, ...next.history);
     await converse(client, run, 4, 4);
     expect(server.log.rejected).toEqual([]);
@@ -143,6 +168,80 @@ describe('POST /responses/compact through the real openai client', () => {
     expect(run.calls.count).toBe(1);
     expect(JSON.stringify(away.messages)).not.toContain(String(item.type === 'compaction' && item.encrypted_content));
     for (const turnNumber of [1, 2, 3]) expect(String(away.messages[0]!.content)).toContain(fact(turnNumber));
+  });
+
+  test('a user instruction given before the compaction is still honoured after it', async () => {
+    const client = new OpenAI({ apiKey: 'test', baseURL: server.baseURL, maxRetries: 0 });
+    const run = await session();
+    await run.add({ role: 'user', content: 'Sign every answer with "OVER-AND-OUT".' });
+    const before = await converse(client, run, 1, 3);
+    expect(before).toHaveLength(3);
+    for (const answer of before) expect(answer).toMatch(/OVER-AND-OUT$/);
+
+    const prepared = await run.manager.prepare(run.history, { target: OPENAI });
+    const compacted = await client.responses.compact({
+      model: OPENAI.model,
+      input: toOpenAIResponses({ messages: prepared.messages }).items as never,
+    });
+    // The compacted window: the four user messages, then the item that stands for the rest.
+    expect(compacted.output.map((item) => item.type)).toEqual([
+      'message',
+      'message',
+      'message',
+      'message',
+      'compaction',
+    ]);
+    await run.add(readOpenAICompaction(compacted, { model: OPENAI.model }));
+
+    const next = await run.manager.prepare(run.history, { target: OPENAI });
+    run.history.splice(0, run.history.length, ...next.history);
+
+    // The model reads the instruction and keeps honouring it, through a second compaction too.
+    const after = await converse(client, run, 4, 5);
+    expect(after).toHaveLength(2);
+    for (const answer of after) expect(answer).toMatch(/OVER-AND-OUT$/);
+    // What its model is sent: the endpoint's output whole, verbatim and in order.
+    const items = toOpenAIResponses({ messages: next.messages }).items;
+    expect(JSON.stringify(items)).toBe(JSON.stringify(compacted.output));
+    expect(run.manager.stats(next.history).nativeCompactions).toHaveLength(1);
+
+    const again = await client.responses.compact({
+      model: OPENAI.model,
+      input: toOpenAIResponses({ messages: (await run.manager.prepare(run.history, { target: OPENAI })).messages })
+        .items as never,
+    });
+    // Every user message so far is in the second window, the instruction first.
+    expect(again.output.filter((item) => item.type === 'message')).toHaveLength(6);
+    await run.add(readOpenAICompaction(again, { model: OPENAI.model }));
+    after.push(...(await converse(client, run, 6, 6)));
+    expect(after).toHaveLength(3);
+    for (const answer of after) expect(answer).toMatch(/OVER-AND-OUT$/);
+    expect(run.manager.stats(run.history).nativeCompactions).toHaveLength(2);
+    expect(server.log.rejected).toEqual([]);
+
+    // Another model gets the portable summary, which holds the instruction.
+    const away = await run.manager.prepare(run.history, { target: ANTHROPIC });
+    expect(String(away.messages[0]!.content)).toContain('OVER-AND-OUT');
+  });
+
+  test("inline (context_management) compaction is unchanged: its item stands for everything, the user's messages included", async () => {
+    const client = new OpenAI({ apiKey: 'test', baseURL: server.baseURL, maxRetries: 0 });
+    const run = await session();
+    await run.add({ role: 'user', content: 'Sign every answer with "OVER-AND-OUT".' });
+    const compactionsBefore = server.native.compactions;
+    const answers = await converse(client, run, 1, 4, 200);
+    expect(server.native.compactions).toBeGreaterThan(compactionsBefore);
+    const reports = run.manager.stats(run.history).nativeCompactions;
+    expect(reports.length).toBeGreaterThan(0);
+    // Its model is sent the latest item first (nothing it stands for), then what followed it.
+    const next = await run.manager.prepare(run.history, { target: OPENAI });
+    const items = toOpenAIResponses({ messages: next.messages }).items;
+    expect(items[0]).toMatchObject({ type: 'compaction' });
+    expect(JSON.stringify(items)).not.toContain('Sign every answer');
+    expect(run.history[0]!.meta?.native?.leading).toBeUndefined();
+    // The model still honours the instruction: the item carries it.
+    for (const answer of answers) expect(answer).toMatch(/OVER-AND-OUT$/);
+    expect(server.log.rejected).toEqual([]);
   });
 
   test('a rotated key: the refused item is replaced by its portable summary and the call retried once', async () => {
@@ -235,17 +334,18 @@ describe('readOpenAICompaction refuses what it cannot record', () => {
     );
   });
 
-  test('warns of an output item it leaves out, and keeps cached tokens apart', () => {
+  test('keeps every item before the compaction item, warns of one after it, and keeps cached tokens apart', () => {
     const warnings: unknown[] = [];
     const turn = readOpenAICompaction(
       {
         ...response,
-        output: [{ type: 'reasoning' }, ...response.output],
+        output: [{ type: 'reasoning' }, ...response.output, { type: 'message', role: 'user', content: 'late' }],
         usage: { input_tokens: 10, output_tokens: 2, input_tokens_details: { cached_tokens: 4 } },
       },
       { model: 'gpt-5', onWarning: (warning) => warnings.push(warning) },
     );
-    expect(warnings).toEqual([{ index: 0, message: expect.stringContaining('left out') }]);
+    expect(warnings).toEqual([{ index: 2, message: expect.stringContaining('after the compaction item') }]);
+    expect(nativeCompactionOf(turn)).toMatchObject({ payload: response.output[0], leading: [{ type: 'reasoning' }] });
     expect(turn.usage?.compaction).toEqual({ input: 6, output: 2, cacheRead: 4 });
   });
 });

@@ -1,7 +1,8 @@
 // A loopback OpenAI: Chat Completions and Responses over HTTP for the real `openai` client. It
 // validates every request by OpenAI's rules, counts the prompt with its own (stricter) tokenizer,
 // answers OpenAI's real overflow error when the prompt exceeds the window, and plays a scripted
-// tool-using model: a few tool calls per user turn, then an answer. Requests without tools, and
+// tool-using model: a few tool calls per user turn, then an answer (signed, when it reads a user's
+// `Sign every answer with "…".`: it honours only what is in its input). Requests without tools, and
 // requests whose last message is ctxkit's summary instruction (a summarizer reusing the
 // conversation), are summary requests and get a summary. With `promptCache` it emulates OpenAI's
 // prompt cache (openai-prompt-cache.ts) and reports it as OpenAI does.
@@ -60,6 +61,12 @@ export interface FakeOpenAILog {
   summaryBudgets: number[];
   /** Every answered request's prompt and cache usage as reported (with `promptCache`). */
   cache: FakeOpenAICacheUsage[];
+  /**
+   * What the model read in the last Responses model request (not a summary request): its input as
+   * JSON, after the compaction items in it were resolved (an item's summary in its place, what it
+   * stands for dropped). Empty before the first.
+   */
+  lastModelInput: string;
 }
 
 export interface FakeOpenAI {
@@ -113,18 +120,36 @@ const SUMMARY = [
   '- Run the tests again.',
 ].join('\n');
 
+/** The text of a message or item: its string content, or its parts' text. */
+function textOf(item: Wire): string {
+  const content = item.content;
+  return typeof content === 'string'
+    ? content
+    : Array.isArray(content)
+      ? content.map((part) => String((part as Wire).text ?? '')).join('')
+      : '';
+}
+
 /** Whether the last message is ctxkit's instruction to summarize the conversation above it. */
 function endsWithSummaryInstruction(items: Wire[]): boolean {
   const last = items[items.length - 1];
   if (last?.role !== 'user') return false;
-  const content = last.content;
-  const text =
-    typeof content === 'string'
-      ? content
-      : Array.isArray(content)
-        ? content.map((part) => String((part as Wire).text ?? '')).join('')
-        : '';
-  return text.startsWith('Stop working on the task');
+  return textOf(last).startsWith('Stop working on the task');
+}
+
+/**
+ * The user's standing instruction `Sign every answer with "…".`, if the model reads it: in a user
+ * message of the input, or in the summary a compaction item it was sent holds (the developer message
+ * `readOpenAICompactions` puts in its place). The model honours only what it reads.
+ */
+function signature(items: Wire[]): string | undefined {
+  let found: string | undefined;
+  for (const item of items) {
+    if (item.role !== 'user' && item.role !== 'developer') continue;
+    const match = /Sign every answer with "([^"]+)"/.exec(textOf(item));
+    if (match) found = match[1];
+  }
+  return found;
 }
 
 /** A block's tokens, counted as countPromptTokens counts (a header adds its framing). */
@@ -170,7 +195,14 @@ function cacheBlocks(tools: unknown, instructions: unknown, items: Wire[]): Open
 }
 
 export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeOpenAI> {
-  const log: FakeOpenAILog = { requests: [], rejected: [], overflows: 0, summaryBudgets: [], cache: [] };
+  const log: FakeOpenAILog = {
+    requests: [],
+    rejected: [],
+    overflows: 0,
+    summaryBudgets: [],
+    cache: [],
+    lastModelInput: '',
+  };
   const promptCache = options.promptCache ? new OpenAIPromptCache(options.promptCache.rules) : undefined;
   const perTurn = options.toolCallsPerTurn ?? 3;
   let calls = 0;
@@ -237,7 +269,10 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
     items: Wire[],
     isUser: (item: Wire) => boolean,
   ): { calls: { id: string; name: string; arguments: string }[] } | { text: string } {
-    if (!isUser(items[items.length - 1]!)) return { text: 'Fixed one more case; the tests for it pass now.' };
+    if (!isUser(items[items.length - 1]!)) {
+      const signed = signature(items);
+      return { text: `Fixed one more case; the tests for it pass now.${signed === undefined ? '' : ` ${signed}`}` };
+    }
     return {
       calls: Array.from({ length: 1 + ((calls + items.length) % perTurn) }, () => {
         calls++;
@@ -339,6 +374,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
     const tokens = countPromptTokens([...input, body.tools, body.instructions]);
     const summary = body.tools === undefined || endsWithSummaryInstruction(input);
     log.requests.push({ endpoint: 'responses', summary, promptTokens: tokens });
+    if (!summary) log.lastModelInput = JSON.stringify(input);
     if (tokens > options.contextWindow) return overflow('responses', tokens);
     const cache = cacheUsage('responses', body, input, tokens, summary);
     if (summary) log.summaryBudgets.push(Number(body.max_output_tokens));
@@ -397,8 +433,11 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
   }
 
   /**
-   * `POST /responses/compact`: the user messages (as output message items), then one compaction
-   * item for the whole input, and the usage of the pass. `model` is required, as the API has it.
+   * `POST /responses/compact`: the compacted window, as the API returns it: every user message of
+   * the input (as output message items, those kept before an earlier endpoint item included), then
+   * one compaction item that stands for everything else (its summary holds the tool calls and an
+   * earlier item's summary, no user request), and the usage of the pass. `model` is required, as
+   * the API has it.
    */
   function compactEndpoint(body: Wire): { status: number; body: Wire } {
     if (typeof body.model !== 'string' || body.model === '') {
@@ -417,7 +456,8 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
     if ('error' in read) return { status: 400, body: read.error };
     const tokens = countPromptTokens(read.input);
     native.compactions++;
-    const summary = summarizeForCompaction(openaiLines(read.input), read.summary);
+    const others = openaiLines(read.input).filter((line) => !line.startsWith('user: '));
+    const summary = summarizeForCompaction(others, read.summary);
     const users = read.input
       .filter((item) => item.role === 'user')
       .map((item, index) => ({
@@ -428,7 +468,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
         content:
           typeof item.content === 'string' ? [{ type: 'input_text', text: item.content }] : (item.content as Wire[]),
       }));
-    const output = [...users, openaiCompactionItem(summary, keys, log.requests.length + native.compactions)];
+    const output = [...users, openaiCompactionItem(summary, keys, log.requests.length + native.compactions, true)];
     const outputTokens = Math.ceil(summary.length / 4);
     return {
       status: 200,
