@@ -36,9 +36,9 @@ const DECAY = 0.5;
  * The manager's calibration to the provider's tokenizer. Each report adds the provider's prompt
  * tokens and the counter's estimate of the same request to two sums that halve with each new
  * report; the ratio is their quotient, clamped to [1, 4]. Weighted by size, a large request
- * counts for more than a small one, and the newest reports for more than old ones. A report whose
- * quotient is beyond 4 is left out: it covers what the counter cannot see (images, files, another
- * request), not a tokenizer's drift.
+ * counts for more than a small one, and the newest reports for more than old ones. A report beyond
+ * 4× its estimate counts as 4×: past that it covers more than a tokenizer's drift (images, files
+ * the counter cannot see), and scaling every new message by it would compact for nothing.
  *
  * It is applied upward only ({@link Calibration.scale}): estimates of what the provider has not
  * counted grow by the ratio, what the provider counted stays as it counted it, and tokens an
@@ -63,10 +63,9 @@ export class Calibration {
    * request the counter estimated at `estimate` (system prompt and tools included).
    */
   observe(provider: number, estimate: number): void {
-    if (!this.enabled || !(estimate >= MIN_SAMPLE_TOKENS) || !(provider > 0) || provider / estimate > MAX_RATIO) return;
-    if (provider === this.last) return;
+    if (!this.enabled || !(estimate >= MIN_SAMPLE_TOKENS) || !(provider > 0) || provider === this.last) return;
     this.last = provider;
-    this.provider = this.provider * DECAY + provider;
+    this.provider = this.provider * DECAY + Math.min(provider, estimate * MAX_RATIO);
     this.estimated = this.estimated * DECAY + estimate;
     this.count++;
   }
