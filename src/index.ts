@@ -18,6 +18,7 @@ export type {
 } from './manager/context-manager-types.js';
 export type { ContextEvent } from './manager/events.js';
 export type { ContextStats } from './manager/stats.js';
+export type { TokenCalibration } from './manager/calibration.js';
 export { formatContextStats } from './manager/format-context-stats.js';
 export { formatStatusLine } from './manager/format-status-line.js';
 

@@ -43,6 +43,11 @@ export function formatInspection(inspection: SessionInspection, options: FormatI
   lines.push(
     `Context: ${number(context.tokens)} tokens${context.percent === null ? '' : `, ${context.percent.toFixed(1)}% of the window`} (${sourceNote}), ${context.messageCount} messages sent`,
   );
+  if (context.calibration.samples > 0) {
+    lines.push(
+      `  Provider counts ${context.calibration.ratio.toFixed(2)}× the estimate (from ${context.calibration.samples} usage reports); estimates grow by it`,
+    );
+  }
   if (context.limit !== null) {
     lines.push(
       `  Compaction at ${number(context.limit)} tokens, warning at ${number(context.warningAt ?? 0)}: level ${context.level}`,

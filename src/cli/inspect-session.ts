@@ -61,6 +61,7 @@ export async function inspectSession(loaded: LoadedSession, settings: ContextSet
       tokens: stats.currentUsage,
       percent: window ? round(stats.usagePercent) : null,
       source: stats.usage.source,
+      calibration: { ratio: Math.round(stats.calibration.ratio * 1000) / 1000, samples: stats.calibration.samples },
       messageCount: stats.messageCount,
       limit: window ? (stats.usage.limit ?? null) : null,
       warningAt: window ? Math.floor(window * manager.config.warningThreshold) : null,

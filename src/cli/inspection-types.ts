@@ -113,6 +113,8 @@ export interface SessionInspection {
     tokens: number;
     percent: number | null;
     source: 'usage' | 'estimate' | 'mixed';
+    /** `stats().calibration`: the provider's count over the estimate, learned from the usage stored with the messages. */
+    calibration: { ratio: number; samples: number };
     /** Messages sent to the model. */
     messageCount: number;
     /** The compaction limit (`null` without a window). */

@@ -57,23 +57,32 @@ export function compactionLevels(config: ContextConfig): CompactionLevel[] {
 }
 
 /**
- * The gentlest level whose kept tail, plus `extra` (system prompt, tools and the summary's budget),
- * fits below the limit; else the deepest level that has something to summarize. Returns the level
- * and the tokens of the tail it keeps.
+ * The gentlest level whose kept tail, plus `extra` (system prompt and tools), as the provider would
+ * count them (`scale`: the calibration), and `room` (the summary's), fits below the limit; else the
+ * deepest level that has something to summarize. Returns the level and the tokens of the tail it
+ * keeps (by the counter).
  *
  * @internal
  */
 export function chooseCompactionLevel(
   history: readonly Message[],
   levels: readonly CompactionLevel[],
-  options: { counter: TokenCounter; limit: number | undefined; extra: number },
+  options: {
+    counter: TokenCounter;
+    limit: number | undefined;
+    extra: number;
+    room: number;
+    scale?: (tokens: number) => number;
+  },
 ): { level: CompactionLevel; recentTokens: number } {
+  const scale = options.scale ?? ((tokens: number) => tokens);
   let fallback: { level: CompactionLevel; recentTokens: number } | undefined;
   for (const level of levels) {
     const plan = planCompaction(level.prepare(history), { config: level.config, counter: options.counter });
     if (plan.toSummarize.length === 0) continue;
     fallback = { level, recentTokens: plan.split.recentTokens };
-    if (options.limit === undefined || plan.split.recentTokens + options.extra < options.limit) return fallback;
+    if (options.limit === undefined || scale(plan.split.recentTokens + options.extra) + options.room < options.limit)
+      return fallback;
   }
   return fallback ?? { level: levels[0]!, recentTokens: 0 };
 }

@@ -74,6 +74,17 @@ export interface ContextManagerOptions {
    */
   costAware?: boolean;
   /**
+   * Learn how the provider's token count drifts above the counter's, from the usage the manager
+   * sees (`recordUsage`, and `usage` on assistant messages, so a history reloaded from a store
+   * brings it back), and grow by that ratio (1 to 4, reported as `stats().calibration`) every
+   * estimate of what the provider has not counted yet: messages after the newest usage, a history
+   * without usage, a compaction's kept tail and summary budget, an overflow recovery's target. A
+   * provider that counts less than the counter changes nothing. `false` keeps the counter's
+   * estimates as they are (for a counter that is the provider's own tokenizer).
+   * @default true
+   */
+  calibrate?: boolean;
+  /**
    * Who compacts: `'client'` (ctxkit's summarizer), `'native'` (the provider, through the request
    * options of {@link ContextManager.nativeCompaction}, with ctxkit's compaction kept as the
    * fallback) or `'auto'` (native where the call's model supports it). Pass `target` on each call.

@@ -13,6 +13,7 @@ import { PINNED_HEADING } from '../summarizing/anchors/pinned-section.js';
 import type { Summarizer } from '../summarizing/summarizer-types.js';
 import type { Message } from '../types.js';
 import { assertObjectArgument, invalidArgument } from '../validation/assert-argument.js';
+import { Calibration } from './calibration.js';
 import { CompactionBackoff } from './compaction-backoff.js';
 import { compactionLevels } from './compaction-levels.js';
 import type { CallOptions, ContextManager, ContextManagerOptions, PrepareResult } from './context-manager-types.js';
@@ -88,7 +89,8 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
   // project what is sent (ManagedHistory); 5 account tokens; 6 compact when due.
   const pricing = resolvePricing(options);
   let spent = emptySpend(pricing !== undefined);
-  const accounting = new TokenAccounting({ config, extras, emit });
+  const calibration = new Calibration(options.calibrate !== false);
+  const accounting = new TokenAccounting({ config, extras, emit, calibration });
   const policy = costAware ? new CostPolicy({ pricing, now, keep: effectiveKeepRecentTokens(config) }) : undefined;
   const reported = accounting.recorded;
   // Each summary request carries the conversation as last sent, for summarizers that reuse its
@@ -105,6 +107,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     emit,
     onRebuild: () => reported.invalidate(),
     policy,
+    observe: accounting.observe,
   });
   /** The host's turn (each of its user messages starts one; a turn gets one overflow recovery). */
   const turns = { current: 0, recovered: -1 };
@@ -118,6 +121,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     maxCheckpointTokens: costAware ? costAwareCheckpointTokens(limit) : undefined,
     summaryRoom: Math.min(maxModelOutput, Math.floor(config.reserveTokens * 0.8), MIN_ROOM_FOR_SUMMARY),
     extras,
+    calibration,
     emit,
     state,
     backoff,
@@ -371,6 +375,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
         }),
         usage,
         cost: spent,
+        calibration: calibration.snapshot(),
         nativeCompactions: natives.reports.map((report) => ({ ...report })),
       };
     },

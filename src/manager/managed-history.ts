@@ -21,6 +21,8 @@ interface ManagedHistoryOptions {
   onRebuild: () => void;
   /** The cost-aware archive policy, when on. */
   policy?: CostPolicy | undefined;
+  /** Told of each usage anchor the projection takes in (see {@link SentProjection}). */
+  observe?: ((prompt: number, estimate: number) => void) | undefined;
 }
 
 /**
@@ -52,7 +54,7 @@ export class ManagedHistory {
   private handedSent = 0;
 
   constructor(private readonly options: ManagedHistoryOptions) {
-    this.projection = new SentProjection(options.count);
+    this.projection = new SentProjection(options.count, options.observe);
     this.batches = new ToolBatches(options);
   }
 
@@ -189,7 +191,7 @@ export class ManagedHistory {
   /** Projects the history from scratch (a new raw id equal to a fresh one, a history replaced or changed), noting its tool results. */
   private rebuild(): void {
     const history = this.arrays.mirror;
-    const projection = new SentProjection(this.options.count);
+    const projection = new SentProjection(this.options.count, this.options.observe);
     projection.seedIds(history);
     this.batches.restart();
     for (let index = 0; index < history.length; index++) {

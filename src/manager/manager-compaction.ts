@@ -3,6 +3,7 @@ import type { ContextUsage } from '../counting/context-usage.js';
 import type { TokenCounter } from '../counting/token-counter.js';
 import { type CompactionResult, compact, defaultSummaryBudget } from '../pipeline/compact.js';
 import type { Message } from '../types.js';
+import type { Calibration } from './calibration.js';
 import type { CompactionBackoff } from './compaction-backoff.js';
 import { type CompactionLevel, chooseCompactionLevel } from './compaction-levels.js';
 import type { CallOptions, ContextManagerOptions } from './context-manager-types.js';
@@ -45,6 +46,8 @@ interface ManagerCompactionParts {
   summaryRoom: number;
   /** Tokens of the system prompt and tools. */
   extras: () => number;
+  /** How the provider's count drifts from the counter's: estimates grow by it against the limit. */
+  calibration: Calibration;
   emit: (event: ContextEvent) => void;
   state: ManagedHistory;
   backoff: CompactionBackoff;
@@ -71,11 +74,13 @@ export class ManagerCompaction {
     reason: CompactionReason,
     callOptions: CallOptions & { instructions?: string } = {},
   ): Promise<PendingCompaction & { result: CompactionResult }> {
-    const { counter, limit, extras } = this.parts;
+    const { counter, limit, extras, calibration } = this.parts;
     const { level, recentTokens } = chooseCompactionLevel(history, this.parts.levels, {
       counter,
       limit,
-      extra: extras() + this.parts.summaryRoom,
+      extra: extras(),
+      room: this.parts.summaryRoom,
+      scale: (tokens) => calibration.scale(tokens),
     });
     const started = this.begin(history, reason);
     try {
@@ -112,9 +117,10 @@ export class ManagerCompaction {
     choice: { level: CompactionLevel; recentTokens: number; target?: number; maxCheckpointTokens?: number },
     callOptions: CallOptions & { instructions?: string } = {},
   ): Promise<CompactionResult> {
-    const { options, counter, extras, maxModelOutput } = this.parts;
+    const { options, counter, extras, maxModelOutput, calibration } = this.parts;
     const { level, recentTokens, target, maxCheckpointTokens } = choice;
-    const used = recentTokens + extras();
+    // As the provider will count the kept tail, system prompt and tools.
+    const used = calibration.scale(recentTokens + extras());
     // compact's own budget rule (what the kept tail leaves under the limit), within the model's cap.
     let maxOutputTokens = Math.min(maxModelOutput, defaultSummaryBudget(level.config, used));
     if (target !== undefined) {

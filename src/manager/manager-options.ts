@@ -15,6 +15,7 @@ const optionsSchema = v.object({
   contextWindow: option.positive().optional(),
   sessionId: v.string({ error: 'must be the id of a session in the store' }).optional(),
   costAware: v.boolean({ error: 'must be true or false' }).optional(),
+  calibrate: v.boolean({ error: 'must be true or false' }).optional(),
 });
 
 /**

@@ -113,7 +113,7 @@ async function climbLadder(
   firstError: unknown,
   callOptions: CallOptions,
 ): Promise<PendingCompaction> {
-  const { counter, options, config, levels, summaryRoom } = compaction.parts;
+  const { counter, options, config, levels, summaryRoom, calibration } = compaction.parts;
   // Cached per message object: the rungs count the same kept messages again and again.
   const count = (message: Message) => estimateMessageTokens(message, counter);
   const extras = countExtras(options, counter);
@@ -121,7 +121,8 @@ async function climbLadder(
   const history = prepared.history;
   let tokens = extras;
   for (const message of prepared.messages) tokens += count(message);
-  const target = Math.min(limit, Math.floor(tokens * shrinkFactor(firstError)));
+  // The ladder counts with the counter: the limit as the counter would see it, by the calibration.
+  const target = Math.min(Math.floor(limit / calibration.ratio), Math.floor(tokens * shrinkFactor(firstError)));
   checkSmallestRequest(history, { counter, count, options, limit, cause: firstError });
 
   const started = compaction.begin(history, 'overflow');
@@ -136,7 +137,7 @@ async function climbLadder(
   const choice = chooseRecoveryLevel(history, levels, { counter, count, target, extras, summaryRoom });
   if (choice.summarize) {
     try {
-      result = await compaction.summarize(history, { ...choice, target }, callOptions);
+      result = await compaction.summarize(history, { ...choice, target: calibration.scale(target) }, callOptions);
       const after = requestTokens(result.messages, count, extras);
       rungs.push({ rung: 'summarize', tokensBefore: tokens, tokensAfter: after });
       current = result.messages;

@@ -27,6 +27,9 @@ interface Recorded extends Request {
  * its `output` stands for the first assistant message after the request, whose estimate is then
  * left out. A compaction, or a history the host replaced, makes the anchor unusable
  * ({@link RecordedUsage.invalidate}); usage reported for a request prepared before that is refused.
+ * Each usage taken is reported to `observe` (the request's prompt tokens and its estimate), from
+ * which the manager learns how the provider's count drifts from the counter's; what the estimate
+ * moved since is passed through the calibration's `scale` when measured.
  *
  * @internal
  */
@@ -34,6 +37,9 @@ export class RecordedUsage {
   private recorded: Recorded | undefined;
   private generation = 0;
   private request: Request | undefined;
+
+  /** @param observe - Told of each usage taken: its prompt tokens and the estimate of the messages sent. */
+  constructor(private readonly observe?: (prompt: number, estimate: number) => void) {}
 
   /** Notes the request the host is about to send (the projection `prepare` returned). */
   prepared(projection: SentProjection): void {
@@ -54,13 +60,18 @@ export class RecordedUsage {
     if (![prompt, usage.output, total].every((value) => value >= 0 && value <= Number.MAX_SAFE_INTEGER)) return;
     if (this.request === undefined || this.request.generation !== this.generation) return;
     this.recorded = { ...this.request, prompt, output: total - prompt };
+    this.observe?.(prompt, this.request.estimate);
   }
 
   /**
    * Tokens of the projection by the recorded usage, and whether any of it rests on estimates
-   * (messages after the response). `undefined` when no usage applies.
+   * (messages after the response); what the estimate moved since passes through `scale` (the
+   * calibration). `undefined` when no usage applies.
    */
-  measure(projection: SentProjection): { tokens: number; estimated: boolean } | undefined {
+  measure(
+    projection: SentProjection,
+    scale: (tokens: number) => number = (tokens) => tokens,
+  ): { tokens: number; estimated: boolean } | undefined {
     const recorded = this.recorded;
     if (recorded === undefined || projection.sent.length < recorded.sentLength) return undefined;
     let reply = -1;
@@ -72,7 +83,9 @@ export class RecordedUsage {
     }
     const moved = projection.estimate - recorded.estimate;
     const tokens =
-      reply < 0 ? recorded.prompt + moved : recorded.prompt + recorded.output + moved - projection.tokensAt(reply);
+      reply < 0
+        ? recorded.prompt + scale(moved)
+        : recorded.prompt + recorded.output + scale(moved - projection.tokensAt(reply));
     const after = projection.sent.length - recorded.sentLength - (reply < 0 ? 0 : 1);
     return { tokens: Math.max(0, tokens), estimated: after > 0 };
   }

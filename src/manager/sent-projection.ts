@@ -21,10 +21,12 @@ import { sendable, withCallIds } from './internal/sent-messages.js';
  * names its own ids `call_0#2`): {@link SentProjection.append} then reports it.
  *
  * It also keeps the usage anchor: the newest sendable assistant message with valid usage that no
- * compaction summary made stale. The anchor stores the difference between its usage and the
- * estimate of everything sent up to it; the context is then the running estimate plus that
- * difference, so archiving a tool result before the anchor lowers it by exactly what the archiving
- * removed, instead of discarding the provider's count.
+ * compaction summary made stale. The anchor stores its usage and the estimate of everything sent up
+ * to it; the context is then its usage plus how much the running estimate moved since (grown by the
+ * calibration where it grew), so archiving a tool result before the anchor lowers it by exactly
+ * what the archiving removed, instead of discarding the provider's count. Each anchor is also
+ * reported to `observe` (its prompt tokens and the estimate of the request it answered), from which
+ * the manager learns how the provider's count drifts from the counter's.
  *
  * @internal
  */
@@ -43,12 +45,20 @@ export class SentProjection {
   private readonly ids = new CallIds();
   /** Sent index up to which usage is stale (a compaction summary and the messages it kept). */
   private staleUntil = -1;
-  /** Usage of the anchor minus the estimate of `sent[0…anchor]`; undefined without an anchor. */
-  private offset: number | undefined;
+  /** Usage of the anchor (prompt and response), and the estimate of `sent[0…anchor]`; undefined without an anchor. */
+  private anchor: { usage: number; estimate: number } | undefined;
   /** Where the anchor sits in `sent`. */
   private anchorAt = -1;
 
-  constructor(private readonly count: (message: Message) => number) {}
+  /**
+   * @param count - Tokens of a message by the counter.
+   * @param observe - Told of each anchor: the provider's prompt tokens and the estimate of the
+   *   messages sent before it (system prompt and tools not included).
+   */
+  constructor(
+    private readonly count: (message: Message) => number,
+    private readonly observe?: (prompt: number, estimate: number) => void,
+  ) {}
 
   /** Messages of the history taken in so far. */
   get historyLength(): number {
@@ -69,9 +79,14 @@ export class SentProjection {
     return this.sum;
   }
 
-  /** Tokens of the context by the usage anchor (system prompt and tools included), or undefined without one. */
-  get anchored(): number | undefined {
-    return this.offset === undefined ? undefined : this.sum + this.offset;
+  /**
+   * Tokens of the context by the usage anchor (system prompt and tools included), or undefined
+   * without one: its usage plus how much the estimate moved since, passed through `scale` (the
+   * calibration; as estimated without it).
+   */
+  anchored(scale: (tokens: number) => number = (tokens) => tokens): number | undefined {
+    const anchor = this.anchor;
+    return anchor === undefined ? undefined : Math.max(0, anchor.usage + scale(this.sum - anchor.estimate));
   }
 
   /** Whether messages were sent after the usage anchor (so part of {@link anchored} is estimated). */
@@ -80,8 +95,12 @@ export class SentProjection {
   }
 
   /** The projection of a whole history. */
-  static of(history: readonly Message[], count: (message: Message) => number): SentProjection {
-    const projection = new SentProjection(count);
+  static of(
+    history: readonly Message[],
+    count: (message: Message) => number,
+    observe?: (prompt: number, estimate: number) => void,
+  ): SentProjection {
+    const projection = new SentProjection(count, observe);
     projection.seedIds(history);
     for (const message of history) projection.append(message);
     return projection;
@@ -201,7 +220,7 @@ export class SentProjection {
   private noteSummary(message: Message, position: number): void {
     if (message.meta?.kind === 'compaction_summary' || summaryText(message) !== undefined) {
       this.staleUntil = position + (message.meta?.keptMessages ?? 0);
-      this.offset = undefined;
+      this.anchor = undefined;
       this.anchorAt = -1;
     }
   }
@@ -209,8 +228,10 @@ export class SentProjection {
   private noteUsage(message: AssistantMessage): void {
     const position = this.sent.length - 1;
     if (position <= this.staleUntil || !isValidUsage(message)) return;
-    this.offset = usageTotal(message.usage!) - this.sum;
+    const usage = message.usage!;
+    this.anchor = { usage: usageTotal(usage), estimate: this.sum };
     this.anchorAt = position;
+    this.observe?.(usage.input + (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0), this.sum - this.counts[position]!);
   }
 }
 

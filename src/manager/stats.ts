@@ -6,6 +6,7 @@ import type { TokenCounter } from '../counting/token-counter.js';
 import { ConfigError } from '../errors.js';
 import type { SpendTally } from '../models/usage-cost.js';
 import type { Message, Role } from '../types.js';
+import type { TokenCalibration } from './calibration.js';
 import type { NativeCompactionReport } from './events.js';
 
 /**
@@ -61,6 +62,13 @@ export interface ContextStats {
    * in; `calls` counts only the recorded responses.
    */
   cost: SpendTally;
+  /**
+   * How the provider's count drifts from the counter's, learned from the usage the manager saw:
+   * the ratio (1 to 4) by which estimates of what the provider has not counted yet are grown, and
+   * the reports it rests on. `{ ratio: 1, samples: 0 }` before the first report of a request of
+   * 2,048 tokens or more, and with `calibrate: false`.
+   */
+  calibration: TokenCalibration;
   /**
    * Every native compaction the manager took in, oldest first, with its cost and readable
    * summary (empty with `compaction: 'client'`).

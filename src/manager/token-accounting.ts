@@ -1,5 +1,6 @@
 import type { ContextConfig } from '../config/index.js';
 import { type ContextUsage, measureUsage } from '../counting/context-usage.js';
+import type { Calibration } from './calibration.js';
 import type { ContextEvent } from './events.js';
 import { RecordedUsage } from './recorded-usage.js';
 import type { SentProjection } from './sent-projection.js';
@@ -10,6 +11,8 @@ interface TokenAccountingOptions {
   /** Tokens of the system prompt and tools. */
   extras: () => number;
   emit: (event: ContextEvent) => void;
+  /** How the provider's count drifts from the counter's, learned from the usage seen. */
+  calibration: Calibration;
 }
 
 /**
@@ -23,24 +26,37 @@ interface TokenAccountingOptions {
  */
 export class TokenAccounting {
   /** Usage the host recorded with `recordUsage`, and the request it covers. */
-  readonly recorded = new RecordedUsage();
+  readonly recorded: RecordedUsage;
   private warned = false;
+  /** Grows an estimate the provider has not counted by the calibration's ratio. */
+  private readonly scale: (tokens: number) => number;
 
-  constructor(private readonly options: TokenAccountingOptions) {}
+  constructor(private readonly options: TokenAccountingOptions) {
+    this.recorded = new RecordedUsage(this.observe);
+    this.scale = (tokens) => options.calibration.scale(tokens);
+  }
+
+  /**
+   * Learns the drift from a provider's count of a request: `prompt` tokens for sent messages the
+   * counter estimated at `estimate` (the system prompt and tools are added here).
+   */
+  readonly observe = (prompt: number, estimate: number): void => {
+    this.options.calibration.observe(prompt, estimate + this.options.extras());
+  };
 
   /**
    * Usage of a projection: the provider's count where one applies (corrected by what changed
-   * since), else the estimate. `recorded`: whether usage the host recorded may apply (the
-   * projection is the manager's, or continues it).
+   * since, grown by the calibration), else the estimate grown by the calibration. `recorded`:
+   * whether usage the host recorded may apply (the projection is the manager's, or continues it).
    */
   measure(projection: SentProjection, recorded: boolean): ContextUsage {
-    let tokens = projection.anchored;
+    let tokens = projection.anchored(this.scale);
     let source: ContextUsage['source'] = projection.estimatedAfterAnchor ? 'mixed' : 'usage';
     if (tokens === undefined) {
-      tokens = projection.estimate + this.options.extras();
+      tokens = this.scale(projection.estimate + this.options.extras());
       source = 'estimate';
     }
-    const fromRecorded = recorded ? this.recorded.measure(projection) : undefined;
+    const fromRecorded = recorded ? this.recorded.measure(projection, this.scale) : undefined;
     if (fromRecorded !== undefined && (fromRecorded.tokens > tokens || source === 'estimate')) {
       tokens = fromRecorded.tokens;
       source = fromRecorded.estimated ? 'mixed' : 'usage';

@@ -491,6 +491,8 @@ describe('createContextManager projection cache', () => {
         summarizer: scripted(),
         contextWindow: 10_000_000,
         counter: referenceCounter,
+        // The stateless estimate knows no drift: the manager must not learn one from the usage here.
+        calibrate: false,
         config: { toolSummaryStrategy: 'heuristic', toolCallCutoff: 3, autoCompact: false },
       });
       history = (await context.prepare(history)).history;

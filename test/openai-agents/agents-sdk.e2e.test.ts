@@ -55,6 +55,9 @@ describe('the OpenAI Agents SDK with ctxkit/openai-agents', () => {
     const events: ContextEvent[] = [];
     const filterOptions = {
       model: 'gpt-4o',
+      // The loopback counts half as much again as the estimate; uncalibrated, the manager does not
+      // learn it, so requests overflow and the recovery this test exercises runs.
+      calibrate: false,
       // A window larger than the server's: ctxkit believes requests fit that the server refuses,
       // which forces overflows for the wrapped model to recover from.
       contextWindow: 33_000,
@@ -132,6 +135,9 @@ describe('the OpenAI Agents SDK with ctxkit/openai-agents', () => {
     const events: ContextEvent[] = [];
     const callModelInputFilter = createAgentsInputFilter({
       model: 'gpt-4o',
+      // The loopback counts half as much again as the estimate; uncalibrated, the manager does not
+      // learn it, so requests overflow and the recovery this test exercises runs.
+      calibrate: false,
       // ctxkit's window is well above the server's, so streamed calls overflow whatever ran before.
       contextWindow: 36_000,
       summarizer: createOpenAISummarizer({ client, model: 'gpt-4o-mini' }),

@@ -38,6 +38,8 @@ export interface FakeOpenAIOptions {
    * that starts with all of the previous request's messages reports that request's count as cached.
    */
   promptCache?: { rules: PromptCacheRules; now: () => number };
+  /** How many times ctxkit's estimate of a string the server counts (a tokenizer that drifts above it). @default 1.5 */
+  tokenRatio?: number;
 }
 
 /** The prompt cache's share of one answered request, as the server reported it. */
@@ -94,7 +96,7 @@ function countString(text: string): number {
   return tokens;
 }
 
-export function countPromptTokens(items: unknown[]): number {
+export function countPromptTokens(items: unknown[], ratio = 1.5): number {
   let tokens = 0;
   const walk = (value: unknown): void => {
     if (typeof value === 'string') tokens += countString(value);
@@ -102,7 +104,7 @@ export function countPromptTokens(items: unknown[]): number {
     else if (typeof value === 'object' && value !== null) Object.values(value).forEach(walk);
   };
   walk(items);
-  return Math.ceil(tokens * 1.5) + 4 * items.length;
+  return Math.ceil(tokens * ratio) + 4 * items.length;
 }
 
 async function readBody(request: IncomingMessage): Promise<Wire> {
@@ -153,7 +155,7 @@ function signature(items: Wire[]): string | undefined {
 }
 
 /** A block's tokens, counted as countPromptTokens counts (a header adds its framing). */
-function blockTokens(value: unknown, header: boolean): number {
+function blockTokens(value: unknown, header: boolean, ratio: number): number {
   let tokens = 0;
   const walk = (part: unknown): void => {
     if (typeof part === 'string') tokens += countString(part);
@@ -161,7 +163,7 @@ function blockTokens(value: unknown, header: boolean): number {
     else if (typeof part === 'object' && part !== null) Object.values(part).forEach(walk);
   };
   walk(value);
-  return Math.ceil(tokens * 1.5) + (header ? 4 : 0);
+  return Math.ceil(tokens * ratio) + (header ? 4 : 0);
 }
 
 /**
@@ -169,10 +171,10 @@ function blockTokens(value: unknown, header: boolean): number {
  * (its fields but the content) and each content part. A string content reads as one text part, and
  * a breakpoint mark is no part of the content (a prefix cached with one is read without it).
  */
-function cacheBlocks(tools: unknown, instructions: unknown, items: Wire[]): OpenAICacheBlock[] {
+function cacheBlocks(tools: unknown, instructions: unknown, items: Wire[], ratio: number): OpenAICacheBlock[] {
   const blocks: OpenAICacheBlock[] = [];
   const add = (value: unknown, header: boolean, breakpoint = false) =>
-    blocks.push({ key: JSON.stringify(value), tokens: blockTokens(value, header), breakpoint });
+    blocks.push({ key: JSON.stringify(value), tokens: blockTokens(value, header, ratio), breakpoint });
   if (tools !== undefined) add({ tools }, false);
   if (typeof instructions === 'string') add({ instructions }, false);
   for (const item of items) {
@@ -205,6 +207,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
   };
   const promptCache = options.promptCache ? new OpenAIPromptCache(options.promptCache.rules) : undefined;
   const perTurn = options.toolCallsPerTurn ?? 3;
+  const ratio = options.tokenRatio ?? 1.5;
   let calls = 0;
   let previous: { items: string[]; tokens: number } | undefined;
   const keys = new CompactionKeys('openai');
@@ -236,7 +239,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
       const mode = (body.prompt_cache_options as Wire | undefined)?.mode;
       const key = typeof body.prompt_cache_key === 'string' ? body.prompt_cache_key : undefined;
       const usage = promptCache.send({
-        blocks: cacheBlocks(body.tools, body.instructions, items),
+        blocks: cacheBlocks(body.tools, body.instructions, items, ratio),
         key,
         mode: mode === 'explicit' ? 'explicit' : 'implicit',
         at: options.promptCache!.now(),
@@ -324,7 +327,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
         code: 'invalid_value',
       });
     }
-    const tokens = countPromptTokens(body.tools === undefined ? messages : [...messages, body.tools]);
+    const tokens = countPromptTokens(body.tools === undefined ? messages : [...messages, body.tools], ratio);
     log.requests.push({ endpoint: 'chat', summary, promptTokens: tokens });
     if (tokens > options.contextWindow) return overflow('chat', tokens);
     const cache = cacheUsage('chat', body, messages, tokens, summary);
@@ -371,7 +374,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
     const read = readOpenAICompactions(given, keys, native);
     if ('error' in read) return { status: 400, body: read.error };
     const input = read.input;
-    const tokens = countPromptTokens([...input, body.tools, body.instructions]);
+    const tokens = countPromptTokens([...input, body.tools, body.instructions], ratio);
     const summary = body.tools === undefined || endsWithSummaryInstruction(input);
     log.requests.push({ endpoint: 'responses', summary, promptTokens: tokens });
     if (!summary) log.lastModelInput = JSON.stringify(input);
@@ -454,7 +457,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions): Promise<FakeO
       typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : ((body.input as Wire[]) ?? []);
     const read = readOpenAICompactions(given, keys, native);
     if ('error' in read) return { status: 400, body: read.error };
-    const tokens = countPromptTokens(read.input);
+    const tokens = countPromptTokens(read.input, ratio);
     native.compactions++;
     const others = openaiLines(read.input).filter((line) => !line.startsWith('user: '));
     const summary = summarizeForCompaction(others, read.summary);

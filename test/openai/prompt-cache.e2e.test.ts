@@ -4,7 +4,6 @@
 // server reported, and summary calls that reuse the conversation must be read from the cache.
 
 import {
-  approximateCounter,
   createContextManager,
   getModelPricing,
   type Message,
@@ -38,12 +37,6 @@ const CHAT_TOOLS: OpenAIChatTool[] = functions.map((fn) => ({ type: 'function', 
 const RESPONSES_TOOLS: OpenAIResponsesTool[] = functions.map((fn) => ({ type: 'function', ...fn, strict: false }));
 /** GPT-5.6's explicit breakpoints, priced as GPT-5.4 (the table has no GPT-5.6 yet). */
 const GPT_5_6: ModelPricing = { input: 2.5, output: 15, cache: OPENAI_EXPLICIT_CACHE };
-
-/** The loopback server's count (fake-openai-server.ts countPromptTokens) of a text: 1.5× the estimate. */
-const providerCounter = {
-  name: 'loopback-like',
-  count: (text: string) => Math.ceil(approximateCounter.count(text) * 1.5),
-};
 
 /** A test run of a few hundred lines, the same for the same call on every run. */
 function runTool(call: ToolCall): Message {
@@ -196,11 +189,9 @@ describe('the loopback OpenAI prompt cache through the openai client', () => {
       systemPrompt: SYSTEM,
       tools: RESPONSES_TOOLS,
       now: () => clock.now,
-      // The loopback counts half as much again as ctxkit's estimate: a host whose provider counts
-      // above the estimate gives the manager a counter that counts as the provider does (recorded
-      // usage anchors the prefix, but a step's new tool results, ~15k tokens by estimate here, are
-      // counted by the counter, and 2,048 tokens of headroom cannot absorb a third more of them).
-      counter: providerCounter,
+      // The loopback counts half as much again as ctxkit's estimate: the manager learns that from
+      // the usage it records and counts a step's new tool results (~15k tokens by estimate here,
+      // more than 2,048 tokens of headroom absorb) at 1.5× (stats().calibration).
       config: { reserveTokens: 2_048, toolCallCutoff: 4, toolSummaryBatch: 4 },
     });
     let history: Message[] = [];
@@ -228,12 +219,19 @@ describe('the loopback OpenAI prompt cache through the openai client', () => {
         for (const call of calls) history.push(runTool(call));
       }
     }
-    return { cost: manager.stats(history).cost, log: server.log };
+    const stats = manager.stats(history);
+    return { cost: stats.cost, calibration: stats.calibration, log: server.log };
   }
 
   it('Responses, explicit breakpoints: writes and reads as reported, the writes priced at 1.25×', async () => {
-    const { cost, log } = await responsesSession({ breakpoints: true, mode: 'explicit' });
+    const { cost, log, calibration } = await responsesSession({ breakpoints: true, mode: 'explicit' });
     expect(log.rejected).toEqual([]);
+    // No request of the conversation was over the window (a summary request that continues the
+    // conversation may be, and falls back to the rebuilt prompt).
+    expect(log.requests.filter((request) => !request.summary && request.promptTokens > WINDOW)).toEqual([]);
+    // The loopback's 1.5× (and its framing), learned from the usage recorded.
+    expect(calibration.ratio).toBeGreaterThan(1.45);
+    expect(calibration.ratio).toBeLessThan(1.6);
     const sent = reported(log.cache);
     expect(sent.written).toBeGreaterThan(0);
     expect(cost.tokens.cacheRead).toBe(sent.read);
