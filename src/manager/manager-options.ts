@@ -7,6 +7,7 @@ import * as v from '../validation/light-schema.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import type { ContextManagerOptions } from './context-manager-types.js';
 import type { ContextEvent } from './events.js';
+import type { NativeCompactionStrategy } from './native-compactions.js';
 
 const optionsSchema = v.object({
   summarizer: option.summarizer(),
@@ -27,8 +28,10 @@ const optionsSchema = v.object({
 export function resolveManagerOptions(options: ContextManagerOptions): {
   config: ContextConfig;
   limits: ModelLimits | undefined;
+  native: NativeCompactionStrategy | undefined;
 } {
   parseOptions('createContextManager', optionsSchema, options ?? {});
+  const native = nativeStrategy(options.compaction);
   if (options.store !== undefined && options.sessionId === undefined) {
     throw new ConfigError({
       message:
@@ -44,7 +47,23 @@ export function resolveManagerOptions(options: ContextManagerOptions): {
     });
   }
   const contextWindow = options.contextWindow ?? options.config?.contextWindow ?? limits?.contextWindow;
-  return { config: resolveConfig({ ...options.config, ...(contextWindow ? { contextWindow } : {}) }), limits };
+  return { config: resolveConfig({ ...options.config, ...(contextWindow ? { contextWindow } : {}) }), limits, native };
+}
+
+/** The native strategy of the `compaction` option, or `undefined` for ctxkit's own compaction. */
+function nativeStrategy(compaction: unknown): NativeCompactionStrategy | undefined {
+  if (compaction === undefined || compaction === 'client') return undefined;
+  const strategy = compaction as NativeCompactionStrategy | null;
+  if (typeof strategy === 'object' && strategy !== null && typeof strategy.start === 'function') return strategy;
+  // The strings of earlier versions name the call that replaces them.
+  const hint =
+    compaction === 'native' || compaction === 'auto'
+      ? ` (for '${compaction}', pass nativeCompaction('${compaction}'))`
+      : '';
+  throw new ConfigError({
+    message: `createContextManager: options.compaction must be 'client' or nativeCompaction(…), received ${JSON.stringify(compaction)}${hint}.`,
+    field: 'compaction',
+  });
 }
 
 /**

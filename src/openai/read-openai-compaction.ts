@@ -72,7 +72,7 @@ export interface ReadOpenAICompactionOptions {
  * turn as a `NativeCompaction` (provider, `api: 'openai-responses'`, model, payload).
  *
  * Append the turn to the history (and to the session store) as the compacted span's successor: a
- * manager with `compaction: 'native'` or `'auto'` takes it in on its next call, as it does an
+ * manager with `compaction: nativeCompaction(…)` takes it in on its next call, as it does an
  * item from `context_management`. The history then starts from its summary message; the store
  * gets a compaction entry with the payload verbatim; `stats().nativeCompactions` reports it with
  * its usage; the payload goes only to `model`, and the portable summary is written (once, with the

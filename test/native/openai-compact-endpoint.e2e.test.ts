@@ -9,6 +9,7 @@ import {
   createInMemorySessionStore,
   heuristicSummarizer,
   type Message,
+  nativeCompaction,
   nativeCompactionOf,
   type Summarizer,
 } from 'ctxkit';
@@ -52,7 +53,7 @@ async function session() {
     summarizer,
     store,
     sessionId,
-    compaction: 'native',
+    compaction: nativeCompaction('native'),
     onEvent: (event) => events.push(event),
   });
   const history: Message[] = [];
