@@ -3,20 +3,22 @@
 import { type ContextConfig, resolveConfig } from '../config/index.js';
 import { ConfigError } from '../errors.js';
 import { getModelLimits, type ModelLimits } from '../models/model-limits.js';
+import { describeValue } from '../validation/describe-value.js';
 import * as v from '../validation/light-schema.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import type { ContextManagerOptions } from './context-manager-types.js';
 import type { ContextEvent } from './events.js';
 import type { NativeCompactionStrategy } from './native-compactions.js';
 
-const optionsSchema = v.object({
-  summarizer: option.summarizer(),
-  counter: option.counter().optional(),
-  model: v.string({ error: 'must be a model id such as "gpt-4o"' }).optional(),
-  contextWindow: option.positive().optional(),
-  sessionId: v.string({ error: 'must be the id of a session in the store' }).optional(),
-  costAware: v.boolean({ error: 'must be true or false' }).optional(),
-});
+const optionsSchema = /* @__PURE__ */ (() =>
+  v.object({
+    summarizer: option.summarizer(),
+    counter: option.counter().optional(),
+    model: v.string({ error: 'must be a model id such as "gpt-4o"' }).optional(),
+    contextWindow: option.positive().optional(),
+    sessionId: v.string({ error: 'must be the id of a session in the store' }).optional(),
+    costAware: v.boolean({ error: 'must be true or false' }).optional(),
+  }))();
 
 /**
  * Checks `createContextManager`'s options and resolves its config (the window from the options,
@@ -61,7 +63,7 @@ function nativeStrategy(compaction: unknown): NativeCompactionStrategy | undefin
       ? ` (for '${compaction}', pass nativeCompaction('${compaction}'))`
       : '';
   throw new ConfigError({
-    message: `createContextManager: options.compaction must be 'client' or nativeCompaction(…), received ${JSON.stringify(compaction)}${hint}.`,
+    message: `createContextManager: options.compaction must be 'client' or nativeCompaction(…), received ${describeValue(compaction)}${hint}.`,
     field: 'compaction',
   });
 }

@@ -26,6 +26,7 @@ import { pinAnchors } from '../summarizing/anchors/pin-anchors.js';
 import { heuristicSummarizer } from '../summarizing/heuristic-summarizer.js';
 import type { Summarizer } from '../summarizing/summarizer-types.js';
 import type { AssistantMessage, Message, UserMessage } from '../types.js';
+import { describeValue } from '../validation/describe-value.js';
 import type { ContextEvent, NativeCompactionReport } from './events.js';
 import { firstKeptEntry } from './persist-compaction.js';
 
@@ -117,7 +118,7 @@ export function nativeCompaction(
 ): NativeCompactionStrategy {
   if (mode !== 'native' && mode !== 'auto') {
     throw new ConfigError({
-      message: `nativeCompaction: mode must be 'native' or 'auto', received ${JSON.stringify(mode)}.`,
+      message: `nativeCompaction: mode must be 'native' or 'auto', received ${describeValue(mode)}.`,
       field: 'mode',
     });
   }
