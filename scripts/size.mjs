@@ -30,10 +30,10 @@ const bundles = [
   {
     name: 'createContextManager + heuristicSummarizer + OpenAI Chat converters',
     code: `import { createContextManager, heuristicSummarizer } from 'ctxkit';
-import { fromOpenAIChat, fromOpenAIChatCompletion, toOpenAIChat } from 'ctxkit/openai';
+import { fromOpenAIChat, readOpenAIChatCompletion, toOpenAIChat } from 'ctxkit/openai';
 export const run = (options) => {
   const manager = createContextManager({ ...options, summarizer: heuristicSummarizer });
-  return { manager, toOpenAIChat, fromOpenAIChat, fromOpenAIChatCompletion };
+  return { manager, toOpenAIChat, fromOpenAIChat, readOpenAIChatCompletion };
 };`,
     budget: true,
   },
