@@ -10,7 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
-import { createContextManager, heuristicSummarizer, type Message, type ModelTarget } from 'ctxkit';
+import { createContextManager, heuristicSummarizer, type Message, type ModelTarget, nativeCompaction } from 'ctxkit';
 import { anthropicCompactionParams, fromAnthropicMessage, toAnthropic } from 'ctxkit/anthropic';
 import { createJsonlStore } from 'ctxkit/node';
 import { fromOpenAIResponse, openaiCompactionParams, toOpenAIResponses } from 'ctxkit/openai';
@@ -32,7 +32,7 @@ const manager = createContextManager({
   systemPrompt,
   store,
   sessionId,
-  compaction: 'auto', // ctxkit: native where the model has it, ctxkit's own compaction otherwise
+  compaction: nativeCompaction('auto'), // ctxkit: native where the model has it, ctxkit's own compaction otherwise
 });
 
 const gpt: ModelTarget = { provider: 'openai', api: 'openai-responses', model: 'gpt-5' };

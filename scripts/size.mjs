@@ -23,17 +23,17 @@ const analyze = process.argv.includes('--analyze');
  * weight is cut, and up only for a feature that must be on the manager's path, said in the changelog.
  */
 const GOAL_GZIP_BYTES = 50 * 1024;
-const CEILING_GZIP_BYTES = 68 * 1024;
+const CEILING_GZIP_BYTES = 61 * 1024;
 
 /** Programs a host writes; `budget` marks the one held to BUDGET_GZIP_BYTES. */
 const bundles = [
   {
     name: 'createContextManager + heuristicSummarizer + OpenAI Chat converters',
     code: `import { createContextManager, heuristicSummarizer } from 'ctxkit';
-import { fromOpenAIChat, fromOpenAIChatCompletion, toOpenAIChat } from 'ctxkit/openai';
+import { fromOpenAIChat, readOpenAIChatCompletion, toOpenAIChat } from 'ctxkit/openai';
 export const run = (options) => {
   const manager = createContextManager({ ...options, summarizer: heuristicSummarizer });
-  return { manager, toOpenAIChat, fromOpenAIChat, fromOpenAIChatCompletion };
+  return { manager, toOpenAIChat, fromOpenAIChat, readOpenAIChatCompletion };
 };`,
     budget: true,
   },

@@ -30,7 +30,11 @@ export type {
   NativeCompactionApi,
 } from './native-compaction.js';
 export { NATIVE_PAYLOAD_LIMIT } from './native-compaction.js';
-export { supportsNativeCompaction } from './manager/native-compactions.js';
+export {
+  type NativeCompactionStrategy,
+  nativeCompaction,
+  supportsNativeCompaction,
+} from './manager/native-compactions.js';
 export type { CompactionStrategy } from './manager/context-manager-types.js';
 export type { NativeCompactionEvent, NativeCompactionReport } from './manager/events.js';
 export {

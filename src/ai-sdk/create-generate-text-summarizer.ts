@@ -226,9 +226,10 @@ export function createGenerateTextSummarizer<Model, Tools = never>(
 }
 
 /** Anthropic's 5-minute breakpoint, as `@ai-sdk/anthropic` reads it from a message's provider options. */
-const ANTHROPIC_BREAKPOINT: ProviderOptions = Object.freeze({
-  anthropic: Object.freeze({ cacheControl: Object.freeze({ type: 'ephemeral' }) }),
-});
+const ANTHROPIC_BREAKPOINT: ProviderOptions = /* @__PURE__ */ (() =>
+  Object.freeze({
+    anthropic: Object.freeze({ cacheControl: Object.freeze({ type: 'ephemeral' }) }),
+  }))();
 
 /** The most cache breakpoints a request may carry (Anthropic's limit). */
 const MAX_BREAKPOINTS = 4;

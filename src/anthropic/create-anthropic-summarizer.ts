@@ -31,7 +31,7 @@ export const ANTHROPIC_NONSTREAMING_MAX_TOKENS = 21_333;
  * ANTHROPIC_NONSTREAMING_MODEL_LIMITS['claude-opus-4@20250514']; // 8192
  * ```
  */
-export const ANTHROPIC_NONSTREAMING_MODEL_LIMITS: Readonly<Record<string, number>> = Object.freeze({
+export const ANTHROPIC_NONSTREAMING_MODEL_LIMITS: Readonly<Record<string, number>> = /* @__PURE__ */ Object.freeze({
   'claude-opus-4@20250514': 8_192,
   'anthropic.claude-opus-4-1-20250805-v1:0': 8_192,
   'claude-opus-4-1@20250805': 8_192,

@@ -26,7 +26,7 @@ export interface AnthropicCompactionOptions {
  * `client.beta.messages.create`: the `compact-2026-01-12` beta and a `compact_20260112` context edit
  * whose trigger is `threshold` input tokens. The response then starts with a `compaction` block
  * whenever the API compacted; `fromAnthropicMessage` keeps it, and a manager with
- * `compaction: 'native'` takes it in.
+ * `compaction: nativeCompaction()` takes it in.
  *
  * @param options - The trigger, and optional instructions and pause.
  * @returns `{ betas, context_management }`.

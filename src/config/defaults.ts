@@ -126,13 +126,14 @@ export type ContextConfigInput = Partial<Omit<ContextConfig, 'toolOutput'>> & {
  *
  * @internal
  */
-export const DEFAULT_TOOL_OUTPUT_LIMITS: Readonly<ToolOutputLimits> = /* @__PURE__ */ Object.freeze({
-  maxLines: 2000,
-  maxBytes: 50 * 1024,
-  maxChars: 200 * 1024,
-  largeOutputThreshold: 200 * 1024,
-  truncateMode: 'head_tail',
-});
+export const DEFAULT_TOOL_OUTPUT_LIMITS: Readonly<ToolOutputLimits> = /* @__PURE__ */ (() =>
+  Object.freeze({
+    maxLines: 2000,
+    maxBytes: 50 * 1024,
+    maxChars: 200 * 1024,
+    largeOutputThreshold: 200 * 1024,
+    truncateMode: 'head_tail',
+  }))();
 
 /**
  * Tool-output limits known valid and complete, and frozen (so they stay so): the defaults, the
@@ -154,19 +155,20 @@ export const checkedToolOutputs = new WeakSet<object>([DEFAULT_TOOL_OUTPUT_LIMIT
  * const config = resolveConfig({ keepRecentTokens: DEFAULT_CONFIG.keepRecentTokens / 2 });
  * ```
  */
-export const DEFAULT_CONFIG: Readonly<ContextConfig> = /* @__PURE__ */ Object.freeze({
-  maxMessages: 50,
-  maxTokens: 8000,
-  keepRecent: 5,
-  keepRecentTokens: 20_000,
-  reserveTokens: 16_384,
-  toolCallCutoff: 10,
-  toolSummaryBatch: 30,
-  toolSummaryStrategy: 'llm',
-  toolSummaryBudget: 'scaled',
-  autoCompact: true,
-  contextWindow: undefined,
-  warningThreshold: 0.8,
-  compactionThreshold: undefined,
-  toolOutput: DEFAULT_TOOL_OUTPUT_LIMITS,
-});
+export const DEFAULT_CONFIG: Readonly<ContextConfig> = /* @__PURE__ */ (() =>
+  Object.freeze({
+    maxMessages: 50,
+    maxTokens: 8000,
+    keepRecent: 5,
+    keepRecentTokens: 20_000,
+    reserveTokens: 16_384,
+    toolCallCutoff: 10,
+    toolSummaryBatch: 30,
+    toolSummaryStrategy: 'llm',
+    toolSummaryBudget: 'scaled',
+    autoCompact: true,
+    contextWindow: undefined,
+    warningThreshold: 0.8,
+    compactionThreshold: undefined,
+    toolOutput: DEFAULT_TOOL_OUTPUT_LIMITS,
+  }))();

@@ -4,21 +4,22 @@
 import * as v from '../validation/light-schema.js';
 import { option } from '../validation/parse-options.js';
 
-const count = option.count();
-const positive = option.positive();
-const share = option.share();
+const count = /* @__PURE__ */ option.count();
+const positive = /* @__PURE__ */ option.positive();
+const share = /* @__PURE__ */ option.share();
 
 /** The strategies of {@link ToolSummaryStrategy}, shared by every validator. @internal */
-export const toolSummaryStrategySchema = v.enumOf(['llm', 'heuristic', 'off']);
+export const toolSummaryStrategySchema = /* @__PURE__ */ v.enumOf(['llm', 'heuristic', 'off']);
 
 /** The check of {@link ToolOutputLimits}, every field optional. @internal */
-export const toolOutputSchema = v.strictObject({
-  maxLines: positive.optional(),
-  maxBytes: positive.optional(),
-  maxChars: positive.optional(),
-  largeOutputThreshold: positive.optional(),
-  truncateMode: v.enumOf(['head', 'head_tail']).optional(),
-});
+export const toolOutputSchema = /* @__PURE__ */ (() =>
+  v.strictObject({
+    maxLines: positive.optional(),
+    maxBytes: positive.optional(),
+    maxChars: positive.optional(),
+    largeOutputThreshold: positive.optional(),
+    truncateMode: v.enumOf(['head', 'head_tail']).optional(),
+  }))();
 
 /**
  * The check of the `ContextConfigInput` settings, equal to `contextConfigSchema`: unknown keys are
@@ -26,19 +27,20 @@ export const toolOutputSchema = v.strictObject({
  *
  * @internal
  */
-export const configInputSchema = v.strictObject({
-  maxMessages: positive.optional(),
-  maxTokens: count.optional(),
-  keepRecent: count.optional(),
-  keepRecentTokens: count.optional(),
-  reserveTokens: count.optional(),
-  toolCallCutoff: count.optional(),
-  toolSummaryBatch: count.optional(),
-  toolSummaryStrategy: toolSummaryStrategySchema.optional(),
-  toolSummaryBudget: v.enumOf(['scaled', 'reference']).optional(),
-  autoCompact: v.boolean().optional(),
-  contextWindow: positive.optional(),
-  warningThreshold: share.optional(),
-  compactionThreshold: share.optional(),
-  toolOutput: toolOutputSchema.optional(),
-});
+export const configInputSchema = /* @__PURE__ */ (() =>
+  v.strictObject({
+    maxMessages: positive.optional(),
+    maxTokens: count.optional(),
+    keepRecent: count.optional(),
+    keepRecentTokens: count.optional(),
+    reserveTokens: count.optional(),
+    toolCallCutoff: count.optional(),
+    toolSummaryBatch: count.optional(),
+    toolSummaryStrategy: toolSummaryStrategySchema.optional(),
+    toolSummaryBudget: v.enumOf(['scaled', 'reference']).optional(),
+    autoCompact: v.boolean().optional(),
+    contextWindow: positive.optional(),
+    warningThreshold: share.optional(),
+    compactionThreshold: share.optional(),
+    toolOutput: toolOutputSchema.optional(),
+  }))();

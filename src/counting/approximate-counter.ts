@@ -32,11 +32,12 @@ export interface ApproximateCounterOptions {
   scale?: number;
 }
 
-const optionsSchema = v.strictObject({
-  imageTokens: option.tokens().optional(),
-  messageOverhead: option.tokens().optional(),
-  scale: v.number({ error: 'must be a finite number > 0' }).gt(0, 'must be a finite number > 0').optional(),
-});
+const optionsSchema = /* @__PURE__ */ (() =>
+  v.strictObject({
+    imageTokens: option.tokens().optional(),
+    messageOverhead: option.tokens().optional(),
+    scale: v.number({ error: 'must be a finite number > 0' }).gt(0, 'must be a finite number > 0').optional(),
+  }))();
 
 /**
  * Creates a script-aware token estimator. It needs no tokenizer tables, reads the text once, and
@@ -91,4 +92,4 @@ export function createApproximateCounter(options: ApproximateCounterOptions = {}
  * approximateCounter.count('hello world'); // 2
  * ```
  */
-export const approximateCounter: TokenCounter = createApproximateCounter();
+export const approximateCounter: TokenCounter = /* @__PURE__ */ createApproximateCounter();

@@ -47,12 +47,13 @@ export const IMAGE_TOKENS = 1200;
  * referenceCounter.count('hello world'); // 3
  * ```
  */
-export const referenceCounter: TokenCounter = /* @__PURE__ */ Object.freeze({
-  name: 'reference',
-  imageTokens: IMAGE_TOKENS,
-  messageOverhead: 0,
-  count: (text: string) => {
-    assertStringArgument(text, 'referenceCounter.count', 'text');
-    return Math.ceil(codePointLength(text) / 4);
-  },
-});
+export const referenceCounter: TokenCounter = /* @__PURE__ */ (() =>
+  Object.freeze({
+    name: 'reference',
+    imageTokens: IMAGE_TOKENS,
+    messageOverhead: 0,
+    count: (text: string) => {
+      assertStringArgument(text, 'referenceCounter.count', 'text');
+      return Math.ceil(codePointLength(text) / 4);
+    },
+  }))();

@@ -1,4 +1,3 @@
-import { toJSONSchema } from 'zod';
 import { ConfigError } from '../errors.js';
 import { createContextManager } from '../manager/context-manager.js';
 import type { ContextManager, ContextManagerOptions } from '../manager/context-manager-types.js';
@@ -120,21 +119,32 @@ function systemText(request: LangChainModelRequest): string | undefined {
   return text.length > 0 ? text : undefined;
 }
 
+/**
+ * A tool's parameters as JSON Schema: a JSON Schema as given; a zod 4 schema's through its own
+ * `toJSONSchema()` (so this entry does not bundle zod's converter), any other Standard JSON Schema
+ * (`~standard.jsonSchema`, e.g. zod/mini) through that; `undefined` (not counted) for a zod 3
+ * schema or one that cannot be converted.
+ */
+function jsonSchemaOf(schema: unknown): unknown {
+  if (!isObject(schema)) return schema;
+  try {
+    if (typeof schema.toJSONSchema === 'function') return schema.toJSONSchema();
+    const standard = schema['~standard'];
+    const converter = isObject(standard) && isObject(standard.jsonSchema) ? standard.jsonSchema : undefined;
+    if (typeof converter?.input === 'function') return converter.input({ target: 'draft-2020-12' });
+  } catch {
+    return undefined;
+  }
+  return '_zod' in schema || '_def' in schema ? undefined : schema;
+}
+
 /** The tools as the provider will see them, near enough to count: name, description, JSON schema. */
 function describeTools(tools: readonly unknown[] | undefined): unknown[] | undefined {
   if (!Array.isArray(tools) || tools.length === 0) return undefined;
   return tools.map((tool) => {
     if (!isObject(tool)) return tool;
     if (typeof tool.name !== 'string' || !('schema' in tool)) return { ...tool };
-    let parameters: unknown = tool.schema;
-    if (isObject(parameters) && '_zod' in parameters) {
-      try {
-        parameters = toJSONSchema(parameters as never);
-      } catch {
-        parameters = undefined;
-      }
-    } else if (isObject(parameters) && '_def' in parameters) parameters = undefined; // zod 3: not counted
-    return { name: tool.name, description: tool.description, parameters };
+    return { name: tool.name, description: tool.description, parameters: jsonSchemaOf(tool.schema) };
   });
 }
 

@@ -10,6 +10,7 @@ import type { SessionStore } from '../session/session-store.js';
 import type { Summarizer } from '../summarizing/summarizer-types.js';
 import type { Message, Usage } from '../types.js';
 import type { ContextEvent } from './events.js';
+import type { NativeCompactionStrategy } from './native-compactions.js';
 import type { ContextStats } from './stats.js';
 
 // The host-facing types of the context manager; the behaviour is in context-manager.ts.
@@ -85,14 +86,14 @@ export interface ContextManagerOptions {
    */
   calibrate?: boolean;
   /**
-   * Who compacts: `'client'` (ctxkit's summarizer), `'native'` (the provider, through the request
-   * options of {@link ContextManager.nativeCompaction}, with ctxkit's compaction kept as the
-   * fallback) or `'auto'` (native where the call's model supports it). Pass `target` on each call.
+   * Who compacts: `'client'` (ctxkit's summarizer) or the provider, with `nativeCompaction('native')`
+   * or `nativeCompaction('auto')` (through the request options of
+   * {@link ContextManager.nativeCompaction}, with ctxkit's compaction kept as the fallback). Pass
+   * `target` on each call. Native compaction's code is bundled only by a host that imports
+   * `nativeCompaction`.
    * @default 'client'
    */
   compaction?: CompactionStrategy;
-  /** Which models compact natively under `compaction: 'auto'`. @default supportsNativeCompaction */
-  supportsNativeCompaction?: (target: ModelTarget) => boolean;
 }
 
 /**
@@ -134,7 +135,7 @@ export interface CallOptions {
   /** Aborts summarizer calls. */
   signal?: AbortSignal;
   /**
-   * The model this call goes to. With `compaction: 'native'` or `'auto'`, a native compaction's
+   * The model this call goes to. With `compaction: nativeCompaction(…)`, a native compaction's
    * payload is sent only when this is the provider, API and model that made it; any other target
    * (or none) gets the portable summary.
    */
@@ -203,16 +204,21 @@ export interface ContextManager {
    * count: a tenth below ctxkit's own trigger (at least 50,000 for Anthropic), so the provider
    * acts first and ctxkit's compaction stays the fallback. Hand it to the adapter's request
    * options (`anthropicCompactionParams`, `openaiCompactionParams`). `undefined` with
-   * `compaction: 'client'`, for an API without native compaction, or (under `'auto'`) a model
+   * `compaction: 'client'`, for an API without native compaction, or (under `nativeCompaction('auto')`) a model
    * without it.
    */
   nativeCompaction(target: ModelTarget): { threshold: number } | undefined;
 }
 
 /**
- * How the manager compacts: `'client'` (ctxkit summarizes, today's behaviour), `'native'` (the
- * provider compacts on its side where the call's API supports it; ctxkit keeps the payload and a
- * portable summary, and its own compaction stays armed as the fallback) or `'auto'` (native where
- * the call's provider and model support it, see {@link supportsNativeCompaction}; client otherwise).
+ * How the manager compacts: `'client'` (ctxkit summarizes) or a {@link NativeCompactionStrategy}
+ * from `nativeCompaction('native' | 'auto')` (the provider compacts on its side where the call's
+ * API, or under `'auto'` its model, supports it; ctxkit keeps the payload and a portable summary,
+ * and its own compaction stays armed as the fallback).
+ *
+ * @example
+ * ```ts
+ * const strategy: CompactionStrategy = nativeCompaction('auto');
+ * ```
  */
-export type CompactionStrategy = 'client' | 'native' | 'auto';
+export type CompactionStrategy = 'client' | NativeCompactionStrategy;

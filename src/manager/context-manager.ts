@@ -4,7 +4,6 @@ import type { ContextUsage } from '../counting/context-usage.js';
 import { countMessageTokens } from '../counting/count-message-tokens.js';
 import { countExtras } from '../counting/estimate-context-tokens.js';
 import { isContextOverflow } from '../models/is-context-overflow.js';
-import { isNativeCompactionRefusal } from '../models/is-native-compaction-refusal.js';
 import { checkPricing, getModelPricing, type ModelPricing } from '../models/model-pricing.js';
 import { addSpendChecked, emptySpend } from '../models/usage-cost.js';
 import { withoutAwaitedResults } from '../pipeline/awaited-approvals.js';
@@ -25,7 +24,7 @@ import { isAbort } from './internal/overflow-reply.js';
 import { ManagedHistory } from './managed-history.js';
 import { ManagerCompaction } from './manager-compaction.js';
 import { callListener, resolveManagerOptions } from './manager-options.js';
-import { NativeCompactions, supportsNativeCompaction } from './native-compactions.js';
+import type { NativeCompactions } from './native-compactions.js';
 import { recoverFromOverflow } from './overflow-recovery.js';
 import { SentProjection } from './sent-projection.js';
 import { buildBreakdown, oldestAge } from './stats.js';
@@ -130,9 +129,8 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     belowWarning: () => accounting.belowWarning(),
   });
 
-  const natives = new NativeCompactions({
-    strategy: options.compaction ?? 'client',
-    supports: options.supportsNativeCompaction ?? supportsNativeCompaction,
+  // Native compaction is the host's opt-in (`nativeCompaction()`): without it, none of its code is bundled.
+  const natives = resolved.native?.start({
     config,
     counter,
     summarizer: options.summarizer,
@@ -164,13 +162,13 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     try {
       checkArray(input, where);
       // Stage 0: a native compaction the provider returned starts the history from its summary.
-      const adopted = natives.intake(input);
+      const adopted = natives?.intake(input);
       const list = adopted ?? input;
       const mode = adopted !== undefined && where === 'append' ? 'prepare' : where;
       const taken = mode === 'append' ? state.append(list, mode, callOptions) : state.take(list, mode, callOptions);
       const done = (startsTurn: boolean) => {
         const result = finish(startsTurn, where, callOptions);
-        return natives.enabled ? resolveNative(result, callOptions) : result;
+        return natives === undefined ? result : resolveNative(natives, result, callOptions);
       };
       if (typeof taken !== 'boolean') return taken.then(done);
       const result = done(taken);
@@ -211,7 +209,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     const pays =
       request &&
       policy !== undefined &&
-      !natives.enabled &&
+      natives === undefined &&
       usage.level !== 'compact' &&
       policy.shouldCompact(usage.tokens);
     if (request) policy?.requested();
@@ -236,7 +234,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     try {
       // An opaque native summary gets its portable summary first: ctxkit's summary updates that text.
       if (
-        natives.enabled &&
+        natives !== undefined &&
         state.history.some((message) => message.meta?.native?.summary === undefined && message.meta?.native)
       ) {
         state.replace(await natives.summarizeAll(state.history, callOptions));
@@ -280,6 +278,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
 
   /** The last stage with native compaction on: what is sent resolved for the call's model. */
   async function resolveNative(
+    natives: NativeCompactions,
     result: PrepareResult | Promise<PrepareResult>,
     callOptions: CallOptions,
   ): Promise<PrepareResult> {
@@ -301,6 +300,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
 
   /** A provider refused a native payload: the portable summaries take its place, and the call is tried once more. */
   async function runWithNativeRecovery<T>(
+    natives: NativeCompactions,
     input: readonly Message[],
     call: (messages: Message[]) => Promise<T>,
     callOptions: CallOptions,
@@ -309,7 +309,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     try {
       return await recoverFromOverflow(parts, input, call, callOptions);
     } catch (error) {
-      if (!isNativeCompactionRefusal(error) || !natives.holdsNative(state.history)) throw error;
+      if (!natives.refused(error, state.history)) throw error;
       const portable = await natives.refuse(state.history, callOptions, error);
       state.replace(portable);
       state.handOut();
@@ -333,7 +333,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       let continued = state.continuation(history) ?? [...history];
       // An opaque native summary gets its portable summary first: ctxkit's summary updates that text.
       if (
-        natives.enabled &&
+        natives !== undefined &&
         continued.some((message) => message.meta?.native && message.meta.native.summary === undefined)
       ) {
         continued = await natives.summarizeAll(continued, callOptions);
@@ -349,11 +349,11 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
           invalidArgument('runWithOverflowRecovery', 'call', 'a function that calls the model', call),
         );
       }
-      if (natives.enabled) return runWithNativeRecovery(input, call, callOptions);
+      if (natives !== undefined) return runWithNativeRecovery(natives, input, call, callOptions);
       return recoverFromOverflow({ prepare, compaction, state, reported, isOverflow, turns }, input, call, callOptions);
     },
     nativeCompaction(target) {
-      const threshold = natives.threshold(target);
+      const threshold = natives?.threshold(target);
       return threshold === undefined ? undefined : { threshold };
     },
     stats(history) {
@@ -376,7 +376,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
         usage,
         cost: spent,
         calibration: calibration.snapshot(),
-        nativeCompactions: natives.reports.map((report) => ({ ...report })),
+        nativeCompactions: natives?.reports.map((report) => ({ ...report })) ?? [],
       };
     },
   };

@@ -153,7 +153,7 @@ export interface NativeCompactionReport {
 /**
  * A provider-native compaction the manager took in (`adopted`), whose portable summary it wrote
  * (`summarized`, one summarizer call), or whose payload a provider refused so the portable summary
- * took its place (`refused`). Only with `compaction: 'native'` or `'auto'`.
+ * took its place (`refused`). Only with `compaction: nativeCompaction(…)`.
  *
  * @example
  * ```ts

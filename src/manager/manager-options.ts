@@ -3,20 +3,23 @@
 import { type ContextConfig, resolveConfig } from '../config/index.js';
 import { ConfigError } from '../errors.js';
 import { getModelLimits, type ModelLimits } from '../models/model-limits.js';
+import { describeValue } from '../validation/describe-value.js';
 import * as v from '../validation/light-schema.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import type { ContextManagerOptions } from './context-manager-types.js';
 import type { ContextEvent } from './events.js';
+import type { NativeCompactionStrategy } from './native-compactions.js';
 
-const optionsSchema = v.object({
-  summarizer: option.summarizer(),
-  counter: option.counter().optional(),
-  model: v.string({ error: 'must be a model id such as "gpt-4o"' }).optional(),
-  contextWindow: option.positive().optional(),
-  sessionId: v.string({ error: 'must be the id of a session in the store' }).optional(),
-  costAware: v.boolean({ error: 'must be true or false' }).optional(),
-  calibrate: v.boolean({ error: 'must be true or false' }).optional(),
-});
+const optionsSchema = /* @__PURE__ */ (() =>
+  v.object({
+    summarizer: option.summarizer(),
+    counter: option.counter().optional(),
+    model: v.string({ error: 'must be a model id such as "gpt-4o"' }).optional(),
+    contextWindow: option.positive().optional(),
+    sessionId: v.string({ error: 'must be the id of a session in the store' }).optional(),
+    costAware: v.boolean({ error: 'must be true or false' }).optional(),
+    calibrate: v.boolean({ error: 'must be true or false' }).optional(),
+  }))();
 
 /**
  * Checks `createContextManager`'s options and resolves its config (the window from the options,
@@ -28,8 +31,10 @@ const optionsSchema = v.object({
 export function resolveManagerOptions(options: ContextManagerOptions): {
   config: ContextConfig;
   limits: ModelLimits | undefined;
+  native: NativeCompactionStrategy | undefined;
 } {
   parseOptions('createContextManager', optionsSchema, options ?? {});
+  const native = nativeStrategy(options.compaction);
   if (options.store !== undefined && options.sessionId === undefined) {
     throw new ConfigError({
       message:
@@ -45,7 +50,23 @@ export function resolveManagerOptions(options: ContextManagerOptions): {
     });
   }
   const contextWindow = options.contextWindow ?? options.config?.contextWindow ?? limits?.contextWindow;
-  return { config: resolveConfig({ ...options.config, ...(contextWindow ? { contextWindow } : {}) }), limits };
+  return { config: resolveConfig({ ...options.config, ...(contextWindow ? { contextWindow } : {}) }), limits, native };
+}
+
+/** The native strategy of the `compaction` option, or `undefined` for ctxkit's own compaction. */
+function nativeStrategy(compaction: unknown): NativeCompactionStrategy | undefined {
+  if (compaction === undefined || compaction === 'client') return undefined;
+  const strategy = compaction as NativeCompactionStrategy | null;
+  if (typeof strategy === 'object' && strategy !== null && typeof strategy.start === 'function') return strategy;
+  // The strings of earlier versions name the call that replaces them.
+  const hint =
+    compaction === 'native' || compaction === 'auto'
+      ? ` (for '${compaction}', pass nativeCompaction('${compaction}'))`
+      : '';
+  throw new ConfigError({
+    message: `createContextManager: options.compaction must be 'client' or nativeCompaction(…), received ${describeValue(compaction)}${hint}.`,
+    field: 'compaction',
+  });
 }
 
 /**

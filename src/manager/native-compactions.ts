@@ -1,6 +1,7 @@
 import type { ContextConfig } from '../config/index.js';
 import type { TokenCounter } from '../counting/token-counter.js';
-import { CompactionError } from '../errors.js';
+import { CompactionError, ConfigError } from '../errors.js';
+import { isNativeCompactionRefusal } from '../models/is-native-compaction-refusal.js';
 import {
   type CompactionUsage,
   jsonBytes,
@@ -25,9 +26,15 @@ import { pinAnchors } from '../summarizing/anchors/pin-anchors.js';
 import { heuristicSummarizer } from '../summarizing/heuristic-summarizer.js';
 import type { Summarizer } from '../summarizing/summarizer-types.js';
 import type { AssistantMessage, Message, UserMessage } from '../types.js';
-import type { CallOptions, CompactionStrategy } from './context-manager-types.js';
+import { describeValue } from '../validation/describe-value.js';
 import type { ContextEvent, NativeCompactionReport } from './events.js';
 import { firstKeptEntry } from './persist-compaction.js';
+
+/** What a call's options give native compaction (the manager's `CallOptions`, which names this module's strategy). */
+interface CallOptions {
+  signal?: AbortSignal;
+  target?: ModelTarget;
+}
 
 /** Models whose native compaction ctxkit knows, by API (the `'auto'` strategy's default table). */
 const KNOWN_MODELS: Record<string, RegExp> = {
@@ -40,8 +47,7 @@ const KNOWN_MODELS: Record<string, RegExp> = {
 /**
  * Whether ctxkit knows `target` to compact natively: Anthropic's Messages API for Claude 4.6 models
  * and later, OpenAI's Responses API for GPT-5 models and later. Other APIs (Chat Completions, the AI
- * SDK) never do. Used by `compaction: 'auto'`; pass `supportsNativeCompaction` to the manager to use
- * your own table.
+ * SDK) never do. Used by `nativeCompaction('auto')`; pass `supports` to it to use your own table.
  *
  * @param target - The model of the call.
  * @returns `true` when native compaction is known to work there.
@@ -67,10 +73,67 @@ const CHARS_PER_TOKEN = 4;
 /** Anthropic's smallest `compact_20260112` trigger. */
 const ANTHROPIC_MIN_TRIGGER = 50_000;
 
+/**
+ * Native compaction for {@link createContextManager}'s `compaction` option: the provider compacts on
+ * its side where the call's API supports it (`'native'`), or where the call's model is known to
+ * (`'auto'`, see {@link supportsNativeCompaction}); ctxkit keeps the payload and a portable summary,
+ * and its own compaction stays armed as the fallback. Made by {@link nativeCompaction}: a host that
+ * never imports it does not bundle this code.
+ *
+ * @example
+ * ```ts
+ * const strategy: NativeCompactionStrategy = nativeCompaction('auto');
+ * ```
+ */
+export interface NativeCompactionStrategy {
+  /** `'native'`: wherever the call's API compacts natively; `'auto'`: where `supports(target)` says so. */
+  readonly mode: 'native' | 'auto';
+  /** Which models compact natively under `'auto'`. */
+  readonly supports: (target: ModelTarget) => boolean;
+  /** Starts the manager's native compactions. @internal */
+  readonly start: (parts: NativeCompactionParts) => NativeCompactions;
+}
+
+/**
+ * Turns on provider-native compaction for a manager: pass the result as `compaction`. With it the
+ * manager takes in a compaction the provider returned, sends its payload only to the provider, API
+ * and model that made it, writes the portable summary when another model needs it, and recovers
+ * once when a provider refuses a payload. Pass `target` on each call, and hand
+ * {@link ContextManager.nativeCompaction}'s threshold to the adapter's request options.
+ *
+ * @param mode - `'native'` (every call to an API that compacts natively) or `'auto'` (only models
+ *   `supports` knows to compact). @default 'native'
+ * @param options - `supports`: which models compact natively under `'auto'`
+ *   (@default {@link supportsNativeCompaction}).
+ * @returns The strategy to pass as `createContextManager`'s `compaction` option.
+ *
+ * @example
+ * ```ts
+ * const manager = createContextManager({ model: 'claude-sonnet-4-6', summarizer, compaction: nativeCompaction('auto') });
+ * ```
+ */
+export function nativeCompaction(
+  mode: 'native' | 'auto' = 'native',
+  options: { supports?: (target: ModelTarget) => boolean } = {},
+): NativeCompactionStrategy {
+  if (mode !== 'native' && mode !== 'auto') {
+    throw new ConfigError({
+      message: `nativeCompaction: mode must be 'native' or 'auto', received ${describeValue(mode)}.`,
+      field: 'mode',
+    });
+  }
+  const supports = options?.supports ?? supportsNativeCompaction;
+  if (typeof supports !== 'function') {
+    throw new ConfigError({
+      message: 'nativeCompaction: options.supports must be a function (target) => boolean, or left out.',
+      field: 'supports',
+    });
+  }
+  return { mode, supports, start: (parts) => new NativeCompactions(mode, supports, parts) };
+}
+
 /** What {@link NativeCompactions} needs from the manager. @internal */
-interface NativeCompactionParts {
-  strategy: CompactionStrategy;
-  supports: (target: ModelTarget) => boolean;
+export interface NativeCompactionParts {
   config: ContextConfig;
   counter: TokenCounter;
   summarizer: Summarizer;
@@ -111,18 +174,17 @@ export class NativeCompactions {
   private readonly pending: Promise<void>[] = [];
   readonly reports: NativeCompactionReport[] = [];
 
-  constructor(private readonly parts: NativeCompactionParts) {}
-
-  /** Whether native compaction is on at all. */
-  get enabled(): boolean {
-    return this.parts.strategy !== 'client';
-  }
+  constructor(
+    private readonly mode: 'native' | 'auto',
+    private readonly supports: (target: ModelTarget) => boolean,
+    private readonly parts: NativeCompactionParts,
+  ) {}
 
   /** Whether a call to `target` should ask for native compaction. */
   wants(target: ModelTarget | undefined): boolean {
-    if (!this.enabled || target === undefined) return false;
+    if (target === undefined) return false;
     if (target.api !== 'anthropic-messages' && target.api !== 'openai-responses') return false;
-    return this.parts.strategy === 'native' || this.parts.supports(target);
+    return this.mode === 'native' || this.supports(target);
   }
 
   /**
@@ -143,7 +205,6 @@ export class NativeCompactions {
    * end and stops at a summary message already in place; `undefined` when there is nothing new.
    */
   intake(input: readonly Message[], from = 0): Message[] | undefined {
-    if (!this.enabled) return undefined;
     for (let index = input.length - 1; index >= from; index--) {
       const message = input[index]!;
       // A summary in place (native or ctxkit's): what precedes it is replaced already.
@@ -290,9 +351,9 @@ export class NativeCompactions {
     return next;
   }
 
-  /** Whether the history holds a native payload that may still be sent. */
-  holdsNative(history: readonly Message[]): boolean {
-    return history.some((message) => message.meta?.native !== undefined);
+  /** Whether `error` is a provider's refusal of a payload that `history` may still send. */
+  refused(error: unknown, history: readonly Message[]): boolean {
+    return isNativeCompactionRefusal(error) && history.some((message) => message.meta?.native !== undefined);
   }
 
   /**

@@ -33,12 +33,13 @@ export interface MemoryToolLimits {
  * console.log(DEFAULT_MEMORY_TOOL_LIMITS.maxFileBytes); // 102400
  * ```
  */
-export const DEFAULT_MEMORY_TOOL_LIMITS: Readonly<MemoryToolLimits> = Object.freeze({
-  maxFileBytes: 100 * 1024,
-  maxViewCharacters: 20_000,
-  maxFiles: 1000,
-  maxDirectories: 1000,
-});
+export const DEFAULT_MEMORY_TOOL_LIMITS: Readonly<MemoryToolLimits> = /* @__PURE__ */ (() =>
+  Object.freeze({
+    maxFileBytes: 100 * 1024,
+    maxViewCharacters: 20_000,
+    maxFiles: 1000,
+    maxDirectories: 1000,
+  }))();
 
 /**
  * What one call of the tool returns: text for the model, or an error message for the model (send it

@@ -22,9 +22,8 @@ function archivedPlaceholderText(result: ToolResultMessage): string {
   return `[archived ${id}: ${formatSize(characters)} chars; recall ${id}]`;
 }
 /** The content of every synthetic result of an unanswered call: one frozen array, shared. @internal */
-export const MISSING_CONTENT: readonly TextContent[] = /* @__PURE__ */ Object.freeze([
-  Object.freeze({ type: 'text' as const, text: MISSING_RESULT_TEXT }),
-]);
+export const MISSING_CONTENT: readonly TextContent[] = /* @__PURE__ */ (() =>
+  Object.freeze([Object.freeze({ type: 'text' as const, text: MISSING_RESULT_TEXT })]))();
 const PLACEHOLDER_META = /* @__PURE__ */ Object.freeze({ agentVisible: true, kind: 'tool_result_archived' });
 const MISSING_META = /* @__PURE__ */ Object.freeze({ kind: 'tool_result', userVisible: false });
 const ARCHIVED_META = /* @__PURE__ */ Object.freeze({ agentVisible: false, kind: 'tool_result_archived' });

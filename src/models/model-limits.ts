@@ -47,113 +47,117 @@ const limits = (contextWindow: number, maxOutputTokens: number): ModelLimits =>
  * their native window, which local servers often cut (Ollama loads 2,048–4,096 by default): pass
  * the window your server actually loads.
  */
-export const MODEL_LIMITS: Readonly<Record<string, ModelLimits>> = /* @__PURE__ */ Object.freeze({
-  // OpenAI (platform model pages)
-  'gpt-5': limits(400_000, 128_000),
-  'gpt-5-mini': limits(400_000, 128_000),
-  'gpt-5-nano': limits(400_000, 128_000),
-  'gpt-5-chat': limits(128_000, 16_384),
-  'gpt-5.1': limits(400_000, 128_000),
-  'gpt-5.1-chat': limits(128_000, 16_384),
-  'gpt-5.2': limits(400_000, 128_000),
-  'gpt-4.1': limits(1_047_576, 32_768),
-  'gpt-4o': limits(128_000, 16_384),
-  'gpt-4o-2024-05-13': limits(128_000, 4_096),
-  'gpt-4o-mini': limits(128_000, 16_384),
-  'chatgpt-4o': limits(128_000, 16_384),
-  'gpt-4-turbo': limits(128_000, 4_096),
-  'gpt-4-0125': limits(128_000, 4_096), // gpt-4-turbo snapshots
-  'gpt-4-1106': limits(128_000, 4_096),
-  'gpt-4': limits(8_192, 8_192),
-  'gpt-4-32k': limits(32_768, 8_192), // legacy; output as gpt-4's
-  'gpt-3.5-turbo': limits(16_385, 4_096),
-  o1: limits(200_000, 100_000),
-  'o1-mini': limits(128_000, 65_536),
-  'o1-preview': limits(128_000, 32_768),
-  o3: limits(200_000, 100_000),
-  'o3-mini': limits(200_000, 100_000),
-  'o4-mini': limits(200_000, 100_000),
-  'gpt-oss-120b': limits(131_072, 131_072),
-  'gpt-oss-20b': limits(131_072, 131_072),
-  // Anthropic (models overview; 1M windows need a beta header, so 200K here)
-  'claude-opus-4-6': limits(200_000, 128_000),
-  'claude-sonnet-4-6': limits(200_000, 64_000),
-  'claude-opus-4-5': limits(200_000, 64_000),
-  'claude-opus-4-1': limits(200_000, 32_000),
-  'claude-opus-4': limits(200_000, 32_000),
-  'claude-sonnet-4-5': limits(200_000, 64_000),
-  'claude-sonnet-4': limits(200_000, 64_000),
-  'claude-haiku-4-5': limits(200_000, 64_000),
-  'claude-3-7-sonnet': limits(200_000, 64_000),
-  'claude-3-5-sonnet': limits(200_000, 8_192),
-  'claude-3-5-haiku': limits(200_000, 8_192),
-  'claude-3-opus': limits(200_000, 4_096),
-  'claude-3-sonnet': limits(200_000, 4_096),
-  'claude-3-haiku': limits(200_000, 4_096),
-  // Google (input token limit, output token limit)
-  'gemini-3.1-pro': limits(1_048_576, 65_536),
-  'gemini-3-pro': limits(1_048_576, 65_536),
-  'gemini-2.5-pro': limits(1_048_576, 65_536),
-  'gemini-2.5-flash': limits(1_048_576, 65_536),
-  'gemini-2.5-flash-lite': limits(1_048_576, 65_536),
-  'gemini-2.0-flash': limits(1_048_576, 8_192),
-  'gemini-1.5-pro': limits(2_097_152, 8_192),
-  'gemini-1.5-flash': limits(1_048_576, 8_192),
-  // xAI
-  'grok-4': limits(256_000, 64_000),
-  'grok-code-fast-1': limits(256_000, 10_000),
-  'grok-3': limits(131_072, 16_384),
-  'grok-3-mini': limits(131_072, 16_384),
-  // Mistral
-  'mistral-large': limits(131_072, 8_192),
-  'mistral-medium': limits(131_072, 8_192),
-  'mistral-small': limits(131_072, 8_192),
-  'mistral-nemo': limits(131_072, 8_192),
-  'mistral-7b': limits(32_768, 8_192),
-  ministral: limits(131_072, 8_192),
-  'mixtral-8x7b': limits(32_768, 8_192),
-  'mixtral-8x22b': limits(65_536, 8_192),
-  codestral: limits(256_000, 8_192),
-  'codestral-2405': limits(32_768, 8_192),
-  'codestral-22b': limits(32_768, 8_192),
-  devstral: limits(131_072, 8_192),
-  // DeepSeek (API) and open models (model cards)
-  'deepseek-chat': limits(128_000, 8_192),
-  'deepseek-reasoner': limits(128_000, 64_000),
-  'deepseek-v3': limits(128_000, 8_192),
-  'deepseek-v3.1': limits(128_000, 8_192),
-  'deepseek-v3.2': limits(128_000, 8_192),
-  'deepseek-r1': limits(128_000, 32_768),
-  'llama-3': limits(8_192, 8_192),
-  'llama-3.1': limits(131_072, 8_192),
-  'llama-3.2': limits(131_072, 8_192),
-  'llama-3.3': limits(131_072, 8_192),
-  'llama-4': limits(131_072, 8_192), // cards say 10M (Scout) / 1M (Maverick); hosts serve far less
-  'qwen2.5': limits(32_768, 8_192), // 131,072 only with YaRN enabled
-  qwen3: limits(32_768, 8_192), // 131,072 only with YaRN enabled
-  'qwen3-coder': limits(262_144, 65_536),
-  'gemma-2': limits(8_192, 8_192),
-  'gemma-3': limits(131_072, 8_192),
-  'gemma-3-1b': limits(32_768, 8_192),
-  'kimi-k2': limits(131_072, 16_384),
-});
+export const MODEL_LIMITS: Readonly<Record<string, ModelLimits>> = /* @__PURE__ */ (() =>
+  Object.freeze({
+    // OpenAI (platform model pages)
+    'gpt-5': limits(400_000, 128_000),
+    'gpt-5-mini': limits(400_000, 128_000),
+    'gpt-5-nano': limits(400_000, 128_000),
+    'gpt-5-chat': limits(128_000, 16_384),
+    'gpt-5.1': limits(400_000, 128_000),
+    'gpt-5.1-chat': limits(128_000, 16_384),
+    'gpt-5.2': limits(400_000, 128_000),
+    'gpt-4.1': limits(1_047_576, 32_768),
+    'gpt-4o': limits(128_000, 16_384),
+    'gpt-4o-2024-05-13': limits(128_000, 4_096),
+    'gpt-4o-mini': limits(128_000, 16_384),
+    'chatgpt-4o': limits(128_000, 16_384),
+    'gpt-4-turbo': limits(128_000, 4_096),
+    'gpt-4-0125': limits(128_000, 4_096), // gpt-4-turbo snapshots
+    'gpt-4-1106': limits(128_000, 4_096),
+    'gpt-4': limits(8_192, 8_192),
+    'gpt-4-32k': limits(32_768, 8_192), // legacy; output as gpt-4's
+    'gpt-3.5-turbo': limits(16_385, 4_096),
+    o1: limits(200_000, 100_000),
+    'o1-mini': limits(128_000, 65_536),
+    'o1-preview': limits(128_000, 32_768),
+    o3: limits(200_000, 100_000),
+    'o3-mini': limits(200_000, 100_000),
+    'o4-mini': limits(200_000, 100_000),
+    'gpt-oss-120b': limits(131_072, 131_072),
+    'gpt-oss-20b': limits(131_072, 131_072),
+    // Anthropic (models overview; 1M windows need a beta header, so 200K here)
+    'claude-opus-4-6': limits(200_000, 128_000),
+    'claude-sonnet-4-6': limits(200_000, 64_000),
+    'claude-opus-4-5': limits(200_000, 64_000),
+    'claude-opus-4-1': limits(200_000, 32_000),
+    'claude-opus-4': limits(200_000, 32_000),
+    'claude-sonnet-4-5': limits(200_000, 64_000),
+    'claude-sonnet-4': limits(200_000, 64_000),
+    'claude-haiku-4-5': limits(200_000, 64_000),
+    'claude-3-7-sonnet': limits(200_000, 64_000),
+    'claude-3-5-sonnet': limits(200_000, 8_192),
+    'claude-3-5-haiku': limits(200_000, 8_192),
+    'claude-3-opus': limits(200_000, 4_096),
+    'claude-3-sonnet': limits(200_000, 4_096),
+    'claude-3-haiku': limits(200_000, 4_096),
+    // Google (input token limit, output token limit)
+    'gemini-3.1-pro': limits(1_048_576, 65_536),
+    'gemini-3-pro': limits(1_048_576, 65_536),
+    'gemini-2.5-pro': limits(1_048_576, 65_536),
+    'gemini-2.5-flash': limits(1_048_576, 65_536),
+    'gemini-2.5-flash-lite': limits(1_048_576, 65_536),
+    'gemini-2.0-flash': limits(1_048_576, 8_192),
+    'gemini-1.5-pro': limits(2_097_152, 8_192),
+    'gemini-1.5-flash': limits(1_048_576, 8_192),
+    // xAI
+    'grok-4': limits(256_000, 64_000),
+    'grok-code-fast-1': limits(256_000, 10_000),
+    'grok-3': limits(131_072, 16_384),
+    'grok-3-mini': limits(131_072, 16_384),
+    // Mistral
+    'mistral-large': limits(131_072, 8_192),
+    'mistral-medium': limits(131_072, 8_192),
+    'mistral-small': limits(131_072, 8_192),
+    'mistral-nemo': limits(131_072, 8_192),
+    'mistral-7b': limits(32_768, 8_192),
+    ministral: limits(131_072, 8_192),
+    'mixtral-8x7b': limits(32_768, 8_192),
+    'mixtral-8x22b': limits(65_536, 8_192),
+    codestral: limits(256_000, 8_192),
+    'codestral-2405': limits(32_768, 8_192),
+    'codestral-22b': limits(32_768, 8_192),
+    devstral: limits(131_072, 8_192),
+    // DeepSeek (API) and open models (model cards)
+    'deepseek-chat': limits(128_000, 8_192),
+    'deepseek-reasoner': limits(128_000, 64_000),
+    'deepseek-v3': limits(128_000, 8_192),
+    'deepseek-v3.1': limits(128_000, 8_192),
+    'deepseek-v3.2': limits(128_000, 8_192),
+    'deepseek-r1': limits(128_000, 32_768),
+    'llama-3': limits(8_192, 8_192),
+    'llama-3.1': limits(131_072, 8_192),
+    'llama-3.2': limits(131_072, 8_192),
+    'llama-3.3': limits(131_072, 8_192),
+    'llama-4': limits(131_072, 8_192), // cards say 10M (Scout) / 1M (Maverick); hosts serve far less
+    'qwen2.5': limits(32_768, 8_192), // 131,072 only with YaRN enabled
+    qwen3: limits(32_768, 8_192), // 131,072 only with YaRN enabled
+    'qwen3-coder': limits(262_144, 65_536),
+    'gemma-2': limits(8_192, 8_192),
+    'gemma-3': limits(131_072, 8_192),
+    'gemma-3-1b': limits(32_768, 8_192),
+    'kimi-k2': limits(131_072, 16_384),
+  }))();
 
-const TABLE = Object.entries(MODEL_LIMITS).map(([key, value]) => ({
-  key: normalizeModelId(key),
-  value,
-  override: false,
-}));
+const TABLE = /* @__PURE__ */ (() =>
+  Object.entries(MODEL_LIMITS).map(([key, value]) => ({
+    key: normalizeModelId(key),
+    value,
+    override: false,
+  })))();
 
-const modelLimitsSchema = v.strictObject({
-  contextWindow: option.positive(),
-  maxOutputTokens: option.positive(),
-});
+const modelLimitsSchema = /* @__PURE__ */ (() =>
+  v.strictObject({
+    contextWindow: option.positive(),
+    maxOutputTokens: option.positive(),
+  }))();
 
-const optionsSchema = option.fields({
-  overrides: v
-    .record(v.unknown(), { error: 'must be an object of model id → { contextWindow, maxOutputTokens }' })
-    .optional(),
-});
+const optionsSchema = /* @__PURE__ */ (() =>
+  option.fields({
+    overrides: v
+      .record(v.unknown(), { error: 'must be an object of model id → { contextWindow, maxOutputTokens }' })
+      .optional(),
+  }))();
 
 function validated(overrides: Readonly<Record<string, ModelLimits>>): Array<[string, ModelLimits]> {
   return Object.entries(overrides).map(([key, value]) => {

@@ -62,14 +62,15 @@ export interface ModelPricing {
  * const pricing: ModelPricing = { input: 3, output: 15, cache: ANTHROPIC_CACHE_5M };
  * ```
  */
-export const ANTHROPIC_CACHE_5M: Readonly<PromptCacheRules> = Object.freeze({
-  mode: 'breakpoints',
-  ttlMs: 5 * 60_000,
-  minPrefixTokens: 1_024,
-  maxBreakpoints: 4,
-  writeMultiplier: 1.25,
-  readMultiplier: 0.1,
-});
+export const ANTHROPIC_CACHE_5M: Readonly<PromptCacheRules> = /* @__PURE__ */ (() =>
+  Object.freeze({
+    mode: 'breakpoints',
+    ttlMs: 5 * 60_000,
+    minPrefixTokens: 1_024,
+    maxBreakpoints: 4,
+    writeMultiplier: 1.25,
+    readMultiplier: 0.1,
+  }))();
 
 /**
  * Anthropic's 1-hour prompt cache (`cache_control: { type: 'ephemeral', ttl: '1h' }`): writes 2×
@@ -80,11 +81,12 @@ export const ANTHROPIC_CACHE_5M: Readonly<PromptCacheRules> = Object.freeze({
  * const pricing: ModelPricing = { ...getModelPricing('claude-sonnet-4-5')!, cache: ANTHROPIC_CACHE_1H };
  * ```
  */
-export const ANTHROPIC_CACHE_1H: Readonly<PromptCacheRules> = Object.freeze({
-  ...ANTHROPIC_CACHE_5M,
-  ttlMs: 60 * 60_000,
-  writeMultiplier: 2,
-});
+export const ANTHROPIC_CACHE_1H: Readonly<PromptCacheRules> = /* @__PURE__ */ (() =>
+  Object.freeze({
+    ...ANTHROPIC_CACHE_5M,
+    ttlMs: 60 * 60_000,
+    writeMultiplier: 2,
+  }))();
 
 /**
  * OpenAI's automatic prefix cache: prompts of 1,024 tokens and more, free writes, reads at 0.1×
@@ -96,14 +98,15 @@ export const ANTHROPIC_CACHE_1H: Readonly<PromptCacheRules> = Object.freeze({
  * const pricing: ModelPricing = { input: 1.25, output: 10, cache: OPENAI_AUTOMATIC_CACHE };
  * ```
  */
-export const OPENAI_AUTOMATIC_CACHE: Readonly<PromptCacheRules> = Object.freeze({
-  mode: 'automatic',
-  ttlMs: 5 * 60_000,
-  minPrefixTokens: 1_024,
-  maxBreakpoints: undefined,
-  writeMultiplier: 1,
-  readMultiplier: 0.1,
-});
+export const OPENAI_AUTOMATIC_CACHE: Readonly<PromptCacheRules> = /* @__PURE__ */ (() =>
+  Object.freeze({
+    mode: 'automatic',
+    ttlMs: 5 * 60_000,
+    minPrefixTokens: 1_024,
+    maxBreakpoints: undefined,
+    writeMultiplier: 1,
+    readMultiplier: 0.1,
+  }))();
 
 /**
  * OpenAI's explicit cache breakpoints (the GPT-5.6 generation): marked prefixes, writes 1.25×
@@ -115,14 +118,15 @@ export const OPENAI_AUTOMATIC_CACHE: Readonly<PromptCacheRules> = Object.freeze(
  * createContextManager({ summarizer, model: 'gpt-5.6', pricing: { input: 2.5, output: 15, cache: OPENAI_EXPLICIT_CACHE } });
  * ```
  */
-export const OPENAI_EXPLICIT_CACHE: Readonly<PromptCacheRules> = Object.freeze({
-  mode: 'breakpoints',
-  ttlMs: 30 * 60_000,
-  minPrefixTokens: 1_024,
-  maxBreakpoints: 4,
-  writeMultiplier: 1.25,
-  readMultiplier: 0.1,
-});
+export const OPENAI_EXPLICIT_CACHE: Readonly<PromptCacheRules> = /* @__PURE__ */ (() =>
+  Object.freeze({
+    mode: 'breakpoints',
+    ttlMs: 30 * 60_000,
+    minPrefixTokens: 1_024,
+    maxBreakpoints: 4,
+    writeMultiplier: 1.25,
+    readMultiplier: 0.1,
+  }))();
 
 /**
  * Gemini's implicit cache: automatic, reads at 0.1× input (90% off) for the 2.5 models and later,
@@ -133,14 +137,15 @@ export const OPENAI_EXPLICIT_CACHE: Readonly<PromptCacheRules> = Object.freeze({
  * const pricing: ModelPricing = { input: 0.3, output: 2.5, cache: GEMINI_IMPLICIT_CACHE };
  * ```
  */
-export const GEMINI_IMPLICIT_CACHE: Readonly<PromptCacheRules> = Object.freeze({
-  mode: 'automatic',
-  ttlMs: 3 * 60_000,
-  minPrefixTokens: 1_024,
-  maxBreakpoints: undefined,
-  writeMultiplier: 1,
-  readMultiplier: 0.1,
-});
+export const GEMINI_IMPLICIT_CACHE: Readonly<PromptCacheRules> = /* @__PURE__ */ (() =>
+  Object.freeze({
+    mode: 'automatic',
+    ttlMs: 3 * 60_000,
+    minPrefixTokens: 1_024,
+    maxBreakpoints: undefined,
+    writeMultiplier: 1,
+    readMultiplier: 0.1,
+  }))();
 
 /** The day {@link MODEL_PRICING} was last checked against the providers' pricing pages. */
 export const MODEL_PRICING_DATE = '2026-11-26';
@@ -160,35 +165,36 @@ const price = (
  * tokens). Prices change: pass your own with `pricing` (or `overrides` to
  * {@link getModelPricing}) when they differ, or for batch, priority or regional rates.
  */
-export const MODEL_PRICING: Readonly<Record<string, ModelPricing>> = Object.freeze({
-  // Anthropic
-  'claude-opus-4-6': price(5, 25, ANTHROPIC_CACHE_5M, { minPrefixTokens: 4_096 }),
-  'claude-opus-4-5': price(5, 25, ANTHROPIC_CACHE_5M, { minPrefixTokens: 4_096 }),
-  'claude-opus-4-1': price(15, 75, ANTHROPIC_CACHE_5M),
-  'claude-opus-4': price(15, 75, ANTHROPIC_CACHE_5M),
-  'claude-sonnet-4-6': price(3, 15, ANTHROPIC_CACHE_5M),
-  'claude-sonnet-4-5': price(3, 15, ANTHROPIC_CACHE_5M),
-  'claude-sonnet-4': price(3, 15, ANTHROPIC_CACHE_5M),
-  'claude-3-7-sonnet': price(3, 15, ANTHROPIC_CACHE_5M),
-  'claude-haiku-4-5': price(1, 5, ANTHROPIC_CACHE_5M, { minPrefixTokens: 4_096 }),
-  'claude-3-5-haiku': price(0.8, 4, ANTHROPIC_CACHE_5M, { minPrefixTokens: 2_048 }),
-  // OpenAI
-  'gpt-5.5': price(5, 30, OPENAI_AUTOMATIC_CACHE),
-  'gpt-5.4': price(2.5, 15, OPENAI_AUTOMATIC_CACHE),
-  'gpt-5.4-mini': price(0.75, 4.5, OPENAI_AUTOMATIC_CACHE),
-  'gpt-5.4-nano': price(0.2, 1.25, OPENAI_AUTOMATIC_CACHE),
-  'gpt-5.2': price(1.75, 14, OPENAI_AUTOMATIC_CACHE),
-  'gpt-5.1': price(1.25, 10, OPENAI_AUTOMATIC_CACHE),
-  'gpt-5': price(1.25, 10, OPENAI_AUTOMATIC_CACHE),
-  'gpt-5-mini': price(0.25, 2, OPENAI_AUTOMATIC_CACHE),
-  'gpt-5-nano': price(0.05, 0.4, OPENAI_AUTOMATIC_CACHE),
-  'gpt-4.1': price(2, 8, OPENAI_AUTOMATIC_CACHE, { readMultiplier: 0.25 }),
-  'gpt-4o': price(2.5, 10, OPENAI_AUTOMATIC_CACHE, { readMultiplier: 0.5 }),
-  'gpt-4o-mini': price(0.15, 0.6, OPENAI_AUTOMATIC_CACHE, { readMultiplier: 0.5 }),
-  // Google (prompts up to 200k tokens)
-  'gemini-2.5-pro': price(1.25, 10, GEMINI_IMPLICIT_CACHE, { minPrefixTokens: 4_096 }),
-  'gemini-2.5-flash': price(0.3, 2.5, GEMINI_IMPLICIT_CACHE),
-});
+export const MODEL_PRICING: Readonly<Record<string, ModelPricing>> = /* @__PURE__ */ (() =>
+  Object.freeze({
+    // Anthropic
+    'claude-opus-4-6': price(5, 25, ANTHROPIC_CACHE_5M, { minPrefixTokens: 4_096 }),
+    'claude-opus-4-5': price(5, 25, ANTHROPIC_CACHE_5M, { minPrefixTokens: 4_096 }),
+    'claude-opus-4-1': price(15, 75, ANTHROPIC_CACHE_5M),
+    'claude-opus-4': price(15, 75, ANTHROPIC_CACHE_5M),
+    'claude-sonnet-4-6': price(3, 15, ANTHROPIC_CACHE_5M),
+    'claude-sonnet-4-5': price(3, 15, ANTHROPIC_CACHE_5M),
+    'claude-sonnet-4': price(3, 15, ANTHROPIC_CACHE_5M),
+    'claude-3-7-sonnet': price(3, 15, ANTHROPIC_CACHE_5M),
+    'claude-haiku-4-5': price(1, 5, ANTHROPIC_CACHE_5M, { minPrefixTokens: 4_096 }),
+    'claude-3-5-haiku': price(0.8, 4, ANTHROPIC_CACHE_5M, { minPrefixTokens: 2_048 }),
+    // OpenAI
+    'gpt-5.5': price(5, 30, OPENAI_AUTOMATIC_CACHE),
+    'gpt-5.4': price(2.5, 15, OPENAI_AUTOMATIC_CACHE),
+    'gpt-5.4-mini': price(0.75, 4.5, OPENAI_AUTOMATIC_CACHE),
+    'gpt-5.4-nano': price(0.2, 1.25, OPENAI_AUTOMATIC_CACHE),
+    'gpt-5.2': price(1.75, 14, OPENAI_AUTOMATIC_CACHE),
+    'gpt-5.1': price(1.25, 10, OPENAI_AUTOMATIC_CACHE),
+    'gpt-5': price(1.25, 10, OPENAI_AUTOMATIC_CACHE),
+    'gpt-5-mini': price(0.25, 2, OPENAI_AUTOMATIC_CACHE),
+    'gpt-5-nano': price(0.05, 0.4, OPENAI_AUTOMATIC_CACHE),
+    'gpt-4.1': price(2, 8, OPENAI_AUTOMATIC_CACHE, { readMultiplier: 0.25 }),
+    'gpt-4o': price(2.5, 10, OPENAI_AUTOMATIC_CACHE, { readMultiplier: 0.5 }),
+    'gpt-4o-mini': price(0.15, 0.6, OPENAI_AUTOMATIC_CACHE, { readMultiplier: 0.5 }),
+    // Google (prompts up to 200k tokens)
+    'gemini-2.5-pro': price(1.25, 10, GEMINI_IMPLICIT_CACHE, { minPrefixTokens: 4_096 }),
+    'gemini-2.5-flash': price(0.3, 2.5, GEMINI_IMPLICIT_CACHE),
+  }))();
 
 /**
  * Options of {@link getModelPricing}.
@@ -203,20 +209,23 @@ export interface GetModelPricingOptions {
   overrides?: Readonly<Record<string, ModelPricing>> | undefined;
 }
 
-const TABLE = Object.entries(MODEL_PRICING).map(([key, value]) => ({ key: normalizeModelId(key), value }));
+const TABLE = /* @__PURE__ */ (() =>
+  Object.entries(MODEL_PRICING).map(([key, value]) => ({ key: normalizeModelId(key), value })))();
 
-const nonNegative = v.number({ error: 'must be a non-negative number' }).finite().nonnegative();
+const nonNegative = /* @__PURE__ */ (() =>
+  v.number({ error: 'must be a non-negative number' }).finite().nonnegative())();
 
-const cacheSchema = v.strictObject({
-  mode: v.enumOf(['breakpoints', 'automatic'], { error: "must be 'breakpoints' or 'automatic'" }),
-  ttlMs: option.positive(),
-  minPrefixTokens: v.number({ error: 'must be a whole number of tokens' }).int().nonnegative(),
-  maxBreakpoints: option.positive().optional(),
-  writeMultiplier: nonNegative,
-  readMultiplier: nonNegative,
-});
+const cacheSchema = /* @__PURE__ */ (() =>
+  v.strictObject({
+    mode: v.enumOf(['breakpoints', 'automatic'], { error: "must be 'breakpoints' or 'automatic'" }),
+    ttlMs: option.positive(),
+    minPrefixTokens: v.number({ error: 'must be a whole number of tokens' }).int().nonnegative(),
+    maxBreakpoints: option.positive().optional(),
+    writeMultiplier: nonNegative,
+    readMultiplier: nonNegative,
+  }))();
 
-const pricingSchema = v.strictObject({ input: nonNegative, output: nonNegative, cache: cacheSchema });
+const pricingSchema = /* @__PURE__ */ v.strictObject({ input: nonNegative, output: nonNegative, cache: cacheSchema });
 
 /**
  * Checks a host's pricing and returns a frozen copy.
@@ -232,9 +241,10 @@ export function checkPricing(functionName: string, pricing: unknown, field: stri
   });
 }
 
-const optionsSchema = option.fields({
-  overrides: v.record(v.unknown(), { error: 'must be an object of model id → { input, output, cache }' }).optional(),
-});
+const optionsSchema = /* @__PURE__ */ (() =>
+  option.fields({
+    overrides: v.record(v.unknown(), { error: 'must be an object of model id → { input, output, cache }' }).optional(),
+  }))();
 
 /**
  * Looks up what a model costs and how its prompt cache works, in the host's overrides and the

@@ -38,12 +38,13 @@ export interface CreateFileMemoryStoreOptions {
   unsafePlatform?: 'refuse' | 'checks';
 }
 
-const optionsSchema = v.object({
-  directory: v
-    .string({ error: 'must be a non-empty path, e.g. { directory: ".agent/memories" }' })
-    .min(1, 'must be a non-empty path, e.g. { directory: ".agent/memories" }'),
-  unsafePlatform: v.enumOf(['refuse', 'checks']).optional(),
-});
+const optionsSchema = /* @__PURE__ */ (() =>
+  v.object({
+    directory: v
+      .string({ error: 'must be a non-empty path, e.g. { directory: ".agent/memories" }' })
+      .min(1, 'must be a non-empty path, e.g. { directory: ".agent/memories" }'),
+    unsafePlatform: v.enumOf(['refuse', 'checks']).optional(),
+  }))();
 
 /** Commands of every file store on one directory (in this process) run one at a time. */
 const directoryQueue = createKeyedQueue<string>();

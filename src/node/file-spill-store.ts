@@ -25,7 +25,7 @@ function safeName(value: unknown): string {
   return cleaned === '' ? 'tool' : cleaned;
 }
 
-const optionsSchema = option.fields({ directory: option.directory().optional() });
+const optionsSchema = /* @__PURE__ */ (() => option.fields({ directory: option.directory().optional() }))();
 
 /** The names {@link createFileSpillStore} gives its files: time, tool, hash start, random suffix. */
 const SPILL_FILE_NAME = /^\d{4}-\d{2}-\d{2}T[\d-]+Z-[A-Za-z0-9_-]{1,40}-[0-9a-f]{12}-[0-9a-f]{8}\.txt$/;

@@ -449,11 +449,11 @@ export async function appendRecord(target: AppendTarget, session: LoadedSession,
  */
 
 const bytesOf = (text: string) => Uint8Array.from(text, (character) => character.charCodeAt(0));
-const ID = bytesOf('{"id":"');
-const PARENT = bytesOf('","parentId":');
-const TIMESTAMP = bytesOf(',"timestamp":');
-const TYPE = bytesOf('"type":"');
-const NULL = bytesOf('null');
+const ID = /* @__PURE__ */ bytesOf('{"id":"');
+const PARENT = /* @__PURE__ */ bytesOf('","parentId":');
+const TIMESTAMP = /* @__PURE__ */ bytesOf(',"timestamp":');
+const TYPE = /* @__PURE__ */ bytesOf('"type":"');
+const NULL = /* @__PURE__ */ bytesOf('null');
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const NEWLINE = 0x0a;
@@ -470,8 +470,9 @@ const ENTRY_TYPES: readonly SessionEntryType[] = [
   'custom',
 ];
 /** The entry types by first byte and length (no two share both), with their bytes. */
-const TYPES_BY_KEY = new Map(ENTRY_TYPES.map((type) => [type.charCodeAt(0) * 64 + type.length, type] as const));
-const TYPE_BYTES = new Map(ENTRY_TYPES.map((type) => [type, bytesOf(type)] as const));
+const TYPES_BY_KEY = /* @__PURE__ */ (() =>
+  new Map(ENTRY_TYPES.map((type) => [type.charCodeAt(0) * 64 + type.length, type] as const)))();
+const TYPE_BYTES = /* @__PURE__ */ (() => new Map(ENTRY_TYPES.map((type) => [type, bytesOf(type)] as const)))();
 
 /** The entry type spelled by `bytes[start, end)`, or `undefined`. */
 function entryType(bytes: Uint8Array, start: number, end: number): SessionEntryType | undefined {

@@ -321,21 +321,26 @@ export interface JsonlSessionStore extends SessionStore {
 const DIRECTORY = 'must be the directory of the session files, e.g. createJsonlStore({ directory: ".sessions" })';
 const MAX_SESSION_BYTES = `must be a whole number of bytes ≥ 1 (default ${DEFAULT_MAX_SESSION_BYTES})`;
 
-const optionsSchema = v.strictObject(
-  {
-    directory: v.string({ error: DIRECTORY }).min(1, DIRECTORY),
-    onWarning: v
-      .custom<(warning: JsonlStoreWarning) => void>(
-        (value) => typeof value === 'function',
-        'must be a function that receives each skipped line',
-      )
-      .optional(),
-    now: option.clock().optional(),
-    // `int` also refuses numbers past the safe integers.
-    maxSessionBytes: v.number({ error: MAX_SESSION_BYTES }).int(MAX_SESSION_BYTES).min(1, MAX_SESSION_BYTES).optional(),
-  },
-  { error: 'must be an object: createJsonlStore({ directory: ".sessions" })' },
-);
+const optionsSchema = /* @__PURE__ */ (() =>
+  v.strictObject(
+    {
+      directory: v.string({ error: DIRECTORY }).min(1, DIRECTORY),
+      onWarning: v
+        .custom<(warning: JsonlStoreWarning) => void>(
+          (value) => typeof value === 'function',
+          'must be a function that receives each skipped line',
+        )
+        .optional(),
+      now: option.clock().optional(),
+      // `int` also refuses numbers past the safe integers.
+      maxSessionBytes: v
+        .number({ error: MAX_SESSION_BYTES })
+        .int(MAX_SESSION_BYTES)
+        .min(1, MAX_SESSION_BYTES)
+        .optional(),
+    },
+    { error: 'must be an object: createJsonlStore({ directory: ".sessions" })' },
+  ))();
 
 /**
  * The checked options of `createJsonlStore`, with their defaults.

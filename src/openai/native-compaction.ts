@@ -17,7 +17,7 @@ export interface OpenAICompactionOptions {
  * The request option that turns on the Responses API's server-side compaction, to spread into
  * `client.responses.create`: `context_management: [{ type: 'compaction', compact_threshold }]`. The
  * output then holds a `compaction` item whenever the API compacted; `fromOpenAIResponse` keeps it
- * verbatim, and a manager with `compaction: 'native'` takes it in.
+ * verbatim, and a manager with `compaction: nativeCompaction()` takes it in.
  *
  * @param options - The threshold.
  * @returns `{ context_management }`.

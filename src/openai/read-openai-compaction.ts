@@ -77,7 +77,7 @@ export interface ReadOpenAICompactionOptions {
  * The endpoint's output is the compacted window: the user messages stay, and the item stands only
  * for the rest (assistant messages, tool calls and results, reasoning), so the next request must
  * send the output whole. Append the turn to the history (and to the session store) as the
- * compacted span's successor: a manager with `compaction: 'native'` or `'auto'` takes it in on its
+ * compacted span's successor: a manager with `compaction: nativeCompaction(…)` takes it in on its
  * next call, as it does an item from `context_management`. The history then starts from its summary
  * message; the store gets one compaction entry with the item and the items before it verbatim;
  * `stats().nativeCompactions` reports it once, with its usage; a request to `model` sends the

@@ -72,15 +72,16 @@ export interface ClearToolUsesResult {
   tokensFreed: number;
 }
 
-const optionsSchema = v.object({
-  trigger: option.count().optional(),
-  keep: option.count().optional(),
-  clearAtLeast: option.count().optional(),
-  excludeTools: v.array(v.string(), { error: 'must be an array of tool names' }).readonly().optional(),
-  clearToolInputs: v.boolean().optional(),
-  placeholder: v.string({ error: 'must be a non-empty string' }).min(1, 'must be a non-empty string').optional(),
-  counter: option.counter().optional(),
-});
+const optionsSchema = /* @__PURE__ */ (() =>
+  v.object({
+    trigger: option.count().optional(),
+    keep: option.count().optional(),
+    clearAtLeast: option.count().optional(),
+    excludeTools: v.array(v.string(), { error: 'must be an array of tool names' }).readonly().optional(),
+    clearToolInputs: v.boolean().optional(),
+    placeholder: v.string({ error: 'must be a non-empty string' }).min(1, 'must be a non-empty string').optional(),
+    counter: option.counter().optional(),
+  }))();
 
 function validate(options: ClearToolUsesOptions): void {
   parseOptions('clearToolUses', optionsSchema, options);

@@ -223,14 +223,15 @@ export async function compact(messages: readonly Message[], options: CompactOpti
 /** The smallest default summary budget, whatever the limit. */
 const MIN_SUMMARY_TOKENS = 256;
 
-const optionsSchema = v.object({
-  summarizer: option.summarizer(),
-  counter: option.counter().optional(),
-  maxOutputTokens: option.positive().optional(),
-  maxPinnedTokens: option.count().optional(),
-  signal: option.signal().optional(),
-  requireSmaller: v.boolean().optional(),
-});
+const optionsSchema = /* @__PURE__ */ (() =>
+  v.object({
+    summarizer: option.summarizer(),
+    counter: option.counter().optional(),
+    maxOutputTokens: option.positive().optional(),
+    maxPinnedTokens: option.count().optional(),
+    signal: option.signal().optional(),
+    requireSmaller: v.boolean().optional(),
+  }))();
 
 /**
  * 80% of the reserve, but no more than leaves the rebuilt context (summary, kept tail, system prompt

@@ -7,7 +7,8 @@ import * as v from '../validation/light-schema.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { type SplitResult, sliceAt } from './split-by-token-budget.js';
 
-const splitByCountSchema = v.object({ keep: option.tokens(), counter: option.counter().optional() });
+const splitByCountSchema = /* @__PURE__ */ (() =>
+  v.object({ keep: option.tokens(), counter: option.counter().optional() }))();
 
 /**
  * Options of {@link splitByCount}.

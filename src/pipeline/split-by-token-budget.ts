@@ -41,7 +41,8 @@ export interface SplitByTokenBudgetOptions {
   counter?: TokenCounter;
 }
 
-const splitByTokenBudgetSchema = v.object({ budget: option.tokens(), counter: option.counter().optional() });
+const splitByTokenBudgetSchema = /* @__PURE__ */ (() =>
+  v.object({ budget: option.tokens(), counter: option.counter().optional() }))();
 
 /**
  * Cuts `messages` at index `cut` and counts the visible tokens of the tail (shared with `splitByCount`).

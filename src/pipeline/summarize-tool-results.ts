@@ -20,13 +20,14 @@ import * as v from '../validation/light-schema.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { newestThatFit, withTheirCalls } from './tool-summary-input.js';
 
-const optionsSchema = v.object({
-  cutoff: option.count().optional(),
-  batch: option.count().optional(),
-  strategy: toolSummaryStrategySchema.optional(),
-  summarizer: option.summarizer().optional(),
-  signal: option.signal().optional(),
-});
+const optionsSchema = /* @__PURE__ */ (() =>
+  v.object({
+    cutoff: option.count().optional(),
+    batch: option.count().optional(),
+    strategy: toolSummaryStrategySchema.optional(),
+    summarizer: option.summarizer().optional(),
+    signal: option.signal().optional(),
+  }))();
 
 /**
  * Characters of tool output given to the model summarizer at most under the reference budget

@@ -74,12 +74,13 @@ export interface PostgresSessionStore extends SessionStore {
   migrate(): Promise<MigratePostgresResult>;
 }
 
-const settingsSchema = v.object({
-  now: v
-    .custom<() => number>((value) => typeof value === 'function', 'must be a function returning milliseconds')
-    .optional(),
-  maxCachedEntries: v.number().int('must be a whole number').nonnegative().optional(),
-});
+const settingsSchema = /* @__PURE__ */ (() =>
+  v.object({
+    now: v
+      .custom<() => number>((value) => typeof value === 'function', 'must be a function returning milliseconds')
+      .optional(),
+    maxCachedEntries: v.number().int('must be a whole number').nonnegative().optional(),
+  }))();
 
 function infoOf(value: unknown, table: string): SessionInfo {
   return storedSessionInfo(value, `A row of ${table}`);

@@ -36,20 +36,21 @@ const PREFIX = /^([a-z_][a-z0-9_]*)?$/;
 /** A string of at most `max` characters that `pattern` matches. */
 const identifier = (value: unknown, max: number, pattern: RegExp) =>
   typeof value === 'string' && value.length <= max && pattern.test(value);
-const tableOptionsSchema = v.object({
-  schema: v
-    .custom<string>(
-      (value) => identifier(value, 63, IDENTIFIER),
-      'must be at most 63 lowercase letters, digits and "_", starting with a letter or "_"',
-    )
-    .optional(),
-  tablePrefix: v
-    .custom<string>(
-      (value) => identifier(value, 40, PREFIX),
-      'must be at most 40 lowercase letters, digits and "_", starting with a letter or "_" (or "")',
-    )
-    .optional(),
-});
+const tableOptionsSchema = /* @__PURE__ */ (() =>
+  v.object({
+    schema: v
+      .custom<string>(
+        (value) => identifier(value, 63, IDENTIFIER),
+        'must be at most 63 lowercase letters, digits and "_", starting with a letter or "_"',
+      )
+      .optional(),
+    tablePrefix: v
+      .custom<string>(
+        (value) => identifier(value, 40, PREFIX),
+        'must be at most 40 lowercase letters, digits and "_", starting with a letter or "_" (or "")',
+      )
+      .optional(),
+  }))();
 
 /**
  * The table names for the options, validated.

@@ -193,10 +193,11 @@ export interface DefineSessionStoreOptions {
   attempts?: number;
 }
 
-const optionsSchema = option.fields({
-  now: option.clock().optional(),
-  attempts: option.positive().optional(),
-});
+const optionsSchema = /* @__PURE__ */ (() =>
+  option.fields({
+    now: option.clock().optional(),
+    attempts: option.positive().optional(),
+  }))();
 
 /**
  * Builds a full {@link SessionStore} from a small {@link SessionStoreCore}: the way to write a

@@ -27,7 +27,7 @@ export interface CreateInMemorySessionStoreOptions {
   now?: () => number;
 }
 
-const optionsSchema = option.fields({ now: option.clock().optional() });
+const optionsSchema = /* @__PURE__ */ (() => option.fields({ now: option.clock().optional() }))();
 
 /**
  * A {@link SessionStore} that keeps everything in memory: for tests, short-lived agents and

@@ -33,19 +33,21 @@ const optionalFields = {
 };
 
 /** A `createSession` input: `z.object({ id: z.string().regex(SESSION_ID).optional(), name, parentSessionId, metadata })`. @internal */
-export const sessionInitSchema = v.object({
-  id: v.custom<string>((value) => isSessionId(value as string), SESSION_ID_RULE).optional(),
-  ...optionalFields,
-});
+export const sessionInitSchema = /* @__PURE__ */ (() =>
+  v.object({
+    id: v.custom<string>((value) => isSessionId(value as string), SESSION_ID_RULE).optional(),
+    ...optionalFields,
+  }))();
 
 /** Session info a store reads back: `z.object({ id: z.string().regex(SESSION_ID), createdAt: z.number().nonnegative(), … })`. @internal */
-export const sessionInfoSchema = v.object({
-  id: v.custom<string>((value) => isSessionId(value as string), `must be a session id: ${SESSION_ID_RULE}`),
-  createdAt: v
-    .number('must be a number of milliseconds since 1970, ≥ 0')
-    .nonnegative('must be a number of milliseconds since 1970, ≥ 0'),
-  ...optionalFields,
-});
+export const sessionInfoSchema = /* @__PURE__ */ (() =>
+  v.object({
+    id: v.custom<string>((value) => isSessionId(value as string), `must be a session id: ${SESSION_ID_RULE}`),
+    createdAt: v
+      .number('must be a number of milliseconds since 1970, ≥ 0')
+      .nonnegative('must be a number of milliseconds since 1970, ≥ 0'),
+    ...optionalFields,
+  }))();
 
 /** @internal */
 export function sessionNotFound(sessionId: string): SessionError {

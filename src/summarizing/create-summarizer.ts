@@ -83,18 +83,19 @@ function toOutput(reply: unknown): Exclude<SummaryOutput, string> {
 }
 
 const isFunction = (value: unknown) => typeof value === 'function';
-const optionsSchema = v.object({
-  complete: v.custom(
-    isFunction,
-    'must be a function that calls your model: ({ system, prompt, maxOutputTokens, signal }) => ({ text, stopReason })',
-  ),
-  systemPrompt: v.string({ error: 'must be a string' }).optional(),
-  prompts: v
-    .record(v.custom(isFunction, 'must be a function from the request to the prompt text').optional(), {
-      error: 'must be an object of prompt builders by summary kind',
-    })
-    .optional(),
-});
+const optionsSchema = /* @__PURE__ */ (() =>
+  v.object({
+    complete: v.custom(
+      isFunction,
+      'must be a function that calls your model: ({ system, prompt, maxOutputTokens, signal }) => ({ text, stopReason })',
+    ),
+    systemPrompt: v.string({ error: 'must be a string' }).optional(),
+    prompts: v
+      .record(v.custom(isFunction, 'must be a function from the request to the prompt text').optional(), {
+        error: 'must be an object of prompt builders by summary kind',
+      })
+      .optional(),
+  }))();
 
 /**
  * Builds a {@link Summarizer} from one completion function. The summarizer owns the prompts

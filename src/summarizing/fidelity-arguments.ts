@@ -5,8 +5,10 @@ import * as v from '../validation/light-schema.js';
 import { parseOptions } from '../validation/parse-options.js';
 import { type Anchor, anchorSchema } from './anchors/anchor.js';
 
-const text = v.string({ error: 'must be a string' });
-const anchors = v.array(anchorSchema, { error: 'must be an array of anchors, as extractAnchors returns them' });
+const text = /* @__PURE__ */ v.string({ error: 'must be a string' });
+const anchors = /* @__PURE__ */ v.array(anchorSchema, {
+  error: 'must be an array of anchors, as extractAnchors returns them',
+});
 
 /** `value` as a string, or a ConfigError naming `functionName` and `name`. @internal */
 export function checkedText(functionName: string, value: unknown, name: string): string {

@@ -28,7 +28,7 @@ interface Highlights {
   topRank: number;
 }
 
-const ANSI_ESCAPE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g');
+const ANSI_ESCAPE = /* @__PURE__ */ (() => new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g'))();
 
 /** Patterns and their rank; a line takes the highest rank it matches. */
 const RANKS: readonly (readonly [RegExp, number])[] = [

@@ -33,11 +33,12 @@ export interface CreateTokenizerCounterOptions {
   messageOverhead?: number;
 }
 
-const optionsSchema = v.strictObject({
-  encoding: v.enumOf(['o200k_base', 'cl100k_base']).optional(),
-  imageTokens: option.tokens().optional(),
-  messageOverhead: option.tokens().optional(),
-});
+const optionsSchema = /* @__PURE__ */ (() =>
+  v.strictObject({
+    encoding: v.enumOf(['o200k_base', 'cl100k_base']).optional(),
+    imageTokens: option.tokens().optional(),
+    messageOverhead: option.tokens().optional(),
+  }))();
 
 /** The options with their defaults, or a `ConfigError` naming `caller` and the field. @internal */
 export function parseCounterOptions(

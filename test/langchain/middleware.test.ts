@@ -4,7 +4,7 @@
 // request's own messages never touched, and loud refusals where a silent guess would mix conversations.
 
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
-import { ConfigError } from 'ctxkit';
+import { ConfigError, createContextManager } from 'ctxkit';
 import { ctxkitMiddleware, type LangChainModelRequest } from 'ctxkit/langchain';
 import { createScriptedSummarizer } from 'ctxkit/testing';
 import { tool } from 'langchain';
@@ -47,6 +47,26 @@ describe('ctxkitMiddleware (LangChain)', () => {
     expect(breakdown.systemPrompt).toBeGreaterThan(0);
     // The tool's name, description and JSON schema (with the field's description) are counted.
     expect(breakdown.tools).toBeGreaterThan(20);
+  });
+
+  test("tools are counted with zod's JSON Schema, a Standard JSON Schema's, or the JSON Schema given", async () => {
+    // A plain copy: zod's result also carries its own (input-side) Standard JSON Schema.
+    const jsonSchema = JSON.parse(JSON.stringify(z.toJSONSchema(readFile.schema as z.ZodObject)));
+    const standard = { '~standard': { version: 1, vendor: 'test', jsonSchema: { input: () => jsonSchema } } };
+    const tools = [readFile, { ...readFile, schema: jsonSchema }, { ...readFile, schema: standard }];
+    const middleware = ctxkitMiddleware({ model: 'gpt-4o', summarizer: createScriptedSummarizer([]) });
+    await middleware.wrapModelCall(
+      { ...request([new HumanMessage({ content: 'a', id: 'm1' })], 't'), tools },
+      async () => reply(),
+    );
+    const described = { name: readFile.name, description: readFile.description, parameters: jsonSchema };
+    const expected = createContextManager({
+      model: 'gpt-4o',
+      summarizer: createScriptedSummarizer([]),
+      systemPrompt: 'You are a careful coding agent.',
+      tools: [described, described, described],
+    });
+    expect(middleware.managerOf('t')!.stats([]).breakdown.tools).toBe(expected.stats([]).breakdown.tools);
   });
 
   test('without a thread id, the first message id names the conversation; without either it refuses', async () => {

@@ -11,6 +11,7 @@ import {
   heuristicSummarizer,
   type Message,
   type ModelTarget,
+  nativeCompaction,
   resolveConfig,
 } from 'ctxkit';
 import { fromAnthropicMessage } from 'ctxkit/anthropic';
@@ -79,7 +80,7 @@ async function setup(contextWindow = 200_000) {
     summarizer: heuristicSummarizer,
     store,
     sessionId,
-    compaction: 'native',
+    compaction: nativeCompaction('native'),
   });
   const history: Message[] = [];
   const add = async (...messages: Message[]) => {

@@ -8,6 +8,7 @@ import {
   type Message,
   type ModelTarget,
   NATIVE_PAYLOAD_LIMIT,
+  nativeCompaction,
   type Summarizer,
 } from '../../src/index.js';
 import { fromOpenAIResponse } from '../../src/openai/index.js';
@@ -82,7 +83,7 @@ async function setup(compaction: 'client' | 'native' | 'auto', summarizer = coun
     summarizer,
     store,
     sessionId,
-    compaction,
+    compaction: compaction === 'client' ? 'client' : nativeCompaction(compaction),
     onEvent: (event) => events.push(event),
   });
   const history: Message[] = [];
@@ -118,10 +119,29 @@ describe('compaction strategies', () => {
     const manager = createContextManager({
       contextWindow: 40_000,
       summarizer: heuristicSummarizer,
-      compaction: 'native',
+      compaction: nativeCompaction('native'),
     });
     expect(manager.nativeCompaction({ ...OPENAI, model: 'gpt-4o' })).toBeDefined();
     expect(manager.nativeCompaction(ANTHROPIC)).toEqual({ threshold: 50_000 });
+  });
+
+  it('nativeCompaction takes its own table under auto, and bad values fail naming the field and the call', () => {
+    const manager = createContextManager({
+      contextWindow: 200_000,
+      summarizer: heuristicSummarizer,
+      compaction: nativeCompaction('auto', { supports: (target) => target.model === 'gpt-4o' }),
+    });
+    expect(manager.nativeCompaction({ ...OPENAI, model: 'gpt-4o' })).toBeDefined();
+    expect(manager.nativeCompaction(OPENAI)).toBeUndefined();
+    for (const compaction of ['native', 'auto', 'server', { mode: 'native' }]) {
+      const create = () =>
+        createContextManager({ contextWindow: 200_000, summarizer: heuristicSummarizer, compaction } as never);
+      expect(create).toThrow(expect.objectContaining({ name: 'ConfigError', field: 'compaction' }));
+      expect(create).toThrow(/nativeCompaction\(/);
+    }
+    expect(() => createContextManager({ contextWindow: 200_000, summarizer: heuristicSummarizer })).not.toThrow();
+    expect(() => nativeCompaction('server' as never)).toThrow(expect.objectContaining({ field: 'mode' }));
+    expect(() => nativeCompaction('auto', { supports: true as never })).toThrow(/supports must be a function/);
   });
 });
 

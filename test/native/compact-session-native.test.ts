@@ -12,6 +12,7 @@ import {
   createContextManager,
   heuristicSummarizer,
   type Message,
+  nativeCompaction,
   resolveNativeCompactions,
   type SessionStore,
   type Summarizer,
@@ -51,7 +52,7 @@ async function recordOnOpenAI(store: SessionStore): Promise<string> {
     summarizer: heuristicSummarizer,
     store,
     sessionId,
-    compaction: 'native',
+    compaction: nativeCompaction('native'),
   });
   let history: Message[] = [];
   const add = async (message: Message) => {

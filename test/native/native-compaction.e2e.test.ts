@@ -8,6 +8,7 @@ import {
   createContextManager,
   heuristicSummarizer,
   type Message,
+  nativeCompaction,
   resolveNativeCompactions,
 } from 'ctxkit';
 import { describe, expect, test } from 'vitest';
@@ -113,7 +114,7 @@ describe('native compaction through the real clients', () => {
       },
       store: outcome.store,
       sessionId: outcome.sessionId,
-      compaction: 'native',
+      compaction: nativeCompaction('native'),
     });
     const moved = await manager.prepare(context.messages, { target: ANTHROPIC });
     expect(calls).toBe(1);

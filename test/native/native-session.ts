@@ -6,7 +6,6 @@ import Anthropic from '@anthropic-ai/sdk';
 import {
   type AssistantMessage,
   approximateCounter,
-  type CompactionStrategy,
   type ContextEvent,
   type ContextManager,
   createContextManager,
@@ -14,6 +13,7 @@ import {
   heuristicSummarizer,
   type Message,
   type ModelTarget,
+  nativeCompaction,
   resolveNativeCompactions,
   type SessionStore,
   type Summarizer,
@@ -118,7 +118,8 @@ export async function startServers(contextWindow: number): Promise<{
 /** A script to run, and who compacts. */
 export interface ScriptOptions {
   legs: Leg[];
-  compaction: CompactionStrategy;
+  /** `'native'`: the manager gets `nativeCompaction('native')`. */
+  compaction: 'client' | 'native';
   contextWindow: number;
   store?: SessionStore;
   /**
@@ -160,7 +161,7 @@ async function drive(
     tools: OPENAI_TOOLS,
     store,
     sessionId,
-    compaction: options.compaction,
+    compaction: options.compaction === 'native' ? nativeCompaction('native') : 'client',
     // Compaction alone is measured: tool results are not batched behind summaries.
     config: { toolSummaryStrategy: 'off', reserveTokens: 4_096 },
     onEvent: (event) => events.push(event),

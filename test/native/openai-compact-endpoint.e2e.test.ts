@@ -11,6 +11,7 @@ import {
   createInMemorySessionStore,
   heuristicSummarizer,
   type Message,
+  nativeCompaction,
   nativeCompactionOf,
   type Summarizer,
 } from 'ctxkit';
@@ -55,7 +56,7 @@ async function session() {
     summarizer,
     store,
     sessionId,
-    compaction: 'native',
+    compaction: nativeCompaction('native'),
     onEvent: (event) => events.push(event),
   });
   const history: Message[] = [];

@@ -11,6 +11,7 @@ import {
   type Message,
   type ModelTarget,
   NATIVE_PAYLOAD_LIMIT,
+  nativeCompaction,
   nativeCompactionOf,
   nativeSummaryMessage,
   resolveNativeCompactions,
@@ -124,7 +125,7 @@ describe('readOpenAICompaction: the compacted window', () => {
       summarizer: heuristicSummarizer,
       store,
       sessionId,
-      compaction: 'native',
+      compaction: nativeCompaction('native'),
     });
     const long = `FACT-9 ${'x'.repeat(NATIVE_PAYLOAD_LIMIT - 100)}`;
     const history: Message[] = [

@@ -202,7 +202,7 @@ function tailWithin(text: string, room: Room, floor = 0): number {
 }
 
 const INLINE_MARKER = ' … [middle omitted] … ';
-const INLINE_MARKER_SIZE = measureText(INLINE_MARKER);
+const INLINE_MARKER_SIZE = /* @__PURE__ */ measureText(INLINE_MARKER);
 
 /**
  * Keeps as many whole grapheme clusters as fit in both rooms at once (code points and UTF-8 bytes):

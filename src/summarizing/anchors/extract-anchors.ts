@@ -89,14 +89,15 @@ function assistantAnchors(text: string, list: AnchorList): void {
   }
 }
 
-const extractAnchorsOptionsSchema = v.object(
-  {
-    previous: v
-      .array(anchorSchema, { error: 'must be an array of anchors, as extractAnchors returns them' })
-      .optional(),
-  },
-  { error: 'must be an object: { previous? }' },
-);
+const extractAnchorsOptionsSchema = /* @__PURE__ */ (() =>
+  v.object(
+    {
+      previous: v
+        .array(anchorSchema, { error: 'must be an array of anchors, as extractAnchors returns them' })
+        .optional(),
+    },
+    { error: 'must be an object: { previous? }' },
+  ))();
 
 /**
  * Reads, deterministically and without I/O, the facts a checkpoint of these messages must keep: the

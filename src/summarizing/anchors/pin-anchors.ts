@@ -158,7 +158,8 @@ function headOf(points: readonly string[], count: number): string {
   return (lineEnd >= head.length * 0.75 ? head.slice(0, lineEnd) : head).trimEnd();
 }
 
-const pinAnchorsOptionsSchema = v.object({ maxChars: option.tokens() }, { error: 'must be an object: { maxChars }' });
+const pinAnchorsOptionsSchema = /* @__PURE__ */ (() =>
+  v.object({ maxChars: option.tokens() }, { error: 'must be an object: { maxChars }' }))();
 
 /**
  * Carries the facts a summary lost into a pinned section at its end (`## Pinned Facts`, one

@@ -12,7 +12,7 @@ import { clipWords, KEY_CHARS } from './user-words.js';
  */
 export const PINNED_HEADING = '## Pinned Facts';
 
-const LINE = new RegExp(`^- (${ANCHOR_CATEGORIES.join('|')})(!)?: (.+)$`);
+const LINE = /* @__PURE__ */ (() => new RegExp(`^- (${ANCHOR_CATEGORIES.join('|')})(!)?: (.+)$`))();
 
 /** One pinned line: `- category: text`, with `!` after a required category. @internal */
 export function pinnedLine(anchor: Anchor, text = anchor.text): string {

@@ -60,11 +60,12 @@ export function isAside(text: string): boolean {
 const DONE =
   /\b(done|added|fixed|implemented|completed|finished|resolved|wrote|written|removed|updated|handled|addressed|landed|merged)\b/i;
 /** Words that say nothing of what an item is about. */
-const FILLER = new Set(
-  "todo still need needs next will then also that this with from into have has the and for are was were been it's its add added write wrote make made done fix fixed".split(
-    ' ',
-  ),
-);
+const FILLER = /* @__PURE__ */ (() =>
+  new Set(
+    "todo still need needs next will then also that this with from into have has the and for are was were been it's its add added write wrote make made done fix fixed".split(
+      ' ',
+    ),
+  ))();
 
 /** The words of a sentence that say what it is about (four letters or more, no filler). */
 function subjectWords(sentence: string): Set<string> {

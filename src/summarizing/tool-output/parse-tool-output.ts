@@ -52,17 +52,18 @@ const PARSERS: Record<ToolOutputFormat, (lines: readonly string[]) => ParserResu
 };
 
 /** The options of {@link parseToolOutput} as the parsers and {@link summarizeToolOutput} read them; other keys pass. */
-const parseToolOutputOptionsSchema = v.looseObject(
-  {
-    command: v.string({ error: 'must be a string' }).optional(),
-    format: v.enumOf(Object.keys(PARSERS) as [ToolOutputFormat, ...ToolOutputFormat[]]).optional(),
-    exitCode: v
-      .number({ error: 'must be a whole number (the exit status)' })
-      .int('must be a whole number (the exit status)')
-      .optional(),
-  },
-  { error: 'must be an object: { command?, format?, exitCode? }' },
-);
+const parseToolOutputOptionsSchema = /* @__PURE__ */ (() =>
+  v.looseObject(
+    {
+      command: v.string({ error: 'must be a string' }).optional(),
+      format: v.enumOf(Object.keys(PARSERS) as [ToolOutputFormat, ...ToolOutputFormat[]]).optional(),
+      exitCode: v
+        .number({ error: 'must be a whole number (the exit status)' })
+        .int('must be a whole number (the exit status)')
+        .optional(),
+    },
+    { error: 'must be an object: { command?, format?, exitCode? }' },
+  ))();
 
 /**
  * Reads a tool's output: which tool it came from (tsc, eslint, biome, node:test in TAP or spec form,

@@ -4,24 +4,25 @@ import { option, parseOptions } from '../../validation/parse-options.js';
 import type { ParsedToolOutput, ToolOutputProblem } from './parsed-tool-output.js';
 
 /** What {@link renderToolOutput} reads of a parse: enough to refuse what is not one. */
-const parsedSchema = v.looseObject(
-  {
-    format: v.string(),
-    lineCount: v.number(),
-    exitCode: v.number().optional(),
-    counts: v.array(v.string()),
-    problems: v.array(v.looseObject({})),
-    notes: v.array(v.string()),
-  },
-  { error: 'must be what parseToolOutput returns' },
-);
+const parsedSchema = /* @__PURE__ */ (() =>
+  v.looseObject(
+    {
+      format: v.string(),
+      lineCount: v.number(),
+      exitCode: v.number().optional(),
+      counts: v.array(v.string()),
+      problems: v.array(v.looseObject({})),
+      notes: v.array(v.string()),
+    },
+    { error: 'must be what parseToolOutput returns' },
+  ))();
 
 /**
  * Renderings tried, from the most to the least detail: problems grouped by code and message, then by
  * code alone (one message per code), each message shortened to `width` (0 keeps codes and places only).
  */
 /** `maxChars` of {@link renderToolOutput}, built once. */
-const maxCharsSchema = option.tokens();
+const maxCharsSchema = /* @__PURE__ */ option.tokens();
 
 const ATTEMPTS: readonly { byCode: boolean; width: number }[] = [
   { byCode: false, width: 300 },

@@ -16,7 +16,8 @@ export interface SummarizeToolOutputOptions extends ParseToolOutputOptions {
   maxChars?: number;
 }
 
-const summarizeOptionsSchema = v.looseObject({ maxChars: option.tokens().optional() }, { error: 'must be an object' });
+const summarizeOptionsSchema = /* @__PURE__ */ (() =>
+  v.looseObject({ maxChars: option.tokens().optional() }, { error: 'must be an object' }))();
 
 const DEFAULT_MAX_CHARS = 800;
 
