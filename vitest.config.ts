@@ -19,6 +19,8 @@ export default defineConfig({
     ],
   },
   test: {
+    // Scratch directories in memory when there is room: see the file.
+    globalSetup: ['test/setup/scratch-in-memory.ts'],
     testTimeout: 30_000,
     // Setup hooks record sessions and start servers; on a loaded 2-core machine that passes 10 s.
     hookTimeout: 60_000,
