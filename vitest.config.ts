@@ -5,6 +5,11 @@ const source = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.m
 
 /** Test files that replace a module with `vi.mock` need a module graph of their own. */
 const needsIsolation = ['test/**/*.isolated.test.ts'];
+/**
+ * The soak (a session per client family with faults forced along the way) is its own project:
+ * `npm test` leaves it out, `npm run test:soak` runs it (CI runs both).
+ */
+const soak = ['test/soak/**/*.test.ts'];
 
 export default defineConfig({
   resolve: {
@@ -14,6 +19,8 @@ export default defineConfig({
     ],
   },
   test: {
+    // Scratch directories in memory when there is room: see the file.
+    globalSetup: ['test/setup/scratch-in-memory.ts'],
     testTimeout: 30_000,
     // Setup hooks record sessions and start servers; on a loaded 2-core machine that passes 10 s.
     hookTimeout: 60_000,
@@ -24,9 +31,15 @@ export default defineConfig({
         // Most files share one module graph per worker: importing zod, fast-check and the
         // sources once instead of once per file is what keeps `npm test` well under a minute.
         extends: true,
-        test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: needsIsolation, isolate: false },
+        test: {
+          name: 'shared',
+          include: ['test/**/*.test.ts'],
+          exclude: [...needsIsolation, ...soak],
+          isolate: false,
+        },
       },
       { extends: true, test: { name: 'isolated', include: needsIsolation } },
+      { extends: true, test: { name: 'soak', include: soak, isolate: false } },
     ],
   },
 });

@@ -1,6 +1,6 @@
 // `npm run soak`: the full soak, 1,000 turns per client family (or the number given: `npm run soak
-// -- 200`), one process per family at once, and its figures written to docs/benchmarks.md. The CI
-// suite runs the same sessions short (test/soak/soak.test.ts).
+// -- 200`), one process per family at once, and its figures written to docs/benchmarks.md. CI runs
+// the same sessions short (`npm run test:soak`, test/soak/soak.test.ts).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,7 @@ const directory = mkdtempSync(join(tmpdir(), 'ctxkit-soak-'));
 function run(family) {
   const json = join(directory, `${family}.json`);
   return new Promise((resolve) => {
-    const child = spawn('npx', ['vitest', 'run', 'test/soak/soak.test.ts'], {
+    const child = spawn('npx', ['vitest', 'run', '--project', 'soak', 'test/soak/soak.test.ts'], {
       stdio: 'inherit',
       env: { ...process.env, CTXKIT_SOAK_TURNS: turns, CTXKIT_SOAK_FAMILY: family, CTXKIT_SOAK_JSON: json },
     });

@@ -65,7 +65,9 @@ describe.each(majors)('AI SDK with @ai-sdk/openai end to end ($name)', (major) =
     expect(server.log.rejected.slice(before)).toEqual([]);
   });
 
-  it('runs a 40-turn generateText session over Chat Completions with no request rejected', async () => {
+  // 16 turns: the window overflows from the third turn on, and every turn after compacts (40 turns
+  // made the same cycle 37 times over); the long sessions are the soak's (`npm run soak`).
+  it('runs a 16-turn generateText session over Chat Completions with no request rejected', async () => {
     const server = loopback.server;
     const provider = major.createOpenAI({ apiKey: 'test-key', baseURL: server.baseURL });
     const events: ContextEvent[] = [];
@@ -82,7 +84,7 @@ describe.each(majors)('AI SDK with @ai-sdk/openai end to end ($name)', (major) =
     });
     const model = wrapLanguageModel({ model: provider.chat(MODEL), middleware: ctxkitMiddleware(manager) });
     const messages: ModelMessage[] = [];
-    for (let turn = 0; turn < 40; turn++) {
+    for (let turn = 0; turn < 16; turn++) {
       messages.push({ role: 'user', content: `Fix the parser, part ${turn}.` });
       const result = await generateText({
         model,
@@ -96,8 +98,8 @@ describe.each(majors)('AI SDK with @ai-sdk/openai end to end ($name)', (major) =
     }
     const compactions = events.filter((event) => event.type === 'compaction-end' && event.error === undefined);
     expect(server.log.rejected).toEqual([]);
-    expect(compactions.length).toBeGreaterThan(0);
-    expect(server.log.overflows).toBeGreaterThan(0);
+    expect(compactions.length).toBeGreaterThanOrEqual(3);
+    expect(server.log.overflows).toBeGreaterThanOrEqual(3);
     console.info(
       `${major.name} + openai chat: ${server.log.requests.length} requests, ${compactions.length} compactions, ${server.log.overflows} overflow recoveries`,
     );

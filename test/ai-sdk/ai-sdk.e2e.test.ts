@@ -18,6 +18,12 @@ import { majors } from './sdk-majors.js';
 const MODEL = 'claude-sonnet-4-6';
 const SYSTEM = 'You are a coding agent. Read the logs you are asked about.';
 const WINDOW = 30_000;
+/**
+ * Turns of the long session: it compacts every turn or two from the first, and the server refuses
+ * one request, at turn 24 (the only one in 40 turns), which the middleware recovers. The long
+ * sessions are the soak's (`npm run soak`).
+ */
+const TURNS = 26;
 
 /** Tool messages in a response: each becomes one ctxkit message per result. */
 function countToolMessages(response: { messages: ModelMessage[] }): number {
@@ -59,12 +65,12 @@ describe.each(majors)('AI SDK end to end ($name)', (major) => {
     return { model, events, manager };
   }
 
-  it('runs a 40-turn generateText session with compaction and overflow recovery, and no request rejected', async () => {
+  it('runs a 26-turn generateText session with compaction and overflow recovery, and no request rejected', async () => {
     const { model, events } = setup();
     const server = loopback.server;
     const before = { ...server.stats, rejected: [...server.stats.rejected] };
     const messages: ModelMessage[] = [];
-    for (let turn = 0; turn < 40; turn++) {
+    for (let turn = 0; turn < TURNS; turn++) {
       messages.push({ role: 'user', content: `Check the logs of batch ${turn}.` });
       const result = await generateText({
         model,
@@ -80,12 +86,13 @@ describe.each(majors)('AI SDK end to end ($name)', (major) => {
     const compactions = events.filter((event) => event.type === 'compaction-end' && event.error === undefined);
     const overflows = server.stats.overflows - before.overflows;
     expect(server.stats.rejected).toEqual([]);
-    expect(compactions.length).toBeGreaterThan(0);
+    expect(compactions.length).toBeGreaterThanOrEqual(3);
     expect(overflows).toBeGreaterThan(0);
     expect(compactions.filter((event) => event.type === 'compaction-end' && event.reason === 'overflow').length).toBe(
       overflows,
     );
-    expect(messages.length).toBeGreaterThan(120);
+    // Every turn called a tool at least once: its user message, a call, the result and the answer.
+    expect(messages.length).toBeGreaterThan(3 * TURNS);
     console.info(
       `${major.name} generateText: ${server.stats.requests - before.requests} requests, ${compactions.length} compactions, ${overflows} overflow recoveries`,
     );

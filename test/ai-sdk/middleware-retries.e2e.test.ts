@@ -26,7 +26,10 @@ interface Run {
 
 const closeAfterTest = useServersPerTest();
 
-/** A 12-turn session; `failAfterCompaction` answers the first agent request after each summary with a 500 or a 429. */
+/**
+ * A 7-turn session, which compacts 5 times (12 turns compacted 10 times, no other path);
+ * `failAfterCompaction` answers the first agent request after each summary with a 500 or a 429.
+ */
 async function session(major: Major, failAfterCompaction: boolean, stream: boolean): Promise<Run> {
   const { generateText, jsonSchema, stepCountIs, streamText, tool, wrapLanguageModel } = major.ai;
   const tools = {
@@ -70,7 +73,7 @@ async function session(major: Major, failAfterCompaction: boolean, stream: boole
   });
   const model = wrapLanguageModel({ model: provider(MODEL), middleware: ctxkitMiddleware(manager) });
   const messages: ModelMessage[] = [];
-  for (let turn = 0; turn < 12; turn++) {
+  for (let turn = 0; turn < 7; turn++) {
     messages.push({ role: 'user', content: `Check the logs of batch ${turn}.` });
     const options = { model, system: 'You read logs.', tools, messages, stopWhen: stepCountIs(6), maxRetries: 2 };
     if (stream) {

@@ -52,7 +52,10 @@ describe.each(clients)('@anthropic-ai/sdk ($version) end to end', ({ create }) =
   });
   afterAll(() => server.close());
 
-  it('runs a 40-turn tool-using session with compaction and overflow recovery, and no request rejected', async () => {
+  // 26 turns: the session compacts every turn or two from the first, and the server refuses one
+  // request, at turn 24 (the only one in 40 turns), which is recovered. The long sessions are the
+  // soak's (`npm run soak`).
+  it('runs a 26-turn tool-using session with compaction and overflow recovery, and no request rejected', async () => {
     const client = create(server.url);
     const events: ContextEvent[] = [];
     const manager = createContextManager({
@@ -71,7 +74,7 @@ describe.each(clients)('@anthropic-ai/sdk ($version) end to end', ({ create }) =
     });
     let history: Message[] = [];
     let recovered = 0;
-    for (let turn = 0; turn < 40; turn++) {
+    for (let turn = 0; turn < 26; turn++) {
       history.push({ role: 'user', content: `Check the logs of batch ${turn}.` });
       for (let step = 0; step < 6; step++) {
         // The ctxkit part of the loop: the rest is what any Anthropic tool loop has.
@@ -89,7 +92,7 @@ describe.each(clients)('@anthropic-ai/sdk ($version) end to end', ({ create }) =
     }
     const compactions = events.filter((event) => event.type === 'compaction-end' && event.error === undefined);
     expect(server.stats.rejected).toEqual([]);
-    expect(compactions.length).toBeGreaterThan(0);
+    expect(compactions.length).toBeGreaterThanOrEqual(3);
     expect(recovered).toBeGreaterThan(0);
     expect(server.stats.overflows).toBe(recovered);
     expect(

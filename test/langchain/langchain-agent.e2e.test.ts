@@ -1,6 +1,6 @@
 // A real LangChain.js v1 agent (`createAgent` with a `ChatOpenAI` model) against the loopback OpenAI
 // server, which checks every request by OpenAI's rules and refuses one over the window with OpenAI's
-// own overflow error: a 40-turn tool-using session with tool output of thousands of lines, where
+// own overflow error: a 16-turn tool-using session with tool output of thousands of lines, where
 // ctxkit is one item of `middleware: [...]`. No request may break a rule; every overflow is recovered.
 
 import { ChatOpenAI } from '@langchain/openai';
@@ -13,7 +13,11 @@ import { useLoopbackOpenAI } from '../harness/loopback.js';
 import { scriptedToolOutputs } from '../harness/tool-outputs.js';
 
 const WINDOW = 30_000;
-const TURNS = 40;
+/**
+ * 16 turns: the session compacts at most turns and overflows three times (the checks below hold it
+ * to that), the cycle the 40 turns it ran before went round. The long sessions are the soak's (`npm run soak`).
+ */
+const TURNS = 16;
 
 /** Tool outputs of a hundred to thousands of lines (compiler errors, test runs), built once. */
 const outputs = scriptedToolOutputs();
@@ -33,7 +37,7 @@ const tools = [
 describe('a LangChain agent with ctxkitMiddleware', () => {
   const loopback = useLoopbackOpenAI({ contextWindow: WINDOW, maxOutputTokens: 16_384 });
 
-  test('40 tool-using turns: compaction and overflow recovery, no rejected request', async () => {
+  test('16 tool-using turns: compaction and overflow recovery, no rejected request', async () => {
     const server = loopback.server;
     const chat = (model: string) =>
       new ChatOpenAI({ model, apiKey: 'test', maxRetries: 0, configuration: { baseURL: server.baseURL } });
@@ -77,9 +81,9 @@ describe('a LangChain agent with ctxkitMiddleware', () => {
     const results = messages.filter((message) => message.type === 'tool');
     expect(results.map((message) => message.content)).toEqual(outputs.returned);
     expect(
-      events.some((event) => event.type === 'compaction-end' && event.reason === 'threshold' && !event.error),
-    ).toBe(true);
-    expect(server.log.overflows).toBeGreaterThan(0);
+      events.filter((event) => event.type === 'compaction-end' && event.reason === 'threshold' && !event.error).length,
+    ).toBeGreaterThanOrEqual(3);
+    expect(server.log.overflows).toBeGreaterThanOrEqual(3);
     expect(events.some((event) => event.type === 'compaction-end' && event.reason === 'overflow' && !event.error)).toBe(
       true,
     );

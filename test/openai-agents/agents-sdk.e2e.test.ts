@@ -1,5 +1,5 @@
 // The real OpenAI Agents SDK (`run` with an `OpenAIResponsesModel`) against the loopback OpenAI
-// server, which checks every Responses request by OpenAI's rules: a 40-turn tool-using conversation
+// server, which checks every Responses request by OpenAI's rules: a 16-turn tool-using conversation
 // kept in a ctxkit store through createAgentsSession, each model call prepared by
 // createAgentsInputFilter (its wrapped model records usage and recovers from the server's overflow
 // error). No request may break a rule, and the session keeps every item the SDK gave it.
@@ -17,7 +17,12 @@ import { useLoopbackOpenAI } from '../harness/loopback.js';
 import { scriptedToolOutputs } from '../harness/tool-outputs.js';
 
 const WINDOW = 30_000;
-const TURNS = 40;
+/**
+ * Enough turns to recover from an overflow and to compact several times over (the checks below hold
+ * the session to it; 40 turns made the same one overflow); the SDK sends the whole session at every
+ * call, so each turn costs more than the last. The long sessions are the soak's (`npm run soak`).
+ */
+const TURNS = 16;
 /**
  * Outputs past the filter's cut (400 lines, 12 KB), one of them over 100 KB. The SDK serializes
  * every item of the session at every model call, so the outputs are kept as short as the cut allows:
@@ -46,7 +51,7 @@ describe('the OpenAI Agents SDK with ctxkit/openai-agents', () => {
   setTracingDisabled(true);
   const loopback = useLoopbackOpenAI({ contextWindow: WINDOW, maxOutputTokens: 16_384 });
 
-  test('40 tool-using turns in a SQLite-backed session, compacted by the filter, no rejected request', async () => {
+  test('16 tool-using turns in a SQLite-backed session, compacted by the filter, no rejected request', async () => {
     const server = loopback.server;
     const { outputs, tools } = scriptedTools();
     const client = new OpenAI({ apiKey: 'test', baseURL: server.baseURL, maxRetries: 0 });
@@ -90,11 +95,10 @@ describe('the OpenAI Agents SDK with ctxkit/openai-agents', () => {
     );
     expect(server.log.rejected).toEqual([]);
     expect(server.log.overflows).toBeGreaterThan(0);
-    expect(events.some((event) => event.type === 'compaction-end' && event.reason === 'overflow' && !event.error)).toBe(
-      true,
-    );
+    const compacted = events.filter((event) => event.type === 'compaction-end' && !event.error);
+    expect(compacted.some((event) => event.type === 'compaction-end' && event.reason === 'overflow')).toBe(true);
     expect(answers).toBe(TURNS);
-    expect(events.some((event) => event.type === 'compaction-end' && !event.error)).toBe(true);
+    expect(compacted.length).toBeGreaterThanOrEqual(3);
     // The session kept every item the SDK gave it: each user turn, each call and each result, whole.
     expect(items.filter((item) => 'role' in item && item.role === 'user')).toHaveLength(TURNS);
     const results = items.filter((item) => item.type === 'function_call_result');
@@ -106,7 +110,7 @@ describe('the OpenAI Agents SDK with ctxkit/openai-agents', () => {
     const compactions = (await store.getBranch('coder-1')).filter((entry) => entry.type === 'compaction');
     expect(compactions.length).toBeGreaterThan(0);
     // A second worker on the same session starts from the newest stored compaction: its first request
-    // is the model call, within the window, not a summary of the 40 turns made again.
+    // is the model call, within the window, not a summary of the 16 turns made again.
     const resumed = createAgentsInputFilter(filterOptions);
     const worker = new Agent({
       name: 'coder',

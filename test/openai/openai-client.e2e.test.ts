@@ -1,5 +1,5 @@
 // The real `openai` clients (7, and 6 under the `openai-v6` alias) against a loopback server that checks requests by OpenAI's rules: a
-// 40-turn tool-using session through the context manager, with tool output of thousands of lines and
+// 16-turn tool-using session through the context manager, with tool output of thousands of lines and
 // a window small enough that compaction and overflow recovery both happen. No request may break a
 // rule; every overflow must be recovered.
 
@@ -20,7 +20,12 @@ import { useLoopbackOpenAI } from '../harness/loopback.js';
 import { codingOutputs } from '../harness/tool-outputs.js';
 
 const WINDOW = 30_000;
-const TURNS = 40;
+/**
+ * By its fifth turn the session is in its cycle (a threshold compaction every two or three turns, an
+ * overflow recovered every four or five); 16 turns go round it three times, the checks below hold
+ * them to it. The long sessions are the soak's (`npm run soak`).
+ */
+const TURNS = 16;
 const model = 'gpt-4o';
 const systemPrompt = 'You are a careful coding agent. Use the tools to inspect and fix the repository.';
 const functions = [
@@ -97,7 +102,7 @@ const clients = [
 describe.each(clients)('the openai $major client through ctxkit/openai', ({ create }) => {
   const loopback = useLoopbackOpenAI({ contextWindow: WINDOW, maxOutputTokens: 16_384 });
 
-  test('Chat Completions: 40 tool-using turns, compaction and overflow recovery, no rejected request', async () => {
+  test('Chat Completions: 16 tool-using turns, compaction and overflow recovery, no rejected request', async () => {
     const server = loopback.server;
     const client = create(server.baseURL);
     const tools = functions.map((fn) => ({ type: 'function' as const, function: fn }));
@@ -118,17 +123,18 @@ describe.each(clients)('the openai $major client through ctxkit/openai', ({ crea
     const chat = server.log.requests.filter((request) => request.endpoint === 'chat');
     expect(server.log.rejected).toEqual([]);
     expect(answers).toBe(TURNS);
-    expect(server.log.overflows).toBeGreaterThan(0);
+    // Overflows recovered again after a recovery, summaries summarized again.
+    expect(server.log.overflows).toBeGreaterThanOrEqual(3);
     expect(recoveries).toBe(server.log.overflows);
     expect(
-      events.some((event) => event.type === 'compaction-end' && event.reason === 'threshold' && !event.error),
-    ).toBe(true);
+      events.filter((event) => event.type === 'compaction-end' && event.reason === 'threshold' && !event.error).length,
+    ).toBeGreaterThanOrEqual(3);
     expect(chat.filter((request) => request.summary).length).toBeGreaterThan(0);
     expect(usageChecks.every(Boolean)).toBe(true);
     expect(usageChecks.length).toBeGreaterThanOrEqual(TURNS * 2);
   });
 
-  test('Responses with store: false: 40 turns with encrypted reasoning, no rejected request', async () => {
+  test('Responses with store: false: 16 turns with encrypted reasoning, no rejected request', async () => {
     const server = loopback.server;
     const client = create(server.baseURL);
     const tools = functions.map((fn) => ({ type: 'function' as const, strict: false, ...fn }));
@@ -149,6 +155,6 @@ describe.each(clients)('the openai $major client through ctxkit/openai', ({ crea
     expect(server.log.rejected).toEqual([]);
     expect(answers).toBe(TURNS);
     expect(server.log.requests.slice(before).some((request) => request.endpoint === 'responses')).toBe(true);
-    expect(events.some((event) => event.type === 'compaction-end' && !event.error)).toBe(true);
+    expect(events.filter((event) => event.type === 'compaction-end' && !event.error).length).toBeGreaterThanOrEqual(3);
   });
 });

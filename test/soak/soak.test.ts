@@ -1,5 +1,5 @@
-// The soak in CI: a short session per client family (CTXKIT_SOAK_TURNS turns, 25 by default: two turns in a row
-// forced at 20 and 21).
+// The soak in CI (`npm run test:soak`; `npm test` leaves it out): a short session per client family
+// (CTXKIT_SOAK_TURNS turns, 25 by default: two turns in a row forced at 20 and 21).
 // `npm run soak` runs 1,000 turns per family (one process per family, CTXKIT_SOAK_FAMILY), saves
 // each report (CTXKIT_SOAK_JSON) and writes the figures to docs/benchmarks.md.
 import { writeFileSync } from 'node:fs';
