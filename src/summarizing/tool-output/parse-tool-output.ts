@@ -11,6 +11,7 @@ import { parseGitDiff, parseGitStatus, parseGrep } from './parse-search-and-vcs.
 import { parseGoTest, parsePytest, parseVitestOrJest } from './parse-test-runners.js';
 import type { ParsedToolOutput, ToolOutputFormat } from './parsed-tool-output.js';
 import type { ParserResult } from './parser-result.js';
+import { reportedExitCode } from './reported-exit-code.js';
 
 /**
  * Options of {@link parseToolOutput}.
@@ -110,18 +111,4 @@ export function parseToolOutput(text: string, options: ParseToolOutputOptions = 
     problems: result.problems,
     notes: result.notes,
   };
-}
-
-/** `Exit code: 1`, `Process exited with code 2`, `exit status 1`, `(exit status: 101)`, `[exit 3]`. */
-const EXIT_LINE = /\b(?:exit(?:ed)?(?: with)?(?: code| status)|exit_code|returncode|\[exit)\s*[:=]?\s*(-?\d+)\b/i;
-
-/** The exit status an output reports, if it does: the last report wins (hosts and shells append it last). */
-function reportedExitCode(lines: readonly string[]): number | undefined {
-  for (let index = lines.length - 1; index >= 0; index--) {
-    const line = lines[index]!;
-    if (!line || !/exit|returncode/i.test(line)) continue;
-    const match = EXIT_LINE.exec(line);
-    if (match) return Number(match[1]);
-  }
-  return undefined;
 }
