@@ -1,7 +1,8 @@
 /** The exit status a host or a shell reported about a run, read from the run's output. Internal. */
 
 /** `Exit code: 1`, `Process exited with code 2`, `exit status 1`, `(exit status: 101)`, `[exit 3]`. */
-const EXIT_STATEMENT = /(?:\b(?:exit(?:ed)?(?: with)?(?: code| status)|exit_code|returncode)|\[exit)\s*[:=]?\s*(-?\d+)\b/i;
+const EXIT_STATEMENT =
+  /(?:\b(?:exit(?:ed)?(?: with)?(?: code| status)|exit_code|returncode)|\[exit)\s*[:=]?\s*(-?\d+)\b/i;
 /** A line a search printed (`path:12:` or `path-12-`): what the run found, not what it says of itself. */
 const MATCH_LINE = /^[^\s:]+:\d+[:-]/;
 /** How many non-empty lines at the end, and at the start, a status is looked for on. */
