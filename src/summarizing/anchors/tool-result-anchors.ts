@@ -200,13 +200,13 @@ export function toolResultAnchors(
   state: { list: AnchorList; files: Map<string, boolean>; commands: Map<string, CommandState> },
 ): void {
   const output = contentText(message.content);
-  const outcome = outcomeOf(message, output);
   const command = call ? commandOf(call) : undefined;
+  const parsed = parseToolOutput(output, command === undefined ? {} : { command });
+  const outcome = withVerdict(outcomeOf(message, output), parsed);
   if (call) {
     const changed = isModifying(call) && outcome.ok;
     for (const path of pathsOf(call).map(bare)) state.files.set(path, changed || state.files.get(path) === true);
   }
-  const parsed = parseToolOutput(output, command === undefined ? {} : { command });
   const key = command === undefined ? undefined : clipWords(oneLine(command), KEY_CHARS);
   const source = key ?? (call ? toolRun(call) : undefined);
   if (command !== undefined && key !== undefined) {
@@ -225,6 +225,20 @@ export function toolResultAnchors(
   // not is resolved, unless another command's latest run still reports it.
   if (source !== undefined) state.list.withdraw(source);
   resultAnchors(output, parsed, source, !outcome.ok, state.list);
+}
+
+/**
+ * How a run ended when its host did not say (no exit status, no error flag): a compiler, test runner
+ * or package manager that reports errors or failing tests failed (tsc, pytest, cargo and npm exit
+ * non-zero then), so it is not written `ok`. A linter's warnings are not a failure.
+ */
+function withVerdict(
+  outcome: { ok: boolean; label: string },
+  parsed: ParsedToolOutput,
+): { ok: boolean; label: string } {
+  if (outcome.label !== 'ok' || !DIAGNOSTIC_FORMATS.has(parsed.format)) return outcome;
+  const failed = parsed.problems.some((problem) => problem.severity === 'error' || problem.severity === 'failure');
+  return failed ? { ok: false, label: 'failed' } : outcome;
 }
 
 /**
