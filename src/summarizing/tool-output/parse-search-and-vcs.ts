@@ -92,6 +92,7 @@ export function parseGitDiff(lines: readonly string[]): ParserResult {
     } else if (line.startsWith('+') && !line.startsWith('+++')) file.added++;
     else if (line.startsWith('-') && !line.startsWith('---')) file.removed++;
     else if (/^(new|deleted) file mode/.test(line)) file.state = line.startsWith('new') ? 'new' : 'deleted';
+    else if (line.startsWith('rename from ')) file.state = `renamed from ${line.slice('rename from '.length)}`;
   }
   for (const entry of files) {
     const state = entry.state ? ` (${entry.state})` : '';
