@@ -22,7 +22,7 @@ describe('the exit status of a run', () => {
   it('is not read from a commit message that talks about exit codes (git log --stat)', () => {
     const anchors = anchorsOf('git log --stat', gitLog);
     const command = anchors.find((anchor) => anchor.category === 'command');
-    expect(command?.text).toBe('`git log --stat` → ok');
+    expect(command?.text).toBe('`git log --stat` → ok: 2 commits');
     expect(anchors.filter((anchor) => anchor.category === 'error')).toEqual([]);
     expect(anchors.filter((anchor) => anchor.category === 'open-item')).toEqual([]);
     expect(parseToolOutput(gitLog).exitCode).toBeUndefined();
@@ -43,7 +43,9 @@ describe('the exit status of a run', () => {
 
   it('is still read where hosts and shells report it: the last lines, or the first', () => {
     const failed = anchorsOf('git log --stat', gitLog, { exitCode: 128 });
-    expect(failed.find((anchor) => anchor.category === 'command')?.text).toBe('`git log --stat` → failed (exit 128)');
+    expect(failed.find((anchor) => anchor.category === 'command')?.text).toBe(
+      '`git log --stat` → failed (exit 128): 2 commits',
+    );
     const first = anchorsOf('grep -rn "exit" scripts', `Exit code: 2\nWall time: 0.1 seconds\nOutput:\n${grepExit}`);
     expect(first.find((anchor) => anchor.category === 'command')?.text).toMatch(
       /^`grep -rn "exit" scripts` → failed \(exit 2\)/,
@@ -76,7 +78,7 @@ describe('a run whose host reports no exit status', () => {
 
   it('is still `ok` for a clean run and for a linter that only warns', () => {
     const clean = extractAnchors(commandRun('call_1', 'git log --stat', gitLog));
-    expect(clean.find((anchor) => anchor.category === 'command')?.text).toBe('`git log --stat` → ok');
+    expect(clean.find((anchor) => anchor.category === 'command')?.text).toBe('`git log --stat` → ok: 2 commits');
     const warned = extractAnchors(
       commandRun(
         'call_2',
