@@ -196,9 +196,10 @@ describe('failures the field has shipped', () => {
 
   it('a compaction that would grow the context is refused and not retried every turn', async () => {
     const events: ContextEvent[] = [];
-    const summary = summarizer(() => 'long summary '.repeat(5_000));
+    // A summary within its budget, but larger than the one short turn it would replace.
+    const summary = summarizer((request) => 'long summary '.repeat(Math.ceil(request.maxOutputTokens / 3)));
     const context = setup(summary, events);
-    const history = overLimit();
+    const history: Message[] = [user(100, 'a'), answer('a'), user(7_950, 'b')];
     const first = await context.prepare(history);
     expect(first.history).toEqual(history);
     const end = events.find((event) => event.type === 'compaction-end');

@@ -15,6 +15,7 @@ import { assertMessages } from '../validation/assert-messages.js';
 import * as v from '../validation/light-schema.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import { compactToolResultsInRecent } from './internal/compact-tool-results-in-recent.js';
+import { cutToBudget, SUMMARY_OVERRUN } from './internal/cut-to-budget.js';
 import { planCompaction } from './plan-compaction.js';
 
 /**
@@ -112,6 +113,10 @@ export interface CompactionResult {
  * and rebuilds the list as one `[Previous conversation summary]` user message followed by the tail,
  * whose visible tool results beyond `toolCallCutoff` are archived under one `[Compaction tool digest]`.
  *
+ * A summary more than 1.5 times the budget it was asked for (by the counter) is cut to the budget
+ * where a line, else a sentence, ends, before the facts it lost are pinned: a summarizer that ignores
+ * `maxOutputTokens` cannot leave the context over the limit.
+ *
  * It fails loudly, with nothing to store, rather than return a bad checkpoint. The input is never
  * changed, so the history stays intact; keep the full transcript (or a `SessionStore`) yourself, as
  * the returned list holds only what is sent from now on.
@@ -164,13 +169,14 @@ export async function compact(messages: readonly Message[], options: CompactOpti
           minTokens: MIN_SUMMARY_TOKENS,
           replacedTokens: sumMessageTokens(plan.split.old, counter),
         });
+  const requested = anchoring?.requestTokens ?? budget;
   const answer = await callSummarizer(options.summarizer, {
     kind: 'compaction',
     messages: plan.toSummarize,
     text: plan.text,
     ...(plan.previousSummary === undefined ? {} : { previousSummary: plan.previousSummary }),
     ...(options.instructions ? { instructions: options.instructions } : {}),
-    maxOutputTokens: anchoring?.requestTokens ?? budget,
+    maxOutputTokens: requested,
     ...(options.signal ? { signal: options.signal } : {}),
   });
   const { truncated, stopReason } = answer;
@@ -186,8 +192,15 @@ export async function compact(messages: readonly Message[], options: CompactOpti
       code: 'SUMMARY_TRUNCATED',
     });
   }
-  const pinned = anchoring ? anchorCheckpoint(answer.text, anchoring) : undefined;
-  const text = pinned?.text ?? answer.text;
+  // A summary far past the budget it was asked for (a completion that never passed the budget on)
+  // is cut to it, at a line's end: kept whole, it could leave the context over the limit, where no
+  // later request fits and no recovery rung can shrink a checkpoint.
+  const written =
+    counter.count(answer.text) > requested * SUMMARY_OVERRUN
+      ? cutToBudget(answer.text, requested, counter)
+      : answer.text;
+  const pinned = anchoring ? anchorCheckpoint(written, anchoring) : undefined;
+  const text = pinned?.text ?? written;
   const summaryMessage = createSummaryMessage(text, {
     keptMessages: recent.messages.length,
     ...(anchoring ? { anchors: anchoring.anchors } : {}),

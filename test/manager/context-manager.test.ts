@@ -148,9 +148,10 @@ describe('createContextManager', () => {
 
   it('reports a compaction that cannot shrink the context instead of repeating it every turn', async () => {
     const events: ContextEvent[] = [];
-    const summarizer = scripted('x'.repeat(60_000));
+    // A summary within its budget, but larger than the one short turn it would replace.
+    const summarizer = scripted('x'.repeat(1_200));
     const context = manager(summarizer, events);
-    let history: Message[] = [user(3000), answer('a'), user(3000), answer('b'), user(2500)];
+    let history: Message[] = [user(100), answer('a'), user(7_950)];
     const first = await context.prepare(history);
     expect(first.compacted).toBeUndefined();
     expect(first.history).toEqual(history);

@@ -32,6 +32,13 @@ const result = (id: string, text: string) => toolResultMessage(id, text, { toolN
 const recordingSummarizer = (output: SummaryOutput = 'GOAL: fix the parser') =>
   createScriptedSummarizer([], { afterScript: output });
 
+/** A summary that fills the budget it is asked for, and no more (under the reference counter). */
+const budgetFiller: Summarizer = {
+  async summarize(request) {
+    return 'word '.repeat(Math.floor((request.maxOutputTokens * 4) / 5));
+  },
+};
+
 // A limit of 8000 tokens (maxTokens) gives a tail budget of 4000 tokens.
 const config = resolveConfig();
 
@@ -128,12 +135,33 @@ describe('compact', () => {
   });
 
   it('fails with NOT_SMALLER when the summary would not shrink the context', async () => {
-    const huge = 'word '.repeat(20_000);
-    const error = await compact([user(3000), user(3000), user(3000)], {
-      summarizer: recordingSummarizer(huge),
+    // Within its budget, but larger than the two short messages it replaces.
+    const error = await compact([user(40), user(40), user(21_000)], {
+      summarizer: budgetFiller,
       config,
     }).catch((caught: unknown) => caught);
     expect((error as CompactionError).code).toBe('NOT_SMALLER');
+  });
+
+  it('cuts a summary far past its budget to the budget where a line ends, and compacts', async () => {
+    let budget = 0;
+    const rambling: Summarizer = {
+      async summarize(request) {
+        budget = request.maxOutputTokens;
+        const lines = Array.from({ length: budget }, (_, index) => `- Step ${index}: ran the parser tests again.`);
+        return lines.join('\n');
+      },
+    };
+    const result = await compact([user(3000), user(3000), user(3000)], {
+      summarizer: rambling,
+      config,
+      anchoring: false,
+    });
+    const text = summaryText(result.messages[0]!)!;
+    expect(referenceCounter.count(text)).toBeLessThanOrEqual(budget + 20);
+    expect(referenceCounter.count(text)).toBeGreaterThan(budget * 0.8);
+    expect(text.split('\n').at(-1)).toMatch(/^- Step \d+: ran the parser tests again\.$/);
+    expect(result.tokensAfter).toBeLessThan(result.tokensBefore);
   });
 
   it('fails with NOTHING_TO_COMPACT when everything is in the tail', async () => {
@@ -280,14 +308,14 @@ describe('compact: checks and messages', () => {
   });
 
   it('says NOT_SMALLER is caused by the summary when the summary outgrows what it replaced', async () => {
-    const huge = 'w'.repeat(200_000);
     const error = await compact([user(3000), user(3000), user(3000)], {
-      summarizer: recordingSummarizer(huge),
+      summarizer: budgetFiller,
       config,
+      maxOutputTokens: 7000,
     }).catch((caught: unknown) => caught);
     expect((error as CompactionError).code).toBe('NOT_SMALLER');
     expect((error as CompactionError).message).toMatch(
-      /The summary \(50\d\d\d tokens\) is not smaller than the 2 messages it replaces \(6000 tokens\)/,
+      /The summary \(\d{4} tokens\) is not smaller than the 2 messages it replaces \(6000 tokens\)/,
     );
     expect((error as CompactionError).message).not.toMatch(/kept tail is too large/);
   });

@@ -1,5 +1,7 @@
 /** What a tool call and its result say: the command, the files, how it ended. Internal. */
 import type { ToolCall, ToolResultMessage } from '../../types.js';
+import { splitOutputLines } from '../tool-output/lines.js';
+import { reportedExitCode } from '../tool-output/reported-exit-code.js';
 
 /** Tools that change files when they succeed. */
 const MODIFYING_TOOL =
@@ -78,18 +80,10 @@ export function isModifying(call: ToolCall): boolean {
   return MODIFYING_TOOL.test(String(call.name));
 }
 
-/** The exit code a tool output reports, if any. @internal */
-function exitCodeIn(text: string): number | undefined {
-  const match = /\b(?:exit(?:ed)?(?:\s+with)?(?:\s+(?:code|status))?|exit_code|returncode)\s*[:=]?\s*(-?\d+)\b/i.exec(
-    text,
-  );
-  return match ? Number(match[1]) : undefined;
-}
-
 /** How a call ended: `ok`, `failed (exit 1)`, `error`, or `no result`. @internal */
 export function outcomeOf(result: ToolResultMessage | undefined, text: string): { ok: boolean; label: string } {
   if (result === undefined) return { ok: false, label: 'no result' };
-  const code = exitCodeIn(text);
+  const code = reportedExitCode(splitOutputLines(text));
   if (result.isError) return { ok: false, label: code === undefined ? 'error' : `failed (exit ${code})` };
   if (code !== undefined && code !== 0) return { ok: false, label: `failed (exit ${code})` };
   return { ok: true, label: code === undefined ? 'ok' : 'ok (exit 0)' };

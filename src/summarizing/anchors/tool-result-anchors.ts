@@ -26,6 +26,20 @@ const DIAGNOSTIC_FORMATS = new Set<ToolOutputFormat>([
 const LINTERS = new Set<ToolOutputFormat>(['eslint', 'biome']);
 /** Outputs that report places and files rather than problems: grep's matches, git's changed files. */
 const REPORTING_FORMATS = new Set<ToolOutputFormat>(['grep', 'git-status', 'git-diff']);
+/** A file of `git diff --stat` as the parser notes it: `path | 12 ++--`, `path | Bin 0 -> 17 bytes`. */
+const STAT_NOTE = /^(\S.*?) \| (\d+(?: [+-]+)?|Bin.*)$/;
+/** The path `--stat` names, and the path it was renamed from (`dir/{old => new}`, `old => new`). */
+function renamedPaths(named: string): [string, string | undefined] {
+  const tidy = (path: string) => bare(path.replace(/\/{2,}/g, '/'));
+  const braces = /^(.*)\{([^{}]*) => ([^{}]*)\}(.*)$/.exec(named);
+  if (braces) {
+    const [, head, old, now, tail] = braces;
+    return [tidy(`${head}${now}${tail}`), tidy(`${head}${old}${tail}`)];
+  }
+  const arrow = /^(.+?) => (.+)$/.exec(named);
+  return arrow ? [tidy(arrow[2]!), tidy(arrow[1]!)] : [tidy(named), undefined];
+}
+
 /** Errors, failing tests, matches or files anchored per tool result at most. */
 const ITEMS_PER_RESULT = 40;
 
@@ -96,7 +110,16 @@ function reportedAnchors(parsed: ParsedToolOutput, source: string | undefined, l
       list.add({ category: 'file-changed', text: `${path} (${change[1]})`, keys: [path], ...from });
       added++;
     } else if (parsed.format === 'git-diff') {
-      const path = /^(\S+)(?: \(\w+\))? [+]\d+ -\d+/.exec(note)?.[1];
+      const stat = STAT_NOTE.exec(note);
+      if (stat) {
+        // `--stat`: `path | 12 ++--`, a rename as `dir/{old => new}` or `old => new` (the new path changed).
+        const [path, from0] = renamedPaths(stat[1]!);
+        const was = from0 === undefined ? '' : `renamed from ${from0}, `;
+        list.add({ category: 'file-changed', text: `${path} (${was}${stat[2]!})`, keys: [path], ...from });
+        added++;
+        continue;
+      }
+      const path = /^(\S+)(?: \([^)]*\))? [+]\d+ -\d+/.exec(note)?.[1];
       if (!path) continue;
       list.add({
         category: 'file-changed',
@@ -200,13 +223,13 @@ export function toolResultAnchors(
   state: { list: AnchorList; files: Map<string, boolean>; commands: Map<string, CommandState> },
 ): void {
   const output = contentText(message.content);
-  const outcome = outcomeOf(message, output);
   const command = call ? commandOf(call) : undefined;
+  const parsed = parseToolOutput(output, command === undefined ? {} : { command });
+  const outcome = withVerdict(outcomeOf(message, output), parsed);
   if (call) {
     const changed = isModifying(call) && outcome.ok;
     for (const path of pathsOf(call).map(bare)) state.files.set(path, changed || state.files.get(path) === true);
   }
-  const parsed = parseToolOutput(output, command === undefined ? {} : { command });
   const key = command === undefined ? undefined : clipWords(oneLine(command), KEY_CHARS);
   const source = key ?? (call ? toolRun(call) : undefined);
   if (command !== undefined && key !== undefined) {
@@ -225,6 +248,20 @@ export function toolResultAnchors(
   // not is resolved, unless another command's latest run still reports it.
   if (source !== undefined) state.list.withdraw(source);
   resultAnchors(output, parsed, source, !outcome.ok, state.list);
+}
+
+/**
+ * How a run ended when its host did not say (no exit status, no error flag): a compiler, test runner
+ * or package manager that reports errors or failing tests failed (tsc, pytest, cargo and npm exit
+ * non-zero then), so it is not written `ok`. A linter's warnings are not a failure.
+ */
+function withVerdict(
+  outcome: { ok: boolean; label: string },
+  parsed: ParsedToolOutput,
+): { ok: boolean; label: string } {
+  if (outcome.label !== 'ok' || !DIAGNOSTIC_FORMATS.has(parsed.format)) return outcome;
+  const failed = parsed.problems.some((problem) => problem.severity === 'error' || problem.severity === 'failure');
+  return failed ? { ok: false, label: 'failed' } : outcome;
 }
 
 /**

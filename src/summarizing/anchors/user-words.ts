@@ -8,6 +8,13 @@ export const TEXT_CHARS = 200;
 
 const CONSTRAINT =
   /\b(must|mustn't|must not|should|shouldn't|should not|don't|do not|never|always|avoid|without|make sure|only|no more than|at most|at least|keep)\b|^(use|prefer|stick to)\b|\bno \w+ (anywhere|at all|in|on|outside)\b/i;
+/**
+ * Constraints in Chinese (`不要`, `必须`, `只能`…), Japanese (`必ず`, `ないでください`, `禁止`…) and
+ * Korean (`반드시`, `하지 마`, `절대`…): no word boundaries in these scripts, so matched as they are.
+ * @internal
+ */
+export const CJK_CONSTRAINT =
+  /不要|别再|必须|务必|一定要|不得|禁止|请勿|只能|只用|必ず|ないでください|しないで|てはいけない|てはならない|だけを使|のみを使|반드시|하지 ?마|지 마세요|지 말|절대|금지|만 사용/;
 const DECISION =
   /\b(decided|decide to|we'll go with|going with|i'll use|we'll use|instead of|chose|choose to|switch(?:ed)? to|root cause|the fix is|settled on)\b/i;
 const OPEN_ITEM =
@@ -22,14 +29,15 @@ export function oneLine(text: string): string {
 const ABBREVIATION = /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|incl|esp|resp|viz|no|fig|mr|mrs|ms|dr|st|[a-z])\.$/i;
 
 /**
- * Sentences of a text (by `.`, `!`, `?` and line breaks, not after an abbreviation such as `e.g.`),
+ * Sentences of a text (by `.`, `!`, `?` before a space, CJK `。`, `！`, `？`, and line breaks, not
+ * after an abbreviation such as `e.g.`),
  * each on one line. @internal
  */
 export function sentencesOf(text: string): string[] {
   const out: string[] = [];
   for (const line of text.split(/\n+/)) {
     let sentence = '';
-    for (const piece of line.split(/(?<=[.!?])\s+/)) {
+    for (const piece of line.split(/(?<=[.!?])\s+|(?<=[。！？])/)) {
       sentence = sentence ? `${sentence} ${piece}` : piece;
       if (ABBREVIATION.test(sentence)) continue;
       const clean = oneLine(sentence.replace(/^[-*•\d.)\s]+/, ''));
@@ -98,7 +106,7 @@ export function clipWords(text: string, max: number): string {
 
 /** Whether a sentence states a constraint or preference (`must`, `don't`, `never`, `only`…). @internal */
 export function isConstraint(sentence: string): boolean {
-  return CONSTRAINT.test(sentence);
+  return CONSTRAINT.test(sentence) || CJK_CONSTRAINT.test(sentence);
 }
 
 /** Whether a sentence of the assistant's records a decision. @internal */

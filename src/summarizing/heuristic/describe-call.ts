@@ -3,6 +3,8 @@
 import { clipText } from '../../internal/clip-text.js';
 import type { ToolCall, ToolResultMessage } from '../../types.js';
 import { argumentsText } from '../serialize-conversation.js';
+import { splitOutputLines } from '../tool-output/lines.js';
+import { reportedExitCode } from '../tool-output/reported-exit-code.js';
 
 const ARGUMENT_KEYS = ['command', 'cmd', 'path', 'file_path', 'filePath', 'file', 'pattern', 'query', 'url', 'name'];
 
@@ -22,9 +24,10 @@ export function describeCall(call: ToolCall): string {
   return json === '{}' ? String(call.name) : `${call.name} ${clipText(oneLine(json), 160, 'head')}`;
 }
 
-/** The exit code a tool output reports, if any. @internal */
+/** The exit code the host or the shell reported on the output's first or last lines, if any. @internal */
 function exitCode(text: string): string | undefined {
-  return /\bexit(?:ed)?(?:\s+with)?(?:\s+(?:code|status))?\s*[:=]?\s*(-?\d+)\b/i.exec(text)?.[1];
+  const code = reportedExitCode(splitOutputLines(text));
+  return code === undefined ? undefined : String(code);
 }
 
 /** `ok`, `error` or `failed (exit code N)` for one tool result. @internal */

@@ -2,7 +2,7 @@
 import { clipText } from '../../internal/clip-text.js';
 import type { Message, ToolCall, ToolResultMessage } from '../../types.js';
 import { commandOf, isModifying, pathsOf } from '../anchors/tool-facts.js';
-import { isAside, isOpenItem, sentencesOf as sentences } from '../anchors/user-words.js';
+import { CJK_CONSTRAINT, isAside, isOpenItem, sentencesOf as sentences } from '../anchors/user-words.js';
 import { argumentsText, contentText } from '../serialize-conversation.js';
 import { parseToolOutput } from '../tool-output/parse-tool-output.js';
 import { findPaths, highlightOutput } from '../tool-output-highlights.js';
@@ -92,7 +92,8 @@ export function gatherFacts(messages: readonly Message[]): ConversationFacts {
       if (isAside(text) && facts.requests.length > 0)
         addUnique(facts.asides, clipText(oneLine(text), ITEM_CHARS, 'head'));
       else addUnique(facts.requests, clipText(oneLine(text), ITEM_CHARS, 'head'));
-      for (const sentence of sentences(text)) if (CONSTRAINT.test(sentence)) addUnique(facts.constraints, sentence);
+      for (const sentence of sentences(text))
+        if (CONSTRAINT.test(sentence) || CJK_CONSTRAINT.test(sentence)) addUnique(facts.constraints, sentence);
       addFiles(text);
     } else if (message.role === 'assistant') {
       const text = message.content

@@ -37,9 +37,29 @@ function parseSections(summary: string): Map<string, string[]> {
   return sections;
 }
 
+/** Where a sentence ends: `.`, `!` or `?` before a space, or a CJK full stop, `！` or `？`. */
+const SENTENCE_END = /[.!?](?=\s)|[。！？]/g;
+/** What an item cut short ends with. */
+const CUT_MARK = ' …';
+
+/**
+ * An item within `max` code points, cut where a sentence ends (whole sentences kept when they fill
+ * at least half of it), else between words, else where the room ends, and marked ` …` as cut.
+ */
+function clipItem(item: string, max: number): string {
+  if (item.length <= max) return item;
+  const head = clipText(item, max - CUT_MARK.length, 'head');
+  if (head === item) return item;
+  let sentence = -1;
+  for (const match of head.matchAll(SENTENCE_END)) sentence = match.index + 1;
+  const space = head.lastIndexOf(' ');
+  const end = sentence >= head.length / 2 ? sentence : space >= head.length / 2 ? space : head.length;
+  return `${head.slice(0, end).trimEnd()}${CUT_MARK}`;
+}
+
 /** Keeps the first third and the newest rest of a list, noting how many were left out. */
 function pick(items: readonly string[], detail: Detail): string[] {
-  const clipped = items.map((item) => clipText(item, detail.itemChars, 'head'));
+  const clipped = items.map((item) => clipItem(item, detail.itemChars));
   if (clipped.length <= detail.items) return clipped;
   // The oldest item (the first goal) is kept at every detail level, then the newest.
   const first = Math.max(detail.items > 1 ? 1 : 0, Math.floor(detail.items / 3));

@@ -14,6 +14,7 @@ const BY_COMMAND: readonly (readonly [RegExp, ToolOutputFormat])[] = [
   [/(^|\s)cargo\s+(test|build|check|clippy|run)\b/, 'cargo'],
   [/(^|\s)git\s+status\b/, 'git-status'],
   [/(^|\s)git\s+(diff|show)\b/, 'git-diff'],
+  [/(^|\s)git\s+log\b/, 'git-log'],
   [/(^|[\s/])(grep|rg|ag|ack)\s/, 'grep'],
   [/(^|\s)(npm|pnpm|yarn)\s+(i|install|ci|add|update|uninstall|publish|audit)\b/, 'npm'],
   [/(^|\s)(pip3?|python3? -m pip|uv pip)\s+install\b/, 'pip'],
@@ -38,6 +39,7 @@ const SIGNATURES: readonly (readonly [RegExp, ToolOutputFormat])[] = [
   ],
   [/^diff --git a\//, 'git-diff'],
   [/^On branch |^Changes (not staged|to be committed)|^Untracked files:|^nothing to commit/, 'git-status'],
+  [/^commit [0-9a-f]{40}\b/, 'git-log'],
   [/^Traceback \(most recent call last\):|^Exception in thread "|^\s+at .+\(\S+:\d+:\d+\)$/, 'stack-trace'],
 ];
 

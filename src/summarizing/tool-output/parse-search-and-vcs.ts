@@ -1,4 +1,4 @@
-/** git status, git diff and grep / ripgrep output. Internal. */
+/** git status, git diff, git log and grep / ripgrep output. Internal. */
 import { squash } from './lines.js';
 import { emptyResult, type ParserResult } from './parser-result.js';
 
@@ -92,6 +92,7 @@ export function parseGitDiff(lines: readonly string[]): ParserResult {
     } else if (line.startsWith('+') && !line.startsWith('+++')) file.added++;
     else if (line.startsWith('-') && !line.startsWith('---')) file.removed++;
     else if (/^(new|deleted) file mode/.test(line)) file.state = line.startsWith('new') ? 'new' : 'deleted';
+    else if (line.startsWith('rename from ')) file.state = `renamed from ${line.slice('rename from '.length)}`;
   }
   for (const entry of files) {
     const state = entry.state ? ` (${entry.state})` : '';
@@ -103,6 +104,46 @@ export function parseGitDiff(lines: readonly string[]): ParserResult {
     const removed = files.reduce((sum, entry) => sum + entry.removed, 0);
     result.counts.push(`${files.length} file${files.length === 1 ? '' : 's'} changed, +${added} -${removed}`);
   }
+  return result;
+}
+
+const LOG_COMMIT = /^commit ([0-9a-f]{7,40})\b/;
+const LOG_ONELINE = /^(?:[*|\\/ ]+)?([0-9a-f]{7,40}) (?:\([^)]*\) )?(.+)$/;
+/** Commits listed at most; the count says how many there were. */
+const LOG_COMMITS = 40;
+
+/**
+ * git log (medium form, with or without `--stat` or `-p`, and `--oneline`): how many commits, and
+ * each by its short hash and subject. A commit message is what was written, not what went wrong:
+ * its lines are never problems. @internal
+ */
+export function parseGitLog(lines: readonly string[]): ParserResult {
+  const result = emptyResult();
+  let commits = 0;
+  /** The commit whose subject is the next indented line, in the medium form. */
+  let pending: string | undefined;
+  const add = (hash: string, subject: string) => {
+    commits++;
+    if (result.notes.length < LOG_COMMITS) result.notes.push(`${hash.slice(0, 7)} ${squash(subject)}`);
+  };
+  const medium = lines.some((line) => LOG_COMMIT.test(line));
+  for (const line of lines) {
+    if (medium) {
+      const commit = LOG_COMMIT.exec(line);
+      if (commit) {
+        if (pending) add(pending, '');
+        pending = commit[1]!;
+      } else if (pending && /^ {4}\S/.test(line)) {
+        add(pending, line.trim());
+        pending = undefined;
+      }
+      continue;
+    }
+    const oneline = LOG_ONELINE.exec(line);
+    if (oneline) add(oneline[1]!, oneline[2]!);
+  }
+  if (pending) add(pending, '');
+  if (commits > 0) result.counts.push(`${commits} commit${commits === 1 ? '' : 's'}`);
   return result;
 }
 

@@ -7,10 +7,11 @@ import { parseCargo } from './parse-cargo.js';
 import { parseBiome, parseEslint, parseTsc } from './parse-compiler.js';
 import { parseNpm, parsePip, parseStackTrace, parseUnknown } from './parse-errors.js';
 import { parseNodeSpec, parseNodeTap } from './parse-node-test.js';
-import { parseGitDiff, parseGitStatus, parseGrep } from './parse-search-and-vcs.js';
+import { parseGitDiff, parseGitLog, parseGitStatus, parseGrep } from './parse-search-and-vcs.js';
 import { parseGoTest, parsePytest, parseVitestOrJest } from './parse-test-runners.js';
 import type { ParsedToolOutput, ToolOutputFormat } from './parsed-tool-output.js';
 import type { ParserResult } from './parser-result.js';
+import { reportedExitCode } from './reported-exit-code.js';
 
 /**
  * Options of {@link parseToolOutput}.
@@ -44,6 +45,7 @@ const PARSERS: Record<ToolOutputFormat, (lines: readonly string[]) => ParserResu
   cargo: parseCargo,
   'git-status': parseGitStatus,
   'git-diff': parseGitDiff,
+  'git-log': parseGitLog,
   grep: parseGrep,
   npm: parseNpm,
   pip: parsePip,
@@ -67,7 +69,7 @@ const parseToolOutputOptionsSchema = /* @__PURE__ */ (() =>
 
 /**
  * Reads a tool's output: which tool it came from (tsc, eslint, biome, node:test in TAP or spec form,
- * vitest, jest, pytest, go test, cargo build/test/clippy, git status, git diff, grep/ripgrep, npm,
+ * vitest, jest, pytest, go test, cargo build/test/clippy, git status, git diff, git log, grep/ripgrep, npm,
  * pip, stack traces), the counts it reported, and each error, warning or failing test with its code,
  * `file:line:col` location and message, and how the command exited when the host says (`exitCode`)
  * or the output does. An output no parser recognises keeps its error-looking lines and its head and
@@ -111,18 +113,4 @@ export function parseToolOutput(text: string, options: ParseToolOutputOptions = 
     problems: result.problems,
     notes: result.notes,
   };
-}
-
-/** `Exit code: 1`, `Process exited with code 2`, `exit status 1`, `(exit status: 101)`, `[exit 3]`. */
-const EXIT_LINE = /\b(?:exit(?:ed)?(?: with)?(?: code| status)|exit_code|returncode|\[exit)\s*[:=]?\s*(-?\d+)\b/i;
-
-/** The exit status an output reports, if it does: the last report wins (hosts and shells append it last). */
-function reportedExitCode(lines: readonly string[]): number | undefined {
-  for (let index = lines.length - 1; index >= 0; index--) {
-    const line = lines[index]!;
-    if (!line || !/exit|returncode/i.test(line)) continue;
-    const match = EXIT_LINE.exec(line);
-    if (match) return Number(match[1]);
-  }
-  return undefined;
 }

@@ -23,6 +23,7 @@ export type ToolOutputFormat =
   | 'cargo'
   | 'git-status'
   | 'git-diff'
+  | 'git-log'
   | 'grep'
   | 'npm'
   | 'pip'

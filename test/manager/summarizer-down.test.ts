@@ -1,0 +1,124 @@
+// A summarizer that is down for the whole session (every call throws, or answers with nothing): a
+// session of real tool output (the recorded runs of `npm run corpus`, test/fixtures/tool-outputs/real)
+// on a 16K window through runWithOverflowRecovery. Threshold compactions
+// fail and back off; once the provider rejects a request as too long, the recovery ladder must still
+// bring it under the window, or the session ends at the first overflow.
+import { readFileSync } from 'node:fs';
+import {
+  type AssistantMessage,
+  approximateCounter,
+  type ContextEvent,
+  createContextManager,
+  createInMemorySessionStore,
+  type Message,
+  type Summarizer,
+  sumMessageTokens,
+} from 'ctxkit';
+import { checkToolPairing } from 'ctxkit/testing';
+import { describe, expect, it } from 'vitest';
+
+const WINDOW = 16_000;
+const SYSTEM = 'You are a coding agent.';
+interface Corpus {
+  entries: { name: string; command: string; output: string }[];
+  texts: { name: string; text: string }[];
+}
+const corpus = JSON.parse(
+  readFileSync(new URL('../fixtures/tool-outputs/real/corpus.json', import.meta.url), 'utf8'),
+) as Corpus;
+const outputs = [
+  ...corpus.entries.map((entry) => ({ command: entry.command, text: entry.output })),
+  ...corpus.texts.map((text) => ({ command: `cat ${text.name}`, text: text.text })),
+];
+
+const down: Record<string, Summarizer> = {
+  throws: {
+    async summarize() {
+      throw new Error('503 upstream overloaded');
+    },
+  },
+  'answers with nothing': {
+    async summarize() {
+      return { text: '', stopReason: 'stop' };
+    },
+  },
+};
+
+function assistantCall(id: string, command: string, tokens: number): AssistantMessage {
+  return {
+    role: 'assistant',
+    content: [{ type: 'toolCall', id, name: 'bash', arguments: { command } }],
+    stopReason: 'toolUse',
+    usage: { input: tokens, output: 20 },
+  };
+}
+
+describe('a summarizer that is down for the whole session', () => {
+  it.each(Object.keys(down))('that %s: every overflow is recovered, nothing is lost from the store', async (name) => {
+    const events: ContextEvent[] = [];
+    const store = createInMemorySessionStore();
+    const { id: sessionId } = await store.createSession();
+    const manager = createContextManager({
+      contextWindow: WINDOW,
+      summarizer: down[name]!,
+      systemPrompt: SYSTEM,
+      store,
+      sessionId,
+      onEvent: (event) => events.push(event),
+    });
+    const sent: number[] = [];
+    const appended: Message[] = [];
+    let history: Message[] = [];
+    const add = async (...messages: Message[]) => {
+      for (const message of messages) {
+        appended.push(message);
+        await store.appendEntry(sessionId, { type: 'message', message });
+      }
+    };
+    for (let turn = 0; turn < 30; turn++) {
+      const ask: Message = { role: 'user', content: `Turn ${turn}: run the next check and fix what it reports.` };
+      history.push(ask);
+      await add(ask);
+      const output = outputs[turn % outputs.length]!;
+      const id = `call_${turn}`;
+      const { result, history: kept } = await manager.runWithOverflowRecovery(history, async (messages) => {
+        checkToolPairing(messages);
+        // The provider counts what it is sent as the manager's default counter does.
+        const tokens = sumMessageTokens(messages, approximateCounter) + approximateCounter.count(SYSTEM);
+        sent.push(tokens);
+        if (tokens > WINDOW)
+          throw Object.assign(new Error(`prompt is too long: ${tokens} tokens > ${WINDOW} maximum`), { status: 400 });
+        return assistantCall(id, output.command, tokens);
+      });
+      const answer: Message = {
+        role: 'toolResult',
+        toolCallId: id,
+        toolName: 'bash',
+        content: [{ type: 'text', text: output.text }],
+      };
+      history = [...kept, result, answer];
+      await add(result, answer);
+    }
+    console.log(
+      JSON.stringify(
+        events.map(
+          (e) =>
+            e.type +
+            (e.type === 'compaction-end'
+              ? `:${e.reason}:${e.tokensAfter}:${e.error ? (e.error as { code?: string }).code : ''}`
+              : ''),
+        ),
+      ),
+      Math.max(...sent),
+    );
+    const recovered = events.filter((event) => event.type === 'compaction-end' && event.reason === 'overflow');
+    expect(recovered.length).toBeGreaterThan(0);
+    for (const end of recovered) {
+      expect(end.type === 'compaction-end' && end.error).toBeUndefined();
+    }
+    // Each request the provider accepted was within the window.
+    expect(sent.filter((tokens) => tokens <= WINDOW).length).toBe(30);
+    const transcript = (await store.getMessages(sessionId)).map((entry) => entry.message);
+    for (const message of appended) expect(transcript).toContainEqual(message);
+  });
+});
