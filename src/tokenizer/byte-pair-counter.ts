@@ -59,6 +59,18 @@ function isUtf8(bytes: ArrayLike<number>, start: number, end: number): boolean {
   return true;
 }
 
+/** The number of bytes of a UTF-8 character by its first byte (0 for a byte that starts none). */
+function characterLength(lead: number): number {
+  return lead < 0x80 ? 1 : lead < 0xc0 ? 0 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
+}
+
+/** The code point of the well-formed UTF-8 character of `length` bytes at `bytes[at]`. */
+function codePointOf(bytes: Uint8Array, at: number, length: number): number {
+  let code = bytes[at]! & (0xff >> (length + 1));
+  for (let index = 1; index < length; index++) code = (code << 6) | (bytes[at + index]! & 0x3f);
+  return code;
+}
+
 /** Flags {@link encodeUtf8} adds to the length it returns. */
 const LONE_SURROGATE = 1;
 const BYTE_ORDER_MARK = 2;
@@ -884,9 +896,21 @@ export function createBytePairCounter(ranks: Ranks, splitPattern: RegExp): (text
     queues ??= new RankQueues(ranks.length);
     return mergedLength(bytes.subarray(start, end), length, rankOf, pairs, queues, early);
   };
+  // The count of each character alone, by its code point (0: not counted yet): text that falls
+  // apart into single characters (random Chinese, kana, UTF-16 units) looks each up here, in a table
+  // small enough for the processor's caches where the text keeps to a script.
+  const characterCounts = new Uint8Array(0x11_0000);
   const countRange = (start: number, end: number): number => {
     const length = end - start;
     if (length === 1) return 1;
+    if (length <= 4 && characterLength(bytes[start]!) === length) {
+      const code = codePointOf(bytes, start, length);
+      const known = characterCounts[code]!;
+      if (known !== 0) return known;
+      const counted = mergeRange(start, end);
+      characterCounts[code] = counted;
+      return counted;
+    }
     return length <= SMALL_RANGE_BYTES ? rangeCounts.countOf(bytes, start, end, mergeRange) : mergeRange(start, end);
   };
   const countLongPiece = (length: number): number => {
