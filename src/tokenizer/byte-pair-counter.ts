@@ -596,8 +596,16 @@ class PairCache {
   private readonly slots = new Int32Array(3 * PAIR_CACHE_SLOTS).fill(-1);
   /** The rank of each byte's token. */
   readonly ofByte: Int32Array;
+  /** The rank of each pair of bytes, -1 for none: where every merge starts. */
+  readonly ofBytePair = new Int32Array(65_536);
 
   constructor(private readonly tokens: TokenBytes) {
+    const two = new Uint8Array(2);
+    for (let pair = 0; pair < 65_536; pair++) {
+      two[0] = pair >> 8;
+      two[1] = pair & 0xff;
+      this.ofBytePair[pair] = tokens.rank(two, 0, 2);
+    }
     const one = new Uint8Array(1);
     this.ofByte = Int32Array.from({ length: 256 }, (_, byte) => {
       one[0] = byte;
@@ -658,8 +666,9 @@ function heapLength(bytes: Uint8Array, offset: number, length: number, pairs: Pa
     previous[index] = index - 1;
     tokens[index] = pairs.ofByte[bytes[offset + index]!]!;
   }
+  const { ofBytePair } = pairs;
   for (let index = 0; index < length - 1; index++) {
-    const rank = pairs.rank(tokens[index]!, tokens[index + 1]!, bytes, offset + index, offset + index + 2);
+    const rank = ofBytePair[(bytes[offset + index]! << 8) | bytes[offset + index + 1]!]!;
     pairRanks[index] = rank;
     if (rank >= 0) heap.push(rank, index);
   }
@@ -817,15 +826,8 @@ class RangeCounts {
  */
 export function createBytePairCounter(ranks: Ranks, splitPattern: RegExp): (text: string) => number {
   const tokens = new TokenBytes(ranks);
-  // The ranks of two bytes, which every merge starts from, looked up once.
-  const pairOfBytes = new Int32Array(65_536);
-  const two = new Uint8Array(2);
-  for (let pair = 0; pair < 65_536; pair++) {
-    two[0] = pair >> 8;
-    two[1] = pair & 0xff;
-    pairOfBytes[pair] = tokens.rank(two, 0, 2);
-  }
   const pairs = new PairCache(tokens);
+  const pairOfBytes = pairs.ofBytePair;
   const rankOf: RankOf = (bytes, start, end) =>
     end - start === 2 ? pairOfBytes[(bytes[start]! << 8) | bytes[start + 1]!]! : tokens.rank(bytes, start, end);
   const decodedRankOf: RankOf = (bytes, start, end) => tokens.decodedRank(bytes, start, end);
