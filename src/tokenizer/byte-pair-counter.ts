@@ -522,68 +522,62 @@ class RankQueues {
   }
 }
 
+/** A pair's key in a {@link PairHeap}: its rank times this, plus its start (exact in a double). */
+const RANK_SCALE = 2 ** 32;
+
 /**
- * A min-heap of adjacent pairs ordered by rank, then by start offset, in two typed arrays that grow
+ * A min-heap of adjacent pairs ordered by rank, then by start offset: each pair one number (rank
+ * times 2^32 plus start), so a step of the heap compares numbers once; in a typed array that grows
  * as needed.
  */
 class PairHeap {
-  private ranks: Int32Array = new Int32Array(256);
-  private starts: Int32Array = new Int32Array(256);
+  private keys: Float64Array = new Float64Array(256);
   size = 0;
 
   /** The rank of the pair on top; read it before `pop`. */
   get topRank(): number {
-    return this.ranks[0]!;
+    return Math.floor(this.keys[0]! / RANK_SCALE);
   }
 
   /** The start offset of the pair on top. */
   get topStart(): number {
-    return this.starts[0]!;
+    return this.keys[0]! % RANK_SCALE;
   }
 
   push(rank: number, start: number): void {
-    if (this.size === this.ranks.length) {
-      this.ranks = withRoom(this.ranks, this.size + 1);
-      this.starts = withRoom(this.starts, this.size + 1);
+    if (this.size === this.keys.length) {
+      const grown = new Float64Array(2 * this.keys.length);
+      grown.set(this.keys);
+      this.keys = grown;
     }
-    const { ranks, starts } = this;
+    const { keys } = this;
+    const key = rank * RANK_SCALE + start;
     let index = this.size++;
     while (index > 0) {
       const parent = (index - 1) >> 1;
-      const parentRank = ranks[parent]!;
-      if (parentRank < rank || (parentRank === rank && starts[parent]! < start)) break;
-      ranks[index] = parentRank;
-      starts[index] = starts[parent]!;
+      const parentKey = keys[parent]!;
+      if (parentKey < key) break;
+      keys[index] = parentKey;
       index = parent;
     }
-    ranks[index] = rank;
-    starts[index] = start;
+    keys[index] = key;
   }
 
   pop(): void {
-    const { ranks, starts } = this;
+    const { keys } = this;
     const size = --this.size;
-    const rank = ranks[size]!;
-    const start = starts[size]!;
+    const key = keys[size]!;
     let index = 0;
     for (;;) {
       let child = 2 * index + 1;
       if (child >= size) break;
-      if (
-        child + 1 < size &&
-        (ranks[child + 1]! < ranks[child]! ||
-          (ranks[child + 1] === ranks[child] && starts[child + 1]! < starts[child]!))
-      ) {
-        child++;
-      }
-      const childRank = ranks[child]!;
-      if (childRank > rank || (childRank === rank && starts[child]! > start)) break;
-      ranks[index] = childRank;
-      starts[index] = starts[child]!;
+      if (child + 1 < size && keys[child + 1]! < keys[child]!) child++;
+      const childKey = keys[child]!;
+      if (childKey > key) break;
+      keys[index] = childKey;
       index = child;
     }
-    ranks[index] = rank;
-    starts[index] = start;
+    keys[index] = key;
   }
 }
 
