@@ -6,7 +6,8 @@
  * exact tokenizer, beside
  * gpt-tokenizer's own encoder on shorter runs, `manager.prepare` on a user message of 1 MB, and the
  * HTML report of a 50 MB session (bench/report-page.ts; `npm run bench:hostile -- report` runs that
- * part alone and rewrites its section only). Writes docs/hostile-inputs.md. Every figure comes from one run on one
+ * part alone and rewrites its section only, `npm run bench:hostile -- counting` everything but that
+ * part, keeping the report's section as it is). Writes docs/hostile-inputs.md. Every figure comes from one run on one
  * machine; each time is the median of a few runs (and the worst, for the counter), after a warm-up.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -40,6 +41,9 @@ if (process.argv.includes('report')) {
   console.log(section);
   process.exit(0);
 }
+
+// `npm run bench:hostile -- counting` measures the counters alone and keeps the report's section.
+const countingOnly = process.argv.includes('counting');
 
 const counter = createTokenizerCounter();
 log('warming up');
@@ -126,10 +130,12 @@ repeated, random letters of one script or of many, letters with combining marks,
 texts it cuts into many short pieces that seldom repeat (base64, hex, random bytes, random UTF-16
 units, code points of every plane), whitespace, special-token text, long numbers and minified
 JavaScript. The exact counter (\`ctxkit/tokenizer\`, \`o200k_base\`) gives gpt-tokenizer's own count
-(tests check it on every family, shorter, against the encoder): it cuts a long piece where no token
-of the encoding can span, and merges each range alone (short ones by scanning their pairs, longer
-ones with a heap, a run of one character with one queue per rank); the encoder's merge loop is
-quadratic in a piece's length. Five runs each, after one to warm up: the median and the worst, and
+(tests check it on every family, shorter, against the encoder): it finds the pieces with the
+encoding's split pattern (\`o200k_base\`'s followed by hand where a piece starts outside ASCII, from a
+table of the pattern's Unicode classes by code point), cuts a long piece where no token of the
+encoding can span, counts a range of one character once per code point, and merges each other
+range alone (short ones by scanning their pairs, longer ones with a heap, a run of one character
+with one queue per rank); the encoder's merge loop is quadratic in a piece's length. Five runs each, after one to warm up: the median and the worst, and
 the worst in CPU time (the process's, garbage collection included), which other programs on a
 shared machine do not inflate as much. The approximate counter is the root's script-aware
 estimate.
@@ -144,7 +150,14 @@ ${table(['newlines', 'gpt-tokenizer countTokens', 'ctxkit/tokenizer count'], ['r
 
 ${table(['message', 'prepare'], ['l', 'r'], prepare)}
 
-${await benchReportPage()}`;
+${countingOnly ? reportSection() : await benchReportPage()}`;
+
+/** The report's section of docs/hostile-inputs.md as it is (empty when it has none). */
+function reportSection(): string {
+  const text = readFileSync(DOCS, 'utf8');
+  const start = text.indexOf(REPORT_HEADING);
+  return start < 0 ? '' : text.slice(start);
+}
 
 writeFileSync(DOCS, report);
 console.log(report);
