@@ -72,6 +72,12 @@ function codePointOf(bytes: Uint8Array, at: number, length: number): number {
   return code;
 }
 
+/** Whether `bytes[0, length)` is its first `width` bytes repeated. */
+function isRun(bytes: Uint8Array, length: number, width: number): boolean {
+  for (let index = width; index < length; index++) if (bytes[index] !== bytes[index - width]) return false;
+  return true;
+}
+
 /** Flags {@link encodeUtf8} adds to the length it returns. */
 const LONE_SURROGATE = 1;
 const BYTE_ORDER_MARK = 2;
@@ -221,6 +227,26 @@ class TokenBytes implements TokenSpans {
     }
     slots[slot + 2] = length;
     slots[slot + 3] = rank + 1;
+  }
+
+  /**
+   * Whether some token lies across a junction of the run `unit` repeated, where `unit` is
+   * `run[0, width)`: whether its bytes are those of the run from some offset in the unit, and
+   * reach past the unit's end.
+   */
+  spansRun(run: Uint8Array, width: number): boolean {
+    const { bytes, spans } = this;
+    for (let index = 0; index < this.spanCount; index += 2) {
+      const offset = spans[index]!;
+      const length = spans[index + 1]!;
+      for (let shift = 0; shift < width; shift++) {
+        if (shift + length <= width) continue;
+        let matches = true;
+        for (let at = 0; at < length && matches; at++) matches = bytes[offset + at] === run[(shift + at) % width];
+        if (matches) return true;
+      }
+    }
+    return false;
   }
 
   /** Calls `visit` with where each token's bytes are in {@link bytes} and how many. */
@@ -910,7 +936,24 @@ export function createBytePairCounter(ranks: Ranks, splitPattern: RegExp): (text
     }
     return length <= SMALL_RANGE_BYTES ? rangeCounts.countOf(bytes, start, end, mergeRange) : mergeRange(start, end);
   };
+  // Whether a run of one character, by its code point, has every junction free: no token lies
+  // across two copies of it (asked once per character, of every token).
+  const freeRuns = new Map<number, boolean>();
+  const isFreeRun = (code: number, width: number): boolean => {
+    let free = freeRuns.get(code);
+    if (free === undefined) {
+      free = !tokens.spansRun(bytes, width);
+      freeRuns.set(code, free);
+    }
+    return free;
+  };
   const countLongPiece = (length: number): number => {
+    // A run of one character that no token spans two copies of (one Arabic letter, repeated)
+    // counts as its copies, each alone.
+    const width = characterLength(bytes[0]!);
+    if (width > 1 && length % width === 0 && isRun(bytes, length, width)) {
+      if (isFreeRun(codePointOf(bytes, 0, width), width)) return (length / width) * countRange(0, width);
+    }
     boundaries ??= new MergeBoundaries(tokens);
     let total = 0;
     let start = 0;
