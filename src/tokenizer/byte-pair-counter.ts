@@ -8,7 +8,10 @@
 // pattern, a piece that is a token counts one, otherwise repeatedly merge the adjacent pair of lowest
 // rank, the leftmost on a tie — and gives the same merges in the same order: a short piece by
 // scanning its pairs, a long one over a linked list of parts with a heap of pairs. Ranks are found
-// by the bytes themselves in a hash table of typed arrays, so no string is made per lookup.
+// by the bytes themselves in a hash table of typed arrays, so no string is made per lookup. A long
+// piece is cut where no token can span (./merge-boundaries.ts); a range of one character is counted
+// once per code point, and a run of one character that no token spans two copies of counts as its
+// copies. o200k_base's pieces are found by hand where they start outside ASCII (./o200k-splitter.ts).
 // `npm run bench:hostile` measures the worst inputs of each kind (docs/hostile-inputs.md).
 
 import { MergeBoundaries, type TokenSpans } from './merge-boundaries.js';
