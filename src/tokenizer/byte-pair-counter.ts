@@ -26,7 +26,11 @@ const CACHED_PIECE_LENGTH = 64;
 /** Lookups after which the cache's hits are weighed. */
 const CACHE_ROUND = 8192;
 
-/** Entries of the arrays a long piece grows that are kept for the next piece; larger ones are let go. */
+/**
+ * Entries of the arrays a long piece grows that are always kept; larger ones are kept while texts
+ * with long pieces keep coming (the next 1 MB run reuses them, with no garbage to collect) and let
+ * go after a text without one.
+ */
 const KEPT_ENTRIES = 2 ** 18;
 
 /** Pieces of up to this many bytes merge by scanning their pairs; longer ones with queues by rank. */
@@ -513,9 +517,13 @@ class RankQueues {
     return rank;
   }
 
-  /** Forgets the nodes of the queues taken so far, and lets go of arrays a long piece grew; call when no queue holds any. */
+  /** Forgets the nodes of the queues taken so far; call when no queue holds any. */
   clear(): void {
     this.nodeCount = 0;
+  }
+
+  /** Lets go of arrays a long piece grew past {@link KEPT_ENTRIES}. */
+  release(): void {
     if (this.nodes.length > KEPT_ENTRIES) this.nodes = new Int32Array(2048);
     if (this.seeds.length > KEPT_ENTRIES) this.seeds = new Int32Array(1024);
     if (this.batch.length > KEPT_ENTRIES) this.batch = new Int32Array(1024);
@@ -740,15 +748,15 @@ function mergedLength(
   pairs: PairCache | undefined,
   queues: RankQueues,
   early: PairHeap,
+  arrays: LongPieceArrays,
 ): number {
+  arrays.reserve(length);
   // The rank of each part's token, for looking a pair up by its two tokens.
-  const tokens = new Int32Array(length);
+  const { tokens, next, previous } = arrays;
+  const pairRanks = arrays.pairRanks.subarray(0, length);
   if (pairs !== undefined) for (let index = 0; index < length; index++) tokens[index] = pairs.ofByte[bytes[index]!]!;
   const rankOfPair = (start: number, middle: number, end: number): number =>
     pairs === undefined ? rankOf(bytes, start, end) : pairs.rank(tokens[start]!, tokens[middle]!, bytes, start, end);
-  const next = new Int32Array(length + 1);
-  const previous = new Int32Array(length);
-  const pairRanks = new Int32Array(length);
   for (let index = 0; index < length; index++) {
     next[index] = index + 1;
     previous[index] = index - 1;
@@ -803,6 +811,38 @@ function mergedLength(
   }
   queues.clear();
   return parts;
+}
+
+/** The arrays a long piece's merge works in, kept between pieces (see {@link KEPT_ENTRIES}). */
+class LongPieceArrays {
+  /** The rank of each part's token. */
+  tokens = new Int32Array(0);
+  /** Each part's next part (one entry more), and its previous part. */
+  next = new Int32Array(0);
+  previous = new Int32Array(0);
+  /** The rank of each part and the next together, -1 for none. */
+  pairRanks = new Int32Array(0);
+
+  /** Makes room for a piece of `length` bytes. */
+  reserve(length: number): void {
+    if (this.tokens.length >= length) return;
+    this.tokens = new Int32Array(length);
+    this.next = new Int32Array(length + 1);
+    this.previous = new Int32Array(length);
+    this.pairRanks = new Int32Array(length);
+  }
+
+  /** Lets go of arrays past {@link KEPT_ENTRIES}. */
+  release(): void {
+    if (this.tokens.length > KEPT_ENTRIES) this.drop();
+  }
+
+  private drop(): void {
+    this.tokens = new Int32Array(0);
+    this.next = new Int32Array(0);
+    this.previous = new Int32Array(0);
+    this.pairRanks = new Int32Array(0);
+  }
 }
 
 /** The longest range whose count {@link RangeCounts} keeps, in bytes. */
@@ -864,6 +904,14 @@ export function createBytePairCounter(ranks: Ranks, splitPattern: RegExp): (text
   };
   let queues: RankQueues | undefined;
   const early = new PairHeap();
+  const longArrays = new LongPieceArrays();
+  /** Lets go of the arrays past {@link KEPT_ENTRIES} unless `text` was long enough to need them. */
+  const releaseAfter = (text: string): void => {
+    if (3 * text.length > KEPT_ENTRIES) return;
+    if (bytes.length > KEPT_ENTRIES) bytes = new Uint8Array(1024);
+    queues?.release();
+    longArrays.release();
+  };
   // Counts of pieces that are not one token, as merging found them. The cache pays where pieces
   // repeat (prose, code) and costs more than it saves where they do not (base64, random bytes):
   // when fewer than a quarter of a round of lookups hit, pieces skip it for a while.
@@ -884,16 +932,12 @@ export function createBytePairCounter(ranks: Ranks, splitPattern: RegExp): (text
     if ((encoded & BYTE_ORDER_MARK) !== 0) {
       if (length <= SCANNED_PIECE_BYTES) return scannedLength(bytes, 0, length, decodedRankOf, undefined, scan);
       queues ??= new RankQueues(ranks.length);
-      const count = mergedLength(bytes, length, decodedRankOf, undefined, queues, early);
-      if (bytes.length > KEPT_ENTRIES) bytes = new Uint8Array(1024);
-      return count;
+      return mergedLength(bytes, length, decodedRankOf, undefined, queues, early, longArrays);
     }
     if (length <= SMALL_RANGE_BYTES) return countRange(0, length);
     if (units > CACHED_PIECE_LENGTH || skipped > 0) {
       if (skipped > 0) skipped--;
-      const count = countLongPiece(length);
-      if (bytes.length > KEPT_ENTRIES) bytes = new Uint8Array(1024);
-      return count;
+      return countLongPiece(length);
     }
     const piece = text.slice(start, end);
     const cached = cache.get(piece);
@@ -920,7 +964,7 @@ export function createBytePairCounter(ranks: Ranks, splitPattern: RegExp): (text
     if (length <= SCANNED_RANGE_BYTES) return scannedLength(bytes, start, length, rankOf, pairs, scan);
     if (length <= HEAP_RANGE_BYTES) return heapLength(bytes, start, length, pairs, heapArrays);
     queues ??= new RankQueues(ranks.length);
-    return mergedLength(bytes.subarray(start, end), length, rankOf, pairs, queues, early);
+    return mergedLength(bytes.subarray(start, end), length, rankOf, pairs, queues, early, longArrays);
   };
   // The count of each character alone, by its code point (0: not counted yet): text that falls
   // apart into single characters (random Chinese, kana, UTF-16 units) looks each up here, in a table
@@ -1004,6 +1048,7 @@ export function createBytePairCounter(ranks: Ranks, splitPattern: RegExp): (text
       if (next === null) break;
       start = next.index;
     }
+    releaseAfter(text);
     return total;
   };
 }
