@@ -77,7 +77,7 @@ export function counterFor({
  * about 27 MB for `o200k_base`: the tokens by their bytes, character classes and caches of counts),
  * which every counter of that encoding then shares; while texts with pieces of hundreds of
  * kilobytes keep coming (a 1 MB run of newlines) it keeps the arrays their merges grew, up to
- * about 40 MB more, and lets them go after the next text without one. No text is slow to count for
+ * about 70 MB more after a 1 MB run, and lets them go after the next text without one. No text is slow to count for
  * its length: the hardest 1 MB texts measured (docs/hostile-inputs.md) take about 200 ms of CPU
  * time at most. Importing `ctxkit/tokenizer` loads no table. Text that
  * looks like a special token (`<|endoftext|>`, `<|im_start|>`) is counted as the plain text it is,
