@@ -8,10 +8,14 @@
 // pattern, a piece that is a token counts one, otherwise repeatedly merge the adjacent pair of lowest
 // rank, the leftmost on a tie — and gives the same merges in the same order: a short piece by
 // scanning its pairs, a long one over a linked list of parts with a heap of pairs. Ranks are found
-// by the bytes themselves in a hash table of typed arrays, so no string is made per lookup.
+// by the bytes themselves in a hash table of typed arrays, so no string is made per lookup. A long
+// piece is cut where no token can span (./merge-boundaries.ts); a range of one character is counted
+// once per code point, and a run of one character that no token spans two copies of counts as its
+// copies. o200k_base's pieces are found by hand where they start outside ASCII (./o200k-splitter.ts).
 // `npm run bench:hostile` measures the worst inputs of each kind (docs/hostile-inputs.md).
 
 import { MergeBoundaries, type TokenSpans } from './merge-boundaries.js';
+import { O200K_SPLIT_SOURCE, O200kSplitter } from './o200k-splitter.js';
 
 /** A rank table as gpt-tokenizer ships it: a token's text, or its bytes when they are not UTF-8. */
 export type Ranks = readonly (string | readonly number[])[];
@@ -22,7 +26,11 @@ const CACHED_PIECE_LENGTH = 64;
 /** Lookups after which the cache's hits are weighed. */
 const CACHE_ROUND = 8192;
 
-/** Entries of the arrays a long piece grows that are kept for the next piece; larger ones are let go. */
+/**
+ * Entries of the arrays a long piece grows that are always kept; larger ones are kept while texts
+ * with long pieces keep coming (the next 1 MB run reuses them, with no garbage to collect) and let
+ * go after a text without one.
+ */
 const KEPT_ENTRIES = 2 ** 18;
 
 /** Pieces of up to this many bytes merge by scanning their pairs; longer ones with queues by rank. */
@@ -56,6 +64,24 @@ function isUtf8(bytes: ArrayLike<number>, start: number, end: number): boolean {
     if ((codePoint >= 0xd800 && codePoint <= 0xdfff) || codePoint > 0x10ffff) return false;
     index += length;
   }
+  return true;
+}
+
+/** The number of bytes of a UTF-8 character by its first byte (0 for a byte that starts none). */
+function characterLength(lead: number): number {
+  return lead < 0x80 ? 1 : lead < 0xc0 ? 0 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
+}
+
+/** The code point of the well-formed UTF-8 character of `length` bytes at `bytes[at]`. */
+function codePointOf(bytes: Uint8Array, at: number, length: number): number {
+  let code = bytes[at]! & (0xff >> (length + 1));
+  for (let index = 1; index < length; index++) code = (code << 6) | (bytes[at + index]! & 0x3f);
+  return code;
+}
+
+/** Whether `bytes[0, length)` is its first `width` bytes repeated. */
+function isRun(bytes: Uint8Array, length: number, width: number): boolean {
+  for (let index = width; index < length; index++) if (bytes[index] !== bytes[index - width]) return false;
   return true;
 }
 
@@ -208,6 +234,26 @@ class TokenBytes implements TokenSpans {
     }
     slots[slot + 2] = length;
     slots[slot + 3] = rank + 1;
+  }
+
+  /**
+   * Whether some token lies across a junction of the run `unit` repeated, where `unit` is
+   * `run[0, width)`: whether its bytes are those of the run from some offset in the unit, and
+   * reach past the unit's end.
+   */
+  spansRun(run: Uint8Array, width: number): boolean {
+    const { bytes, spans } = this;
+    for (let index = 0; index < this.spanCount; index += 2) {
+      const offset = spans[index]!;
+      const length = spans[index + 1]!;
+      for (let shift = 0; shift < width; shift++) {
+        if (shift + length <= width) continue;
+        let matches = true;
+        for (let at = 0; at < length && matches; at++) matches = bytes[offset + at] === run[(shift + at) % width];
+        if (matches) return true;
+      }
+    }
+    return false;
   }
 
   /** Calls `visit` with where each token's bytes are in {@link bytes} and how many. */
@@ -471,9 +517,13 @@ class RankQueues {
     return rank;
   }
 
-  /** Forgets the nodes of the queues taken so far, and lets go of arrays a long piece grew; call when no queue holds any. */
+  /** Forgets the nodes of the queues taken so far; call when no queue holds any. */
   clear(): void {
     this.nodeCount = 0;
+  }
+
+  /** Lets go of arrays a long piece grew past {@link KEPT_ENTRIES}. */
+  release(): void {
     if (this.nodes.length > KEPT_ENTRIES) this.nodes = new Int32Array(2048);
     if (this.seeds.length > KEPT_ENTRIES) this.seeds = new Int32Array(1024);
     if (this.batch.length > KEPT_ENTRIES) this.batch = new Int32Array(1024);
@@ -509,68 +559,62 @@ class RankQueues {
   }
 }
 
+/** A pair's key in a {@link PairHeap}: its rank times this, plus its start (exact in a double). */
+const RANK_SCALE = 2 ** 32;
+
 /**
- * A min-heap of adjacent pairs ordered by rank, then by start offset, in two typed arrays that grow
+ * A min-heap of adjacent pairs ordered by rank, then by start offset: each pair one number (rank
+ * times 2^32 plus start), so a step of the heap compares numbers once; in a typed array that grows
  * as needed.
  */
 class PairHeap {
-  private ranks: Int32Array = new Int32Array(256);
-  private starts: Int32Array = new Int32Array(256);
+  private keys: Float64Array = new Float64Array(256);
   size = 0;
 
   /** The rank of the pair on top; read it before `pop`. */
   get topRank(): number {
-    return this.ranks[0]!;
+    return Math.floor(this.keys[0]! / RANK_SCALE);
   }
 
   /** The start offset of the pair on top. */
   get topStart(): number {
-    return this.starts[0]!;
+    return this.keys[0]! % RANK_SCALE;
   }
 
   push(rank: number, start: number): void {
-    if (this.size === this.ranks.length) {
-      this.ranks = withRoom(this.ranks, this.size + 1);
-      this.starts = withRoom(this.starts, this.size + 1);
+    if (this.size === this.keys.length) {
+      const grown = new Float64Array(2 * this.keys.length);
+      grown.set(this.keys);
+      this.keys = grown;
     }
-    const { ranks, starts } = this;
+    const { keys } = this;
+    const key = rank * RANK_SCALE + start;
     let index = this.size++;
     while (index > 0) {
       const parent = (index - 1) >> 1;
-      const parentRank = ranks[parent]!;
-      if (parentRank < rank || (parentRank === rank && starts[parent]! < start)) break;
-      ranks[index] = parentRank;
-      starts[index] = starts[parent]!;
+      const parentKey = keys[parent]!;
+      if (parentKey < key) break;
+      keys[index] = parentKey;
       index = parent;
     }
-    ranks[index] = rank;
-    starts[index] = start;
+    keys[index] = key;
   }
 
   pop(): void {
-    const { ranks, starts } = this;
+    const { keys } = this;
     const size = --this.size;
-    const rank = ranks[size]!;
-    const start = starts[size]!;
+    const key = keys[size]!;
     let index = 0;
     for (;;) {
       let child = 2 * index + 1;
       if (child >= size) break;
-      if (
-        child + 1 < size &&
-        (ranks[child + 1]! < ranks[child]! ||
-          (ranks[child + 1] === ranks[child] && starts[child + 1]! < starts[child]!))
-      ) {
-        child++;
-      }
-      const childRank = ranks[child]!;
-      if (childRank > rank || (childRank === rank && starts[child]! > start)) break;
-      ranks[index] = childRank;
-      starts[index] = starts[child]!;
+      if (child + 1 < size && keys[child + 1]! < keys[child]!) child++;
+      const childKey = keys[child]!;
+      if (childKey > key) break;
+      keys[index] = childKey;
       index = child;
     }
-    ranks[index] = rank;
-    starts[index] = start;
+    keys[index] = key;
   }
 }
 
@@ -584,8 +628,16 @@ class PairCache {
   private readonly slots = new Int32Array(3 * PAIR_CACHE_SLOTS).fill(-1);
   /** The rank of each byte's token. */
   readonly ofByte: Int32Array;
+  /** The rank of each pair of bytes, -1 for none: where every merge starts. */
+  readonly ofBytePair = new Int32Array(65_536);
 
   constructor(private readonly tokens: TokenBytes) {
+    const two = new Uint8Array(2);
+    for (let pair = 0; pair < 65_536; pair++) {
+      two[0] = pair >> 8;
+      two[1] = pair & 0xff;
+      this.ofBytePair[pair] = tokens.rank(two, 0, 2);
+    }
     const one = new Uint8Array(1);
     this.ofByte = Int32Array.from({ length: 256 }, (_, byte) => {
       one[0] = byte;
@@ -646,8 +698,9 @@ function heapLength(bytes: Uint8Array, offset: number, length: number, pairs: Pa
     previous[index] = index - 1;
     tokens[index] = pairs.ofByte[bytes[offset + index]!]!;
   }
+  const { ofBytePair } = pairs;
   for (let index = 0; index < length - 1; index++) {
-    const rank = pairs.rank(tokens[index]!, tokens[index + 1]!, bytes, offset + index, offset + index + 2);
+    const rank = ofBytePair[(bytes[offset + index]! << 8) | bytes[offset + index + 1]!]!;
     pairRanks[index] = rank;
     if (rank >= 0) heap.push(rank, index);
   }
@@ -695,15 +748,15 @@ function mergedLength(
   pairs: PairCache | undefined,
   queues: RankQueues,
   early: PairHeap,
+  arrays: LongPieceArrays,
 ): number {
+  arrays.reserve(length);
   // The rank of each part's token, for looking a pair up by its two tokens.
-  const tokens = new Int32Array(length);
+  const { tokens, next, previous } = arrays;
+  const pairRanks = arrays.pairRanks.subarray(0, length);
   if (pairs !== undefined) for (let index = 0; index < length; index++) tokens[index] = pairs.ofByte[bytes[index]!]!;
   const rankOfPair = (start: number, middle: number, end: number): number =>
     pairs === undefined ? rankOf(bytes, start, end) : pairs.rank(tokens[start]!, tokens[middle]!, bytes, start, end);
-  const next = new Int32Array(length + 1);
-  const previous = new Int32Array(length);
-  const pairRanks = new Int32Array(length);
   for (let index = 0; index < length; index++) {
     next[index] = index + 1;
     previous[index] = index - 1;
@@ -760,6 +813,38 @@ function mergedLength(
   return parts;
 }
 
+/** The arrays a long piece's merge works in, kept between pieces (see {@link KEPT_ENTRIES}). */
+class LongPieceArrays {
+  /** The rank of each part's token. */
+  tokens = new Int32Array(0);
+  /** Each part's next part (one entry more), and its previous part. */
+  next = new Int32Array(0);
+  previous = new Int32Array(0);
+  /** The rank of each part and the next together, -1 for none. */
+  pairRanks = new Int32Array(0);
+
+  /** Makes room for a piece of `length` bytes. */
+  reserve(length: number): void {
+    if (this.tokens.length >= length) return;
+    this.tokens = new Int32Array(length);
+    this.next = new Int32Array(length + 1);
+    this.previous = new Int32Array(length);
+    this.pairRanks = new Int32Array(length);
+  }
+
+  /** Lets go of arrays past {@link KEPT_ENTRIES}. */
+  release(): void {
+    if (this.tokens.length > KEPT_ENTRIES) this.drop();
+  }
+
+  private drop(): void {
+    this.tokens = new Int32Array(0);
+    this.next = new Int32Array(0);
+    this.previous = new Int32Array(0);
+    this.pairRanks = new Int32Array(0);
+  }
+}
+
 /** The longest range whose count {@link RangeCounts} keeps, in bytes. */
 const SMALL_RANGE_BYTES = 8;
 /** Slots of the range counts (a power of two). */
@@ -805,15 +890,8 @@ class RangeCounts {
  */
 export function createBytePairCounter(ranks: Ranks, splitPattern: RegExp): (text: string) => number {
   const tokens = new TokenBytes(ranks);
-  // The ranks of two bytes, which every merge starts from, looked up once.
-  const pairOfBytes = new Int32Array(65_536);
-  const two = new Uint8Array(2);
-  for (let pair = 0; pair < 65_536; pair++) {
-    two[0] = pair >> 8;
-    two[1] = pair & 0xff;
-    pairOfBytes[pair] = tokens.rank(two, 0, 2);
-  }
   const pairs = new PairCache(tokens);
+  const pairOfBytes = pairs.ofBytePair;
   const rankOf: RankOf = (bytes, start, end) =>
     end - start === 2 ? pairOfBytes[(bytes[start]! << 8) | bytes[start + 1]!]! : tokens.rank(bytes, start, end);
   const decodedRankOf: RankOf = (bytes, start, end) => tokens.decodedRank(bytes, start, end);
@@ -826,6 +904,14 @@ export function createBytePairCounter(ranks: Ranks, splitPattern: RegExp): (text
   };
   let queues: RankQueues | undefined;
   const early = new PairHeap();
+  const longArrays = new LongPieceArrays();
+  /** Lets go of the arrays past {@link KEPT_ENTRIES} unless `text` was long enough to need them. */
+  const releaseAfter = (text: string): void => {
+    if (3 * text.length > KEPT_ENTRIES) return;
+    if (bytes.length > KEPT_ENTRIES) bytes = new Uint8Array(1024);
+    queues?.release();
+    longArrays.release();
+  };
   // Counts of pieces that are not one token, as merging found them. The cache pays where pieces
   // repeat (prose, code) and costs more than it saves where they do not (base64, random bytes):
   // when fewer than a quarter of a round of lookups hit, pieces skip it for a while.
@@ -846,16 +932,12 @@ export function createBytePairCounter(ranks: Ranks, splitPattern: RegExp): (text
     if ((encoded & BYTE_ORDER_MARK) !== 0) {
       if (length <= SCANNED_PIECE_BYTES) return scannedLength(bytes, 0, length, decodedRankOf, undefined, scan);
       queues ??= new RankQueues(ranks.length);
-      const count = mergedLength(bytes, length, decodedRankOf, undefined, queues, early);
-      if (bytes.length > KEPT_ENTRIES) bytes = new Uint8Array(1024);
-      return count;
+      return mergedLength(bytes, length, decodedRankOf, undefined, queues, early, longArrays);
     }
     if (length <= SMALL_RANGE_BYTES) return countRange(0, length);
     if (units > CACHED_PIECE_LENGTH || skipped > 0) {
       if (skipped > 0) skipped--;
-      const count = countLongPiece(length);
-      if (bytes.length > KEPT_ENTRIES) bytes = new Uint8Array(1024);
-      return count;
+      return countLongPiece(length);
     }
     const piece = text.slice(start, end);
     const cached = cache.get(piece);
@@ -882,14 +964,43 @@ export function createBytePairCounter(ranks: Ranks, splitPattern: RegExp): (text
     if (length <= SCANNED_RANGE_BYTES) return scannedLength(bytes, start, length, rankOf, pairs, scan);
     if (length <= HEAP_RANGE_BYTES) return heapLength(bytes, start, length, pairs, heapArrays);
     queues ??= new RankQueues(ranks.length);
-    return mergedLength(bytes.subarray(start, end), length, rankOf, pairs, queues, early);
+    return mergedLength(bytes.subarray(start, end), length, rankOf, pairs, queues, early, longArrays);
   };
+  // The count of each character alone, by its code point (0: not counted yet): text that falls
+  // apart into single characters (random Chinese, kana, UTF-16 units) looks each up here, in a table
+  // small enough for the processor's caches where the text keeps to a script.
+  const characterCounts = new Uint8Array(0x11_0000);
   const countRange = (start: number, end: number): number => {
     const length = end - start;
     if (length === 1) return 1;
+    if (length <= 4 && characterLength(bytes[start]!) === length) {
+      const code = codePointOf(bytes, start, length);
+      const known = characterCounts[code]!;
+      if (known !== 0) return known;
+      const counted = mergeRange(start, end);
+      characterCounts[code] = counted;
+      return counted;
+    }
     return length <= SMALL_RANGE_BYTES ? rangeCounts.countOf(bytes, start, end, mergeRange) : mergeRange(start, end);
   };
+  // Whether a run of one character, by its code point, has every junction free: no token lies
+  // across two copies of it (asked once per character, of every token).
+  const freeRuns = new Map<number, boolean>();
+  const isFreeRun = (code: number, width: number): boolean => {
+    let free = freeRuns.get(code);
+    if (free === undefined) {
+      free = !tokens.spansRun(bytes, width);
+      freeRuns.set(code, free);
+    }
+    return free;
+  };
   const countLongPiece = (length: number): number => {
+    // A run of one character that no token spans two copies of (one Arabic letter, repeated)
+    // counts as its copies, each alone.
+    const width = characterLength(bytes[0]!);
+    if (width > 1 && length % width === 0 && isRun(bytes, length, width)) {
+      if (isFreeRun(codePointOf(bytes, 0, width), width)) return (length / width) * countRange(0, width);
+    }
     boundaries ??= new MergeBoundaries(tokens);
     let total = 0;
     let start = 0;
@@ -904,13 +1015,26 @@ export function createBytePairCounter(ranks: Ranks, splitPattern: RegExp): (text
   // The pieces are found with the split pattern made sticky: each match starts where the last one
   // ended, and `test` makes no string of it. Where the pattern matches nothing (no such place
   // in the encodings' patterns), the text up to the next match is skipped, as `matchAll` skips it.
+  // o200k_base's pattern is also followed by hand (./o200k-splitter.ts), which gives the same
+  // pieces: the engine is quicker where a piece starts with two ASCII characters, the hand
+  // elsewhere (the pattern's Unicode classes cost the engine far more than a table does).
   const flags = splitPattern.flags.replace(/[gy]/g, '');
   const sticky = new RegExp(splitPattern.source, `${flags}y`);
   const global = new RegExp(splitPattern.source, `${flags}g`);
+  const splitter =
+    splitPattern.source === O200K_SPLIT_SOURCE && splitPattern.flags.includes('u') && !splitPattern.flags.includes('i')
+      ? new O200kSplitter()
+      : undefined;
   return (text) => {
     let total = 0;
     let start = 0;
     while (start < text.length) {
+      if (splitter !== undefined && (text.charCodeAt(start) >= 0x80 || text.charCodeAt(start + 1) >= 0x80)) {
+        const end = splitter.end(text, start);
+        total += countPiece(text, start, end);
+        start = end;
+        continue;
+      }
       sticky.lastIndex = start;
       if (sticky.test(text)) {
         const end = sticky.lastIndex;
@@ -924,6 +1048,7 @@ export function createBytePairCounter(ranks: Ranks, splitPattern: RegExp): (text
       if (next === null) break;
       start = next.index;
     }
+    releaseAfter(text);
     return total;
   };
 }

@@ -75,10 +75,12 @@ export function counterFor({
  * An exact token counter for an OpenAI encoding, on gpt-tokenizer. Nothing is loaded until it is
  * needed: the first count loads the rank table of this counter's encoding only (about 0.1 s and
  * 10–15 MB for `o200k_base`, half that for `cl100k_base`) and builds its encoder (typed arrays of
- * about 25 MB for `o200k_base`: the tokens by their bytes and caches of counts), which every
- * counter of that encoding then shares. No text is slow to count for its length: the hardest
- * 1 MB texts measured (docs/hostile-inputs.md) take a few hundred milliseconds of CPU time at most. Importing `ctxkit/tokenizer` loads no table. Text that
- * looks like a special token (`<|endoftext|>`, `<|im_start|>`) is counted as the plain text it is,
+ * about 27 MB for `o200k_base`: the tokens by their bytes, character classes and caches of counts),
+ * which every counter of that encoding then shares; while texts with pieces of hundreds of
+ * kilobytes keep coming (a 1 MB run of newlines) it keeps the arrays their merges grew, about 70 MB
+ * more after a 1 MB run, and lets them go after the next text without one. No text is slow to
+ * count for its length: the hardest 1 MB texts measured (docs/hostile-inputs.md) take about 200 ms
+ * of CPU time at most. Importing `ctxkit/tokenizer` loads no table. Text that looks like a special token (`<|endoftext|>`, `<|im_start|>`) is counted as the plain text it is,
  * as a provider counts it inside a message, so `count` never throws once the table is loaded.
  *
  * The table is loaded synchronously, which works on Node 20.16 and later (both builds) and on Bun.

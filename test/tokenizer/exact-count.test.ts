@@ -48,7 +48,9 @@ const RUN_CHARACTERS = [
   'İ',
   'ß',
   'ا',
+  'ب',
   'ю',
+  '한',
 ];
 
 /** A text made of runs of those characters, a few thousand characters at most. */
@@ -125,7 +127,7 @@ describe('exact counters give the encoding’s own count', () => {
   });
 
   it('on long runs of one character and of a few', () => {
-    for (const text of ['\n', ' ', 'a', 'A', '中', '😀', '!', ' \n', '\uFEFF', 'ab']) {
+    for (const text of ['\n', ' ', 'a', 'A', '中', '😀', '!', ' \n', '\uFEFF', 'ab', 'ب', 'ж', '한', 'é', '\uD800']) {
       expectExact(text.repeat(2_000));
       expectExact(`x${text.repeat(1_001)}y`);
     }

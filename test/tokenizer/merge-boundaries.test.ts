@@ -41,12 +41,15 @@ function spannedPositions(tokens: ReadonlySet<string>, longest: number, bytes: U
   return spanned;
 }
 
-/** Every position `free` calls free, that no token spans; and how many it called free. */
+/**
+ * Every position between characters that `free` calls free, that no token spans; and how many it
+ * called free (the counter asks about no other position: merges never cut a piece inside a character).
+ */
 function expectSound(boundaries: MergeBoundaries, tokens: ReadonlySet<string>, longest: number, bytes: Uint8Array) {
   const spanned = spannedPositions(tokens, longest, bytes);
   let free = 0;
   for (let at = 1; at < bytes.length; at++) {
-    if (!boundaries.free(bytes, at, bytes.length)) continue;
+    if ((bytes[at]! & 0xc0) === 0x80 || !boundaries.free(bytes, at, bytes.length)) continue;
     free++;
     expect({ at, spanned: spanned[at] }).toEqual({ at, spanned: false });
   }
@@ -85,5 +88,29 @@ describe('merge boundaries: no token spans a free position', () => {
     const boundaries = new MergeBoundaries(spansOf(tokens));
     const set = new Set(tokens.map((token) => Buffer.from(token).toString('latin1')));
     expectSound(boundaries, set, 6, bytes);
+  });
+
+  // Characters of one to four bytes whose bytes overlap (é and ü share their first byte, 中 and 文
+  // theirs), and tokens cut from texts of them at any byte: tokens that start or end inside a
+  // character, as real encodings have (" \xe0\xa4"), beside tokens of whole characters.
+  const characters = ['a', 'b', 'é', 'ü', '中', '文', '😀', '😁'];
+  const text = fc.string({ unit: fc.constantFrom(...characters), minLength: 1, maxLength: 12 });
+  const cutTokens = fc
+    .array(
+      fc.tuple(text, fc.nat(), fc.integer({ min: 2, max: 8 })).map(([source, from, length]) => {
+        const bytes = Buffer.from(source, 'utf8');
+        const start = from % bytes.length;
+        return new Uint8Array(bytes.subarray(start, Math.min(bytes.length, start + length)));
+      }),
+      { minLength: 1, maxLength: 40 },
+    )
+    .map((tokens) => [...new Map(tokens.map((token) => [Buffer.from(token).toString('hex'), token])).values()]);
+
+  test.prop([cutTokens, fc.string({ unit: fc.constantFrom(...characters), minLength: 1, maxLength: 80 })], {
+    numRuns: 400,
+  })('for made-up tokens of whole and cut characters of one to four bytes', (tokens, piece) => {
+    const boundaries = new MergeBoundaries(spansOf(tokens));
+    const set = new Set(tokens.map((token) => Buffer.from(token).toString('latin1')));
+    expectSound(boundaries, set, 8, new Uint8Array(Buffer.from(piece, 'utf8')));
   });
 });
