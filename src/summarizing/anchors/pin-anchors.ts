@@ -4,8 +4,8 @@ import { option, parseOptions } from '../../validation/parse-options.js';
 import { checkedAnchors, checkedText } from '../fidelity-arguments.js';
 import { type Anchor, type AnchorCategory, anchorPriority } from './anchor.js';
 import { checkAnchors } from './check-anchors.js';
-import { normalizeForCheck } from './normalize.js';
 import { PINNED_HEADING, pinnedLine, withoutPinnedSection } from './pinned-section.js';
+import { restatedAnchors } from './restated-anchors.js';
 
 /**
  * Options of {@link pinAnchors}.
@@ -62,35 +62,6 @@ const NEAR_KEYS_CHARS = 40;
 /** Facts in the user's or the agent's words, keyed by their first words (a tool's facts are keyed by their parts). */
 const PROSE = new Set<AnchorCategory>(['goal', 'constraint', 'decision', 'open-item']);
 
-/** The keys of an anchor as the check compares them. */
-function normalizedKeys(anchor: Anchor): string[] {
-  return anchor.keys.map(normalizeForCheck).filter((key) => key.length > 0);
-}
-
-/** Whether every key of `inner` is within a key of `outer`: pinning `outer` keeps `inner` too. */
-function covers(outer: readonly string[], inner: readonly string[]): boolean {
-  return inner.every((key) => outer.some((other) => other.includes(key)));
-}
-
-/**
- * The anchors another one in the list states verbatim (`still failing: \`cargo test\`` beside the
- * `cargo test @ exit 101 …` command): their keys are all within its keys, so it keeps them. Of two
- * anchors with the same keys, the first stays. Required anchors always stay.
- */
-function restated(order: readonly Anchor[]): Set<Anchor> {
-  const keys = order.map(normalizedKeys);
-  const dropped = new Set<Anchor>();
-  order.forEach((anchor, index) => {
-    const own = keys[index]!;
-    if (anchor.required || own.length === 0) return;
-    const stated = keys.some(
-      (outer, at) => at !== index && outer.length > 0 && covers(outer, own) && (at < index || !covers(own, outer)),
-    );
-    if (stated) dropped.add(anchor);
-  });
-  return dropped;
-}
-
 /**
  * The pinned lines: anchors at full length one per line; shortened ones of a category together on
  * one line, those sharing a first key (an error code) as `code @ place, place`, by their keys unless
@@ -99,7 +70,7 @@ function restated(order: readonly Anchor[]): Set<Anchor> {
 function pinnedLines(order: readonly Anchor[], short: readonly boolean[]): string[] {
   const lines: string[] = [];
   const groups = new Map<string, Map<string, string[]>>();
-  const dropped = restated(order);
+  const dropped = restatedAnchors(order);
   order.forEach((anchor, index) => {
     if (dropped.has(anchor)) return;
     if (!short[index]) {
