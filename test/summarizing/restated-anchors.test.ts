@@ -6,7 +6,7 @@ import { fc, test } from '@fast-check/vitest';
 import { ANCHOR_CATEGORIES, type Anchor, extractAnchors, pinAnchors } from 'ctxkit/summarizing';
 import { describe, expect, it } from 'vitest';
 import { normalizeForCheck } from '../../src/summarizing/anchors/normalize.js';
-import { restatedAnchors } from '../../src/summarizing/anchors/restated-anchors.js';
+import { RestatedIndex, restatedAnchors } from '../../src/summarizing/anchors/restated-anchors.js';
 import { fidelitySessions } from '../fixtures/fidelity-sessions.js';
 import { batchMessages } from '../fixtures/real-batch/batch.js';
 
@@ -81,6 +81,25 @@ describe('restated anchors through the key index', () => {
     },
   );
 
+  test.prop(
+    [
+      fc.array(anchor, { maxLength: 30 }),
+      fc.array(fc.array(fc.nat(), { maxLength: 30 }), { maxLength: 6 }),
+      fc.array(anchor, { maxLength: 3 }),
+    ],
+    { numRuns: 300 },
+  )(
+    'one index asked about parts of its list, in any order, with repeats and strangers, answers as the pairwise comparison',
+    (anchors, picks, strangers) => {
+      const index = new RestatedIndex(anchors);
+      for (const pick of picks) {
+        const pool = [...anchors, ...strangers];
+        const order = pool.length === 0 ? [] : pick.map((at) => pool[at % pool.length]!);
+        expect(positions(order, index.restated(order))).toEqual(positions(order, oracle(order)));
+      }
+    },
+  );
+
   it('drops exactly what the pairwise comparison drops on the facts of real sessions, some of them', () => {
     const lists = realLists();
     expect(lists.every((list) => list.length > 0)).toBe(true);
@@ -89,6 +108,9 @@ describe('restated anchors through the key index', () => {
       for (const order of [list, [...list].reverse(), [...list, ...list.map((fact) => ({ ...fact }))]]) {
         const expected = positions(order, oracle(order));
         expect(positions(order, restatedAnchors(order))).toEqual(expected);
+        const index = new RestatedIndex(list);
+        const half = order.filter((_, at) => at % 2 === 0);
+        expect(positions(half, index.restated(half))).toEqual(positions(half, oracle(half)));
         dropped += expected.length;
       }
     }

@@ -20,48 +20,119 @@ function gramAt(key: string, start: number): number {
 }
 
 /**
- * Which anchors (by position, ascending) have a key holding each piece of `GRAM` code units: the
- * anchors whose keys can hold a given key are among those listed under any one of its pieces.
+ * The keys of a list of anchors as the check compares them, indexed by their pieces of `GRAM` code
+ * units, for finding the anchors another one states verbatim in that list or in any part of it:
+ * built once for the facts of a summary, asked many times while their pinned section is fitted to
+ * the budget (the keys are normalized once, not on every ask).
+ *
+ * @internal
  */
-function gramIndex(keys: readonly (readonly string[])[]): Map<number, number[]> {
-  const index = new Map<number, number[]>();
-  keys.forEach((own, at) => {
-    for (const key of own) {
+export class RestatedIndex {
+  /** Each anchor's normalized keys. */
+  private readonly keysOf = new Map<Anchor, string[]>();
+  /** The anchors with a key holding each piece, in the order they were added. */
+  private readonly grams = new Map<number, Anchor[]>();
+  /**
+   * Each anchor's list from {@link grams} to compare it with (null: every anchor). A list only grows
+   * as anchors are added, so the one chosen stays a list of every anchor that can state it.
+   */
+  private readonly candidatesOf = new Map<Anchor, readonly Anchor[] | null>();
+
+  /** @param anchors - The anchors to index (others are added when asked about). */
+  constructor(anchors: readonly Anchor[]) {
+    for (const anchor of anchors) this.add(anchor);
+  }
+
+  private add(anchor: Anchor): string[] {
+    const known = this.keysOf.get(anchor);
+    if (known !== undefined) return known;
+    const keys = normalizedKeys(anchor);
+    this.keysOf.set(anchor, keys);
+    for (const key of keys) {
       for (let start = 0; start + GRAM <= key.length; start++) {
         const gram = gramAt(key, start);
-        const list = index.get(gram);
-        if (list === undefined) index.set(gram, [at]);
-        else if (list[list.length - 1] !== at) list.push(at);
+        const list = this.grams.get(gram);
+        if (list === undefined) this.grams.set(gram, [anchor]);
+        else if (list[list.length - 1] !== anchor) list.push(anchor);
       }
     }
-  });
-  return index;
-}
-
-/**
- * The anchors that may cover keys `own`: those with a key holding the rarest piece of its longest key
- * (every anchor when that key is shorter than a piece). Any anchor that covers `own` is among them.
- */
-function candidates(own: readonly string[], index: Map<number, number[]>, all: readonly number[]): readonly number[] {
-  const longest = own.reduce((best, key) => (key.length > best.length ? key : best), '');
-  if (longest.length < GRAM) return all;
-  let rarest: readonly number[] | undefined;
-  for (let start = 0; start + GRAM <= longest.length; start++) {
-    const list = index.get(gramAt(longest, start)) ?? [];
-    if (rarest === undefined || list.length < rarest.length) rarest = list;
-    if (rarest.length === 0) break;
+    return keys;
   }
-  return rarest ?? all;
+
+  /**
+   * The anchors with a key holding the rarest piece of any of `keys`, the keys of an added anchor
+   * (every key of an anchor that states them holds each of their pieces), or undefined when no key is
+   * as long as a piece.
+   */
+  private rarest(keys: readonly string[]): readonly Anchor[] | undefined {
+    let rarest: readonly Anchor[] | undefined;
+    for (const key of keys) {
+      for (let start = 0; start + GRAM <= key.length; start++) {
+        // Listed: the anchor holding `keys` was added, so each of their pieces has its list.
+        const list = this.grams.get(gramAt(key, start))!;
+        if (rarest === undefined || list.length < rarest.length) rarest = list;
+      }
+    }
+    return rarest;
+  }
+
+  /**
+   * The anchors another one in `order` states verbatim (`still failing: \`cargo test\`` beside the
+   * `cargo test @ exit 101 …` command): their keys are all within its keys, so it keeps them. Of two
+   * anchors with the same keys, the first stays. Required anchors always stay.
+   *
+   * Near-linear: an anchor is compared only with the anchors sharing the rarest piece of its keys
+   * (every one when all its keys are shorter than a piece), not with every other one.
+   *
+   * @param order - Anchors, in the order they are pinned.
+   * @returns The anchors to leave out.
+   */
+  restated(order: readonly Anchor[]): Set<Anchor> {
+    const keys = order.map((anchor) => this.add(anchor));
+    // An anchor listed twice is compared at its first place: where a later place states a fact, the
+    // first does too (it is before it when the later is, and the keys are the same).
+    const firstAt = new Map<Anchor, number>();
+    order.forEach((anchor, at) => {
+      if (!firstAt.has(anchor)) firstAt.set(anchor, at);
+    });
+    const states = (other: number, at: number, own: readonly string[]) => {
+      const outer = keys[other]!;
+      return other !== at && outer.length > 0 && covers(outer, own) && (other < at || !covers(own, outer));
+    };
+    const dropped = new Set<Anchor>();
+    // The same keys listed before: that anchor states this one (a fact met again, often).
+    const seen = new Set<string>();
+    order.forEach((anchor, at) => {
+      const own = keys[at]!;
+      if (own.length === 0) return;
+      const signature = own.join('\n');
+      const repeated = seen.has(signature);
+      seen.add(signature);
+      if (anchor.required) return;
+      if (repeated) {
+        dropped.add(anchor);
+        return;
+      }
+      let candidates = this.candidatesOf.get(anchor);
+      if (candidates === undefined) {
+        candidates = this.rarest(own) ?? null;
+        this.candidatesOf.set(anchor, candidates);
+      }
+      const stated =
+        candidates === null
+          ? keys.some((_, other) => states(other, at, own))
+          : candidates.some((candidate) => {
+              const other = firstAt.get(candidate);
+              return other !== undefined && states(other, at, own);
+            });
+      if (stated) dropped.add(anchor);
+    });
+    return dropped;
+  }
 }
 
 /**
- * The anchors another one in the list states verbatim (`still failing: \`cargo test\`` beside the
- * `cargo test @ exit 101 …` command): their keys are all within its keys, so it keeps them. Of two
- * anchors with the same keys, the first stays. Required anchors always stay.
- *
- * Near-linear: keys are indexed by their pieces of three characters, so an anchor is compared only
- * with the anchors sharing the rarest piece of its longest key (all of them for a key shorter than
- * that), not with every other one.
+ * {@link RestatedIndex.restated} of one list, indexed for that one ask.
  *
  * @param order - The anchors, in the order they are pinned.
  * @returns The anchors to leave out.
@@ -69,18 +140,5 @@ function candidates(own: readonly string[], index: Map<number, number[]>, all: r
  * @internal
  */
 export function restatedAnchors(order: readonly Anchor[]): Set<Anchor> {
-  const keys = order.map(normalizedKeys);
-  const index = gramIndex(keys);
-  const all = order.map((_, at) => at);
-  const dropped = new Set<Anchor>();
-  order.forEach((anchor, at) => {
-    const own = keys[at]!;
-    if (anchor.required || own.length === 0) return;
-    const stated = candidates(own, index, all).some((other) => {
-      const outer = keys[other]!;
-      return other !== at && outer.length > 0 && covers(outer, own) && (other < at || !covers(own, outer));
-    });
-    if (stated) dropped.add(anchor);
-  });
-  return dropped;
+  return new RestatedIndex(order).restated(order);
 }
