@@ -41,6 +41,47 @@ export function estimateMessageTokens(message: Message, counter: TokenCounter = 
   return tokens;
 }
 
+/**
+ * Code units of text from which a count is worth a cache entry: a longer message (a tool output) is
+ * counted once per object and counter, a shorter one costs less to count again than to remember.
+ */
+const CACHED_FROM = 1_000;
+
+/** Code units of the text a message sends (its text and thinking; tool calls left out). */
+function textLength(message: Message): number {
+  const content = message.content;
+  if (typeof content === 'string') return content.length;
+  let length = 0;
+  for (const part of content) {
+    if (part.type === 'text') length += part.text.length;
+    else if (part.type === 'thinking') length += part.thinking.length;
+  }
+  return length;
+}
+
+/**
+ * {@link estimateMessageTokens} for the manager, which has validated its messages and its counter:
+ * a long message is counted once per object and counter and cached where `estimateMessageTokens`
+ * looks (so the projection, a rebuild after a compaction, the compaction's plan and overflow
+ * recovery count a tool output once between them); a short one is counted each time, keeping no
+ * cache entry.
+ *
+ * @internal
+ */
+export function countMessageTokensOnce(message: Message, counter: TokenCounter): number {
+  if (textLength(message) < CACHED_FROM) return countMessageTokens(message, counter);
+  let perCounter = cache.get(counter);
+  if (perCounter === undefined) {
+    perCounter = new WeakMap();
+    cache.set(counter, perCounter);
+  }
+  const cached = perCounter.get(message);
+  if (cached !== undefined) return cached;
+  const tokens = countMessageTokens(message, counter);
+  perCounter.set(message, tokens);
+  return tokens;
+}
+
 /** Throws a `ConfigError` naming `counter` unless it is a `TokenCounter`. */
 function checkCounter(functionName: string, counter: unknown): void {
   if (typeof counter === 'object' && counter !== null && typeof (counter as TokenCounter).count === 'function') return;

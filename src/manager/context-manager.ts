@@ -1,8 +1,8 @@
 import { effectiveKeepRecentTokens, effectiveTokenLimit, resolveConfig } from '../config/index.js';
 import { approximateCounter } from '../counting/approximate-counter.js';
 import type { ContextUsage } from '../counting/context-usage.js';
-import { countMessageTokens } from '../counting/count-message-tokens.js';
 import { countExtras } from '../counting/estimate-context-tokens.js';
+import { countMessageTokensOnce } from '../counting/estimate-message-tokens.js';
 import { isContextOverflow } from '../models/is-context-overflow.js';
 import { checkPricing, getModelPricing, type ModelPricing } from '../models/model-pricing.js';
 import { addSpendChecked, emptySpend } from '../models/usage-cost.js';
@@ -74,7 +74,8 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
   const now = options.now ?? Date.now;
   // Never more than the model can write in one response.
   const maxModelOutput = limits?.maxOutputTokens ?? Number.POSITIVE_INFINITY;
-  const count = (message: Message) => countMessageTokens(message, counter);
+  // Long messages counted once per object (shared with the compaction's and recovery's counts).
+  const count = (message: Message) => countMessageTokensOnce(message, counter);
   const backoff = new CompactionBackoff(
     Math.max(1, Math.ceil((limit ?? 0) * 0.05), Math.floor(effectiveKeepRecentTokens(config) / 4)),
     Math.max(5, config.keepRecent),

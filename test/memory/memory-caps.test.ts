@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createInMemoryMemoryStore,
   createMemoryTool,
+  type MemoryEntry,
   type MemoryListOptions,
   type MemoryStore,
 } from '../../src/memory/index.js';
@@ -34,16 +35,24 @@ function metered(store: MemoryStore) {
   return { store: wrapped, meter };
 }
 
+/**
+ * Wraps a store so each listing gives the entries of one kind first (a disk lists files in the order
+ * they were made, tmpfs the newest first), then cuts it to the limit as a store does.
+ */
+function listedFirst(store: MemoryStore, kind: MemoryEntry['kind']): MemoryStore {
+  return {
+    ...store,
+    async list(path: string, options?: MemoryListOptions) {
+      const children = await store.list(path);
+      const ordered = [...children.filter((child) => child.kind === kind), ...children.filter((c) => c.kind !== kind)];
+      return ordered.slice(0, options?.limit ?? Number.POSITIVE_INFINITY);
+    },
+  };
+}
+
 describe('memory caps on a planted directory', () => {
   let base: string;
   let root: string;
-  /** The scratch directory on the disk, not in memory (test/setup/scratch-in-memory.ts). */
-  async function onDisk(): Promise<void> {
-    await rm(base, { recursive: true, force: true });
-    base = await mkdtemp(join(process.env.CTXKIT_TEST_DISK_TMPDIR ?? tmpdir(), 'ctxkit-memory-caps-'));
-    root = join(base, 'memories');
-    await mkdir(root);
-  }
   beforeEach(async () => {
     base = await mkdtemp(join(tmpdir(), 'ctxkit-memory-caps-'));
     root = join(base, 'memories');
@@ -68,25 +77,44 @@ describe('memory caps on a planted directory', () => {
     });
   });
 
-  it('stops counting and listing at the caps however many entries were planted', async () => {
-    // On the disk: the count of planted entries stops at whichever cap it reaches first, so when the
-    // directories are listed first (tmpfs lists the newest first) it stops at 100 directories having
-    // counted no file, and the create below is let through. A bug of the file count, to fix in
-    // src/memory; until then this test checks the order a disk lists them in.
-    await onDisk();
-    for (let index = 0; index < 1000; index++) await writeFile(join(root, `f${index}.md`), '');
-    for (let index = 0; index < 1000; index++) await mkdir(join(root, `d${index}`));
-    const { store, meter } = metered(createFileMemoryStore({ directory: root }));
-    const memory = createMemoryTool({ store, maxFiles: 100, maxDirectories: 100 });
-    const view = await memory.execute({ command: 'view', path: '/memories' });
-    expect(view).toEqual({ content: expect.stringContaining('[stopped after 200 entries') });
-    expect(meter.listed).toBeLessThanOrEqual(201);
-    meter.listed = 0;
-    expect(await memory.execute({ command: 'create', path: '/memories/new.md', file_text: 'x' })).toEqual({
-      error: expect.stringMatching(/already holds at least 100 files, the limit is 100/),
-    });
-    expect(meter.listed).toBeLessThanOrEqual(202);
-  });
+  it.each(['file', 'directory'] as const)(
+    'stops counting and listing at the caps however many entries were planted (%s entries listed first)',
+    async (first) => {
+      for (let index = 0; index < 1000; index++) await writeFile(join(root, `f${index}.md`), '');
+      for (let index = 0; index < 1000; index++) await mkdir(join(root, `d${index}`));
+      const { store, meter } = metered(listedFirst(createFileMemoryStore({ directory: root }), first));
+      const memory = createMemoryTool({ store, maxFiles: 100, maxDirectories: 100 });
+      const view = await memory.execute({ command: 'view', path: '/memories' });
+      expect(view).toEqual({ content: expect.stringContaining('[stopped after 200 entries') });
+      expect(meter.listed).toBeLessThanOrEqual(201);
+      meter.listed = 0;
+      expect(await memory.execute({ command: 'create', path: '/memories/new.md', file_text: 'x' })).toEqual({
+        error:
+          first === 'file'
+            ? expect.stringMatching(/already holds at least 100 files, the limit is 100/)
+            : expect.stringMatching(/already holds at least 101 directories, over the limit of 100/),
+      });
+      expect(meter.listed).toBeLessThanOrEqual(202);
+    },
+  );
+
+  it.each(['file', 'directory'] as const)(
+    'counts the files past a full cap of directories (%s entries listed first)',
+    async (first) => {
+      for (let index = 0; index < 1000; index++) await writeFile(join(root, `f${index}.md`), '');
+      for (let index = 0; index < 100; index++) await mkdir(join(root, `d${index}`));
+      await writeFile(join(root, 'd0', 'inner.md'), '');
+      const { store, meter } = metered(listedFirst(createFileMemoryStore({ directory: root }), first));
+      const memory = createMemoryTool({ store, maxFiles: 100, maxDirectories: 100 });
+      expect(await memory.execute({ command: 'create', path: '/memories/new.md', file_text: 'x' })).toEqual({
+        error: expect.stringMatching(/already holds at least 100 files, the limit is 100/),
+      });
+      expect(meter.listed).toBeLessThanOrEqual(202);
+      expect(await memory.execute({ command: 'delete', path: '/memories/d0' })).toEqual({
+        content: 'Deleted the directory /memories/d0 and the 1 file in it',
+      });
+    },
+  );
 });
 
 describe.each([

@@ -44,6 +44,12 @@ async function create(command: MemoryCreateCommand, options: RunOptions): Promis
         'merge or delete files before creating new ones',
     );
   }
+  if (counts.directories > maxDirectories) {
+    throw new Refusal(
+      `the memory already holds ${counts.stopped ? 'at least ' : ''}${counts.directories} directories, over the ` +
+        `limit of ${maxDirectories}; delete or merge directories before creating files`,
+    );
+  }
   const newDirectories = await missingAncestors(target, options);
   if (counts.directories + newDirectories > maxDirectories) {
     throw new Refusal(

@@ -83,7 +83,7 @@ async function listChildren(store: MemoryStore, directory: string, limit: number
 }
 
 /**
- * Files and directories below a path, each count stopping at its cap.
+ * Files and directories below a path, counted until a cap is exceeded.
  *
  * @internal
  */
@@ -95,8 +95,12 @@ interface MemoryCounts {
 }
 
 /**
- * Counts the files and directories below `path`, stopping as soon as either reaches its cap: bounded
- * work (at most `maxFiles + maxDirectories` entries listed) however many entries a host put there.
+ * Counts the files and directories below `path`, both kinds in whatever order the store lists them,
+ * until the files reach `maxFiles` (no file may be added) or the directories exceed `maxDirectories`
+ * (the memory is over its cap whatever is added). So a directory listed with its subdirectories
+ * first still counts the files after them, and the counts decide a cap the same in any listing
+ * order. Bounded work: at most `maxFiles + maxDirectories + 1` entries are listed in one directory
+ * and counted in all, however many entries a host put there.
  *
  * @internal
  */
@@ -107,19 +111,17 @@ export async function countMemoryEntries(options: {
   maxDirectories: number;
 }): Promise<MemoryCounts> {
   const counts: MemoryCounts = { files: 0, directories: 0, stopped: false };
-  const full = () => counts.files >= options.maxFiles || counts.directories >= options.maxDirectories;
+  const over = () => counts.files >= options.maxFiles || counts.directories > options.maxDirectories;
   const visit = async (directory: string): Promise<void> => {
     const room = options.maxFiles - counts.files + (options.maxDirectories - counts.directories) + 1;
     for (const child of await listChildren(options.store, directory, room)) {
-      if (full()) {
+      if (over()) {
         counts.stopped = true;
         return;
       }
       if (child.kind === 'file') counts.files++;
-      else {
-        counts.directories++;
-        await visit(child.path);
-      }
+      else if (++counts.directories > options.maxDirectories) counts.stopped = true;
+      else await visit(child.path);
     }
   };
   await visit(options.path);

@@ -4,8 +4,8 @@ import { option, parseOptions } from '../../validation/parse-options.js';
 import { checkedAnchors, checkedText } from '../fidelity-arguments.js';
 import { type Anchor, type AnchorCategory, anchorPriority } from './anchor.js';
 import { checkAnchors } from './check-anchors.js';
-import { normalizeForCheck } from './normalize.js';
 import { PINNED_HEADING, pinnedLine, withoutPinnedSection } from './pinned-section.js';
+import { RestatedIndex } from './restated-anchors.js';
 
 /**
  * Options of {@link pinAnchors}.
@@ -62,44 +62,15 @@ const NEAR_KEYS_CHARS = 40;
 /** Facts in the user's or the agent's words, keyed by their first words (a tool's facts are keyed by their parts). */
 const PROSE = new Set<AnchorCategory>(['goal', 'constraint', 'decision', 'open-item']);
 
-/** The keys of an anchor as the check compares them. */
-function normalizedKeys(anchor: Anchor): string[] {
-  return anchor.keys.map(normalizeForCheck).filter((key) => key.length > 0);
-}
-
-/** Whether every key of `inner` is within a key of `outer`: pinning `outer` keeps `inner` too. */
-function covers(outer: readonly string[], inner: readonly string[]): boolean {
-  return inner.every((key) => outer.some((other) => other.includes(key)));
-}
-
-/**
- * The anchors another one in the list states verbatim (`still failing: \`cargo test\`` beside the
- * `cargo test @ exit 101 …` command): their keys are all within its keys, so it keeps them. Of two
- * anchors with the same keys, the first stays. Required anchors always stay.
- */
-function restated(order: readonly Anchor[]): Set<Anchor> {
-  const keys = order.map(normalizedKeys);
-  const dropped = new Set<Anchor>();
-  order.forEach((anchor, index) => {
-    const own = keys[index]!;
-    if (anchor.required || own.length === 0) return;
-    const stated = keys.some(
-      (outer, at) => at !== index && outer.length > 0 && covers(outer, own) && (at < index || !covers(own, outer)),
-    );
-    if (stated) dropped.add(anchor);
-  });
-  return dropped;
-}
-
 /**
  * The pinned lines: anchors at full length one per line; shortened ones of a category together on
  * one line, those sharing a first key (an error code) as `code @ place, place`, by their keys unless
  * their text is hardly longer. An anchor another one states verbatim is left out.
  */
-function pinnedLines(order: readonly Anchor[], short: readonly boolean[]): string[] {
+function pinnedLines(order: readonly Anchor[], short: readonly boolean[], index: RestatedIndex): string[] {
   const lines: string[] = [];
   const groups = new Map<string, Map<string, string[]>>();
-  const dropped = restated(order);
+  const dropped = index.restated(order);
   order.forEach((anchor, index) => {
     if (dropped.has(anchor)) return;
     if (!short[index]) {
@@ -125,10 +96,11 @@ function pinnedLines(order: readonly Anchor[], short: readonly boolean[]): strin
 }
 
 /** The pinned lines of the lost anchors: required ones in full, others in full while `full` says so. */
-function pinsFor(lost: readonly Anchor[], full: boolean): string[] {
+function pinsFor(lost: readonly Anchor[], full: boolean, index: RestatedIndex): string[] {
   return pinnedLines(
     lost,
     lost.map((anchor) => !full && !anchor.required),
+    index,
   );
 }
 
@@ -186,10 +158,12 @@ export function pinAnchors(summary: string, anchors: readonly Anchor[], options:
   const maxChars = Math.floor(parseOptions('pinAnchors', pinAnchorsOptionsSchema, options).maxChars);
   const body = withoutPinnedSection(checkedText('pinAnchors', summary, 'summary')).trimEnd();
   const order = byPriority(anchors);
+  // The keys normalized and indexed once: the budget is fitted by pinning many parts of `order`.
+  const restated = new RestatedIndex(order);
   // 1. The whole summary with the facts it lost, in full, then shortened.
   const lost = checkAnchors(body, order).lost;
   for (const full of [true, false]) {
-    const text = join(body, section(pinsFor(lost, full)));
+    const text = join(body, section(pinsFor(lost, full, restated)));
     if (codePointLength(text) <= maxChars) return outcome(text, anchors, lost);
   }
   // 2. The most facts that fit on their own, by priority and the newest first (all required ones at
@@ -200,7 +174,7 @@ export function pinAnchors(summary: string, anchors: readonly Anchor[], options:
     const set = new Set(keep.slice(0, n));
     return order.filter((anchor) => set.has(anchor));
   };
-  const fitsAlone = (n: number) => codePointLength(section(pinsFor(chosen(n), false))) <= maxChars;
+  const fitsAlone = (n: number) => codePointLength(section(pinsFor(chosen(n), false, restated))) <= maxChars;
   if (!fitsAlone(keep.filter((anchor) => anchor.required).length)) return makeRoomForRequired(body, anchors, maxChars);
   if (!fitsAlone(count)) {
     let low = keep.filter((anchor) => anchor.required).length;
@@ -219,7 +193,7 @@ export function pinAnchors(summary: string, anchors: readonly Anchor[], options:
   const render = (kept: number) => {
     const head = headOf(points, kept);
     const missing = checkAnchors(head, wanted).lost;
-    return { text: join(head, section(pinsFor(missing, false))), missing };
+    return { text: join(head, section(pinsFor(missing, false, restated))), missing };
   };
   let low = 0;
   let high = points.length;
