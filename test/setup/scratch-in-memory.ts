@@ -2,10 +2,8 @@
 // memory and command-line tests) go to one directory in memory (/dev/shm) for the run, removed after
 // it. The JSONL and SQLite stores fsync every append, thousands of times in the suite: a few
 // milliseconds each on a disk, which tests only the disk. Nothing changes when the machine has no
-// such room (under 1 GB free) or TMPDIR is set. CTXKIT_TEST_DISK_TMPDIR keeps the usual one, for
-// a test whose outcome depends on the file system (see test/memory/memory-caps.test.ts).
+// such room (under 1 GB free) or TMPDIR is set.
 import { accessSync, constants, mkdtempSync, rmSync, statfsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const MEMORY = '/dev/shm';
@@ -29,11 +27,9 @@ function hasRoom(): boolean {
 export default function setup(): (() => void) | undefined {
   if (process.env.TMPDIR !== undefined || !hasRoom()) return undefined;
   const scratch = mkdtempSync(join(MEMORY, 'ctxkit-test-'));
-  process.env.CTXKIT_TEST_DISK_TMPDIR = tmpdir();
   process.env.TMPDIR = scratch;
   return () => {
     rmSync(scratch, { recursive: true, force: true });
     delete process.env.TMPDIR;
-    delete process.env.CTXKIT_TEST_DISK_TMPDIR;
   };
 }
