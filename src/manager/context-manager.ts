@@ -377,6 +377,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
         cost: spent,
         calibration: calibration.snapshot(),
         nativeCompactions: natives?.reports.map((report) => ({ ...report })) ?? [],
+        summarizerFallbacks: compaction.fallbacks,
       };
     },
   };
