@@ -1,8 +1,10 @@
 // A summarizer that is down for the whole session (every call throws, or answers with nothing): a
 // session of real tool output (the recorded runs of `npm run corpus`, test/fixtures/tool-outputs/real)
-// on a 16K window through runWithOverflowRecovery. Threshold compactions
-// fail and back off; once the provider rejects a request as too long, the recovery ladder must still
-// bring it under the window, or the session ends at the first overflow.
+// on a 16K window through runWithOverflowRecovery. By default the heuristic summarizer writes each
+// checkpoint in its place, so nothing overflows. With `summarizerFallback: false`, threshold
+// compactions fail and back off; once the provider rejects a request as too long, the recovery ladder
+// must still bring it under the window, or the session ends at the first overflow. Also one long
+// agent turn (one user message, many tool steps), where a second overflow ends the turn.
 import { readFileSync } from 'node:fs';
 import {
   type AssistantMessage,
@@ -133,7 +135,7 @@ describe('a summarizer that is down for the whole session', () => {
   );
 });
 
-/** The ids of the tool calls and results in a request, to check none is parted from its partner. */
+/** One user message, then `steps` tool steps of real output through runWithOverflowRecovery: one turn. */
 async function longTurn(summarizer: Summarizer, options: { summarizerFallback?: boolean; steps?: number } = {}) {
   const events: ContextEvent[] = [];
   const store = createInMemorySessionStore();
