@@ -31,13 +31,14 @@ const result = (id: string, tokens: number) => toolResultMessage(id, 'r'.repeat(
 
 const summarizer = (next: ScriptStep) => createScriptedSummarizer([], { afterScript: next });
 
-function setup(summary: Summarizer, events: ContextEvent[] = []) {
+function setup(summary: Summarizer, events: ContextEvent[] = [], extra: { summarizerFallback?: boolean } = {}) {
   return createContextManager({
     summarizer: summary,
     contextWindow: 10_000,
     counter: referenceCounter,
     config: { reserveTokens: 2_000, keepRecentTokens: 2_000, toolSummaryStrategy: 'off' },
     onEvent: (event) => events.push(event),
+    ...extra,
   });
 }
 
@@ -120,31 +121,46 @@ describe('failures the field has shipped', () => {
     expect(await store.getEntries(session.id)).toEqual(entriesBefore);
   });
 
-  it('a summary cut off at the output limit is never stored as the checkpoint', async () => {
-    const events: ContextEvent[] = [];
-    const store = createInMemorySessionStore();
-    const session = await store.createSession();
-    const history = overLimit();
-    for (const message of history) await store.appendEntry(session.id, { type: 'message', message });
-    const context = createContextManager({
-      summarizer: summarizer(() => ({
-        text: '## Goal\nFix the parser. ## Progress\nThe lexer was',
-        stopReason: 'length',
-      })),
-      contextWindow: 10_000,
-      counter: referenceCounter,
-      config: { reserveTokens: 2_000, keepRecentTokens: 2_000 },
-      store,
-      sessionId: session.id,
-      onEvent: (event) => events.push(event),
-    });
-    const prepared = await context.prepare(history);
-    expect(prepared.compacted).toBeUndefined();
-    expect(prepared.history).toEqual(history);
-    const end = events.find((event) => event.type === 'compaction-end');
-    expect(end?.type === 'compaction-end' && (end.error as CompactionError).code).toBe('SUMMARY_TRUNCATED');
-    expect((await store.getEntries(session.id)).some((entry) => entry.type === 'compaction')).toBe(false);
-  });
+  it.each([true, false])(
+    'a summary cut off at the output limit is never stored as the checkpoint (summarizerFallback %s)',
+    async (fallback) => {
+      const events: ContextEvent[] = [];
+      const store = createInMemorySessionStore();
+      const session = await store.createSession();
+      const history = overLimit();
+      for (const message of history) await store.appendEntry(session.id, { type: 'message', message });
+      const context = createContextManager({
+        summarizer: summarizer(() => ({
+          text: '## Goal\nFix the parser. ## Progress\nThe lexer was',
+          stopReason: 'length',
+        })),
+        contextWindow: 10_000,
+        counter: referenceCounter,
+        config: { reserveTokens: 2_000, keepRecentTokens: 2_000 },
+        store,
+        sessionId: session.id,
+        onEvent: (event) => events.push(event),
+        summarizerFallback: fallback,
+      });
+      const prepared = await context.prepare(history);
+      const end = events.find((event) => event.type === 'compaction-end');
+      const compactions = (await store.getEntries(session.id)).filter((entry) => entry.type === 'compaction');
+      if (fallback) {
+        // The heuristic summarizer writes the checkpoint in its place.
+        expect(end?.type === 'compaction-end' && (end.summarizerError as CompactionError).code).toBe(
+          'SUMMARY_TRUNCATED',
+        );
+        expect(prepared.compacted?.summary).not.toContain('The lexer was');
+        expect(compactions).toHaveLength(1);
+        expect(JSON.stringify(compactions)).not.toContain('The lexer was');
+        return;
+      }
+      expect(prepared.compacted).toBeUndefined();
+      expect(prepared.history).toEqual(history);
+      expect(end?.type === 'compaction-end' && (end.error as CompactionError).code).toBe('SUMMARY_TRUNCATED');
+      expect(compactions).toHaveLength(0);
+    },
+  );
 
   it('a cut never parts a tool call from its result', async () => {
     const history: Message[] = [
@@ -217,11 +233,19 @@ describe('failures the field has shipped', () => {
     const events: ContextEvent[] = [];
     const history = overLimit();
     const frozen = structuredClone(history);
-    const prepared = await setup(summarizer(next), events).prepare(history);
+    // Without the fallback, the compaction fails and nothing changes.
+    const prepared = await setup(summarizer(next), events, { summarizerFallback: false }).prepare(history);
     expect(prepared.history).toEqual(frozen);
     expect(history).toEqual(frozen);
     const end = events.find((event) => event.type === 'compaction-end');
     expect(end?.type === 'compaction-end' && (end.error as CompactionError).code).toBe(code);
+    // With it (the default), the heuristic summarizer compacts; the host's array is still untouched.
+    const fallbackEvents: ContextEvent[] = [];
+    const compacted = await setup(summarizer(next), fallbackEvents).prepare(history);
+    expect(history).toEqual(frozen);
+    expect(compacted.compacted).toBeDefined();
+    const fallbackEnd = fallbackEvents.find((event) => event.type === 'compaction-end');
+    expect(fallbackEnd?.type === 'compaction-end' && (fallbackEnd.summarizerError as CompactionError).code).toBe(code);
   });
 
   it('a hanging summarizer is ended by the abort signal, with the history intact', async () => {

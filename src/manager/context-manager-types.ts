@@ -26,6 +26,17 @@ import type { ContextStats } from './stats.js';
 export interface ContextManagerOptions {
   /** Writes compaction and tool-result summaries. */
   summarizer: Summarizer;
+  /**
+   * When `summarizer` fails for a compaction (threshold, overflow recovery or manual: it throws or
+   * times out, answers with nothing, with a summary cut off at the output limit, or with one too
+   * large to shrink the context), compact with `heuristicSummarizer` instead, so the turn goes on
+   * and nothing is lost; `compaction-end` then carries `fallback: 'heuristic'` and the
+   * `summarizerError`, and `stats().summarizerFallbacks` counts it. The next compaction with a
+   * working summarizer updates the heuristic checkpoint as it would its own. An abort is never
+   * replaced. `false` keeps the failure: the compaction is reported with its `error` and nothing changes.
+   * @default true
+   */
+  summarizerFallback?: boolean;
   /** A model id looked up with `getModelLimits` for the window and the maximum output. */
   model?: string;
   /** The context window in tokens; overrides the model's and `config.contextWindow`. */

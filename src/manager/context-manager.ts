@@ -378,6 +378,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
         cost: spent,
         calibration: calibration.snapshot(),
         nativeCompactions: natives?.reports.map((report) => ({ ...report })) ?? [],
+        summarizerFallbacks: compaction.fallbacks,
       };
     },
   };

@@ -85,6 +85,13 @@ interface CompactionEndEvent {
   /** Why the compaction failed; then nothing changed (`tokensAfter` equals `tokensBefore`). */
   error?: unknown;
   /**
+   * `'heuristic'` when the host's summarizer failed and `heuristicSummarizer` wrote the checkpoint
+   * in its place (see the `summarizerFallback` option); `summarizerError` says why it failed.
+   */
+  fallback?: 'heuristic';
+  /** Why the host's summarizer failed, when `fallback` is set: a `CompactionError` with the original as its cause. */
+  summarizerError?: unknown;
+  /**
    * Why the compaction could not be recorded in the session store. The compaction itself
    * succeeded and is in effect; only the stored tree lacks its entry.
    */

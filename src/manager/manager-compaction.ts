@@ -1,7 +1,9 @@
 import type { ContextConfig } from '../config/index.js';
 import type { ContextUsage } from '../counting/context-usage.js';
 import type { TokenCounter } from '../counting/token-counter.js';
+import { CompactionError } from '../errors.js';
 import { type CompactionResult, compact, defaultSummaryBudget } from '../pipeline/compact.js';
+import { heuristicSummarizer } from '../summarizing/heuristic-summarizer.js';
 import type { Message } from '../types.js';
 import type { Calibration } from './calibration.js';
 import type { CompactionBackoff } from './compaction-backoff.js';
@@ -26,7 +28,32 @@ export interface PendingCompaction {
   before: ContextUsage;
   history: readonly Message[];
   rungs?: CompactionRungReport[];
+  /** Why the host's summarizer failed, when the heuristic summarizer wrote `result` in its place. */
+  summarizerError?: unknown;
 }
+
+/**
+ * A summary written for a compaction: `summarizerError` is set when the host's summarizer failed
+ * and the heuristic summarizer wrote it instead.
+ *
+ * @internal
+ */
+export interface Summarized {
+  result: CompactionResult;
+  summarizerError?: unknown;
+}
+
+/**
+ * The failures of the host's summarizer the heuristic summarizer stands in for: it threw (or timed
+ * out), answered with nothing or with a summary cut off, or with one too large to shrink the context.
+ * Not an abort (the host stopped the call), nor `NOTHING_TO_COMPACT` (no summarizer can help).
+ */
+const FALLBACK_CODES: ReadonlySet<string> = new Set([
+  'SUMMARIZER_FAILED',
+  'SUMMARY_EMPTY',
+  'SUMMARY_TRUNCATED',
+  'NOT_SMALLER',
+]);
 
 /** What {@link ManagerCompaction} needs from the manager. @internal */
 interface ManagerCompactionParts {
@@ -66,6 +93,9 @@ interface ManagerCompactionParts {
  * @internal
  */
 export class ManagerCompaction {
+  /** Compactions adopted whose summary the heuristic summarizer wrote, the host's having failed. */
+  fallbacks = 0;
+
   constructor(readonly parts: ManagerCompactionParts) {}
 
   /** Runs a compaction; reports a failure through `compaction-end` and rethrows. */
@@ -86,8 +116,8 @@ export class ManagerCompaction {
     try {
       const cap = reason === 'threshold' ? this.parts.maxCheckpointTokens : undefined;
       const choice = { level, recentTokens, ...(cap === undefined ? {} : { maxCheckpointTokens: cap }) };
-      const result = await this.summarize(level.prepare(history), choice, callOptions);
-      return { ...started, result, messages: result.messages };
+      const summarized = await this.summarize(level.prepare(history), choice, callOptions);
+      return { ...started, ...summarized, messages: summarized.result.messages };
     } catch (error) {
       this.parts.emit({ ...endEvent(started, undefined), error });
       throw error;
@@ -111,12 +141,17 @@ export class ManagerCompaction {
    * `recentTokens`). The summary's budget is what the tail leaves under the limit (10% free),
    * under `target` too when one is given (else under `maxCheckpointTokens`, when given), within the
    * model's output cap. Under either, the pinned facts share that budget. Reports nothing.
+   *
+   * When the host's summarizer fails (see `FALLBACK_CODES`) the heuristic summarizer, which cannot
+   * fail, writes the checkpoint in its place under the same budget, unless the host turned that off
+   * (`summarizerFallback: false`); the host's error is returned beside it. When the heuristic
+   * checkpoint does not help either, the host's error is thrown.
    */
   async summarize(
     history: readonly Message[],
     choice: { level: CompactionLevel; recentTokens: number; target?: number; maxCheckpointTokens?: number },
     callOptions: CallOptions & { instructions?: string } = {},
-  ): Promise<CompactionResult> {
+  ): Promise<Summarized> {
     const { options, counter, extras, maxModelOutput, calibration } = this.parts;
     const { level, recentTokens, target, maxCheckpointTokens } = choice;
     // As the provider will count the kept tail, system prompt and tools.
@@ -129,18 +164,30 @@ export class ManagerCompaction {
       maxOutputTokens = Math.min(maxOutputTokens, maxCheckpointTokens);
     }
     const whole = target !== undefined || maxCheckpointTokens !== undefined;
-    return compact(history, {
-      summarizer: options.summarizer,
-      config: level.config,
-      counter,
-      maxOutputTokens,
-      // Under a target or a checkpoint cap the whole checkpoint, pinned facts included, stays within the summary budget.
-      ...(whole ? { maxPinnedTokens: 0 } : {}),
-      ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
-      ...(options.tools === undefined ? {} : { tools: options.tools }),
-      ...(callOptions.instructions ? { instructions: callOptions.instructions } : {}),
-      ...(callOptions.signal ? { signal: callOptions.signal } : {}),
-    });
+    const run = (summarizer: ContextManagerOptions['summarizer']) =>
+      compact(history, {
+        summarizer,
+        config: level.config,
+        counter,
+        maxOutputTokens,
+        // Under a target or a checkpoint cap the whole checkpoint, pinned facts included, stays within the summary budget.
+        ...(whole ? { maxPinnedTokens: 0 } : {}),
+        ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
+        ...(options.tools === undefined ? {} : { tools: options.tools }),
+        ...(callOptions.instructions ? { instructions: callOptions.instructions } : {}),
+        ...(callOptions.signal ? { signal: callOptions.signal } : {}),
+      });
+    try {
+      return { result: await run(options.summarizer) };
+    } catch (error) {
+      if (options.summarizerFallback === false || !isFallbackError(error)) throw error;
+      try {
+        return { result: await run(heuristicSummarizer), summarizerError: error };
+      } catch {
+        // The heuristic checkpoint would not shrink the context either: the host's failure is the news.
+        throw error;
+      }
+    }
   }
 
   /** Makes a compaction the manager's state, records it in the store, and reports it. */
@@ -151,6 +198,7 @@ export class ManagerCompaction {
     const { state, backoff, options } = this.parts;
     const { result } = pending;
     state.replace(pending.messages, known);
+    if (result !== undefined && pending.summarizerError !== undefined) this.fallbacks++;
     const after = this.parts.usage();
     if (after.level === 'compact') backoff.failed(after);
     else backoff.succeeded();
@@ -174,11 +222,16 @@ export class ManagerCompaction {
   }
 }
 
+/** Whether the heuristic summarizer may stand in for the host's after `error`. */
+function isFallbackError(error: unknown): boolean {
+  return CompactionError.isInstance(error) && FALLBACK_CODES.has(error.code);
+}
+
 /** The smallest summary budget an overflow recovery asks for (compact's own floor). */
 const MIN_SUMMARY_TOKENS = 256;
 
 function endEvent(pending: Omit<PendingCompaction, 'result' | 'messages'>, after: ContextUsage | undefined) {
-  const { reason, before, rungs } = pending;
+  const { reason, before, rungs, summarizerError } = pending;
   return {
     type: 'compaction-end' as const,
     reason,
@@ -188,5 +241,6 @@ function endEvent(pending: Omit<PendingCompaction, 'result' | 'messages'>, after
     messagesAfter: (after ?? before).messageCount,
     belowLimit: (after ?? before).level !== 'compact',
     ...(rungs === undefined ? {} : { rungs }),
+    ...(summarizerError === undefined ? {} : { fallback: 'heuristic' as const, summarizerError }),
   };
 }

@@ -19,6 +19,7 @@ const optionsSchema = /* @__PURE__ */ (() =>
     sessionId: v.string({ error: 'must be the id of a session in the store' }).optional(),
     costAware: v.boolean({ error: 'must be true or false' }).optional(),
     calibrate: v.boolean({ error: 'must be true or false' }).optional(),
+    summarizerFallback: v.boolean({ error: 'must be true or false' }).optional(),
   }))();
 
 /**

@@ -134,10 +134,16 @@ async function climbLadder(
   let current: readonly Message[] = history;
   let result: CompactionResult | undefined;
   let summaryError: unknown;
+  let summarizerError: unknown;
   const choice = chooseRecoveryLevel(history, levels, { counter, count, target, extras, summaryRoom });
   if (choice.summarize) {
     try {
-      result = await compaction.summarize(history, { ...choice, target: calibration.scale(target) }, callOptions);
+      const summarized = await compaction.summarize(
+        history,
+        { ...choice, target: calibration.scale(target) },
+        callOptions,
+      );
+      ({ result, summarizerError } = summarized);
       const after = requestTokens(result.messages, count, extras);
       rungs.push({ rung: 'summarize', tokensBefore: tokens, tokensAfter: after });
       current = result.messages;
@@ -168,7 +174,13 @@ async function climbLadder(
       }),
     );
   }
-  return { ...started, rungs, result, messages: current };
+  return {
+    ...started,
+    rungs,
+    result,
+    messages: current,
+    ...(summarizerError === undefined ? {} : { summarizerError }),
+  };
 }
 
 /**

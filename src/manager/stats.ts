@@ -74,6 +74,11 @@ export interface ContextStats {
    * summary (empty with `compaction: 'client'`).
    */
   nativeCompactions: NativeCompactionReport[];
+  /**
+   * Compactions whose checkpoint `heuristicSummarizer` wrote because the host's summarizer failed
+   * (see the `summarizerFallback` option), since the manager was created.
+   */
+  summarizerFallbacks: number;
 }
 
 /** @internal */

@@ -132,10 +132,10 @@ describe('the overflow-recovery ladder', () => {
     expect(model.tokens(model.sent.at(-1)!)).toBeLessThanOrEqual(8_000);
   });
 
-  it('drops the thinking of older assistant turns before it cuts any tool result (here with the summarizer down)', async () => {
+  it('drops the thinking of older assistant turns before it cuts any tool result (here with the summarizer down, no fallback)', async () => {
     const events: ContextEvent[] = [];
     const summarizer = scripted(new Error('summarizer unavailable'));
-    const context = manager(summarizer, events, { systemPrompt: SYSTEM, config: noAuto });
+    const context = manager(summarizer, events, { systemPrompt: SYSTEM, config: noAuto, summarizerFallback: false });
     const thinking = (id: string, tokens: number): AssistantMessage => ({
       role: 'assistant',
       content: [

@@ -6,6 +6,7 @@ import { CJK_CONSTRAINT, isAside, isOpenItem, sentencesOf as sentences } from '.
 import { argumentsText, contentText } from '../serialize-conversation.js';
 import { parseToolOutput } from '../tool-output/parse-tool-output.js';
 import { findPaths, highlightOutput } from '../tool-output-highlights.js';
+import { clipItem } from './clip-item.js';
 import { describeCall, oneLine, outcome } from './describe-call.js';
 
 /** What the heuristic knows about a conversation. @internal */
@@ -160,6 +161,8 @@ function removeWhere(list: string[], matches: (item: string) => boolean): void {
   for (let index = list.length - 1; index >= 0; index--) if (matches(list[index]!)) list.splice(index, 1);
 }
 
+/** Code points of a problem's message on an error line: longer ones are cut between words, marked ` …`. */
+const PROBLEM_CHARS = 120;
 /** Problems shown on one error line at most. */
 const PROBLEMS_PER_LINE = 3;
 
@@ -176,7 +179,7 @@ function problemsLine(output: string, call: ToolCall | undefined): string | unde
     if (problem.severity === 'warning') continue;
     count++;
     if (shown.length >= PROBLEMS_PER_LINE) continue;
-    const message = problem.message ? clipText(oneLine(problem.message), 120, 'head') : '';
+    const message = problem.message ? clipItem(oneLine(problem.message), PROBLEM_CHARS) : '';
     if (problem.severity === 'failure') {
       const test = problem.test ?? message;
       shown.push(`✗ ${test}${problem.test && message ? ` — ${message}` : ''}`);

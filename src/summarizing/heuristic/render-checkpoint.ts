@@ -1,10 +1,10 @@
 // The checkpoint the heuristic summarizer writes from a conversation's facts, with the same headings
 // as the model prompts. Internal.
-import { clipText } from '../../internal/clip-text.js';
 import { PINNED_HEADING } from '../anchors/pinned-section.js';
 import { isOpenItem } from '../anchors/user-words.js';
 import type { SummaryKind } from '../summarizer-types.js';
 import { SUMMARY_SECTIONS } from '../summary-prompts.js';
+import { clipItem } from './clip-item.js';
 import { oneLine } from './describe-call.js';
 import { addUnique, type ConversationFacts } from './gather-facts.js';
 
@@ -35,26 +35,6 @@ function parseSections(summary: string): Map<string, string[]> {
     sections.set(current, [...(sections.get(current) ?? []), line.trimEnd()]);
   }
   return sections;
-}
-
-/** Where a sentence ends: `.`, `!` or `?` before a space, or a CJK full stop, `！` or `？`. */
-const SENTENCE_END = /[.!?](?=\s)|[。！？]/g;
-/** What an item cut short ends with. */
-const CUT_MARK = ' …';
-
-/**
- * An item within `max` code points, cut where a sentence ends (whole sentences kept when they fill
- * at least half of it), else between words, else where the room ends, and marked ` …` as cut.
- */
-function clipItem(item: string, max: number): string {
-  if (item.length <= max) return item;
-  const head = clipText(item, max - CUT_MARK.length, 'head');
-  if (head === item) return item;
-  let sentence = -1;
-  for (const match of head.matchAll(SENTENCE_END)) sentence = match.index + 1;
-  const space = head.lastIndexOf(' ');
-  const end = sentence >= head.length / 2 ? sentence : space >= head.length / 2 ? space : head.length;
-  return `${head.slice(0, end).trimEnd()}${CUT_MARK}`;
 }
 
 /** Keeps the first third and the newest rest of a list, noting how many were left out. */
