@@ -23,7 +23,7 @@ const analyze = process.argv.includes('--analyze');
  * weight is cut, and up only for a feature that must be on the manager's path, said in the changelog.
  */
 const GOAL_GZIP_BYTES = 50 * 1024;
-const CEILING_GZIP_BYTES = 61 * 1024;
+const CEILING_GZIP_BYTES = 63 * 1024;
 
 /** Programs a host writes; `budget` marks the one held to BUDGET_GZIP_BYTES. */
 const bundles = [
