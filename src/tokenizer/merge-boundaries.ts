@@ -151,9 +151,9 @@ export class MergeBoundaries {
     const before = bytes[at - 1]!;
     const after = bytes[at]!;
     if (
+      startsThree(after) &&
       at >= 3 &&
       at + 3 <= length &&
-      startsThree(after) &&
       startsThree(bytes[at - 3]!) &&
       continues(bytes[at - 2]!) &&
       continues(before) &&
@@ -179,16 +179,17 @@ export class MergeBoundaries {
     const first = bytes[at]!;
     const second = bytes[at + 1]!;
     const third = bytes[at + 2]!;
-    const last = bytes[at - 1]! & 0x3f;
-    if (hasBit(this.startsOneInside, (last << 10) | ((first & 0x0f) << 6) | (second & 0x3f))) return false;
-    if (hasBit(this.startsTwoInside, ((bytes[at - 2]! & 0x3f) << 10) | (last << 4) | (first & 0x0f))) return false;
     const character = (bytes[at - 3]! << 16) | (bytes[at - 2]! << 8) | bytes[at - 1]!;
     const { characterSpans } = this;
-    return (
-      !hasBit(characterSpans, characterHashOf(character, 0x0300_0000 | (first << 16) | (second << 8) | third)) &&
-      !hasBit(characterSpans, characterHashOf(character, 0x0200_0000 | (first << 16) | (second << 8))) &&
-      !hasBit(characterSpans, characterHashOf(character, 0x0100_0000 | (first << 16)))
-    );
+    // The commonest case first: a token holding both whole characters.
+    if (hasBit(characterSpans, characterHashOf(character, 0x0300_0000 | (first << 16) | (second << 8) | third))) {
+      return false;
+    }
+    if (hasBit(characterSpans, characterHashOf(character, 0x0200_0000 | (first << 16) | (second << 8)))) return false;
+    if (hasBit(characterSpans, characterHashOf(character, 0x0100_0000 | (first << 16)))) return false;
+    const last = bytes[at - 1]! & 0x3f;
+    if (hasBit(this.startsOneInside, (last << 10) | ((first & 0x0f) << 6) | (second & 0x3f))) return false;
+    return !hasBit(this.startsTwoInside, ((bytes[at - 2]! & 0x3f) << 10) | (last << 4) | (first & 0x0f));
   }
 }
 
