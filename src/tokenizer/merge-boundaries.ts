@@ -148,20 +148,22 @@ export class MergeBoundaries {
    * `bytes[0, length)`; `0 < at < length`.
    */
   free(bytes: Uint8Array, at: number, length: number): boolean {
-    const before = bytes[at - 1]!;
-    const after = bytes[at]!;
-    if (
-      startsThree(after) &&
+    return startsThree(bytes[at]!) &&
       at >= 3 &&
       at + 3 <= length &&
       startsThree(bytes[at - 3]!) &&
       continues(bytes[at - 2]!) &&
-      continues(before) &&
+      continues(bytes[at - 1]!) &&
       continues(bytes[at + 1]!) &&
       continues(bytes[at + 2]!)
-    ) {
-      return this.freeBetweenCharacters(bytes, at);
-    }
+      ? this.freeBetweenCharacters(bytes, at)
+      : this.freeByBytes(bytes, at, length);
+  }
+
+  /** {@link free} by the two bytes on each side of the position. */
+  private freeByBytes(bytes: Uint8Array, at: number, length: number): boolean {
+    const before = bytes[at - 1]!;
+    const after = bytes[at]!;
     const hasTwoBefore = at >= 2;
     const hasTwoAfter = at + 2 <= length;
     const pair = (before << 8) | after;
