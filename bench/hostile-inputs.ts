@@ -126,7 +126,7 @@ column counts this process only, but it too grows on a busy machine (caches shar
 const goal =
   overMedian.length === 0 && overCpu.length === 0
     ? `Every family's median and worst CPU time were under the goal of ${GOAL_MS} ms in this run.`
-    : `Over the goal of ${GOAL_MS} ms in this run: by the median, ${overMedian.join(', ') || 'none'}; by the worst CPU time, ${overCpu.join(', ') || 'none'}. The families nearest the goal are the runs of one byte or two (newlines, spaces, one letter, "ab"), which no position cuts (a token spans every junction) and which merge over 1 MB as one piece, and Devanagari with combining marks, whose long pieces are cut only every few characters (two bytes on each side of a junction look alike across the script, so the cut test must call most junctions spanned). On a loaded machine both columns grow with the load (the CPU time too: the processor's caches are shared).`;
+    : `Over the goal of ${GOAL_MS} ms in this run: by the median, ${overMedian.join(', ') || 'none'}; by the worst CPU time, ${overCpu.join(', ') || 'none'}. The families nearest the goal are the runs of one byte or two (newlines, spaces, one letter, "ab"), which no position cuts (a token spans every junction) and which merge over 1 MB as one piece. On a loaded machine both columns grow with the load (the CPU time too: the processor's caches are shared).`;
 
 const report = `# Hostile inputs
 

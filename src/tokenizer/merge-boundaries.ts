@@ -13,6 +13,16 @@
 // a bit no token needs, which only makes the test more careful) into blocks chosen by the two bytes
 // at the position, so that one test reads one block of memory — on random text each read misses the
 // processor's caches, and the reads are what a free position costs.
+//
+// Two bytes are too little between two characters of three bytes (Devanagari, CJK, kana): the two
+// after the position are the first two of the next character, shared by 64 characters, and the two
+// before are the ends of characters shared too, so across a script nearly every position looks
+// spanned. There the test looks at both whole characters: a token that spans the position either
+// holds the whole character before it (then its bytes from that character to the position's third
+// byte after, or to its own end, are looked up in a block of bits chosen by that character, so the
+// few blocks of one script stay in the caches), or starts inside that character (one or two of its
+// bytes, then the next character's bytes: two small exact sets, as tokens that start with a byte
+// inside a character are few).
 
 /** Bits of the hashed set (2^23 bits, 1 MB). */
 const HASH_BITS = 23;
@@ -24,6 +34,22 @@ const ENDS_AFTER = 0x0200_0000;
 
 /** Bits of a block of the hashed set: the keys of one junction's two bytes share a block (two cache lines). */
 const BLOCK_BITS = 10;
+
+/** Bits of the set by whole characters (2^20 bits, 128 kB) and of one of its blocks (the keys of one character before). */
+const CHARACTER_BITS = 20;
+const CHARACTER_BLOCK_BITS = 10;
+
+/** Whether a byte starts a character of three bytes, or continues a character. */
+const startsThree = (byte: number): boolean => (byte & 0xf0) === 0xe0;
+const continues = (byte: number): boolean => (byte & 0xc0) === 0x80;
+
+/**
+ * The bit, in the set by whole characters, of the key `key` (how many bytes of the next character
+ * follow, and those bytes) after the character of three bytes `character`.
+ */
+const characterHashOf = (character: number, key: number): number =>
+  ((Math.imul(character, 0x9e37_79b1) >>> (32 - CHARACTER_BITS)) & ~((1 << CHARACTER_BLOCK_BITS) - 1)) |
+  (Math.imul(key, 0x85eb_ca6b) >>> (32 - CHARACTER_BLOCK_BITS));
 
 /** The bit of a key, whose junction bytes are `pair`, in the hashed set. */
 const hashOf = (pair: number, key: number): number =>
@@ -42,11 +68,22 @@ export class MergeBoundaries {
   private readonly pairs = new Int32Array(2 ** 11);
   /** Tokens by the bytes around one of their inner positions (hashed). */
   private readonly spans = new Int32Array(2 ** (HASH_BITS - 5));
+  /**
+   * Between two characters of three bytes: tokens by the character before one of their inner
+   * positions and up to three bytes after it (hashed); tokens that start with the last byte of a
+   * character, by that byte's low six bits, the next character's first byte's low four and its second
+   * byte's low six (2^16 bits, exact); and tokens that start with the last two bytes of one, by their
+   * low six bits each and the next character's first byte's low four (2^16 bits, exact).
+   */
+  private readonly characterSpans = new Int32Array(2 ** (CHARACTER_BITS - 5));
+  private readonly startsOneInside = new Int32Array(2 ** 11);
+  private readonly startsTwoInside = new Int32Array(2 ** 11);
 
   constructor(tokens: TokenSpans) {
     const { bytes } = tokens;
     tokens.forEach((offset, length) => {
       if (length < 2) return;
+      this.addCharacterSpans(bytes, offset, offset + length);
       if (length === 2) {
         const key = (bytes[offset]! << 8) | bytes[offset + 1]!;
         this.pairs[key >>> 5]! |= 1 << (key & 31);
@@ -65,6 +102,37 @@ export class MergeBoundaries {
     });
   }
 
+  /**
+   * The token `bytes[offset, end)` in the sets by whole characters, at each
+   * inner position that can lie between two characters of three bytes: one that starts such a
+   * character, after one or two bytes that continue a character or after a whole such character.
+   */
+  private addCharacterSpans(bytes: Uint8Array, offset: number, end: number): void {
+    for (let inner = offset + 1; inner < end; inner++) {
+      if (!startsThree(bytes[inner]!)) continue;
+      // The next character's bytes the token holds: up to three, all of them its own.
+      const after = Math.min(3, end - inner);
+      if (after >= 2 && !continues(bytes[inner + 1]!)) continue;
+      if (after === 3 && !continues(bytes[inner + 2]!)) continue;
+      const low = bytes[inner]! & 0x0f;
+      const before = inner - offset;
+      if (before === 1 && continues(bytes[offset]!)) {
+        const key = ((bytes[offset]! & 0x3f) << 10) | (low << 6);
+        // Without the next character's second byte, every second byte.
+        if (after === 1) for (let second = 0; second < 64; second++) setBit(this.startsOneInside, key | second);
+        else setBit(this.startsOneInside, key | (bytes[inner + 1]! & 0x3f));
+      } else if (before === 2 && continues(bytes[offset]!) && continues(bytes[offset + 1]!)) {
+        setBit(this.startsTwoInside, ((bytes[offset]! & 0x3f) << 10) | ((bytes[offset + 1]! & 0x3f) << 4) | low);
+      } else if (before >= 3 && startsThree(bytes[inner - 3]!)) {
+        if (!continues(bytes[inner - 2]!) || !continues(bytes[inner - 1]!)) continue;
+        const character = (bytes[inner - 3]! << 16) | (bytes[inner - 2]! << 8) | bytes[inner - 1]!;
+        let key = after << 24;
+        for (let index = 0; index < after; index++) key |= bytes[inner + index]! << (16 - 8 * index);
+        setBit(this.characterSpans, characterHashOf(character, key));
+      }
+    }
+  }
+
   private add(pair: number, key: number): void {
     const bit = hashOf(pair, key);
     this.spans[bit >>> 5]! |= 1 << (bit & 31);
@@ -80,6 +148,20 @@ export class MergeBoundaries {
    * `bytes[0, length)`; `0 < at < length`.
    */
   free(bytes: Uint8Array, at: number, length: number): boolean {
+    return startsThree(bytes[at]!) &&
+      at >= 3 &&
+      at + 3 <= length &&
+      startsThree(bytes[at - 3]!) &&
+      continues(bytes[at - 2]!) &&
+      continues(bytes[at - 1]!) &&
+      continues(bytes[at + 1]!) &&
+      continues(bytes[at + 2]!)
+      ? this.freeBetweenCharacters(bytes, at)
+      : this.freeByBytes(bytes, at, length);
+  }
+
+  /** {@link free} by the two bytes on each side of the position. */
+  private freeByBytes(bytes: Uint8Array, at: number, length: number): boolean {
     const before = bytes[at - 1]!;
     const after = bytes[at]!;
     const hasTwoBefore = at >= 2;
@@ -93,4 +175,32 @@ export class MergeBoundaries {
     if (hasTwoBefore && this.has(pair, (bytes[at - 2]! << 16) | (before << 8) | after | ENDS_AFTER)) return false;
     return true;
   }
+
+  /** {@link free} for a position between two whole characters of three bytes each. */
+  private freeBetweenCharacters(bytes: Uint8Array, at: number): boolean {
+    const first = bytes[at]!;
+    const second = bytes[at + 1]!;
+    const third = bytes[at + 2]!;
+    const character = (bytes[at - 3]! << 16) | (bytes[at - 2]! << 8) | bytes[at - 1]!;
+    const { characterSpans } = this;
+    // The commonest case first: a token holding both whole characters.
+    if (hasBit(characterSpans, characterHashOf(character, 0x0300_0000 | (first << 16) | (second << 8) | third))) {
+      return false;
+    }
+    if (hasBit(characterSpans, characterHashOf(character, 0x0200_0000 | (first << 16) | (second << 8)))) return false;
+    if (hasBit(characterSpans, characterHashOf(character, 0x0100_0000 | (first << 16)))) return false;
+    const last = bytes[at - 1]! & 0x3f;
+    if (hasBit(this.startsOneInside, (last << 10) | ((first & 0x0f) << 6) | (second & 0x3f))) return false;
+    return !hasBit(this.startsTwoInside, ((bytes[at - 2]! & 0x3f) << 10) | (last << 4) | (first & 0x0f));
+  }
+}
+
+/** Sets bit `bit` of `set`. */
+function setBit(set: Int32Array, bit: number): void {
+  set[bit >>> 5]! |= 1 << (bit & 31);
+}
+
+/** Whether bit `bit` of `set` is set. */
+function hasBit(set: Int32Array, bit: number): boolean {
+  return (set[bit >>> 5]! & (1 << (bit & 31))) !== 0;
 }

@@ -113,4 +113,68 @@ describe('merge boundaries: no token spans a free position', () => {
     const set = new Set(tokens.map((token) => Buffer.from(token).toString('latin1')));
     expectSound(boundaries, set, 8, new Uint8Array(Buffer.from(piece, 'utf8')));
   });
+  // Between two characters of three bytes the test looks at both whole characters. Characters that
+  // share bytes in every place: क ख ा (E0 A4 ..) share their first two, ी and ॕ (E0 A5 ..) their
+  // first, ॕ ends as क does (95), ᤕ (E1 A4 95) differs from क in its first byte's low bits only, and
+  // 中 shares none of theirs; tokens cut from texts of them at any byte, up to nine bytes long.
+  const threeByteCharacters = ['क', 'ख', 'ा', 'ी', '\u0955', '\u1915', '中', 'a'];
+  const threeByteText = fc.string({ unit: fc.constantFrom(...threeByteCharacters), minLength: 1, maxLength: 12 });
+  const cutThreeByteTokens = fc
+    .array(
+      fc.tuple(threeByteText, fc.nat(), fc.integer({ min: 2, max: 9 })).map(([source, from, length]) => {
+        const bytes = Buffer.from(source, 'utf8');
+        const start = from % bytes.length;
+        return new Uint8Array(bytes.subarray(start, Math.min(bytes.length, start + length)));
+      }),
+      { minLength: 1, maxLength: 40 },
+    )
+    .map((tokens) => [...new Map(tokens.map((token) => [Buffer.from(token).toString('hex'), token])).values()]);
+
+  test.prop(
+    [cutThreeByteTokens, fc.string({ unit: fc.constantFrom(...threeByteCharacters), minLength: 1, maxLength: 80 })],
+    { numRuns: 400 },
+  )('for made-up tokens of whole and cut characters of three bytes that share bytes', (tokens, piece) => {
+    const boundaries = new MergeBoundaries(spansOf(tokens));
+    const set = new Set(tokens.map((token) => Buffer.from(token).toString('latin1')));
+    expectSound(boundaries, set, 9, new Uint8Array(Buffer.from(piece, 'utf8')));
+  });
+});
+
+describe('merge boundaries between two characters of three bytes', () => {
+  /** Whether `free` calls each position between characters of `piece` free, with `tokens` (byte arrays or text). */
+  const freeBetween = (tokens: readonly (string | number[])[], piece: string): boolean[] => {
+    const boundaries = new MergeBoundaries(spansOf(tokens.map((token) => new Uint8Array(Buffer.from(token as never)))));
+    const bytes = new Uint8Array(Buffer.from(piece, 'utf8'));
+    const free: boolean[] = [];
+    for (let at = 1; at < bytes.length; at++) {
+      if ((bytes[at]! & 0xc0) !== 0x80) free.push(boundaries.free(bytes, at, bytes.length));
+    }
+    return free;
+  };
+
+  it('tells a pair of whole characters that a token holds from the same characters the other way round', () => {
+    expect(freeBetween(['कख'], 'खकखक')).toEqual([true, false, true]);
+  });
+
+  it('calls a position spanned by a token that ends after one or two bytes of the next character', () => {
+    expect(freeBetween([[0xe0, 0xa4, 0x95, 0xe0]], 'कखक中')).toEqual([false, true, true]);
+    expect(freeBetween([[0xe0, 0xa4, 0x95, 0xe0, 0xa4]], 'कख中क中')).toEqual([false, true, true, true]);
+  });
+
+  it('calls a position spanned by a token that starts at the last byte or two of the character before', () => {
+    // 95 ends क and ॕ, not ख; a token of two bytes too.
+    expect(freeBetween([[0x95, 0xe0, 0xa4]], 'कखॕखख')).toEqual([false, true, false, true]);
+    expect(freeBetween([[0x95, 0xe0]], 'कख中खक')).toEqual([false, true, true, true]);
+    // A4 95 ends क and ᤕ alike; E0 starts the next character of the first junction only.
+    expect(freeBetween([[0xa4, 0x95, 0xe0]], 'कखᤕ中')).toEqual([false, true, true]);
+  });
+
+  it('finds most positions of Devanagari with combining marks free with o200k_base', () => {
+    const module = require('gpt-tokenizer/bpeRanks/o200k_base') as { default?: unknown };
+    const ranks = (module.default ?? module) as (string | number[])[];
+    const devanagari = MORE_HOSTILE_FAMILIES.find(({ name }) => name === 'Devanagari with combining marks')!;
+    const free = freeBetween(ranks, devanagari.make(20_000));
+    // A token spans about a third of them; the test on two bytes each side called nearly all spanned.
+    expect(free.filter(Boolean).length).toBeGreaterThan(free.length / 2);
+  });
 });
