@@ -34,7 +34,12 @@ function collectText(message: Message): { text: string; images: number } {
  * @internal
  */
 export function countMessageTokens(message: Message, counter: TokenCounter): number {
-  const { text, images } = collectText(message);
+  let { text, images } = collectText(message);
+  // A compaction made by `POST /responses/compact` goes to its maker with the user messages the
+  // endpoint returned before its item (`native.leading`): counted too, so the estimate before the
+  // provider's next usage is not short of them (any other model is sent less: the portable summary).
+  const leading = message.meta?.native?.leading;
+  if (leading !== undefined) for (const item of leading) text += safeJson(item);
   return (
     (text.length > 0 ? counter.count(text) : 0) +
     images * (counter.imageTokens ?? IMAGE_TOKENS) +

@@ -7,6 +7,7 @@ import { fc, test as property } from '@fast-check/vitest';
 import {
   createContextManager,
   createInMemorySessionStore,
+  estimateMessageTokens,
   heuristicSummarizer,
   type Message,
   type ModelTarget,
@@ -14,6 +15,7 @@ import {
   nativeCompaction,
   nativeCompactionOf,
   nativeSummaryMessage,
+  referenceCounter,
   resolveNativeCompactions,
 } from 'ctxkit';
 import { type OpenAICompactedResponse, readOpenAICompaction, toOpenAIResponses } from 'ctxkit/openai';
@@ -153,5 +155,25 @@ describe('readOpenAICompaction: the compacted window', () => {
     expect(items).not.toContain('CMP<');
     expect(items).toContain('FACT-9');
     expect(manager.stats(prepared.history).nativeCompactions).toMatchObject([{ state: 'portable' }]);
+  });
+});
+
+describe('readOpenAICompaction: the estimate before the next usage', () => {
+  it('counts the user messages the window sends with its item, once', () => {
+    const instruction = 'Sign every answer with the ticket number and never touch the production database. '.repeat(40);
+    const response: OpenAICompactedResponse = {
+      id: 'resp_cmp',
+      output: [
+        { type: 'message', role: 'user', content: [{ type: 'input_text', text: instruction }] },
+        { id: 'cmp_1', type: 'compaction', encrypted_content: 'gAAAAx.y' },
+      ] as never,
+    };
+    const [summary] = takenIn(response, []);
+    const alone = estimateMessageTokens({ role: 'user', content: instruction }, referenceCounter);
+    // The summary message a manager holds: its maker is sent the instruction with the item.
+    expect(estimateMessageTokens(summary!, referenceCounter)).toBeGreaterThanOrEqual(alone);
+    // What resolves for its maker carries the instruction as text: counted once, not twice.
+    const [sent] = resolveNativeCompactions([summary!], { target: OPENAI }).messages;
+    expect(estimateMessageTokens(sent!, referenceCounter)).toBeLessThan(alone * 1.5);
   });
 });
