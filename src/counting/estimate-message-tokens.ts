@@ -29,8 +29,7 @@ export function estimateMessageTokens(message: Message, counter: TokenCounter = 
   let perCounter = cache.get(counter);
   if (perCounter === undefined) {
     checkCounter('estimateMessageTokens', counter);
-    perCounter = new WeakMap();
-    cache.set(counter, perCounter);
+    perCounter = cacheOf(counter);
   }
   const cached = typeof message === 'object' && message !== null ? perCounter.get(message) : undefined;
   if (cached !== undefined) return cached;
@@ -47,8 +46,23 @@ export function estimateMessageTokens(message: Message, counter: TokenCounter = 
  */
 const CACHED_FROM = 1_000;
 
-/** Code units of the text a message sends (its text and thinking; tool calls left out). */
+/** The counts cached for `counter`, made on first use. */
+function cacheOf(counter: TokenCounter): WeakMap<Message, number> {
+  let perCounter = cache.get(counter);
+  if (perCounter === undefined) {
+    perCounter = new WeakMap();
+    cache.set(counter, perCounter);
+  }
+  return perCounter;
+}
+
+/**
+ * Code units of the text a message sends (its text and thinking; tool calls left out). A
+ * compact-endpoint window's user messages (`meta.native.leading`) count as long: they are
+ * serialized to be counted, which is worth doing once.
+ */
 function textLength(message: Message): number {
+  if (message.meta?.native?.leading !== undefined) return CACHED_FROM;
   const content = message.content;
   if (typeof content === 'string') return content.length;
   let length = 0;
@@ -70,11 +84,7 @@ function textLength(message: Message): number {
  */
 export function countMessageTokensOnce(message: Message, counter: TokenCounter): number {
   if (textLength(message) < CACHED_FROM) return countMessageTokens(message, counter);
-  let perCounter = cache.get(counter);
-  if (perCounter === undefined) {
-    perCounter = new WeakMap();
-    cache.set(counter, perCounter);
-  }
+  const perCounter = cacheOf(counter);
   const cached = perCounter.get(message);
   if (cached !== undefined) return cached;
   const tokens = countMessageTokens(message, counter);

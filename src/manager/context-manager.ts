@@ -234,10 +234,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     let compacted: CompactionResult | undefined;
     try {
       // An opaque native summary gets its portable summary first: ctxkit's summary updates that text.
-      if (
-        natives !== undefined &&
-        state.history.some((message) => message.meta?.native?.summary === undefined && message.meta?.native)
-      ) {
+      if (natives?.lacksPortable(state.history)) {
         state.replace(await natives.summarizeAll(state.history, callOptions));
       }
       compacted = await compaction.adopt(await compaction.run(state.history, 'threshold', callOptions));
@@ -333,10 +330,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       checkList(history, 'compact');
       let continued = state.continuation(history) ?? [...history];
       // An opaque native summary gets its portable summary first: ctxkit's summary updates that text.
-      if (
-        natives !== undefined &&
-        continued.some((message) => message.meta?.native && message.meta.native.summary === undefined)
-      ) {
+      if (natives?.lacksPortable(continued)) {
         continued = await natives.summarizeAll(continued, callOptions);
       }
       // The host goes on from the array it passed (or from the compacted messages).

@@ -339,6 +339,11 @@ export class NativeCompactions {
     while (this.pending.length > 0) await this.pending.shift();
   }
 
+  /** Whether a native summary in `history` lacks its portable summary (an opaque item's, written lazily). */
+  lacksPortable(history: readonly Message[]): boolean {
+    return history.some((message) => message.meta?.native !== undefined && message.meta.native.summary === undefined);
+  }
+
   /** The history with every native summary that lacks a portable summary given one (one summarizer call each). */
   async summarizeAll(history: readonly Message[], callOptions: CallOptions): Promise<Message[]> {
     const next: Message[] = [];
