@@ -65,3 +65,29 @@ export function clipText(text: string, max: number, mode: 'head' | 'head_tail' =
   const tailText = tail > 0 ? text.slice(tailStart(text, points - Math.trunc(points - tail))) : '';
   return text.slice(0, headEnd(text, Math.trunc(head))) + marker + tailText;
 }
+
+/** Where a sentence ends: `.`, `!` or `?` before whitespace, or a CJK full stop, `！` or `？` (no space follows those). */
+const SENTENCE_END = /[.!?](?=\s)|[。！？]/g;
+
+/**
+ * Where to end `head`, the start of a longer text, so no word is cut: after its last line (with
+ * `lines`), else its last sentence, else its last word, the first of these that keeps at least half
+ * of it; `head.length` when none does (one unbroken run, such as Chinese without punctuation).
+ *
+ * @example
+ * ```ts
+ * wordBoundary('First sentence. Second sen'); // 15: after "First sentence."
+ * ```
+ */
+export function wordBoundary(head: string, { lines = false }: { lines?: boolean } = {}): number {
+  const half = head.length / 2;
+  if (lines) {
+    const line = head.lastIndexOf('\n');
+    if (line >= half) return line;
+  }
+  let sentence = -1;
+  for (const match of head.matchAll(SENTENCE_END)) sentence = match.index + 1;
+  if (sentence >= half) return sentence;
+  const space = head.search(/\s\S*$/);
+  return space >= half ? space : head.length;
+}

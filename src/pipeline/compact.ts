@@ -195,10 +195,9 @@ export async function compact(messages: readonly Message[], options: CompactOpti
   // A summary far past the budget it was asked for (a completion that never passed the budget on)
   // is cut to it, at a line's end: kept whole, it could leave the context over the limit, where no
   // later request fits and no recovery rung can shrink a checkpoint.
+  const answered = counter.count(answer.text);
   const written =
-    counter.count(answer.text) > requested * SUMMARY_OVERRUN
-      ? cutToBudget(answer.text, requested, counter)
-      : answer.text;
+    answered > requested * SUMMARY_OVERRUN ? cutToBudget(answer.text, requested, counter, answered) : answer.text;
   const pinned = anchoring ? anchorCheckpoint(written, anchoring) : undefined;
   const text = pinned?.text ?? written;
   const summaryMessage = createSummaryMessage(text, {

@@ -164,6 +164,24 @@ describe('compact', () => {
     expect(result.tokensAfter).toBeLessThan(result.tokensBefore);
   });
 
+  it('cuts a Chinese summary with no line ends after a sentence (。), not inside one', async () => {
+    let budget = 0;
+    const rambling: Summarizer = {
+      async summarize(request) {
+        budget = request.maxOutputTokens;
+        return Array.from({ length: budget }, (_, index) => `第${index}步重新运行了解析器测试。`).join('');
+      },
+    };
+    const result = await compact([user(3000), user(3000), user(3000)], {
+      summarizer: rambling,
+      config,
+      anchoring: false,
+    });
+    const text = summaryText(result.messages[0]!)!;
+    expect(referenceCounter.count(text)).toBeLessThanOrEqual(budget + 20);
+    expect(text).toMatch(/第\d+步重新运行了解析器测试。$/);
+  });
+
   it('fails with NOTHING_TO_COMPACT when everything is in the tail', async () => {
     const error = await compact([user(10), user(10)], { summarizer: recordingSummarizer(), config }).catch(
       (caught: unknown) => caught,
