@@ -13,6 +13,7 @@ import {
   ctxkitMiddleware,
   fromGenerateTextResult,
   fromModelMessages,
+  type GenerateTextConversationReuse,
   toModelMessages,
 } from 'ctxkit/ai-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -234,18 +235,27 @@ describe('createGenerateTextSummarizer({ reuseConversation }) calls', () => {
     conversation,
   };
 
-  it('sends the conversation, its system and its tools without execute, the instruction last, marked', async () => {
+  /** A summarizer whose `generateText` records the options of every call and answers with `answer(options)`. */
+  function recording<Tools>(
+    reuseConversation: GenerateTextConversationReuse<Tools>,
+    answer: (options: Record<string, unknown>) => string = () => '## Goal\n- Check the logs.',
+  ) {
     const calls: Record<string, unknown>[] = [];
     const summarizer = createGenerateTextSummarizer({
       generateText: async (options: Record<string, unknown>) => {
         calls.push(options);
-        return { text: '## Goal\n- Check the logs.', finishReason: 'stop' };
+        return { text: answer(options), finishReason: 'stop' };
       },
       model: 'claude-sonnet-4-5',
-      reuseConversation: {
-        system: SYSTEM,
-        tools: { read_log: { description: 'Reads a log file.', execute: () => 'ran' } },
-      },
+      reuseConversation,
+    });
+    return { calls, summarizer };
+  }
+
+  it('sends the conversation, its system and its tools without execute, the instruction last, marked', async () => {
+    const { calls, summarizer } = recording({
+      system: SYSTEM,
+      tools: { read_log: { description: 'Reads a log file.', execute: () => 'ran' } },
     });
     const output = await summarizer.summarize(request);
     expect(output).toMatchObject({ text: '## Goal\n- Check the logs.' });
@@ -264,15 +274,9 @@ describe('createGenerateTextSummarizer({ reuseConversation }) calls', () => {
   });
 
   it('falls back to the rebuilt prompt without a conversation or without text, and marks nothing with breakpoint: false', async () => {
-    const calls: Record<string, unknown>[] = [];
-    const summarizer = createGenerateTextSummarizer({
-      generateText: async (options: Record<string, unknown>) => {
-        calls.push(options);
-        return { text: 'messages' in options ? '' : '## Goal\n- Rebuilt.', finishReason: 'stop' };
-      },
-      model: 'claude-sonnet-4-5',
-      reuseConversation: { breakpoint: false },
-    });
+    const { calls, summarizer } = recording({ breakpoint: false }, (options) =>
+      'messages' in options ? '' : '## Goal\n- Rebuilt.',
+    );
     await summarizer.summarize({ ...request, conversation: undefined });
     expect(calls.map((call) => 'prompt' in call)).toEqual([true]);
     await summarizer.summarize(request);
@@ -283,15 +287,7 @@ describe('createGenerateTextSummarizer({ reuseConversation }) calls', () => {
   });
 
   it('adds marks only while fewer than 4 messages and parts carry one', async () => {
-    const calls: Record<string, unknown>[] = [];
-    const summarizer = createGenerateTextSummarizer({
-      generateText: async (options: Record<string, unknown>) => {
-        calls.push(options);
-        return { text: '## Goal\n- Check the logs.', finishReason: 'stop' };
-      },
-      model: 'claude-sonnet-4-5',
-      reuseConversation: {},
-    });
+    const { calls, summarizer } = recording({});
     const marked = (text: string): Message =>
       fromModelMessages([{ role: 'user', content: [{ type: 'text', text, providerOptions: BREAKPOINT }] }])
         .messages[0]!;

@@ -5,33 +5,13 @@
 // compactions fail and back off; once the provider rejects a request as too long, the recovery ladder
 // must still bring it under the window, or the session ends at the first overflow. Also one long
 // agent turn (one user message, many tool steps), where a second overflow ends the turn.
-import { readFileSync } from 'node:fs';
-import {
-  type AssistantMessage,
-  approximateCounter,
-  type ContextEvent,
-  createContextManager,
-  createInMemorySessionStore,
-  type Message,
-  type Summarizer,
-  sumMessageTokens,
-} from 'ctxkit';
-import { checkToolPairing } from 'ctxkit/testing';
+import { type ContextEvent, createContextManager, type Message, type Summarizer } from 'ctxkit';
 import { describe, expect, it } from 'vitest';
+import { corpusOutputs, recordingStore, toolStep } from './tool-session.js';
 
 const WINDOW = 16_000;
 const SYSTEM = 'You are a coding agent.';
-interface Corpus {
-  entries: { name: string; command: string; output: string }[];
-  texts: { name: string; text: string }[];
-}
-const corpus = JSON.parse(
-  readFileSync(new URL('../fixtures/tool-outputs/real/corpus.json', import.meta.url), 'utf8'),
-) as Corpus;
-const outputs = [
-  ...corpus.entries.map((entry) => ({ command: entry.command, text: entry.output })),
-  ...corpus.texts.map((text) => ({ command: `cat ${text.name}`, text: text.text })),
-];
+const outputs = corpusOutputs();
 
 const down: Record<string, Summarizer> = {
   throws: {
@@ -46,13 +26,22 @@ const down: Record<string, Summarizer> = {
   },
 };
 
-function assistantCall(id: string, command: string, tokens: number): AssistantMessage {
-  return {
-    role: 'assistant',
-    content: [{ type: 'toolCall', id, name: 'bash', arguments: { command } }],
-    stopReason: 'toolUse',
-    usage: { input: tokens, output: 20 },
-  };
+/** A manager on the 16K window over a recording store, and the provider every step is sent to. */
+async function downSession(summarizer: Summarizer, summarizerFallback?: boolean) {
+  const events: ContextEvent[] = [];
+  const recording = await recordingStore();
+  const manager = createContextManager({
+    contextWindow: WINDOW,
+    summarizer,
+    systemPrompt: SYSTEM,
+    store: recording.store,
+    sessionId: recording.sessionId,
+    onEvent: (event) => events.push(event),
+    ...(summarizerFallback === undefined ? {} : { summarizerFallback }),
+  });
+  // The provider counts what it is sent as the manager's default counter does.
+  const provider = { window: WINDOW, system: SYSTEM, sent: [] as number[] };
+  return { ...recording, events, manager, provider, sent: provider.sent };
 }
 
 const cases = Object.keys(down).flatMap((name) => [
@@ -64,50 +53,18 @@ describe('a summarizer that is down for the whole session', () => {
   it.each(cases)(
     'that $name (fallback $fallback): every request fits, nothing is lost from the store',
     async ({ name, fallback }) => {
-      const events: ContextEvent[] = [];
-      const store = createInMemorySessionStore();
-      const { id: sessionId } = await store.createSession();
-      const manager = createContextManager({
-        contextWindow: WINDOW,
-        summarizer: down[name]!,
-        systemPrompt: SYSTEM,
-        store,
-        sessionId,
-        onEvent: (event) => events.push(event),
-        ...(fallback ? {} : { summarizerFallback: false }),
-      });
-      const sent: number[] = [];
-      const appended: Message[] = [];
+      const { events, manager, provider, sent, add, appended, transcript } = await downSession(
+        down[name]!,
+        fallback ? undefined : false,
+      );
       let history: Message[] = [];
-      const add = async (...messages: Message[]) => {
-        for (const message of messages) {
-          appended.push(message);
-          await store.appendEntry(sessionId, { type: 'message', message });
-        }
-      };
       for (let turn = 0; turn < 30; turn++) {
         const ask: Message = { role: 'user', content: `Turn ${turn}: run the next check and fix what it reports.` };
         history.push(ask);
         await add(ask);
-        const output = outputs[turn % outputs.length]!;
-        const id = `call_${turn}`;
-        const { result, history: kept } = await manager.runWithOverflowRecovery(history, async (messages) => {
-          checkToolPairing(messages);
-          // The provider counts what it is sent as the manager's default counter does.
-          const tokens = sumMessageTokens(messages, approximateCounter) + approximateCounter.count(SYSTEM);
-          sent.push(tokens);
-          if (tokens > WINDOW)
-            throw Object.assign(new Error(`prompt is too long: ${tokens} tokens > ${WINDOW} maximum`), { status: 400 });
-          return assistantCall(id, output.command, tokens);
-        });
-        const answer: Message = {
-          role: 'toolResult',
-          toolCallId: id,
-          toolName: 'bash',
-          content: [{ type: 'text', text: output.text }],
-        };
-        history = [...kept, result, answer];
-        await add(result, answer);
+        const step = await toolStep(manager, history, `call_${turn}`, outputs[turn % outputs.length]!, provider);
+        history = step.history;
+        await add(...step.added);
       }
       const ends = events.filter((event) => event.type === 'compaction-end');
       const recovered = ends.filter((event) => event.reason === 'overflow');
@@ -129,68 +86,30 @@ describe('a summarizer that is down for the whole session', () => {
       }
       // Each request the provider accepted was within the window.
       expect(sent.filter((tokens) => tokens <= WINDOW).length).toBe(30);
-      const transcript = (await store.getMessages(sessionId)).map((entry) => entry.message);
-      for (const message of appended) expect(transcript).toContainEqual(message);
+      const stored = await transcript();
+      for (const message of appended) expect(stored).toContainEqual(message);
     },
   );
 });
 
 /** One user message, then `steps` tool steps of real output through runWithOverflowRecovery: one turn. */
 async function longTurn(summarizer: Summarizer, options: { summarizerFallback?: boolean; steps?: number } = {}) {
-  const events: ContextEvent[] = [];
-  const store = createInMemorySessionStore();
-  const { id: sessionId } = await store.createSession();
-  const manager = createContextManager({
-    contextWindow: WINDOW,
+  const { events, manager, provider, sent, add, appended, transcript } = await downSession(
     summarizer,
-    systemPrompt: SYSTEM,
-    store,
-    sessionId,
-    onEvent: (event) => events.push(event),
-    ...(options.summarizerFallback === undefined ? {} : { summarizerFallback: options.summarizerFallback }),
-  });
-  const sent: number[] = [];
-  const appended: Message[] = [];
-  const add = async (...messages: Message[]) => {
-    for (const message of messages) {
-      appended.push(message);
-      await store.appendEntry(sessionId, { type: 'message', message });
-    }
-  };
+    options.summarizerFallback,
+  );
   // One user message, then tool step after tool step: the whole run is one turn.
   const ask: Message = { role: 'user', content: 'Get every check in this repository green, one at a time.' };
   let history: Message[] = [ask];
   await add(ask);
   const run = async () => {
     for (let step = 0; step < (options.steps ?? 40); step++) {
-      const output = outputs[step % outputs.length]!;
-      const id = `call_${step}`;
-      const { result, history: kept } = await manager.runWithOverflowRecovery(history, async (messages) => {
-        checkToolPairing(messages);
-        const tokens = sumMessageTokens(messages, approximateCounter) + approximateCounter.count(SYSTEM);
-        sent.push(tokens);
-        if (tokens > WINDOW)
-          throw Object.assign(new Error(`prompt is too long: ${tokens} tokens > ${WINDOW} maximum`), { status: 400 });
-        return assistantCall(id, output.command, tokens);
-      });
-      const answer: Message = {
-        role: 'toolResult',
-        toolCallId: id,
-        toolName: 'bash',
-        content: [{ type: 'text', text: output.text }],
-      };
-      history = [...kept, result, answer];
-      await add(result, answer);
+      const next = await toolStep(manager, history, `call_${step}`, outputs[step % outputs.length]!, provider);
+      history = next.history;
+      await add(...next.added);
     }
   };
-  return {
-    run,
-    events,
-    sent,
-    manager,
-    transcript: async () => (await store.getMessages(sessionId)).map((entry) => entry.message),
-    appended,
-  };
+  return { run, events, sent, manager, transcript, appended };
 }
 
 describe('a summarizer that is down during one long agent turn (one user message, many tool steps)', () => {

@@ -3,21 +3,12 @@
 // a fallback which cannot help does not compact on every call, and, property-tested on real tool
 // output, that any mix of failing and working summarizer calls keeps every request within the
 // window, every tool call with its result, and every message in the store.
-import { readFileSync } from 'node:fs';
 import { fc, test } from '@fast-check/vitest';
-import {
-  approximateCounter,
-  type ContextEvent,
-  createContextManager,
-  createInMemorySessionStore,
-  type Message,
-  type Summarizer,
-  sumMessageTokens,
-} from 'ctxkit';
+import { type ContextEvent, createContextManager, type Message, type Summarizer } from 'ctxkit';
 import type { SummaryRequest } from 'ctxkit/summarizing';
-import { checkToolPairing } from 'ctxkit/testing';
 import { describe, expect, it } from 'vitest';
 import { call, manager, result, scripted, user } from './fixtures.js';
+import { corpusOutputs, recordingStore, toolStep } from './tool-session.js';
 
 const ends = (events: ContextEvent[]) =>
   events.filter((event): event is Extract<ContextEvent, { type: 'compaction-end' }> => event.type === 'compaction-end');
@@ -143,17 +134,7 @@ describe('summarizerFallback', () => {
 });
 
 // A session of real tool output (the recorded runs of `npm run corpus`) on a small window.
-interface Corpus {
-  entries: { name: string; command: string; output: string }[];
-  texts: { name: string; text: string }[];
-}
-const corpus = JSON.parse(
-  readFileSync(new URL('../fixtures/tool-outputs/real/corpus.json', import.meta.url), 'utf8'),
-) as Corpus;
-const outputs = [
-  ...corpus.entries.map((entry) => ({ command: entry.command, text: entry.output })),
-  ...corpus.texts.map((text) => ({ command: `cat ${text.name}`, text: text.text })),
-];
+const outputs = corpusOutputs();
 const WINDOW = 12_000;
 const SYSTEM = 'You are a coding agent.';
 
@@ -183,8 +164,7 @@ describe('summarizer fallback under any mix of failing and working calls', () =>
   })(
     'no request over the window, no tool call parted from its result, every message in the store',
     async (script, steps) => {
-      const store = createInMemorySessionStore();
-      const { id: sessionId } = await store.createSession();
+      const { store, sessionId, add, appended, transcript } = await recordingStore();
       const context = createContextManager({
         contextWindow: WINDOW,
         summarizer: flaky(script),
@@ -192,12 +172,11 @@ describe('summarizer fallback under any mix of failing and working calls', () =>
         store,
         sessionId,
       });
-      const appended: Message[] = [];
-      const add = async (...messages: Message[]) => {
-        for (const message of messages) {
-          appended.push(message);
-          await store.appendEntry(sessionId, { type: 'message', message });
-        }
+      // With the fallback on, a compaction never fails for want of a summary: nothing overflows.
+      const provider = {
+        window: WINDOW,
+        system: SYSTEM,
+        check: (tokens: number) => expect(tokens).toBeLessThanOrEqual(WINDOW),
       };
       let history: Message[] = [];
       for (const [index, item] of steps.entries()) {
@@ -206,31 +185,12 @@ describe('summarizer fallback under any mix of failing and working calls', () =>
           history = [...history, ask];
           await add(ask);
         }
-        const output = outputs[item.output]!;
-        const id = `call_${index}`;
-        const { result: reply, history: kept } = await context.runWithOverflowRecovery(history, async (messages) => {
-          checkToolPairing(messages);
-          const tokens = sumMessageTokens(messages, approximateCounter) + approximateCounter.count(SYSTEM);
-          // With the fallback on, a compaction never fails for want of a summary: nothing overflows.
-          expect(tokens).toBeLessThanOrEqual(WINDOW);
-          return {
-            role: 'assistant',
-            content: [{ type: 'toolCall', id, name: 'bash', arguments: { command: output.command } }],
-            stopReason: 'toolUse',
-            usage: { input: tokens, output: 20 },
-          } satisfies Message;
-        });
-        const toolResult: Message = {
-          role: 'toolResult',
-          toolCallId: id,
-          toolName: 'bash',
-          content: [{ type: 'text', text: output.text }],
-        };
-        history = [...kept, reply, toolResult];
-        await add(reply, toolResult);
+        const next = await toolStep(context, history, `call_${index}`, outputs[item.output]!, provider);
+        history = next.history;
+        await add(...next.added);
       }
-      const transcript = (await store.getMessages(sessionId)).map((entry) => entry.message);
-      for (const message of appended) expect(transcript).toContainEqual(message);
+      const stored = await transcript();
+      for (const message of appended) expect(stored).toContainEqual(message);
     },
   );
 });

@@ -4,22 +4,14 @@
 // must still leave the context under the limit, or every later request overflows and no rung of
 // the recovery ladder can shrink a checkpoint: the session could not go on.
 import { readFileSync } from 'node:fs';
-import {
-  type AssistantMessage,
-  approximateCounter,
-  type ContextEvent,
-  createContextManager,
-  type Message,
-  type Summarizer,
-  sumMessageTokens,
-} from 'ctxkit';
-import { checkToolPairing } from 'ctxkit/testing';
+import { type ContextEvent, createContextManager, type Message, type Summarizer } from 'ctxkit';
 import { describe, expect, it } from 'vitest';
+import { type ToolOutput, toolStep } from './tool-session.js';
 
 const WINDOW = 16_000;
 const SYSTEM = 'You are a coding agent.';
-const outputs = ['tsc.txt', 'vitest.txt', 'git-diff.txt', 'grep.txt', 'stack-python.txt'].map((name) => ({
-  name: name.replace('.txt', ''),
+const outputs: ToolOutput[] = ['tsc.txt', 'vitest.txt', 'git-diff.txt', 'grep.txt', 'stack-python.txt'].map((name) => ({
+  command: name.replace('.txt', ''),
   text: readFileSync(new URL(`../fixtures/tool-outputs/${name}`, import.meta.url), 'utf8'),
 }));
 
@@ -34,15 +26,6 @@ const rambling: Summarizer = {
   },
 };
 
-function assistantCall(id: string, tool: string, tokens: number): AssistantMessage {
-  return {
-    role: 'assistant',
-    content: [{ type: 'toolCall', id, name: 'bash', arguments: { command: tool } }],
-    stopReason: 'toolUse',
-    usage: { input: tokens, output: 20 },
-  };
-}
-
 describe('a summarizer that writes past its budget', () => {
   it('leaves the context under the limit after each compaction, so the session goes on', async () => {
     const events: ContextEvent[] = [];
@@ -54,25 +37,12 @@ describe('a summarizer that writes past its budget', () => {
     });
     const limit = WINDOW - manager.config.reserveTokens;
     const sent: number[] = [];
+    const provider = { window: WINDOW, system: SYSTEM, sent };
     let history: Message[] = [];
     for (let turn = 0; turn < 80; turn++) {
       history.push({ role: 'user', content: `Turn ${turn}: run the next check and fix what it reports.` });
-      const output = outputs[turn % outputs.length]!;
-      const id = `call_${turn}`;
-      const { result, history: kept } = await manager.runWithOverflowRecovery(history, async (messages) => {
-        checkToolPairing(messages);
-        // The provider counts what it is sent as the manager's default counter does.
-        const tokens = sumMessageTokens(messages, approximateCounter) + approximateCounter.count(SYSTEM);
-        sent.push(tokens);
-        if (tokens > WINDOW)
-          throw Object.assign(new Error(`prompt is too long: ${tokens} tokens > ${WINDOW} maximum`), { status: 400 });
-        return assistantCall(id, output.name, tokens);
-      });
-      history = [
-        ...kept,
-        result,
-        { role: 'toolResult', toolCallId: id, toolName: 'bash', content: [{ type: 'text', text: output.text }] },
-      ];
+      // The provider counts what it is sent as the manager's default counter does.
+      history = (await toolStep(manager, history, `call_${turn}`, outputs[turn % outputs.length]!, provider)).history;
     }
     const ends = events.filter((event) => event.type === 'compaction-end');
     expect(ends.length).toBeGreaterThan(0);

@@ -4,6 +4,8 @@
 // server reported, and summary calls that reuse the conversation must be read from the cache.
 
 import {
+  type AssistantMessage,
+  type ContextManager,
   createContextManager,
   getModelPricing,
   type Message,
@@ -42,6 +44,33 @@ const GPT_5_6: ModelPricing = { input: 2.5, output: 15, cache: OPENAI_EXPLICIT_C
 function runTool(call: ToolCall): Message {
   const lines = Array.from({ length: 250 }, (_, line) => `not ok ${line} - ${call.id} case ${line} # expected 1 got 2`);
   return createToolResultMessage({ toolCallId: call.id, toolName: call.name, output: lines.join('\n') });
+}
+
+/**
+ * The agent's session: 14 turns of up to 4 steps, 8 s apart, each prepared by `manager`, sent with
+ * `send`, its usage recorded and its tool calls run, until a step calls no tool.
+ * @returns the history at the end.
+ */
+async function agentLoop(
+  manager: ContextManager,
+  clock: { now: number },
+  send: (messages: Message[]) => Promise<AssistantMessage>,
+): Promise<Message[]> {
+  let history: Message[] = [];
+  for (let turn = 0; turn < 14; turn++) {
+    history.push({ role: 'user', content: `Turn ${turn}: fix the next failing parser test.` });
+    for (let step = 0; step < 4; step++) {
+      clock.now += 8_000;
+      const prepared = await manager.prepare(history);
+      const message = await send(prepared.messages);
+      manager.recordUsage(message.usage!);
+      history = [...prepared.history, message];
+      const calls = message.content.filter((part): part is ToolCall => part.type === 'toolCall');
+      if (calls.length === 0) break;
+      for (const call of calls) history.push(runTool(call));
+    }
+  }
+  return history;
 }
 
 /** What the manager was told: the reported usage of the conversation's own requests (not summaries). */
@@ -92,26 +121,16 @@ describe('the loopback OpenAI prompt cache through the openai client', () => {
       now: () => clock.now,
       config: { reserveTokens: 2_048, toolCallCutoff: 4, toolSummaryBatch: 4 },
     });
-    let history: Message[] = [];
-    for (let turn = 0; turn < 14; turn++) {
-      history.push({ role: 'user', content: `Turn ${turn}: fix the next failing parser test.` });
-      for (let step = 0; step < 4; step++) {
-        clock.now += 8_000;
-        const prepared = await manager.prepare(history);
-        const completion = await client.chat.completions.create({
+    const history = await agentLoop(manager, clock, async (messages) =>
+      readOpenAIChatCompletion(
+        await client.chat.completions.create({
           model: 'gpt-5',
           tools: CHAT_TOOLS,
           prompt_cache_key: KEY,
-          messages: toOpenAIChat({ systemPrompt: SYSTEM, messages: prepared.messages }).messages,
-        });
-        const message = readOpenAIChatCompletion(completion);
-        manager.recordUsage(message.usage!);
-        history = [...prepared.history, message];
-        const calls = message.content.filter((part): part is ToolCall => part.type === 'toolCall');
-        if (calls.length === 0) break;
-        for (const call of calls) history.push(runTool(call));
-      }
-    }
+          messages: toOpenAIChat({ systemPrompt: SYSTEM, messages }).messages,
+        }),
+      ),
+    );
     return { cost: manager.stats(history).cost, log: server.log };
   }
 
@@ -194,31 +213,18 @@ describe('the loopback OpenAI prompt cache through the openai client', () => {
       // more than 2,048 tokens of headroom absorb) at 1.5× (stats().calibration).
       config: { reserveTokens: 2_048, toolCallCutoff: 4, toolSummaryBatch: 4 },
     });
-    let history: Message[] = [];
-    for (let turn = 0; turn < 14; turn++) {
-      history.push({ role: 'user', content: `Turn ${turn}: fix the next failing parser test.` });
-      for (let step = 0; step < 4; step++) {
-        clock.now += 8_000;
-        const prepared = await manager.prepare(history);
-        const response = await client.responses.create({
+    const history = await agentLoop(manager, clock, async (messages) =>
+      readOpenAIResponse(
+        await client.responses.create({
           model: 'gpt-5.6',
           tools: RESPONSES_TOOLS,
           store: false,
           prompt_cache_key: KEY,
           ...(options.mode ? { prompt_cache_options: { mode: options.mode } } : {}),
-          input: toOpenAIResponses(
-            { systemPrompt: SYSTEM, messages: prepared.messages },
-            { cacheBreakpoints: options.breakpoints },
-          ).items,
-        });
-        const message = readOpenAIResponse(response);
-        manager.recordUsage(message.usage!);
-        history = [...prepared.history, message];
-        const calls = message.content.filter((part): part is ToolCall => part.type === 'toolCall');
-        if (calls.length === 0) break;
-        for (const call of calls) history.push(runTool(call));
-      }
-    }
+          input: toOpenAIResponses({ systemPrompt: SYSTEM, messages }, { cacheBreakpoints: options.breakpoints }).items,
+        }),
+      ),
+    );
     const stats = manager.stats(history);
     return { cost: stats.cost, calibration: stats.calibration, log: server.log };
   }

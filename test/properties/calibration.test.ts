@@ -97,14 +97,20 @@ async function run(
 
 const report = fc.constantFrom<Report>('record', 'message', 'both');
 
+/** The same steps through a calibrated manager and an uncalibrated one, under the same options. */
+async function runBoth(steps: Parameters<typeof run>[0], options: Omit<Parameters<typeof run>[1], 'calibrate'>) {
+  return {
+    calibrated: await run(steps, { ...options, calibrate: true }),
+    plain: await run(steps, { ...options, calibrate: false }),
+  };
+}
+
 test.prop([fc.array(step, { minLength: 1, maxLength: 14 }), fc.double({ min: 0.3, max: 6, noNaN: true }), report], {
   numRuns: 60,
 })(
   'on the same history the calibrated manager never measures less than the uncalibrated one',
   async (steps, drift, how) => {
-    const options = { drift, report: how, autoCompact: false, window: 2_000_000 };
-    const calibrated = await run(steps, { ...options, calibrate: true });
-    const plain = await run(steps, { ...options, calibrate: false });
+    const { calibrated, plain } = await runBoth(steps, { drift, report: how, autoCompact: false, window: 2_000_000 });
     for (const [index, send] of calibrated.sends.entries()) {
       const other = plain.sends[index]!;
       expect(send.messages).toEqual(other.messages);
@@ -126,9 +132,7 @@ test.prop([fc.array(step, { minLength: 1, maxLength: 14 }), fc.double({ min: 0.3
 })(
   'with a provider that counts at most the estimate, calibration changes nothing, compactions included',
   async (steps, drift, how) => {
-    const options = { drift, report: how, autoCompact: true, window: 16_000 };
-    const calibrated = await run(steps, { ...options, calibrate: true });
-    const plain = await run(steps, { ...options, calibrate: false });
+    const { calibrated, plain } = await runBoth(steps, { drift, report: how, autoCompact: true, window: 16_000 });
     expect(calibrated.sends).toEqual(plain.sends);
     expect(calibrated.calibration.ratio).toBe(1);
   },

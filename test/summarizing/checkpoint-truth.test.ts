@@ -1,23 +1,12 @@
 // Checkpoints that must not state what the conversation contradicts (issue 22): each case is a
 // falsehood a checkpoint once wrote, with the conversation that contradicts it.
-import { compact, heuristicSummarizer, type Message } from 'ctxkit';
-import { extractAnchors, type SummaryRequest } from 'ctxkit/summarizing';
+import { compact, type Message } from 'ctxkit';
+import { extractAnchors } from 'ctxkit/summarizing';
 import { assistantMessage, toolCallMessage, toolResultMessage, userMessage } from 'ctxkit/testing';
 import { describe, expect, it } from 'vitest';
 import { recorded } from '../fixtures/real-batch/batch.js';
+import { heuristicCheckpoint } from '../helpers/heuristic-checkpoint.js';
 import { commandRun } from '../helpers/tool-runs.js';
-
-async function checkpoint(messages: Message[], previousSummary?: string): Promise<string> {
-  const request: SummaryRequest = {
-    kind: 'compaction',
-    messages,
-    text: '',
-    maxOutputTokens: 2_000,
-    ...(previousSummary ? { previousSummary } : {}),
-  };
-  const answer = await heuristicSummarizer.summarize(request);
-  return typeof answer === 'string' ? answer : answer.text;
-}
 
 function run(id: string, command: string, output: string, exitCode = 0, name = 'bash'): Message[] {
   return commandRun(id, command, output, { exitCode, name });
@@ -83,14 +72,14 @@ describe('a checkpoint states only the current state', () => {
   });
 
   it('the heuristic checkpoint drops an error once its command passes, in this round and carried from the last', async () => {
-    const first = await checkpoint([
+    const first = await heuristicCheckpoint([
       userMessage('Make the bucket tests pass.'),
       ...run('a', 'node --test test/', failingRun, 1),
     ]);
     expect(section(first, 'Critical Context')).toContain('refills a bucket');
-    const second = await checkpoint(run('b', 'node --test test/', passingRun), first);
+    const second = await heuristicCheckpoint(run('b', 'node --test test/', passingRun), first);
     expect(section(second, 'Critical Context')).not.toContain('refills a bucket after one second');
-    const same = await checkpoint([
+    const same = await heuristicCheckpoint([
       userMessage('Make the bucket tests pass.'),
       ...run('a', 'node --test test/', failingRun, 1),
       ...run('b', 'node --test test/', passingRun),
@@ -100,7 +89,7 @@ describe('a checkpoint states only the current state', () => {
 
   it('a call whose result was archived is not reported as having no result', async () => {
     // A compaction sees only visible messages: the archived result is not among them.
-    const text = await checkpoint([
+    const text = await heuristicCheckpoint([
       userMessage('Run the tests.'),
       toolCallMessage([{ id: 'a', name: 'bash', arguments: { command: 'npm test' } }]),
     ]);
@@ -109,7 +98,7 @@ describe('a checkpoint states only the current state', () => {
   });
 
   it('a failed edit is not listed under Done', async () => {
-    const text = await checkpoint([
+    const text = await heuristicCheckpoint([
       userMessage('Fix the limiter.'),
       assistantMessage('I will change the refill rate in src/limiter.ts.'),
       toolCallMessage([
@@ -128,7 +117,7 @@ describe('a checkpoint states only the current state', () => {
       ...run('a', 'npx tsc --noEmit', `src/a.ts(3,7): error TS2339: Property 'x' does not exist on type 'Y'.`, 2),
       userMessage('By the way, what time zone is the CI server in?'),
     ];
-    const text = await checkpoint(messages);
+    const text = await heuristicCheckpoint(messages);
     expect(section(text, 'Goal').split('\n')[0]).toContain(
       'Make npm test pass on the rate limiter.'.replace('npm test', '`npm test`'),
     );
@@ -178,7 +167,7 @@ describe('a checkpoint states only the current state', () => {
 
   it('real node --test output is rendered by its failing tests, not as “error: |-”', async () => {
     const nodeTest = recorded.results.find((result) => result.command === 'node --test test/')!;
-    const text = await checkpoint([
+    const text = await heuristicCheckpoint([
       userMessage('Make the tests pass.'),
       ...run('a', nodeTest.command, nodeTest.output, 1),
     ]);

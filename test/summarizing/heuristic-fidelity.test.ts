@@ -1,20 +1,8 @@
-import { heuristicSummarizer, type Message } from 'ctxkit';
-import type { SummaryRequest } from 'ctxkit/summarizing';
+import type { Message } from 'ctxkit';
 import { toolCallMessage, toolResultMessage, userMessage } from 'ctxkit/testing';
 import { describe, expect, it } from 'vitest';
+import { heuristicCheckpoint } from '../helpers/heuristic-checkpoint.js';
 import { commandRun } from '../helpers/tool-runs.js';
-
-async function checkpoint(messages: Message[], previousSummary?: string, maxOutputTokens = 2_000): Promise<string> {
-  const request: SummaryRequest = {
-    kind: 'compaction',
-    messages,
-    text: '',
-    maxOutputTokens,
-    ...(previousSummary ? { previousSummary } : {}),
-  };
-  const answer = await heuristicSummarizer.summarize(request);
-  return typeof answer === 'string' ? answer : answer.text;
-}
 
 function run(id: string, command: string, output: string, isError: boolean): Message[] {
   return commandRun(id, command, output, { isError });
@@ -33,13 +21,16 @@ function section(text: string, title: string): string[] {
 
 describe('heuristic checkpoint fidelity', () => {
   it('clears a Blocked item and its Resolve step once the same command passes', async () => {
-    const first = await checkpoint([
+    const first = await heuristicCheckpoint([
       userMessage('Fix the build.'),
       ...run('a', 'npm test', 'FAIL test/a.test.ts\nError: expected 1 to be 2\nexit code 1', true),
     ]);
     expect(section(first, 'Blocked').join('\n')).toContain('bash `npm test`');
     expect(section(first, 'Next Steps').join('\n')).toContain('Resolve: bash `npm test`');
-    const second = await checkpoint([...run('b', 'npm test', 'all 12 tests passed\nexit code 0', false)], first);
+    const second = await heuristicCheckpoint(
+      [...run('b', 'npm test', 'all 12 tests passed\nexit code 0', false)],
+      first,
+    );
     expect(section(second, 'Blocked')).toEqual(['- (none recorded)']);
     expect(section(second, 'Next Steps').join('\n')).not.toContain('Resolve:');
   });
@@ -47,7 +38,7 @@ describe('heuristic checkpoint fidelity', () => {
   it('does not pile up Next Steps over rounds', async () => {
     let summary: string | undefined;
     for (let round = 0; round < 5; round++) {
-      summary = await checkpoint([userMessage(`Request ${round}: keep going.`)], summary);
+      summary = await heuristicCheckpoint([userMessage(`Request ${round}: keep going.`)], summary);
     }
     const steps = section(summary!, 'Next Steps');
     expect(steps.filter((line) => line.includes('Continue the latest request'))).toHaveLength(1);
@@ -55,7 +46,7 @@ describe('heuristic checkpoint fidelity', () => {
   });
 
   it('lists a file as modified only when an edit of it succeeded, and not the paths in its text', async () => {
-    const text = await checkpoint([
+    const text = await heuristicCheckpoint([
       userMessage('Rename the helper.'),
       toolCallMessage([
         { id: 'e1', name: 'edit', arguments: { path: 'src/a.ts', old_string: 'see src/b.ts', new_string: 'x' } },
@@ -74,7 +65,7 @@ describe('heuristic checkpoint fidelity', () => {
     const messages: Message[] = [];
     for (let index = 0; index < 30; index++)
       messages.push(userMessage(`${index === 0 ? 'THE ORIGINAL GOAL' : `request ${index}`} ${'w'.repeat(200)}`));
-    const text = await checkpoint(messages, undefined, 250);
+    const text = await heuristicCheckpoint(messages, undefined, 250);
     expect(section(text, 'Goal')[0]).toContain('THE ORIGINAL GOAL');
   });
 });

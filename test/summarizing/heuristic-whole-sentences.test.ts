@@ -2,9 +2,9 @@
 // support, data analysis in Chinese, a contract review in Japanese), whose messages are longer than a
 // checkpoint item: an item is cut where a sentence ends (or, for one long sentence, between words),
 // never inside a word, and says that it was cut.
-import { heuristicSummarizer, type Message } from 'ctxkit';
 import { assistantMessage, userMessage } from 'ctxkit/testing';
 import { describe, expect, it } from 'vitest';
+import { heuristicCheckpoint } from '../helpers/heuristic-checkpoint.js';
 
 const support = [
   'Hi, I ordered the ceramic pour-over set (order #48213) on March 3rd and it arrived yesterday with the carafe cracked along the handle.',
@@ -23,16 +23,6 @@ const review =
   );
 const oneSentence = `Please review the attached master services agreement ${'and the annexes it refers to '.repeat(14)}before Friday.`;
 
-async function checkpoint(messages: Message[]): Promise<string> {
-  const answer = await heuristicSummarizer.summarize({
-    kind: 'compaction',
-    messages,
-    text: '',
-    maxOutputTokens: 2_000,
-  });
-  return typeof answer === 'string' ? answer : answer.text;
-}
-
 /** The items of the checkpoint that start with the start of `said`. */
 function itemsOf(summary: string, said: string): string[] {
   return summary
@@ -47,7 +37,7 @@ describe('heuristic checkpoint items longer than an item may be', () => {
     ['data analysis (Chinese)', analysis],
     ['contract review (Japanese)', review],
   ])('%s: cut where a sentence ends, marked as cut', async (_, said) => {
-    const summary = await checkpoint([
+    const summary = await heuristicCheckpoint([
       userMessage(said),
       assistantMessage('Understood, working on it.'),
       userMessage('Thanks, and keep me posted.'),
@@ -63,7 +53,7 @@ describe('heuristic checkpoint items longer than an item may be', () => {
   });
 
   it('one long sentence: cut between words, marked as cut', async () => {
-    const summary = await checkpoint([userMessage(oneSentence), assistantMessage('On it.')]);
+    const summary = await heuristicCheckpoint([userMessage(oneSentence), assistantMessage('On it.')]);
     const items = itemsOf(summary, oneSentence);
     expect(items.length).toBeGreaterThan(0);
     for (const item of items) {

@@ -1,10 +1,10 @@
 // A user's constraints in Chinese, Japanese and Korean chat are constraints too: the heuristic
 // checkpoint lists them under Constraints & Preferences, and they are anchored as required facts
 // (never dropped from a checkpoint), as `do not` and `must` are in English.
-import { heuristicSummarizer, type Message } from 'ctxkit';
 import { extractAnchors } from 'ctxkit/summarizing';
 import { assistantMessage, userMessage } from 'ctxkit/testing';
 import { describe, expect, it } from 'vitest';
+import { heuristicCheckpoint } from '../helpers/heuristic-checkpoint.js';
 
 const cases: [string, string, string][] = [
   [
@@ -24,16 +24,6 @@ const cases: [string, string, string][] = [
   ],
 ];
 
-async function checkpoint(messages: Message[]): Promise<string> {
-  const answer = await heuristicSummarizer.summarize({
-    kind: 'compaction',
-    messages,
-    text: '',
-    maxOutputTokens: 2_000,
-  });
-  return typeof answer === 'string' ? answer : answer.text;
-}
-
 function section(summary: string, title: string): string[] {
   const lines = summary.split('\n');
   const start = lines.indexOf(`## ${title}`);
@@ -44,7 +34,7 @@ function section(summary: string, title: string): string[] {
 describe('constraints in CJK chat', () => {
   it.each(cases)('%s: the constraint is listed and anchored as required', async (_, said, constraint) => {
     const messages = [userMessage(said), assistantMessage('了解しました。/ 好的。/ 알겠습니다.')];
-    expect(section(await checkpoint(messages), 'Constraints & Preferences')).toContain(`- ${constraint}`);
+    expect(section(await heuristicCheckpoint(messages), 'Constraints & Preferences')).toContain(`- ${constraint}`);
     const anchored = extractAnchors(messages).filter((anchor) => anchor.category === 'constraint');
     expect(anchored.map((anchor) => anchor.text)).toEqual([constraint]);
     expect(anchored[0]?.required).toBe(true);
