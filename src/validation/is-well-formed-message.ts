@@ -1,3 +1,4 @@
+import { isObject } from '../internal/wire-object.js';
 import { jsonBytes, NATIVE_PAYLOAD_LIMIT } from '../native-compaction.js';
 // A hand-written check of the message model, kept equal to `messageSchema` (`ctxkit/schemas`) by a
 // property test over generated messages, whole and damaged (`test/validation/message-problem.test.ts`).
@@ -66,10 +67,6 @@ export function messageProblem(value: unknown): string | undefined {
 const USER_PARTS = ['text', 'image'] as const;
 const ASSISTANT_PARTS = ['text', 'thinking', 'toolCall'] as const;
 const STOP_REASONS = new Set(['stop', 'length', 'toolUse', 'error', 'aborted']);
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A plain object: what a zod record accepts (an object literal or one without a prototype). */
 function isRecord(value: unknown): boolean {
