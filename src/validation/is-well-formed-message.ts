@@ -128,17 +128,28 @@ function partProblem(part: unknown, at: string, types: readonly string[]): strin
   }
 }
 
-function usageProblem(value: unknown): string | undefined {
+/**
+ * The first problem of token counts at `at` (a usage, a compaction's usage): `input` and `output`
+ * required, the `optional` counts checked when present.
+ */
+function countsProblem(value: unknown, at: string, optional: readonly string[]): string | undefined {
   if (value === undefined) return undefined;
-  if (!isObject(value)) return '.usage must be an object (or left out)';
-  for (const key of ['input', 'output'] as const) {
-    if (!isCount(value[key])) return `.usage.${key} must be a finite number ≥ 0`;
+  if (!isObject(value)) return `${at} must be an object (or left out)`;
+  for (const key of ['input', 'output']) {
+    if (!isCount(value[key])) return `${at}.${key} must be a finite number ≥ 0`;
   }
-  for (const key of ['cacheRead', 'cacheWrite', 'total'] as const) {
+  for (const key of optional) {
     if (value[key] !== undefined && !isCount(value[key]))
-      return `.usage.${key} must be a finite number ≥ 0 (or left out)`;
+      return `${at}.${key} must be a finite number ≥ 0 (or left out)`;
   }
-  return compactionUsageProblem(value.compaction, '.usage.compaction');
+  return undefined;
+}
+
+function usageProblem(value: unknown): string | undefined {
+  return (
+    countsProblem(value, '.usage', ['cacheRead', 'cacheWrite', 'total']) ??
+    compactionUsageProblem((value as { compaction?: unknown } | undefined)?.compaction, '.usage.compaction')
+  );
 }
 
 function metaProblem(value: unknown): string | undefined {
@@ -167,16 +178,7 @@ function metaProblem(value: unknown): string | undefined {
  * @internal
  */
 export function compactionUsageProblem(value: unknown, at: string): string | undefined {
-  if (value === undefined) return undefined;
-  if (!isObject(value)) return `${at} must be an object (or left out)`;
-  for (const key of ['input', 'output'] as const) {
-    if (!isCount(value[key])) return `${at}.${key} must be a finite number ≥ 0`;
-  }
-  for (const key of ['cacheRead', 'cacheWrite'] as const) {
-    if (value[key] !== undefined && !isCount(value[key]))
-      return `${at}.${key} must be a finite number ≥ 0 (or left out)`;
-  }
-  return undefined;
+  return countsProblem(value, at, ['cacheRead', 'cacheWrite']);
 }
 
 /**
