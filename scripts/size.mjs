@@ -22,11 +22,11 @@ const showCapabilities = process.argv.includes('--capabilities');
 /**
  * The one bundle held to a budget: a manager, the heuristic summarizer and the OpenAI Chat
  * converters. `GOAL` is what the root promises browsers and edge runtimes (issue 27); `CEILING` is
- * what the check fails above today, about 2 KB over the last measure: it moves toward the goal as
+ * what the check fails above today, about 1 KB over the last measure (61.3 KB): it moves toward the goal as
  * weight is cut, and up only for a feature that must be on the manager's path, said in the changelog.
  */
 const GOAL_GZIP_BYTES = 50 * 1024;
-const CEILING_GZIP_BYTES = 63 * 1024;
+const CEILING_GZIP_BYTES = 62.5 * 1024;
 
 /** Programs a host writes; `budget` marks the one held to BUDGET_GZIP_BYTES. */
 const bundles = [
