@@ -92,7 +92,7 @@ const capabilities = [
 
 /**
  * Resolves `ctxkit` and `ctxkit/<subpath>` to the built file its `exports` entry names for `import`,
- * or (`fromSource`) to the entry's source file, for `--analyze`.
+ * or (`fromSource`) to the entry's source file, for `--analyze` and `--capabilities`.
  */
 const selfReference = (fromSource = false) => ({
   name: 'ctxkit-exports',
@@ -136,7 +136,7 @@ const gzipSize = (code) => gzipSync(code, { level: 9 }).length;
  * capability is the sections left once its modules' are dropped, minified and gzipped, measured
  * against all sections minified and gzipped. Dropped code leaves dangling names, which minifying
  * does not check: the difference is what the capability's code weighs in this bundle, compressed
- * together with the rest (the costs do not add up to the total: gzip shares strings among them).
+ * together with the rest (the costs add up to the total only roughly: gzip shares strings among them).
  */
 async function capabilityCosts(options) {
   const result = await build({
