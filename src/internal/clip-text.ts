@@ -7,8 +7,10 @@ export function codePoints(text: string): string[] {
   return Array.from(text);
 }
 
-const isHigh = (code: number) => code >= 0xd800 && code <= 0xdbff;
-const isLow = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+/** Whether a UTF-16 code unit starts a surrogate pair. @internal */
+export const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
+/** Whether a UTF-16 code unit ends a surrogate pair. @internal */
+export const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
 
 /**
  * Counts Unicode code points (not UTF-16 units), so that an emoji or a rare CJK character is one
@@ -19,7 +21,7 @@ const isLow = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 export function codePointLength(text: string): number {
   let count = text.length;
   for (let index = 0; index + 1 < text.length; index++) {
-    if (isHigh(text.charCodeAt(index)) && isLow(text.charCodeAt(index + 1))) {
+    if (isHighSurrogate(text.charCodeAt(index)) && isLowSurrogate(text.charCodeAt(index + 1))) {
       count--;
       index++;
     }
@@ -31,7 +33,7 @@ export function codePointLength(text: string): number {
 function headEnd(text: string, count: number): number {
   let index = 0;
   for (let taken = 0; taken < count && index < text.length; taken++) {
-    index += isHigh(text.charCodeAt(index)) && isLow(text.charCodeAt(index + 1)) ? 2 : 1;
+    index += isHighSurrogate(text.charCodeAt(index)) && isLowSurrogate(text.charCodeAt(index + 1)) ? 2 : 1;
   }
   return index;
 }
@@ -40,7 +42,8 @@ function headEnd(text: string, count: number): number {
 function tailStart(text: string, count: number): number {
   let index = text.length;
   for (let taken = 0; taken < count && index > 0; taken++) {
-    index -= index >= 2 && isLow(text.charCodeAt(index - 1)) && isHigh(text.charCodeAt(index - 2)) ? 2 : 1;
+    index -=
+      index >= 2 && isLowSurrogate(text.charCodeAt(index - 1)) && isHighSurrogate(text.charCodeAt(index - 2)) ? 2 : 1;
   }
   return index;
 }

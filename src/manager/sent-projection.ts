@@ -60,11 +60,6 @@ export class SentProjection {
     private readonly observe?: (prompt: number, estimate: number) => void,
   ) {}
 
-  /** Messages of the history taken in so far. */
-  get historyLength(): number {
-    return this.length;
-  }
-
   /**
    * Where the message appended last sits in `sent` (a result: where its call's result is sent), or
    * -1 when it is not sent. The manager keeps it for the results it may archive (see

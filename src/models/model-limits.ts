@@ -1,7 +1,7 @@
 import { ConfigError } from '../errors.js';
 import * as v from '../validation/light-schema.js';
 import { option, parseOptions } from '../validation/parse-options.js';
-import { matchesModelKey, normalizeModelId } from './internal/model-id.js';
+import { longestMatch, normalizeModelId } from './internal/model-id.js';
 
 /**
  * How much a model reads and writes.
@@ -140,11 +140,7 @@ export const MODEL_LIMITS: Readonly<Record<string, ModelLimits>> = /* @__PURE__ 
   }))();
 
 const TABLE = /* @__PURE__ */ (() =>
-  Object.entries(MODEL_LIMITS).map(([key, value]) => ({
-    key: normalizeModelId(key),
-    value,
-    override: false,
-  })))();
+  Object.entries(MODEL_LIMITS).map(([key, value]) => ({ key: normalizeModelId(key), value })))();
 
 const modelLimitsSchema = /* @__PURE__ */ (() =>
   v.strictObject({
@@ -203,14 +199,9 @@ export function getModelLimits(modelId: string, options: GetModelLimitsOptions =
   const exact = overrides.find(([key]) => key.trim().toLowerCase() === exactId);
   if (exact) return { ...exact[1] };
   const id = normalizeModelId(modelId);
-  const candidates = [
-    ...overrides.map(([key, value]) => ({ key: normalizeModelId(key), value, override: true })),
+  const best = longestMatch(id, [
+    ...overrides.map(([key, value]) => ({ key: normalizeModelId(key), value })),
     ...TABLE,
-  ];
-  let best: (typeof candidates)[number] | undefined;
-  for (const candidate of candidates) {
-    if (!matchesModelKey(id, candidate.key)) continue;
-    if (best === undefined || candidate.key.length > best.key.length) best = candidate;
-  }
-  return best ? { ...best.value } : undefined;
+  ]);
+  return best ? { ...best } : undefined;
 }

@@ -1,7 +1,7 @@
 import { ConfigError } from '../errors.js';
 import * as v from '../validation/light-schema.js';
 import { option, parseOptions } from '../validation/parse-options.js';
-import { matchesModelKey, normalizeModelId } from './internal/model-id.js';
+import { longestMatch, normalizeModelId } from './internal/model-id.js';
 
 /**
  * How a provider's prompt cache works and what it charges, relative to the model's input price.
@@ -275,13 +275,6 @@ export function getModelPricing(modelId: string, options: GetModelPricingOptions
   const overrides = Object.entries(options.overrides ?? {}).map(([key, value]) => ({
     key: normalizeModelId(key),
     value: checkPricing('getModelPricing', value, `options.overrides.${key}`),
-    override: true,
   }));
-  const id = normalizeModelId(modelId);
-  let best: { key: string; value: ModelPricing; override?: boolean } | undefined;
-  for (const candidate of [...overrides, ...TABLE]) {
-    if (!matchesModelKey(id, candidate.key)) continue;
-    if (best === undefined || candidate.key.length > best.key.length) best = candidate;
-  }
-  return best?.value;
+  return longestMatch(normalizeModelId(modelId), [...overrides, ...TABLE]);
 }

@@ -3,6 +3,7 @@
  * codes, result counts) for the heuristic summarizer. Internal.
  */
 import { clipText } from '../internal/clip-text.js';
+import { ANSI_ESCAPE } from './tool-output/lines.js';
 
 /** How far a highlighted line goes, and how much of the output around it is kept. @internal */
 export interface HighlightLimits {
@@ -27,8 +28,6 @@ interface Highlights {
   /** The rank of `topError` (6 states an error, 5 a failure, 4 an exit code); 0 without one. */
   topRank: number;
 }
-
-const ANSI_ESCAPE = /* @__PURE__ */ (() => new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g'))();
 
 /** Patterns and their rank; a line takes the highest rank it matches. */
 const RANKS: readonly (readonly [RegExp, number])[] = [

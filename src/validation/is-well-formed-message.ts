@@ -1,3 +1,4 @@
+import { isObject } from '../internal/wire-object.js';
 import { jsonBytes, NATIVE_PAYLOAD_LIMIT } from '../native-compaction.js';
 // A hand-written check of the message model, kept equal to `messageSchema` (`ctxkit/schemas`) by a
 // property test over generated messages, whole and damaged (`test/validation/message-problem.test.ts`).
@@ -67,10 +68,6 @@ const USER_PARTS = ['text', 'image'] as const;
 const ASSISTANT_PARTS = ['text', 'thinking', 'toolCall'] as const;
 const STOP_REASONS = new Set(['stop', 'length', 'toolUse', 'error', 'aborted']);
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** A plain object: what a zod record accepts (an object literal or one without a prototype). */
 function isRecord(value: unknown): boolean {
   if (!isObject(value)) return false;
@@ -131,17 +128,28 @@ function partProblem(part: unknown, at: string, types: readonly string[]): strin
   }
 }
 
-function usageProblem(value: unknown): string | undefined {
+/**
+ * The first problem of token counts at `at` (a usage, a compaction's usage): `input` and `output`
+ * required, the `optional` counts checked when present.
+ */
+function countsProblem(value: unknown, at: string, optional: readonly string[]): string | undefined {
   if (value === undefined) return undefined;
-  if (!isObject(value)) return '.usage must be an object (or left out)';
-  for (const key of ['input', 'output'] as const) {
-    if (!isCount(value[key])) return `.usage.${key} must be a finite number ≥ 0`;
+  if (!isObject(value)) return `${at} must be an object (or left out)`;
+  for (const key of ['input', 'output']) {
+    if (!isCount(value[key])) return `${at}.${key} must be a finite number ≥ 0`;
   }
-  for (const key of ['cacheRead', 'cacheWrite', 'total'] as const) {
+  for (const key of optional) {
     if (value[key] !== undefined && !isCount(value[key]))
-      return `.usage.${key} must be a finite number ≥ 0 (or left out)`;
+      return `${at}.${key} must be a finite number ≥ 0 (or left out)`;
   }
-  return compactionUsageProblem(value.compaction, '.usage.compaction');
+  return undefined;
+}
+
+function usageProblem(value: unknown): string | undefined {
+  return (
+    countsProblem(value, '.usage', ['cacheRead', 'cacheWrite', 'total']) ??
+    compactionUsageProblem((value as { compaction?: unknown } | undefined)?.compaction, '.usage.compaction')
+  );
 }
 
 function metaProblem(value: unknown): string | undefined {
@@ -170,16 +178,7 @@ function metaProblem(value: unknown): string | undefined {
  * @internal
  */
 export function compactionUsageProblem(value: unknown, at: string): string | undefined {
-  if (value === undefined) return undefined;
-  if (!isObject(value)) return `${at} must be an object (or left out)`;
-  for (const key of ['input', 'output'] as const) {
-    if (!isCount(value[key])) return `${at}.${key} must be a finite number ≥ 0`;
-  }
-  for (const key of ['cacheRead', 'cacheWrite'] as const) {
-    if (value[key] !== undefined && !isCount(value[key]))
-      return `${at}.${key} must be a finite number ≥ 0 (or left out)`;
-  }
-  return undefined;
+  return countsProblem(value, at, ['cacheRead', 'cacheWrite']);
 }
 
 /**

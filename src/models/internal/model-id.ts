@@ -34,7 +34,7 @@ export function normalizeModelId(modelId: string): string {
 }
 
 /** A key matches an id it equals or starts, at a separator that does not continue a version. @internal */
-export function matchesModelKey(id: string, key: string): boolean {
+function matchesModelKey(id: string, key: string): boolean {
   if (key === '' || !id.startsWith(key)) return false;
   const next = id.charAt(key.length);
   return (
@@ -44,4 +44,17 @@ export function matchesModelKey(id: string, key: string): boolean {
     next === '_' ||
     (next === '.' && !/\d/.test(id.charAt(key.length + 1)))
   );
+}
+
+/**
+ * The value of the longest key that matches `id` (see {@link matchesModelKey}); of keys as long, the
+ * first listed, so overrides listed before the table win a tie. @internal
+ */
+export function longestMatch<Value>(id: string, entries: readonly { key: string; value: Value }[]): Value | undefined {
+  let best: { key: string; value: Value } | undefined;
+  for (const entry of entries) {
+    if (!matchesModelKey(id, entry.key)) continue;
+    if (best === undefined || entry.key.length > best.key.length) best = entry;
+  }
+  return best?.value;
 }

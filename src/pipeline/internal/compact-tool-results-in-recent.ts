@@ -1,8 +1,9 @@
+import { oneLine } from '../../internal/one-line.js';
 import { pairToolResults } from '../../internal/tool-pairing.js';
 import { archiveToolResult } from '../../messages/kept-tool-results.js';
 import { createDigestMessage } from '../../messages/summary-messages.js';
 import { commandOf } from '../../summarizing/anchors/tool-facts.js';
-import { describeCall, oneLine, outcome } from '../../summarizing/heuristic/describe-call.js';
+import { describeCall, outcome } from '../../summarizing/heuristic/describe-call.js';
 import { contentText } from '../../summarizing/serialize-conversation.js';
 import { digestToolOutput } from '../../summarizing/tool-output/summarize-tool-output.js';
 import type { Message, ToolCall, ToolResultMessage } from '../../types.js';

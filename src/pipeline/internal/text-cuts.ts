@@ -1,6 +1,7 @@
 // Measuring and cutting text by lines, code points or UTF-8 bytes, never inside a character: the
 // pieces truncateToolContent and processToolOutput are built from. @internal
 import type { TruncateMode } from '../../config/index.js';
+import { isHighSurrogate, isLowSurrogate } from '../../internal/clip-text.js';
 
 /**
  * The size of a text in the three units the tool-output limits use.
@@ -41,14 +42,6 @@ export function measureText(text: string): TextSize {
   }
   const lines = text.length === 0 ? 0 : newlines + (text.endsWith('\n') ? 0 : 1);
   return { lines, chars, bytes };
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
-
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
 }
 
 /** `1 line`, `2,000 lines`. */

@@ -1,3 +1,4 @@
+import { oneLine } from '../../internal/one-line.js';
 import { pairToolResults } from '../../internal/tool-pairing.js';
 import { ctxkitMessageKind } from '../../messages/ctxkit-message-kind.js';
 import { summaryText } from '../../messages/summary-text.js';
@@ -20,7 +21,6 @@ import {
   isDoneWith,
   isOpenItem,
   KEY_CHARS,
-  oneLine,
   sentencesOf,
   TEXT_CHARS,
 } from './user-words.js';

@@ -1,11 +1,13 @@
 /** The recall id of a result a checkpoint folds away, as an anchor: what `recall` takes to read it back. Internal. */
+
+import { oneLine } from '../../internal/one-line.js';
 import { formatSize, recallIdOf } from '../../messages/recall-id.js';
 import { ARCHIVED_RESULT_PATTERN } from '../../messages/wire-strings.js';
 import type { ToolCall, ToolResultMessage } from '../../types.js';
 import type { Anchor } from './anchor.js';
 import type { AnchorList } from './anchor-list.js';
 import { commandOf, outcomeOf, pathsOf } from './tool-facts.js';
-import { clipWords, KEY_CHARS, oneLine } from './user-words.js';
+import { clipWords, KEY_CHARS } from './user-words.js';
 
 /** The notice of an output cut into the spill store: `… saved to <path> (SHA-256 …); recall r0k3x9a2b]`. */
 const SPILL_NOTICE = /\bsaved\b[^\n\]]*?; recall (r[0-9a-z]{8})\b/;

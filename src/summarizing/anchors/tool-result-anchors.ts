@@ -1,3 +1,4 @@
+import { oneLine } from '../../internal/one-line.js';
 import type { ToolCall, ToolResultMessage } from '../../types.js';
 import { contentText } from '../serialize-conversation.js';
 import { parseToolOutput } from '../tool-output/parse-tool-output.js';
@@ -6,7 +7,7 @@ import { telling } from '../tool-output/render-tool-output.js';
 import { lineRank, meaningfulLines } from '../tool-output-highlights.js';
 import type { AnchorList } from './anchor-list.js';
 import { commandOf, isModifying, outcomeOf, pathsOf } from './tool-facts.js';
-import { clipWords, KEY_CHARS, oneLine, TEXT_CHARS } from './user-words.js';
+import { clipWords, KEY_CHARS, TEXT_CHARS } from './user-words.js';
 
 /** Outputs whose diagnostics are facts even when the command exited 0 (a linter's warnings are not). */
 const DIAGNOSTIC_FORMATS = new Set<ToolOutputFormat>([

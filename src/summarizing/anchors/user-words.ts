@@ -1,5 +1,6 @@
 /** What the user's own words hold: requests, constraints, identifiers and numbers. Internal. */
 import { clipText } from '../../internal/clip-text.js';
+import { oneLine } from '../../internal/one-line.js';
 
 /** Code points of a user's sentence that must survive for it to count as kept. @internal */
 export const KEY_CHARS = 80;
@@ -19,11 +20,6 @@ const DECISION =
   /\b(decided|decide to|we'll go with|going with|i'll use|we'll use|instead of|chose|choose to|switch(?:ed)? to|root cause|the fix is|settled on)\b/i;
 const OPEN_ITEM =
   /\b(todo|still need|still needs|remaining|left to do|not yet|next,? i(?:'ll| will)|follow[- ]up|pending)\b/i;
-
-/** Text on one line, spaces collapsed. @internal */
-export function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
 
 /** A piece that ends in an abbreviation or an initial, not a sentence: `e.g.`, `i.e.`, `etc.`, `vs.`, `U.S.` */
 const ABBREVIATION = /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|incl|esp|resp|viz|no|fig|mr|mrs|ms|dr|st|[a-z])\.$/i;

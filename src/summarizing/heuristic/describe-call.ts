@@ -1,17 +1,13 @@
 // How the heuristic summarizer names a tool call and its outcome (bash `npm test` → failed (exit code 1));
 // the compaction's tool digest writes them the same way. Internal.
 import { clipText } from '../../internal/clip-text.js';
+import { oneLine } from '../../internal/one-line.js';
 import type { ToolCall, ToolResultMessage } from '../../types.js';
 import { argumentsText } from '../serialize-conversation.js';
 import { splitOutputLines } from '../tool-output/lines.js';
 import { reportedExitCode } from '../tool-output/reported-exit-code.js';
 
 const ARGUMENT_KEYS = ['command', 'cmd', 'path', 'file_path', 'filePath', 'file', 'pattern', 'query', 'url', 'name'];
-
-/** Text on one line, spaces collapsed. @internal */
-export function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
 
 /** A tool call in a few words: the tool and its main argument (`bash npm test`). @internal */
 export function describeCall(call: ToolCall): string {

@@ -1,9 +1,9 @@
 // The tool-results digests of the heuristic summarizer, from the most detailed to the briefest. Internal.
 import { clipText, codePointLength, codePoints } from '../../internal/clip-text.js';
+import { oneLine } from '../../internal/one-line.js';
 import { shareBudget } from '../tool-output/share-budget.js';
 import { digestToolOutput } from '../tool-output/summarize-tool-output.js';
 import { type HighlightLimits, highlightOutput } from '../tool-output-highlights.js';
-import { oneLine } from './describe-call.js';
 import type { Detail } from './render-checkpoint.js';
 import type { ResultEntry } from './result-entries.js';
 

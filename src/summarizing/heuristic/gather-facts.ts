@@ -1,5 +1,6 @@
 // The facts the heuristic summarizer reads out of a conversation. Internal.
 import { clipText } from '../../internal/clip-text.js';
+import { oneLine } from '../../internal/one-line.js';
 import type { Message, ToolCall, ToolResultMessage } from '../../types.js';
 import { commandOf, isModifying, pathsOf } from '../anchors/tool-facts.js';
 import { CJK_CONSTRAINT, isAside, isOpenItem, sentencesOf as sentences } from '../anchors/user-words.js';
@@ -7,7 +8,7 @@ import { argumentsText, contentText } from '../serialize-conversation.js';
 import { parseToolOutput } from '../tool-output/parse-tool-output.js';
 import { findPaths, highlightOutput } from '../tool-output-highlights.js';
 import { clipItem } from './clip-item.js';
-import { describeCall, oneLine, outcome } from './describe-call.js';
+import { describeCall, outcome } from './describe-call.js';
 
 /** What the heuristic knows about a conversation. @internal */
 export interface ConversationFacts {

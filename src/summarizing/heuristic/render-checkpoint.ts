@@ -1,11 +1,12 @@
 // The checkpoint the heuristic summarizer writes from a conversation's facts, with the same headings
 // as the model prompts. Internal.
+
+import { oneLine } from '../../internal/one-line.js';
 import { PINNED_HEADING } from '../anchors/pinned-section.js';
 import { isOpenItem } from '../anchors/user-words.js';
 import type { SummaryKind } from '../summarizer-types.js';
 import { SUMMARY_SECTIONS } from '../summary-prompts.js';
 import { clipItem } from './clip-item.js';
-import { oneLine } from './describe-call.js';
 import { addUnique, type ConversationFacts } from './gather-facts.js';
 
 /** How much detail a rendering keeps; lower levels keep less. @internal */

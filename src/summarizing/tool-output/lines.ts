@@ -1,6 +1,7 @@
 /** Line helpers shared by the tool-output parsers. Internal. */
 
-const ANSI_ESCAPE = /* @__PURE__ */ (() => new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g'))();
+/** A terminal colour or cursor code (`\u001b[31m`). @internal */
+export const ANSI_ESCAPE = /* @__PURE__ */ (() => new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g'))();
 
 /** Lines of an output without terminal colour codes, trailing spaces or carriage returns. @internal */
 export function splitOutputLines(text: string): string[] {
