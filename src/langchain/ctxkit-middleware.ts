@@ -6,6 +6,7 @@ import type { Message } from '../types.js';
 import { MessageReader } from './from-langchain-messages.js';
 import { fromLangChainUsage } from './from-langchain-usage.js';
 import { isObject, messageTypeOf, type WireObject } from './internal/langchain-data.js';
+import { isZodSchema, zodJsonSchema } from './internal/zod-json-schema.js';
 import type { LangChainMessage, LangChainMessageFields } from './message-types.js';
 import { writeMessage } from './to-langchain-messages.js';
 
@@ -122,8 +123,8 @@ function systemText(request: LangChainModelRequest): string | undefined {
 /**
  * A tool's parameters as JSON Schema: a JSON Schema as given; a zod 4 schema's through its own
  * `toJSONSchema()` (so this entry does not bundle zod's converter), any other Standard JSON Schema
- * (`~standard.jsonSchema`, e.g. zod/mini) through that; `undefined` (not counted) for a zod 3
- * schema or one that cannot be converted.
+ * (`~standard.jsonSchema`) through that; a zod 3 or zod/mini schema (which has neither) read from its
+ * definition; `undefined` (not counted) for one that cannot be converted.
  */
 function jsonSchemaOf(schema: unknown): unknown {
   if (!isObject(schema)) return schema;
@@ -132,10 +133,10 @@ function jsonSchemaOf(schema: unknown): unknown {
     const standard = schema['~standard'];
     const converter = isObject(standard) && isObject(standard.jsonSchema) ? standard.jsonSchema : undefined;
     if (typeof converter?.input === 'function') return converter.input({ target: 'draft-2020-12' });
+    return isZodSchema(schema) ? zodJsonSchema(schema) : schema;
   } catch {
     return undefined;
   }
-  return '_zod' in schema || '_def' in schema ? undefined : schema;
 }
 
 /** The tools as the provider will see them, near enough to count: name, description, JSON schema. */

@@ -37,6 +37,17 @@ export interface ContextManagerOptions {
    * @default true
    */
   summarizerFallback?: boolean;
+  /**
+   * The longest one summarizer call may take, in milliseconds (compactions and tool-result
+   * summaries). A call still unsettled then is aborted through the `signal` the summarizer was given
+   * and counts as a failed summary, so `summarizerFallback` takes over: a model call that hangs
+   * without rejecting cannot stall the agent. The host's own signal still aborts a call at once. The
+   * default is longer than a healthy summary call takes (an output-bound answer of up to about
+   * 13,000 tokens, minutes at 30 to 100 tokens a second) and equal to the OpenAI and Anthropic SDKs'
+   * own request timeout; at most 2,147,483,647 (24.8 days, the longest a timer waits).
+   * @default 600_000 (10 minutes)
+   */
+  summaryTimeoutMs?: number;
   /** A model id looked up with `getModelLimits` for the window and the maximum output. */
   model?: string;
   /** The context window in tokens; overrides the model's and `config.contextWindow`. */

@@ -21,6 +21,7 @@ import type { ContextEvent } from './events.js';
 import { endsWithFreshSummary } from './internal/ends-with-fresh-summary.js';
 import { checkArray, checkList } from './internal/host-input.js';
 import { isAbort } from './internal/overflow-reply.js';
+import { DEFAULT_SUMMARY_TIMEOUT_MS, withSummaryTimeout } from './internal/summary-timeout.js';
 import { ManagedHistory } from './managed-history.js';
 import { ManagerCompaction } from './manager-compaction.js';
 import { callListener, resolveManagerOptions } from './manager-options.js';
@@ -95,10 +96,16 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
   const reported = accounting.recorded;
   // Each summary request carries the conversation as last sent, for summarizers that reuse its
   // prompt cache; not when the cache has gone cold, when a rebuilt prompt costs less than a re-write.
-  const summarizer: Summarizer = {
-    summarize: (request) =>
-      options.summarizer.summarize(policy?.cold() ? request : { ...request, conversation: [...state.projection.sent] }),
-  };
+  // Each call is bounded by summaryTimeoutMs: a hung model call ends as a failed summary.
+  const summarizer: Summarizer = withSummaryTimeout(
+    {
+      summarize: (request) =>
+        options.summarizer.summarize(
+          policy?.cold() ? request : { ...request, conversation: [...state.projection.sent] },
+        ),
+    },
+    options.summaryTimeoutMs ?? DEFAULT_SUMMARY_TIMEOUT_MS,
+  );
   const state = new ManagedHistory({
     config,
     count,

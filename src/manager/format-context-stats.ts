@@ -14,7 +14,9 @@ function formatAge(milliseconds: number): string {
  * Renders stats as the plain text a `/context` command prints.
  *
  * @param stats - From `manager.stats()`.
- * @returns Several lines: usage, maximum, messages, oldest message and the breakdown.
+ * @returns Several lines: usage, maximum, messages, oldest message, the calibration when the provider
+ * counts other than the estimate (`stats.calibration.ratio` ≠ 1), the summarizer fallbacks when there
+ * were any (`stats.summarizerFallbacks` > 0), and the breakdown.
  *
  * @example
  * ```ts
@@ -35,6 +37,19 @@ export function formatContextStats(stats: ContextStats): string {
     `  Messages: ${stats.messageCount}`,
   ];
   if (stats.oldestMessageAge !== undefined) lines.push(`  Oldest:   ${formatAge(stats.oldestMessageAge)}`);
+  // Older stats objects (a host's own, a cached copy) may lack the two: nothing to say then.
+  const { calibration, summarizerFallbacks } = stats as Partial<ContextStats>;
+  if (calibration && Number.isFinite(calibration.ratio) && calibration.ratio !== 1) {
+    lines.push(
+      `  Provider counts ${calibration.ratio.toFixed(2)}× the estimate (from ${calibration.samples} usage reports); estimates grow by it`,
+    );
+  }
+  if (typeof summarizerFallbacks === 'number' && summarizerFallbacks > 0) {
+    const compactions = summarizerFallbacks === 1 ? 'compaction' : 'compactions';
+    lines.push(
+      `  Summarizer fallbacks: ${summarizerFallbacks} ${compactions} written by the heuristic summarizer (the summarizer failed)`,
+    );
+  }
   lines.push('', 'Breakdown (estimated):');
   const row = (label: string, tokens: number) => `  ${`${label}:`.padEnd(22)}${number(tokens).padStart(8)} tokens`;
   lines.push(row('System prompt', breakdown.systemPrompt));

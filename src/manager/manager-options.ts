@@ -8,6 +8,7 @@ import * as v from '../validation/light-schema.js';
 import { option, parseOptions } from '../validation/parse-options.js';
 import type { ContextManagerOptions } from './context-manager-types.js';
 import type { ContextEvent } from './events.js';
+import { MAX_SUMMARY_TIMEOUT_MS } from './internal/summary-timeout.js';
 import type { NativeCompactionStrategy } from './native-compactions.js';
 
 const optionsSchema = /* @__PURE__ */ (() =>
@@ -20,6 +21,10 @@ const optionsSchema = /* @__PURE__ */ (() =>
     costAware: v.boolean({ error: 'must be true or false' }).optional(),
     calibrate: v.boolean({ error: 'must be true or false' }).optional(),
     summarizerFallback: v.boolean({ error: 'must be true or false' }).optional(),
+    summaryTimeoutMs: option
+      .positive()
+      .lte(MAX_SUMMARY_TIMEOUT_MS, `must be at most ${MAX_SUMMARY_TIMEOUT_MS} (24.8 days, the longest a timer waits)`)
+      .optional(),
   }))();
 
 /**

@@ -27,11 +27,32 @@ const CACHED_PIECE_LENGTH = 64;
 const CACHE_ROUND = 8192;
 
 /**
- * Entries of the arrays a long piece grows that are always kept; larger ones are kept while texts
- * with long pieces keep coming (the next 1 MB run reuses them, with no garbage to collect) and let
- * go after a text without one.
+ * Entries of the arrays a long piece grows that are always kept. Larger ones (~50 MB after a 1 MB
+ * piece) are let go at the end of their text but held weakly ({@link Spare}): the next text with a
+ * long piece takes them back unless the collector took them first.
  */
 const KEPT_ENTRIES = 2 ** 18;
+
+/**
+ * Arrays let go but held weakly: a run of long texts reuses them (allocating them anew for each
+ * 1 MB text costs a quarter more time on runs of spaces or newlines: the zeroing and first touch of
+ * ~50 MB), and a host that counted one long text does not keep them alive after it.
+ */
+class Spare<T extends object> {
+  private held: WeakRef<T> | undefined;
+
+  /** Holds `value` weakly, in place of what was held. */
+  put(value: T): void {
+    this.held = new WeakRef(value);
+  }
+
+  /** What was put, unless the collector took it; held no more either way. */
+  take(): T | undefined {
+    const value = this.held?.deref();
+    this.held = undefined;
+    return value;
+  }
+}
 
 /** Pieces of up to this many bytes merge by scanning their pairs; longer ones with queues by rank. */
 const SCANNED_PIECE_BYTES = 96;
@@ -434,6 +455,7 @@ class RankQueues {
   /** The starts of the rank {@link take} returned, in order; `batchLength` of them. */
   batch: Int32Array = new Int32Array(1024);
   batchLength = 0;
+  private readonly spare = new Spare<{ nodes: Int32Array; seeds: Int32Array; batch: Int32Array }>();
 
   constructor(rankCount: number) {
     this.seedBegins = new Int32Array(rankCount + 1);
@@ -522,11 +544,23 @@ class RankQueues {
     this.nodeCount = 0;
   }
 
-  /** Lets go of arrays a long piece grew past {@link KEPT_ENTRIES}. */
+  /** Lets go of arrays a long piece grew past {@link KEPT_ENTRIES}, holding them weakly. */
   release(): void {
-    if (this.nodes.length > KEPT_ENTRIES) this.nodes = new Int32Array(2048);
-    if (this.seeds.length > KEPT_ENTRIES) this.seeds = new Int32Array(1024);
-    if (this.batch.length > KEPT_ENTRIES) this.batch = new Int32Array(1024);
+    const { nodes, seeds, batch } = this;
+    if (nodes.length <= KEPT_ENTRIES && seeds.length <= KEPT_ENTRIES && batch.length <= KEPT_ENTRIES) return;
+    this.spare.put({ nodes, seeds, batch });
+    if (nodes.length > KEPT_ENTRIES) this.nodes = new Int32Array(2048);
+    if (seeds.length > KEPT_ENTRIES) this.seeds = new Int32Array(1024);
+    if (batch.length > KEPT_ENTRIES) this.batch = new Int32Array(1024);
+  }
+
+  /** Takes back the arrays {@link release} let go, if the collector left them. */
+  reclaim(): void {
+    const spare = this.spare.take();
+    if (spare === undefined) return;
+    if (spare.nodes.length > this.nodes.length) this.nodes = spare.nodes;
+    if (spare.seeds.length > this.seeds.length) this.seeds = spare.seeds;
+    if (spare.batch.length > this.batch.length) this.batch = spare.batch;
   }
 
   private activate(rank: number): void {
@@ -832,16 +866,24 @@ class LongPieceArrays {
     this.pairRanks = new Int32Array(length);
   }
 
-  /** Lets go of arrays past {@link KEPT_ENTRIES}. */
-  release(): void {
-    if (this.tokens.length > KEPT_ENTRIES) this.drop();
-  }
+  private readonly spare = new Spare<Pick<LongPieceArrays, 'tokens' | 'next' | 'previous' | 'pairRanks'>>();
 
-  private drop(): void {
+  /** Lets go of arrays past {@link KEPT_ENTRIES}, holding them weakly. */
+  release(): void {
+    if (this.tokens.length <= KEPT_ENTRIES) return;
+    const { tokens, next, previous, pairRanks } = this;
+    this.spare.put({ tokens, next, previous, pairRanks });
     this.tokens = new Int32Array(0);
     this.next = new Int32Array(0);
     this.previous = new Int32Array(0);
     this.pairRanks = new Int32Array(0);
+  }
+
+  /** Takes back the arrays {@link release} let go, if the collector left them. */
+  reclaim(): void {
+    const spare = this.spare.take();
+    if (spare === undefined || spare.tokens.length <= this.tokens.length) return;
+    ({ tokens: this.tokens, next: this.next, previous: this.previous, pairRanks: this.pairRanks } = spare);
   }
 }
 
@@ -905,10 +947,21 @@ export function createBytePairCounter(ranks: Ranks, splitPattern: RegExp): (text
   let queues: RankQueues | undefined;
   const early = new PairHeap();
   const longArrays = new LongPieceArrays();
-  /** Lets go of the arrays past {@link KEPT_ENTRIES} unless `text` was long enough to need them. */
-  const releaseAfter = (text: string): void => {
-    if (3 * text.length > KEPT_ENTRIES) return;
-    if (bytes.length > KEPT_ENTRIES) bytes = new Uint8Array(1024);
+  const spareBytes = new Spare<typeof bytes>();
+  /** Takes back the arrays past {@link KEPT_ENTRIES} let go after the last text, if `text` may need them. */
+  const reclaimFor = (text: string): void => {
+    if (3 * text.length <= KEPT_ENTRIES) return;
+    const spare = spareBytes.take();
+    if (spare !== undefined && spare.length > bytes.length) bytes = spare;
+    queues?.reclaim();
+    longArrays.reclaim();
+  };
+  /** Lets go of the arrays past {@link KEPT_ENTRIES}, holding them weakly. */
+  const release = (): void => {
+    if (bytes.length > KEPT_ENTRIES) {
+      spareBytes.put(bytes);
+      bytes = new Uint8Array(1024);
+    }
     queues?.release();
     longArrays.release();
   };
@@ -1026,6 +1079,7 @@ export function createBytePairCounter(ranks: Ranks, splitPattern: RegExp): (text
       ? new O200kSplitter()
       : undefined;
   return (text) => {
+    reclaimFor(text);
     let total = 0;
     let start = 0;
     while (start < text.length) {
@@ -1048,7 +1102,7 @@ export function createBytePairCounter(ranks: Ranks, splitPattern: RegExp): (text
       if (next === null) break;
       start = next.index;
     }
-    releaseAfter(text);
+    release();
     return total;
   };
 }

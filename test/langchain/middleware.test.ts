@@ -4,12 +4,15 @@
 // request's own messages never touched, and loud refusals where a silent guess would mix conversations.
 
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
+import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
 import { ConfigError, createContextManager } from 'ctxkit';
 import { ctxkitMiddleware, type LangChainModelRequest } from 'ctxkit/langchain';
 import { createScriptedSummarizer } from 'ctxkit/testing';
 import { tool } from 'langchain';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
+import * as zm from 'zod/mini';
+import { z as z3 } from 'zod3';
 
 const readFile = tool(async () => '', {
   name: 'read_file',
@@ -67,6 +70,66 @@ describe('ctxkitMiddleware (LangChain)', () => {
       tools: [described, described, described],
     });
     expect(middleware.managerOf('t')!.stats([]).breakdown.tools).toBe(expected.stats([]).breakdown.tools);
+  });
+
+  test('zod 3 and zod/mini tool schemas are counted about as LangChain sends them', async () => {
+    const schemas = {
+      'zod 3': z3.object({
+        path: z3.string().describe('The path, relative to the repository root'),
+        encoding: z3.enum(['utf8', 'latin1']).default('utf8'),
+        lines: z3.object({ from: z3.number().int(), to: z3.number().int().optional() }).nullable(),
+        globs: z3.array(z3.string().describe('A glob of files to skip')).optional(),
+      }),
+      'zod/mini': zm.object({
+        path: zm.string().check(zm.describe('The path, relative to the repository root')),
+        encoding: zm._default(zm.enum(['utf8', 'latin1']), 'utf8'),
+        lines: zm.nullable(zm.object({ from: zm.int(), to: zm.optional(zm.int()) })),
+        globs: zm.optional(zm.array(zm.string().check(zm.describe('A glob of files to skip')))),
+      }),
+    };
+    const toolsCost = (tools: unknown[]) =>
+      createContextManager({ model: 'gpt-4o', summarizer: createScriptedSummarizer([]), tools }).stats([]).breakdown
+        .tools;
+    for (const [flavor, schema] of Object.entries(schemas)) {
+      const readLines = tool(async () => '', {
+        name: 'read_lines',
+        description: 'Read lines of a file',
+        schema: schema as never,
+      });
+      // What LangChain itself sends for the tool, and a tool without parameters.
+      const sent = convertToOpenAITool(readLines).function;
+      const expected = toolsCost([sent]);
+      const bare = toolsCost([{ name: sent.name, description: sent.description }]);
+      const middleware = ctxkitMiddleware({ model: 'gpt-4o', summarizer: createScriptedSummarizer([]) });
+      await middleware.wrapModelCall(
+        { ...request([new HumanMessage({ content: 'a', id: 'm1' })], 't'), tools: [readLines] },
+        async () => reply(),
+      );
+      const counted = middleware.managerOf('t')!.stats([]).breakdown.tools;
+      expect(expected - bare, flavor).toBeGreaterThan(60);
+      expect(Math.abs(counted - expected), `${flavor}: ${counted} counted, LangChain sends ${expected}`).toBeLessThan(
+        expected * 0.1,
+      );
+    }
+  });
+
+  test('a self-referencing zod 3 schema is counted, and stops', async () => {
+    interface Node {
+      name: string;
+      children: Node[];
+    }
+    const node: z3.ZodType<Node> = z3.lazy(() => z3.object({ name: z3.string(), children: z3.array(node) }));
+    const middleware = ctxkitMiddleware({ model: 'gpt-4o', summarizer: createScriptedSummarizer([]) });
+    await middleware.wrapModelCall(
+      {
+        ...request([new HumanMessage({ content: 'a', id: 'm1' })], 't'),
+        tools: [{ name: 'plant', description: 'Plant a tree', schema: z3.object({ root: node, left: node }) }],
+      },
+      async () => reply(),
+    );
+    const tools = middleware.managerOf('t')!.stats([]).breakdown.tools;
+    expect(tools).toBeGreaterThan(30);
+    expect(tools).toBeLessThan(200);
   });
 
   test('without a thread id, the first message id names the conversation; without either it refuses', async () => {

@@ -19,6 +19,7 @@ import {
   resolveNativeCompactions,
 } from 'ctxkit';
 import { type OpenAICompactedResponse, readOpenAICompaction, toOpenAIResponses } from 'ctxkit/openai';
+import { buildContextFromBranch } from 'ctxkit/session';
 import { arbitraryConversation } from 'ctxkit/testing';
 import { describe, expect, it } from 'vitest';
 
@@ -175,5 +176,53 @@ describe('readOpenAICompaction: the estimate before the next usage', () => {
     // What resolves for its maker carries the instruction as text: counted once, not twice.
     const [sent] = resolveNativeCompactions([summary!], { target: OPENAI }).messages;
     expect(estimateMessageTokens(sent!, referenceCounter)).toBeLessThan(alone * 1.5);
+  });
+});
+
+describe("readOpenAICompaction: the manager's estimate before the next usage", () => {
+  it('counts the user messages kept beside the item, as sent to its maker, and again after a reload', async () => {
+    const instruction = 'Sign every answer with the ticket number and never touch the production database. '.repeat(40);
+    const store = createInMemorySessionStore();
+    const { id: sessionId } = await store.createSession();
+    const options = {
+      model: 'gpt-5',
+      summarizer: heuristicSummarizer,
+      counter: referenceCounter,
+      compaction: nativeCompaction('native'),
+    };
+    const manager = createContextManager({ ...options, store, sessionId });
+    const history: Message[] = [
+      { role: 'user', content: instruction },
+      { role: 'assistant', content: [{ type: 'text', text: 'Noted.' }], provider: 'openai', model: 'gpt-5' },
+      readOpenAICompaction(
+        {
+          id: 'resp_cmp',
+          output: [
+            { type: 'message', role: 'user', content: [{ type: 'input_text', text: instruction }] },
+            { id: 'cmp_1', type: 'compaction', encrypted_content: 'gAAAAx.y' },
+          ] as never,
+          usage: { input_tokens: 900, output_tokens: 40, total_tokens: 940 },
+        },
+        { model: 'gpt-5' },
+      ),
+      { role: 'user', content: 'Go on.' },
+    ];
+    // The provider counted the request before the compaction; nothing has counted the one after it.
+    const first = await manager.prepare(history.slice(0, 1), { target: OPENAI });
+    manager.recordUsage({ input: 830, output: 3 });
+    for (const message of history) await store.appendEntry(sessionId, { type: 'message', message });
+    const prepared = await manager.prepare([...first.history, ...history.slice(1)], { target: OPENAI });
+    expect(JSON.stringify(toOpenAIResponses({ messages: prepared.messages }).items)).toContain('Sign every answer');
+    const sent = prepared.messages.reduce((sum, message) => sum + estimateMessageTokens(message, referenceCounter), 0);
+    expect(sent).toBeGreaterThan(estimateMessageTokens({ role: 'user', content: instruction }, referenceCounter));
+    // Was 40: the summary message alone, without the instruction sent beside the item.
+    expect(manager.stats(prepared.history).currentUsage).toBeGreaterThanOrEqual(sent);
+
+    // A manager that reloads the session from its store estimates the same.
+    const reloaded = createContextManager(options);
+    const context = buildContextFromBranch(await store.getEntries(sessionId));
+    const again = await reloaded.prepare(context.messages, { target: OPENAI });
+    expect(JSON.stringify(toOpenAIResponses({ messages: again.messages }).items)).toContain('Sign every answer');
+    expect(reloaded.stats(again.history).currentUsage).toBeGreaterThanOrEqual(sent);
   });
 });
