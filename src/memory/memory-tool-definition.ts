@@ -15,7 +15,7 @@ import { MEMORY_COMMAND_NAMES } from './memory-commands.js';
 export const memoryInputJsonSchema = deepFreeze({
   type: 'object',
   properties: {
-    command: { type: 'string', enum: [...MEMORY_COMMAND_NAMES], description: 'The operation to run.' },
+    command: { type: 'string', enum: [...MEMORY_COMMAND_NAMES] as string[], description: 'The operation to run.' },
     path: {
       type: 'string',
       minLength: 1,
@@ -40,7 +40,9 @@ export const memoryInputJsonSchema = deepFreeze({
     old_path: { type: 'string', minLength: 1, description: 'rename: the file or directory to move.' },
     new_path: { type: 'string', minLength: 1, description: 'rename: where to move it; must not exist yet.' },
   },
-  required: ['command'],
+  // Plain arrays, not readonly tuples: the SDKs' schema types (Anthropic's `input_schema`, the AI
+  // SDK's `jsonSchema()`) take mutable arrays. The schema is frozen all the same.
+  required: ['command'] as string[],
   additionalProperties: false,
 } as const);
 

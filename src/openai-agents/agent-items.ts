@@ -231,17 +231,31 @@ function writeParts(parts: readonly (TextContent | ImageContent)[]): unknown[] {
  * ctxkit left alone becomes its own items again; what ctxkit changed (a truncated or archived tool
  * result, a renamed call id) or wrote (a compaction summary) becomes a new item of the same kind.
  *
+ * `Item` is the SDK's item type the host hands the items to (`toAgentItems<AgentInputItem>(…)` for
+ * `run(agent, input)`), as with `createAgentsSession<Item>`: ctxkit declares the items structurally,
+ * so it cannot name the SDK's type itself; the items it writes are that type's `message`,
+ * `function_call` and `function_call_result` items, and the SDK's own items otherwise.
+ *
+ * @typeParam Item - The SDK's item type the items are handed to; `AgentItem` when not given.
  * @param messages - ctxkit messages (a manager's prepared projection, or a history).
  * @returns The items.
  * @throws `ContextError` with code `INPUT_INVALID` when a message has no role ctxkit knows.
  *
  * @example
  * ```ts
+ * import type { AgentInputItem } from '@openai/agents';
+ *
  * const { messages } = await manager.prepare(fromAgentItems(items).messages);
- * const input = toAgentItems(messages);
+ * const input = toAgentItems<AgentInputItem>(messages);
+ * await run(agent, input);
  * ```
  */
-export function toAgentItems(messages: readonly Message[]): AgentItem[] {
+export function toAgentItems<Item extends object = AgentItem>(messages: readonly Message[]): Item[] {
+  return writeAgentItems(messages) as Item[];
+}
+
+/** {@link toAgentItems} for ctxkit's own structural items. */
+function writeAgentItems(messages: readonly Message[]): AgentItem[] {
   assertMessages(messages, 'toAgentItems');
   const items: AgentItem[] = [];
   messages.forEach((message, index) => {
