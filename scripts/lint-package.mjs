@@ -1,7 +1,8 @@
-// Packs the package, then checks the tarball: publint, @arethetypeswrong/cli, and that every
+// Packs the package, then checks the tarball: publint, @arethetypeswrong/cli, an install without the
+// optional peers (`ctxkit/tokenizer` loads and says to install gpt-tokenizer), and that every
 // `exports` subpath matches a build entry in tsup.config.ts and resolves in ESM and CommonJS.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -52,8 +53,43 @@ try {
   run('npx', ['publint', tarball, '--strict']);
   // Every resolution attw knows, node10 (`"moduleResolution": "node"`, through `typesVersions`) included.
   run('npx', ['attw', tarball]);
+  checkWithoutOptionalPeers(tarball, directory);
 } finally {
   rmSync(directory, { recursive: true, force: true });
+}
+
+/**
+ * Installs the tarball alone into an empty project (no peers: npm's `--legacy-peer-deps`, offline, as
+ * ctxkit has no dependencies) and imports `ctxkit/tokenizer` there in ESM and CommonJS: the entry loads
+ * without gpt-tokenizer, an optional peer, and a counter says what to install.
+ */
+function checkWithoutOptionalPeers(tarball, directory) {
+  const project = join(directory, 'consumer');
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  execFileSync(
+    'npm',
+    ['install', '--offline', '--legacy-peer-deps', '--ignore-scripts', '--no-audit', '--no-fund', tarball],
+    {
+      cwd: project,
+      stdio: 'inherit',
+    },
+  );
+  if (existsSync(join(project, 'node_modules/gpt-tokenizer'))) throw new Error('gpt-tokenizer was installed');
+  const expectMissing = `(error) => {
+    if (error.code !== 'DEPENDENCY_MISSING' || !error.message.includes('npm install gpt-tokenizer')) throw error;
+  }`;
+  const esm = `import { createTokenizerCounter, loadTokenizerCounter } from 'ctxkit/tokenizer';
+await loadTokenizerCounter().then(() => { throw new Error('loaded without gpt-tokenizer'); }, ${expectMissing});
+try { createTokenizerCounter({ encoding: 'cl100k_base' }).count('hi'); throw new Error('counted without gpt-tokenizer'); }
+catch (error) { (${expectMissing})(error); }`;
+  const cjs = `require('ctxkit/tokenizer').loadTokenizerCounter().then(() => { throw new Error('loaded without gpt-tokenizer'); }, ${expectMissing});`;
+  writeFileSync(join(project, 'esm.mjs'), esm);
+  writeFileSync(join(project, 'cjs.cjs'), cjs);
+  for (const file of ['esm.mjs', 'cjs.cjs']) execFileSync('node', [file], { cwd: project, stdio: 'inherit' });
+  console.log(
+    'ctxkit/tokenizer without gpt-tokenizer installed: imports; counting throws DEPENDENCY_MISSING (ESM, CommonJS)',
+  );
 }
 
 // 3. Every subpath loads in both module systems from the build.

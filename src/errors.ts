@@ -91,7 +91,7 @@ export class ConfigError extends ContextError {
  *
  * @example
  * ```ts
- * if (CompactionError.isInstance(error) && error.code === 'NOT_SMALLER') { … }
+ * if (CompactionError.isInstance(error) && error.code === 'NOT_SMALLER') console.warn('nothing to gain from compacting yet');
  * ```
  */
 export class CompactionError extends ContextError {
@@ -115,7 +115,7 @@ export class CompactionError extends ContextError {
  *
  * @example
  * ```ts
- * if (SessionError.isInstance(error) && error.code === 'TREE_CYCLE') { … }
+ * if (SessionError.isInstance(error) && error.code === 'TREE_CYCLE') console.error('broken session tree:', error.message);
  * ```
  */
 export class SessionError extends ContextError {

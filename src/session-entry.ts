@@ -116,6 +116,27 @@ export type SessionEntry =
 /** The `type` of a {@link SessionEntry}. */
 export type SessionEntryType = SessionEntry['type'];
 
+/** Each entry type once; a missing or unknown one is a type error. */
+const ENTRY_TYPE_SET = {
+  message: true,
+  custom_message: true,
+  compaction: true,
+  branch_summary: true,
+  model_change: true,
+  thinking_level_change: true,
+  label: true,
+  session_info: true,
+  custom: true,
+} as const satisfies Record<SessionEntryType, true>;
+
+/**
+ * Every session entry type, in the schema's order: what the hand-written entry checks and the JSONL
+ * reader accept.
+ *
+ * @internal
+ */
+export const SESSION_ENTRY_TYPES = /* @__PURE__ */ (() => Object.keys(ENTRY_TYPE_SET) as SessionEntryType[])();
+
 /** Builds an input type for an entry: every field but the ones a store fills in. */
 type WithoutStoreFields<T> = T extends EntryBase
   ? Omit<T, 'id' | 'parentId' | 'timestamp'> & Partial<Pick<EntryBase, 'id' | 'parentId' | 'timestamp'>>

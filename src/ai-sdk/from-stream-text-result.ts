@@ -11,7 +11,7 @@ import type { AISDKResponseResult, StreamTextResultLike } from './result-types.j
  *
  * @example
  * ```ts
- * const stream = streamText({ model, messages });
+ * const stream = streamText({ model, messages: history });
  * for await (const text of stream.textStream) process.stdout.write(text);
  * const { messages, usage } = await fromStreamTextResult(stream);
  * ```

@@ -47,7 +47,8 @@ export type AISDKMessage =
  *
  * @example
  * ```ts
- * const message: AISDKMessageInput = { role: 'assistant', content: [{ type: 'tool-approval-request', approvalId: 'a1', toolCallId: 'call_1' }] };
+ * const approval = { type: 'tool-approval-request', approvalId: 'a1', toolCallId: 'call_1' };
+ * const message: AISDKMessageInput = { role: 'assistant', content: [approval] };
  * ```
  */
 export interface AISDKMessageInput {

@@ -151,7 +151,8 @@ export interface AnthropicMessageParam {
  *
  * @example
  * ```ts
- * const block: AnthropicContentBlockInput = { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'notes' } };
+ * const document = { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'notes' } };
+ * const block: AnthropicContentBlockInput = document;
  * ```
  */
 export type AnthropicContentBlockInput = AnthropicContentBlockParam | { readonly type: string };

@@ -123,7 +123,7 @@ export interface ContextManagerOptions {
  *
  * @example
  * ```ts
- * const { messages, history, usage } = await manager.prepare(history);
+ * const { messages, history: kept, usage } = await manager.prepare(history);
  * ```
  */
 export interface PrepareResult {
@@ -169,7 +169,7 @@ export interface CallOptions {
  *
  * @example
  * ```ts
- * const { result, history, recovered } = await manager.runWithOverflowRecovery(history, callModel);
+ * const { result, history: kept, recovered } = await manager.runWithOverflowRecovery(history, callModel);
  * ```
  */
 export interface OverflowRecoveryResult<T> {

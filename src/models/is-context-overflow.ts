@@ -78,11 +78,13 @@ function isSilentOverflow(value: unknown, contextWindow: number | undefined): bo
  *
  * @example
  * ```ts
- * try {
- *   return await callModel(messages);
- * } catch (error) {
- *   if (!isContextOverflow(error)) throw error;
- *   messages = (await manager.compact(messages)).messages;
+ * async function send(messages: Message[]) {
+ *   try {
+ *     return await callModel(messages);
+ *   } catch (error) {
+ *     if (!isContextOverflow(error)) throw error;
+ *     return callModel((await manager.compact(messages)).messages);
+ *   }
  * }
  * ```
  */

@@ -1,17 +1,36 @@
+import { constants } from 'node:fs';
+import { opendir, rename, rmdir, unlink } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { ConfigError } from '../errors.js';
+import { ConfigError, StoreError } from '../errors.js';
 import { createKeyedQueue } from '../internal/keyed-queue.js';
-import type { MemoryStore } from '../memory/memory-store.js';
+import { MEMORY_ROOT, resolveMemoryPath } from '../memory/memory-paths.js';
+import type {
+  MemoryEntry,
+  MemoryListOptions,
+  MemoryReadOptions,
+  MemoryStore,
+  MemoryWriteOptions,
+} from '../memory/memory-store.js';
 import { assertObjectArgument, assertStringArgument } from '../validation/assert-argument.js';
 import * as v from '../validation/light-schema.js';
 import { parseOptions } from '../validation/parse-options.js';
-import { type FileMemoryTree, fixRootPath, hasDescriptorPaths } from './file-memory/file-memory-tree.js';
-import { listDirectory } from './file-memory/list-directory.js';
-import { readFile } from './file-memory/read-file.js';
-import { removeEntry } from './file-memory/remove-entry.js';
-import { renameEntry } from './file-memory/rename-entry.js';
-import { statEntry } from './file-memory/stat-entry.js';
-import { writeFile } from './file-memory/write-file.js';
+import {
+  entryIn,
+  errorCode,
+  type FileMemoryTree,
+  fail,
+  fixRootPath,
+  hasDescriptorPaths,
+  inParent,
+  lstatIn,
+  type OpenDirectory,
+  openChild,
+  openDirectoryAt,
+  openFile,
+  type ParentWalk,
+  statEntry,
+  walkToParent,
+} from './file-memory-tree.js';
 
 /**
  * Options of {@link createFileMemoryStore}.
@@ -118,4 +137,238 @@ export function createFileMemoryStore(options: CreateFileMemoryStoreOptions): Me
       return directoryQueue(directory, task);
     },
   };
+}
+
+/**
+ * The store's `list`: the regular files and directories directly inside `path` (links, special
+ * files and names that are not valid memory names left out), reading the directory only until
+ * `limit` children were found.
+ *
+ * @internal
+ */
+async function listDirectory(
+  tree: FileMemoryTree,
+  path: string,
+  listOptions?: MemoryListOptions,
+): Promise<MemoryEntry[]> {
+  const limit = listOptions?.limit ?? Number.POSITIVE_INFINITY;
+  const directory = await openDirectoryAt(tree, path);
+  try {
+    const children: MemoryEntry[] = [];
+    if (limit <= 0) return children;
+    const listing = await opendir(directory.base).catch((error: unknown) => {
+      throw fail(`${path} could not be listed (${errorCode(error)})`, error);
+    });
+    const entries = [];
+    for await (const child of listing) entries.push(child);
+    const names = new Set(entries.map((child) => child.name));
+    for (const child of entries) {
+      if (!child.isFile() && !child.isDirectory()) continue;
+      // Listed under its NFC path (the one the tool reaches it by), unless its NFC twin is there.
+      const name = child.name.normalize('NFC');
+      if (name !== child.name && names.has(name)) continue;
+      const childPath = `${path}/${name}`;
+      const resolved = resolveMemoryPath(childPath);
+      if (!resolved.ok || resolved.path !== childPath) continue;
+      const info = await lstatIn(directory, child.name, childPath);
+      if (info?.isDirectory()) children.push({ path: childPath, kind: 'directory', size: 0 });
+      else if (info?.isFile()) children.push({ path: childPath, kind: 'file', size: info.size });
+      if (children.length >= limit) break;
+    }
+    return children;
+  } finally {
+    await directory.handle.close();
+  }
+}
+
+/** Cuts a buffer of UTF-8 to whole characters and decodes it. */
+function decodeWhole(bytes: Uint8Array, cut: boolean): string {
+  let end = bytes.length;
+  if (cut) {
+    // Drop a trailing incomplete sequence: step back over continuation bytes to the lead byte.
+    let back = end - 1;
+    while (back >= 0 && back > end - 4 && (bytes[back]! & 0xc0) === 0x80) back--;
+    if (back >= 0) {
+      const lead = bytes[back]!;
+      const length = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+      if (back + length > end) end = back;
+    }
+  }
+  return Buffer.from(bytes.buffer, bytes.byteOffset, end).toString('utf8');
+}
+
+/**
+ * The store's `read`: the text of the file at `path`, read in chunks and cut at `maxBytes` (back to
+ * a whole character), so a huge file, or one that grows meanwhile, costs no more than the cap.
+ *
+ * @internal
+ */
+async function readFile(tree: FileMemoryTree, path: string, readOptions?: MemoryReadOptions): Promise<string> {
+  if (path === MEMORY_ROOT) throw fail(`${MEMORY_ROOT} is a directory`);
+  const maxBytes = readOptions?.maxBytes ?? Number.POSITIVE_INFINITY;
+  return inParent(
+    tree,
+    path,
+    false,
+    async (parent, name) => {
+      const handle = await openFile(tree, parent, name, path, constants.O_RDONLY);
+      try {
+        const chunks: Uint8Array[] = [];
+        let total = 0;
+        // Read in chunks up to the cap: a huge file (or one that grows meanwhile) is cut at `maxBytes`.
+        while (total < maxBytes) {
+          const want = Math.min(1024 * 1024, maxBytes - total);
+          const buffer = Buffer.allocUnsafe(want);
+          const { bytesRead } = await handle.read(buffer, 0, want, total);
+          if (bytesRead === 0) break;
+          chunks.push(buffer.subarray(0, bytesRead));
+          total += bytesRead;
+        }
+        const bytes = Buffer.concat(chunks, total);
+        return decodeWhole(bytes, total >= maxBytes);
+      } catch (error) {
+        if (StoreError.isInstance(error)) throw error;
+        throw fail(`${path} could not be read (${errorCode(error)})`, error);
+      } finally {
+        await handle.close();
+      }
+    },
+    () => {
+      throw fail(`${path} does not exist`);
+    },
+  );
+}
+
+/**
+ * The store's `write`: creates missing parent directories (mode 0700), then writes `text` to the
+ * file at `path` (mode 0600), refusing an existing file unless `overwrite` is set.
+ *
+ * @internal
+ */
+async function writeFile(
+  tree: FileMemoryTree,
+  path: string,
+  text: string,
+  writeOptions: MemoryWriteOptions,
+): Promise<void> {
+  if (path === MEMORY_ROOT) throw fail(`${MEMORY_ROOT} is a directory`);
+  const exclusive = writeOptions.overwrite ? 0 : constants.O_EXCL;
+  await inParent(
+    tree,
+    path,
+    true,
+    async (parent, name) => {
+      const handle = await openFile(tree, parent, name, path, constants.O_WRONLY | constants.O_CREAT | exclusive);
+      try {
+        await handle.truncate(0);
+        await handle.writeFile(text, 'utf8');
+      } catch (error) {
+        throw fail(`${path} could not be written (${errorCode(error)})`, error);
+      } finally {
+        await handle.close();
+      }
+    },
+    () => {
+      throw fail(`${path} could not be created; try again`);
+    },
+  );
+}
+
+/** Deletes everything inside `directory`, each step relative to an open directory. */
+async function emptyDirectory(tree: FileMemoryTree, directory: OpenDirectory, path: string): Promise<void> {
+  const names: string[] = [];
+  try {
+    for await (const child of await opendir(directory.base)) names.push(child.name);
+  } catch (error) {
+    throw fail(`${directory.virtual} could not be listed (${errorCode(error)})`, error);
+  }
+  for (const name of names) await removeIn(tree, directory, name, path);
+}
+
+/** Removes `name` from `parent`: a directory with its contents, anything else by unlinking the name. */
+async function removeIn(tree: FileMemoryTree, parent: OpenDirectory, name: string, path: string): Promise<void> {
+  const target = `${parent.base}/${name}`;
+  const virtual = `${parent.virtual}/${name}`;
+  try {
+    const child = await openChild(tree, parent, name, path).catch((error: unknown) => {
+      // A link or special file inside the tree: the name itself is removed, never what it points to.
+      if (StoreError.isInstance(error) && error.code === 'INPUT_INVALID') return 'file' as const;
+      throw error;
+    });
+    if (child === 'missing') return;
+    if (child === 'file') {
+      await unlink(target);
+      return;
+    }
+    try {
+      await emptyDirectory(tree, child, path);
+    } finally {
+      await child.handle.close();
+    }
+    await rmdir(target);
+  } catch (error) {
+    if (StoreError.isInstance(error)) throw error;
+    if (errorCode(error) === 'ENOENT') return;
+    throw fail(`${virtual} could not be deleted (${errorCode(error)})`, error);
+  }
+}
+
+/**
+ * The store's `delete`: removes the file or directory at `path` (a directory with everything in it),
+ * never following a link inside it.
+ *
+ * @internal
+ */
+async function removeEntry(tree: FileMemoryTree, path: string): Promise<void> {
+  if (path === MEMORY_ROOT) throw fail(`${MEMORY_ROOT} itself cannot be deleted`);
+  await inParent(
+    tree,
+    path,
+    false,
+    async (parent, name) => {
+      if ((await entryIn(parent, name, path)) === undefined) throw fail(`${path} does not exist`);
+      await removeIn(tree, parent, name, path);
+    },
+    () => {
+      throw fail(`${path} does not exist`);
+    },
+  );
+}
+
+/**
+ * The store's `rename`: moves the file or directory at `from` to `to`, both reached relative to
+ * open directories, creating missing parent directories of `to`; refuses an existing `to`.
+ *
+ * @internal
+ */
+async function renameEntry(tree: FileMemoryTree, from: string, to: string): Promise<void> {
+  if (from === MEMORY_ROOT || to === MEMORY_ROOT) throw fail(`${MEMORY_ROOT} itself cannot be renamed`);
+  await inParent(
+    tree,
+    from,
+    false,
+    async (source, fromName) => {
+      if ((await entryIn(source, fromName, from)) === undefined) throw fail(`${from} does not exist`);
+      const target = await walkToParent(tree, to, false);
+      if (target.kind === 'file-ancestor') {
+        throw fail(`cannot move ${from} to ${to}: ${target.ancestor} is a file`);
+      }
+      const opened =
+        target.kind === 'open'
+          ? target
+          : ((await walkToParent(tree, to, true)) as Extract<ParentWalk, { kind: 'open' }>);
+      try {
+        if ((await lstatIn(opened.parent, opened.name, to)) !== undefined) throw fail(`${to} already exists`);
+        await rename(`${source.base}/${fromName}`, `${opened.parent.base}/${opened.name}`);
+      } catch (error) {
+        if (StoreError.isInstance(error)) throw error;
+        throw fail(`${from} could not be renamed to ${to} (${errorCode(error)})`, error);
+      } finally {
+        await opened.parent.handle.close();
+      }
+    },
+    () => {
+      throw fail(`${from} does not exist`);
+    },
+  );
 }

@@ -9,7 +9,12 @@ import { keepsFromItsBranch } from '../session/prepare-entry.js';
 import { SessionIndex } from '../session/session-index.js';
 import { sessionExists, sessionInfoSchema } from '../session/session-info.js';
 import type { SessionInfo } from '../session/session-store.js';
-import type { CompactionEntry, SessionEntry, SessionEntryType } from '../session-entry.js';
+import {
+  type CompactionEntry,
+  SESSION_ENTRY_TYPES,
+  type SessionEntry,
+  type SessionEntryType,
+} from '../session-entry.js';
 import { describeIssues } from '../validation/zod-issues.js';
 
 /**
@@ -458,21 +463,10 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const NEWLINE = 0x0a;
 
-const ENTRY_TYPES: readonly SessionEntryType[] = [
-  'message',
-  'custom_message',
-  'compaction',
-  'branch_summary',
-  'model_change',
-  'thinking_level_change',
-  'label',
-  'session_info',
-  'custom',
-];
 /** The entry types by first byte and length (no two share both), with their bytes. */
 const TYPES_BY_KEY = /* @__PURE__ */ (() =>
-  new Map(ENTRY_TYPES.map((type) => [type.charCodeAt(0) * 64 + type.length, type] as const)))();
-const TYPE_BYTES = /* @__PURE__ */ (() => new Map(ENTRY_TYPES.map((type) => [type, bytesOf(type)] as const)))();
+  new Map(SESSION_ENTRY_TYPES.map((type) => [type.charCodeAt(0) * 64 + type.length, type] as const)))();
+const TYPE_BYTES = /* @__PURE__ */ (() => new Map(SESSION_ENTRY_TYPES.map((type) => [type, bytesOf(type)] as const)))();
 
 /** The entry type spelled by `bytes[start, end)`, or `undefined`. */
 function entryType(bytes: Uint8Array, start: number, end: number): SessionEntryType | undefined {

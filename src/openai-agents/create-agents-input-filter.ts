@@ -159,9 +159,9 @@ function firstKeptItem(history: readonly Message[]): AgentItem | undefined {
  *
  * @example
  * ```ts
- * import { run } from '@openai/agents';
+ * import { type AgentInputItem, run } from '@openai/agents';
  *
- * const session = createAgentsSession({ store, sessionId });
+ * const session = createAgentsSession<AgentInputItem>({ store, sessionId });
  * const callModelInputFilter = createAgentsInputFilter({ model: 'gpt-4o', summarizer, session });
  * await run(agent, 'Fix the failing test', { session, callModelInputFilter });
  * ```

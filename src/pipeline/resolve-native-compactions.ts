@@ -117,7 +117,7 @@ export function nativeCompactionOf(message: Message): NativeCompaction | undefin
  *
  * @example
  * ```ts
- * const history = [nativeSummaryMessage(native), ...history.slice(index)];
+ * const resumed = [nativeSummaryMessage(native), ...history.slice(index)];
  * ```
  */
 export function nativeSummaryMessage(

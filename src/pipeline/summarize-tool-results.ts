@@ -103,7 +103,7 @@ export interface SummarizeToolResultsOptions {
  *
  * @example
  * ```ts
- * const { messages, archived, summary, fallback } = await summarizeToolResults(messages, { summarizer });
+ * const { messages, archived, summary, fallback } = await summarizeToolResults(history, { summarizer });
  * ```
  */
 export interface SummarizeToolResultsResult {

@@ -1,21 +1,10 @@
+import { SESSION_ENTRY_TYPES } from '../session-entry.js';
 import { messageProblem, nativeCompactionProblem } from '../validation/is-well-formed-message.js';
 
 // What is wrong with a value that is not a session entry, written by hand so that a function that
 // walks a host's entries can say it without carrying zod: it refuses exactly what
-// `sessionEntrySchema` refuses (a property test holds the two equal, `test/session/entry-problem.test.ts`),
+// `sessionEntrySchema` refuses (a property test holds the two equal, `test/session/is-stored-entry.test.ts`),
 // and words the first problem as `<field> must be …`. It runs only once `isStoredEntry` has refused.
-
-const TYPES = [
-  'message',
-  'custom_message',
-  'compaction',
-  'branch_summary',
-  'model_change',
-  'thinking_level_change',
-  'label',
-  'session_info',
-  'custom',
-];
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -53,8 +42,8 @@ export function entryProblem(value: unknown): string | undefined {
  */
 export function entryProblems(value: unknown, input = false): string[] {
   if (!isObject(value)) return [' must be an object'];
-  if (!TYPES.includes(value.type as string))
-    return [`.type must be one of ${TYPES.map((type) => `'${type}'`).join(', ')}`];
+  if (!(SESSION_ENTRY_TYPES as readonly string[]).includes(value.type as string))
+    return [`.type must be one of ${SESSION_ENTRY_TYPES.map((type) => `'${type}'`).join(', ')}`];
   const { timestamp, parentId } = value;
   const skip = (field: unknown) => input && field === undefined;
   const problems = [

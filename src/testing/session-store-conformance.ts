@@ -87,8 +87,8 @@ export interface ConformanceAssertion {
 export interface ConformanceRunner {
   /** Groups the suite's tests under one title. */
   describe(name: string, body: () => void): void;
-  /** Registers one async test. */
-  it(name: string, body: () => Promise<void>): void;
+  /** Registers one async test; `timeout` is the test's time limit in milliseconds (Vitest's and Jest's third argument). */
+  it(name: string, body: () => Promise<void>, timeout?: number): void;
   /** Registers what runs after each test (the suite closes and cleans up its stores there). */
   afterEach(body: () => Promise<void>): void;
   /** Starts an assertion on a value; the message names what is checked. */
@@ -123,6 +123,12 @@ export interface DescribeSessionStoreConformanceOptions {
   runner: ConformanceRunner;
   /** Runs after each test, once its stores are closed. @default nothing */
   cleanup?: (store: SessionStore) => void | Promise<void>;
+  /**
+   * Each test's time limit in milliseconds, passed to the runner's `it`. The suite's property
+   * tests and its thousand appends take seconds over a store that rewrites a session per append,
+   * more than a runner's default (Vitest's and Jest's 5 s). @default 60000
+   */
+  timeout?: number;
 }
 
 const user = (text: string): Message => userMessage(text);
@@ -267,7 +273,7 @@ function treeInputs(entries: SessionEntry[]): SessionEntryInput[] {
  * reopened, durability. A store that passes it works with every session function and the manager.
  * It uses `fast-check`, an optional peer dependency of ctxkit that this entry needs.
  *
- * @param options - The store's name and factory, the test runner and a cleanup.
+ * @param options - The store's name and factory, the test runner, a cleanup and each test's time limit.
  *
  * @example
  * ```ts
@@ -289,8 +295,11 @@ export function describeSessionStoreConformance(options: DescribeSessionStoreCon
   if (typeof options.create !== 'function')
     throw invalidArgument(where, 'options.create', 'a function', options.create);
   assertObjectArgument(options.runner, where, 'options.runner', 'an object ({ describe, it, afterEach, expect })');
-  const { name, create, runner, cleanup } = options;
-  const { describe, it, afterEach, expect } = runner;
+  const { name, create, runner, cleanup, timeout = 60_000 } = options;
+  if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0)
+    throw invalidArgument(where, 'options.timeout', 'a number of milliseconds greater than 0', timeout);
+  const { describe, afterEach, expect } = runner;
+  const it = (title: string, body: () => Promise<void>) => runner.it(title, body, timeout);
   const factory = async (): Promise<SessionStoreHarness> => {
     const made = await create();
     if (isHarness(made)) return made;
@@ -324,6 +333,22 @@ export function describeSessionStoreConformance(options: DescribeSessionStoreCon
       expect(await store.getLeaf('first')).toBeNull();
       expect(await store.getEntries('first')).toEqual([]);
       expect(await store.getBranch('first')).toEqual([]);
+    });
+
+    it('lists sessions oldest first (by createdAt, then id)', async () => {
+      const { store } = await open();
+      const made = [await store.createSession({ id: 'm' }), await store.createSession({ id: 'b' })];
+      // A later clock tick for the last one, whose id sorts first: newest first or by id alone fails.
+      const tick = Date.now();
+      while (Date.now() <= tick) await new Promise((resolve) => setTimeout(resolve, 1));
+      made.push(await store.createSession({ id: 'a' }));
+      const oldestFirst = made
+        .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1))
+        .map((info) => info.id);
+      expect(
+        (await store.listSessions()).map((info) => info.id),
+        'listSessions order',
+      ).toEqual(oldestFirst);
     });
 
     it('rejects a taken or invalid session id', async () => {

@@ -16,9 +16,8 @@ const SPILLED_CHARACTERS = /\bhad [\d,]+ lines?, ([\d,]+) characters?\b/;
 /**
  * Recall anchors a checkpoint carries at most, the newest kept: they are pinned last and dropped
  * first anyway, and this keeps the anchors riding on a summary message bounded in a long session.
- * @internal
  */
-export const MAX_RECALL_ANCHORS = 64;
+const MAX_RECALL_ANCHORS = 64;
 
 /** What the call was: its tool and command, else the files or address it names (`read build.log`). */
 function whatOf(result: ToolResultMessage, call: ToolCall | undefined): string {
