@@ -32,7 +32,7 @@ function expectSessionInvariants(result: Awaited<ReturnType<typeof runDomainSess
 /** What the last request sends the model (checkpoint and kept tail), as one text. */
 const sentText = (result: Awaited<ReturnType<typeof runDomainSession>>) => JSON.stringify(result.requests.at(-1));
 
-describe('customer support: order numbers, emails, a tracking number and the customer\'s wishes', () => {
+describe("customer support: order numbers, emails, a tracking number and the customer's wishes", () => {
   const turns: DomainTurn[] = [
     {
       user: `Hi, my order #A-10293 has not arrived. My email is jane.doe@example.com.${detail(400)}`,
@@ -74,11 +74,17 @@ describe('customer support: order numbers, emails, a tracking number and the cus
 });
 
 describe('data analysis: tables and numbers', () => {
-  const table = ['| region | Q1 | Q2 |', '|---|---|---|', '| EMEA | 1,204,330 | 1,398,112 |', '| APAC | 884,020 | 912,455 |'].join(
-    '\n',
-  );
+  const table = [
+    '| region | Q1 | Q2 |',
+    '|---|---|---|',
+    '| EMEA | 1,204,330 | 1,398,112 |',
+    '| APAC | 884,020 | 912,455 |',
+  ].join('\n');
   const turns: DomainTurn[] = [
-    { user: `Here is the sales table:\n${table}\n${detail(400)}`, answer: `EMEA grew 16.1% from Q1 to Q2.${detail(300)}` },
+    {
+      user: `Here is the sales table:\n${table}\n${detail(400)}`,
+      answer: `EMEA grew 16.1% from Q1 to Q2.${detail(300)}`,
+    },
     {
       user: `Compute the churn rate: 342 churned of 12,880 customers.${detail(400)}`,
       tools: [
@@ -102,7 +108,8 @@ describe('data analysis: tables and numbers', () => {
     const result = await runDomainSession(turns);
     expectSessionInvariants(result, turns);
     const sent = sentText(result);
-    for (const fact of ['1,398,112', '12,880', '2.66%', '95% confidence interval', '9001-9050']) expect(sent).toContain(fact);
+    for (const fact of ['1,398,112', '12,880', '2.66%', '95% confidence interval', '9001-9050'])
+      expect(sent).toContain(fact);
   });
 });
 
@@ -213,6 +220,7 @@ describe('many scripts: CJK, Arabic, Hindi, emoji, mixed', () => {
     const result = await runDomainSession(turns);
     expectSessionInvariants(result, turns);
     const sent = sentText(result);
-    for (const fact of ['CN-88231', 'AR-4410', 'omar@example.ae', 'HI-7781', '不要打电话给我']) expect(sent).toContain(fact);
+    for (const fact of ['CN-88231', 'AR-4410', 'omar@example.ae', 'HI-7781', '不要打电话给我'])
+      expect(sent).toContain(fact);
   });
 });

@@ -118,7 +118,9 @@ export async function runDomainSession(
     history = [...step.history];
     await append(step.result);
   }
-  const stored = (await store.getBranch(sessionId)).flatMap((entry) => (entry.type === 'message' ? [entry.message] : []));
+  const stored = (await store.getBranch(sessionId)).flatMap((entry) =>
+    entry.type === 'message' ? [entry.message] : [],
+  );
   const checkpoints = events.flatMap((event) =>
     event.type === 'compaction-end' && event.summary !== undefined ? [event.summary] : [],
   );
@@ -130,4 +132,5 @@ export async function runDomainSession(
 }
 
 /** A sentence repeated to pad a message to about `tokens` tokens, as a long real message would be. */
-export const padding = (sentence: string, tokens: number) => ` ${sentence}`.repeat(Math.ceil((tokens * 4) / (sentence.length + 1)));
+export const padding = (sentence: string, tokens: number) =>
+  ` ${sentence}`.repeat(Math.ceil((tokens * 4) / (sentence.length + 1)));
