@@ -23,7 +23,9 @@ function expectSessionInvariants(result: Awaited<ReturnType<typeof runDomainSess
   expect(compactions.length).toBeLessThan(turns.length);
   // The user's latest request is sent verbatim as the last user message of the last request.
   const last = result.requests.at(-1)!;
-  const lastUser = [...last].reverse().find((message: Message) => message.role === 'user' && message.meta?.kind === undefined);
+  const lastUser = [...last]
+    .reverse()
+    .find((message: Message) => message.role === 'user' && message.meta?.kind === undefined);
   expect(lastUser?.content).toEqual(turns.at(-1)!.user);
   // The first turn was compacted: it is no longer sent verbatim.
   expect(JSON.stringify(last)).not.toContain(JSON.stringify(turns[0]!.user).slice(1, -1));
