@@ -13,7 +13,7 @@ import {
   splitByTokenBudget,
 } from 'ctxkit';
 import { toAnthropic } from 'ctxkit/anthropic';
-import { toOpenAIChat } from 'ctxkit/openai';
+import { fromOpenAIChat, toOpenAIChat } from 'ctxkit/openai';
 import { checkSplitKeepsToolPairs, checkToolPairing } from 'ctxkit/testing';
 import { describe, expect, it } from 'vitest';
 
@@ -126,6 +126,21 @@ describe('duplicate tool-call ids', () => {
       'A(c1)',
       'R(c1:one)',
     ]);
+  });
+});
+
+describe('a system message in the middle of the conversation', () => {
+  it('stays in its place through prepareModelMessages and goes back out as a system message', () => {
+    const chat = [
+      { role: 'system' as const, content: 'Be brief.' },
+      { role: 'user' as const, content: 'hi' },
+      { role: 'assistant' as const, content: 'hello' },
+      { role: 'system' as const, content: 'From now on, answer in French.' },
+      { role: 'user' as const, content: 'bye' },
+    ];
+    const { systemPrompt, messages } = fromOpenAIChat(chat);
+    expect(systemPrompt).toBe('Be brief.');
+    expect(toOpenAIChat({ systemPrompt, messages: prepareModelMessages(messages) }).messages).toEqual(chat);
   });
 });
 
