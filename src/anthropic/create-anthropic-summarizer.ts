@@ -66,7 +66,7 @@ export interface AnthropicSummaryRequest {
 export interface AnthropicToolParam {
   name: string;
   description?: string;
-  input_schema: { type: 'object'; properties?: unknown; required?: string[]; [key: string]: unknown };
+  input_schema: { type: 'object'; properties?: unknown; required?: string[] | null; [key: string]: unknown };
   cache_control?: AnthropicCacheControl | null;
 }
 

@@ -43,7 +43,15 @@ export interface AnthropicCompactionOptions {
  */
 export function anthropicCompactionParams(options: AnthropicCompactionOptions): {
   betas: string[];
-  context_management: { edits: Record<string, unknown>[] };
+  // Spelled out (not `Record<string, unknown>`) so the result spreads into the SDK's typed beta params.
+  context_management: {
+    edits: {
+      type: 'compact_20260112';
+      trigger: { type: 'input_tokens'; value: number };
+      instructions?: string;
+      pause_after_compaction?: boolean;
+    }[];
+  };
 } {
   const threshold = options?.threshold;
   if (!Number.isSafeInteger(threshold) || threshold < 50_000) {

@@ -1,4 +1,5 @@
 import { ContextError } from '../errors.js';
+import { mixHash } from '../internal/mix-hash.js';
 import type { WireObject } from '../internal/wire-object.js';
 import type { ImageContent, Message, ProviderData, TextContent, ThinkingContent, ToolCall } from '../types.js';
 import { assertMessage as assertWellFormed } from '../validation/assert-messages.js';
@@ -372,7 +373,24 @@ function writeThinking(part: ThinkingContent, warn: Warn): WireObject | undefine
 }
 
 function writeToolCall(part: ToolCall): WireObject {
-  return { type: 'tool_use', id: part.id, name: part.name, input: part.arguments, ...extras(part) };
+  return { type: 'tool_use', id: anthropicToolId(part.id), name: part.name, input: part.arguments, ...extras(part) };
+}
+
+/** The ids the API accepts for a `tool_use` block (and so for the `tool_result` that answers it). */
+const ANTHROPIC_TOOL_ID = /^[a-zA-Z0-9_-]+$/;
+
+/**
+ * A tool-call id as the API accepts it: as it is when it is one already (Anthropic's own, and most
+ * hosts'), else its other characters replaced by `_` and a hash of the whole id appended, so ids
+ * that differ stay apart and a call and its result get the same id on every conversion. The ids
+ * this catches come from other providers or hosts, and from `prepareModelMessages`, which sends a
+ * reused id as `call_0#2`: Anthropic refuses such a request with a 400.
+ */
+function anthropicToolId(id: string): string {
+  if (ANTHROPIC_TOOL_ID.test(id)) return id;
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < id.length; index++) hash = Math.imul(hash ^ id.charCodeAt(index), 0x01000193);
+  return `${id.replace(/[^a-zA-Z0-9_-]/g, '_')}-${mixHash(hash >>> 0).toString(36)}`;
 }
 
 /** A part of an assistant message as its block; nothing (with a warning) for what the API rejects. @internal */
@@ -411,7 +429,7 @@ function writeToolResult(message: Extract<Message, { role: 'toolResult' }>, warn
   const fields = data?.['fields'];
   return {
     type: 'tool_result',
-    tool_use_id: message.toolCallId,
+    tool_use_id: anthropicToolId(message.toolCallId),
     ...content,
     ...(message.isError === undefined ? {} : { is_error: message.isError }),
     ...(typeof fields === 'object' && fields !== null ? (fields as WireObject) : {}),

@@ -6,6 +6,9 @@ import {
   type AnthropicMessageParam,
   type AnthropicResponse,
   type AnthropicSystemParam,
+  type AnthropicToolParam,
+  anthropicCompactionParams,
+  createAnthropicSummarizer,
   fromAnthropic,
   fromAnthropicMessage,
   toAnthropic,
@@ -76,5 +79,33 @@ describe('structural compatibility with @anthropic-ai/sdk', () => {
       },
     };
     expect(fromAnthropicMessage(response).usage).toEqual({ input: 10, output: 2, total: 12 });
+  });
+});
+
+describe('the SDK-typed values the README passes to ctxkit/anthropic', () => {
+  it("the SDK's own Tool[] (what messages.create takes) is accepted as reuseConversation.tools", () => {
+    // The SDK types `input_schema.required` as `string[] | null`; a host passes the same array to both.
+    expectTypeOf<Anthropic.Tool>().toExtend<AnthropicToolParam>();
+    expectTypeOf<AnthropicV112.Tool>().toExtend<AnthropicToolParam>();
+    const tools: Anthropic.Tool[] = [
+      { name: 'read', input_schema: { type: 'object', properties: { path: { type: 'string' } }, required: null } },
+    ];
+    const client = { messages: { create: async () => ({}) } } as unknown as Anthropic;
+    const summarizer = createAnthropicSummarizer({ client, model: 'claude-sonnet-4-5', reuseConversation: { tools } });
+    expect(typeof summarizer.summarize).toBe('function');
+  });
+
+  it("anthropicCompactionParams spreads into the SDK's beta messages.create without a cast", () => {
+    type BetaParams = Anthropic.Beta.Messages.MessageCreateParamsNonStreaming;
+    expectTypeOf<ReturnType<typeof anthropicCompactionParams>['context_management']>().toExtend<
+      NonNullable<BetaParams['context_management']>
+    >();
+    const request: BetaParams = {
+      model: 'claude-sonnet-4-6',
+      max_tokens: 1024,
+      messages: [{ role: 'user', content: 'hi' }],
+      ...anthropicCompactionParams({ threshold: 150_000 }),
+    };
+    expect(request.context_management?.edits?.[0]).toMatchObject({ type: 'compact_20260112' });
   });
 });
