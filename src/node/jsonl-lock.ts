@@ -10,7 +10,8 @@
  *   by a process that started at another time (a restarted container reusing the dead writer's
  *   pid), is dead and taken over at once. A holder that cannot be checked (another host or
  *   container, no `/proc`) keeps its lock alive with a heartbeat, the lock's mtime refreshed every
- *   second while held, and is taken over once the heartbeat is {@link LOCK_STALE_MS} old.
+ *   tenth of `staleMs` (a second by default) while held, and is taken over once the heartbeat is
+ *   `staleMs` old (10 s by default).
  * - **One remover at a time.** A stale lock is removed under a second lock
  *   (`<file>.lock.takeover`, taken the same way), after reading it again: two writers that both
  *   found it stale cannot remove each other's fresh lock.
@@ -24,19 +25,27 @@ import { basename, dirname, join } from 'node:path';
 import { StoreError } from '../errors.js';
 import { errorCode, storeFailed } from './jsonl-file.js';
 
-/** How long an append waits for another writer's lock before giving up. */
-const LOCK_WAIT_MS = 2000;
-
-/** How often a held lock's mtime is refreshed. */
-const HEARTBEAT_MS = 1000;
-
 /**
- * How old the heartbeat of a lock whose owner cannot be checked (another host or container, or a
- * platform without `/proc`) must be before the lock is taken over: ten missed heartbeats.
+ * How long to wait and when to take over, for one store's locks.
  *
  * @internal
  */
-export const LOCK_STALE_MS = 10_000;
+export interface LockTiming {
+  /** How long an append waits for another live writer's lock before it is refused. */
+  waitMs: number;
+  /**
+   * How old the heartbeat of a lock whose owner cannot be checked (another host or container, or a
+   * platform without `/proc`) must be before the lock is taken over: ten missed heartbeats, as a
+   * held lock's mtime is refreshed every tenth of it.
+   */
+  staleMs: number;
+}
+
+/** The default {@link LockTiming}: a 2 s wait, a 10 s stale heartbeat (refreshed every second). @internal */
+export const DEFAULT_LOCK_TIMING: Readonly<LockTiming> = Object.freeze({ waitMs: 2000, staleMs: 10_000 });
+
+/** The default stale heartbeat age, {@link DEFAULT_LOCK_TIMING}'s `staleMs`. @internal */
+export const LOCK_STALE_MS = DEFAULT_LOCK_TIMING.staleMs;
 
 /** Who holds a lock: the process, and where its pid means something. */
 interface LockOwner {
@@ -106,7 +115,7 @@ function parseOwner(text: string): Partial<LockOwner> | undefined {
 
 /**
  * What can be said of a lock's owner from here: `dead` (taken over at once), `alive` (never taken
- * over), or `unknown` (taken over when its heartbeat is {@link LOCK_STALE_MS} old).
+ * over), or `unknown` (taken over when its heartbeat is `staleMs` old).
  */
 function ownerState(holder: Partial<LockOwner> | undefined): 'dead' | 'alive' | 'unknown' {
   if (holder === undefined || typeof holder.pid !== 'number' || !Number.isInteger(holder.pid) || holder.pid <= 0) {
@@ -151,9 +160,9 @@ async function inspect(file: string): Promise<SeenLock | undefined> {
 }
 
 /** Whether a lock may be taken over: its owner is dead, or cannot be checked and its heartbeat stopped. */
-function isStale(seen: SeenLock, now: number): boolean {
+function isStale(seen: SeenLock, now: number, staleMs: number): boolean {
   const state = ownerState(seen.holder);
-  return state === 'dead' || (state === 'unknown' && now - seen.mtimeMs > LOCK_STALE_MS);
+  return state === 'dead' || (state === 'unknown' && now - seen.mtimeMs > staleMs);
 }
 
 /**
@@ -181,16 +190,16 @@ async function removeIfUnchanged(file: string, text: string): Promise<void> {
 /**
  * Claim files of writers killed between writing their claim and removing it: removed while a
  * stale lock is taken over, when their owner is dead (or cannot be checked and the claim is older
- * than {@link LOCK_STALE_MS}).
+ * than `staleMs`).
  */
-async function sweepClaims(lockFile: string, now: number): Promise<void> {
+async function sweepClaims(lockFile: string, now: number, staleMs: number): Promise<void> {
   const directory = dirname(lockFile);
   const prefix = `${basename(lockFile)}.`;
   const names = await readdir(directory).catch(() => [] as string[]);
   for (const name of names) {
     if (!name.startsWith(prefix) || !name.endsWith('.claim')) continue;
     const claim = await inspect(join(directory, name)).catch(() => undefined);
-    if (claim !== undefined && isStale(claim, now)) await removeIfUnchanged(join(directory, name), claim.text);
+    if (claim !== undefined && isStale(claim, now, staleMs)) await removeIfUnchanged(join(directory, name), claim.text);
   }
 }
 
@@ -198,19 +207,30 @@ async function sweepClaims(lockFile: string, now: number): Promise<void> {
  * Removes the stale lock `seen`, under the takeover lock so that no two writers remove locks at
  * once: the lock is read again there, and removed only if it is still the one judged stale.
  */
-async function takeOver(lockFile: string, seen: SeenLock, ownerText: string, token: string): Promise<void> {
+async function takeOver(
+  lockFile: string,
+  seen: SeenLock,
+  ownerText: string,
+  token: string,
+  staleMs: number,
+): Promise<void> {
   const guard = `${lockFile}.takeover`;
   if (!(await createWithOwner(guard, `${guard}.${token}.claim`, ownerText))) {
     // Another writer is taking over (a few milliseconds), or died doing it.
     const other = await inspect(guard);
-    if (other !== undefined && isStale(other, Date.now())) await removeIfUnchanged(guard, other.text);
+    if (other !== undefined && isStale(other, Date.now(), staleMs)) await removeIfUnchanged(guard, other.text);
     return;
   }
   try {
     const again = await inspect(lockFile);
-    if (again !== undefined && again.ino === seen.ino && again.text === seen.text && isStale(again, Date.now())) {
+    if (
+      again !== undefined &&
+      again.ino === seen.ino &&
+      again.text === seen.text &&
+      isStale(again, Date.now(), staleMs)
+    ) {
       await unlink(lockFile).catch(() => undefined);
-      await sweepClaims(lockFile, Date.now());
+      await sweepClaims(lockFile, Date.now(), staleMs);
     }
   } finally {
     await removeIfUnchanged(guard, ownerText);
@@ -224,8 +244,8 @@ function sleep(milliseconds: number): Promise<void> {
 /**
  * Takes a session's lock file (`<file>.lock`), waiting for another writer's append to finish, and
  * returns its release. A lock whose owner is dead is taken over at once; one whose owner cannot be
- * checked, once its heartbeat is {@link LOCK_STALE_MS} old; one held for over 2 s otherwise is
- * refused with a `StoreError` naming its owner.
+ * checked, once its heartbeat is `timing.staleMs` old; one held for over `timing.waitMs` otherwise
+ * is refused with a `StoreError` naming its owner.
  *
  * @internal
  */
@@ -234,35 +254,38 @@ export async function lockSession(
   sessionFile: string,
   token: string,
   since: number,
+  timing: LockTiming = DEFAULT_LOCK_TIMING,
 ): Promise<() => Promise<void>> {
   const file = `${sessionFile}.lock`;
   const owner: LockOwner = { ...ownIdentity(), token, since };
   const text = JSON.stringify(owner);
   const claim = `${file}.${token}.claim`;
-  const deadline = Date.now() + LOCK_WAIT_MS;
+  const deadline = Date.now() + timing.waitMs;
   for (let attempt = 0; ; attempt++) {
     // Looked at first, so that a writer waiting for the lock writes no claim (which a kill would leave behind).
     const seen = await inspect(file);
     if (seen === undefined) {
-      if (await createWithOwner(file, claim, text)) return holdLock(file, text);
+      // Timers take at most 2^31 - 1 ms (a longer one fires at once).
+      if (await createWithOwner(file, claim, text))
+        return holdLock(file, text, Math.min(timing.staleMs / 10, 2 ** 31 - 1));
       continue;
     }
     const now = Date.now();
-    if (isStale(seen, now)) {
-      await takeOver(file, seen, text, token);
+    if (isStale(seen, now, timing.staleMs)) {
+      await takeOver(file, seen, text, token, timing.staleMs);
       continue;
     }
-    if (now >= deadline) throw refusal(sessionId, file, seen, now);
+    if (now >= deadline) throw refusal(sessionId, file, seen, now, timing);
     await sleep(Math.min(50, 2 + attempt * 2));
   }
 }
 
 /** Keeps a taken lock's heartbeat until it is released; the release removes the lock if it is still this writer's. */
-function holdLock(file: string, text: string): () => Promise<void> {
+function holdLock(file: string, text: string, heartbeatMs: number): () => Promise<void> {
   const heartbeat = setInterval(() => {
     const now = new Date();
     utimes(file, now, now).catch(() => undefined);
-  }, HEARTBEAT_MS);
+  }, heartbeatMs);
   heartbeat.unref?.();
   return async () => {
     clearInterval(heartbeat);
@@ -270,7 +293,7 @@ function holdLock(file: string, text: string): () => Promise<void> {
   };
 }
 
-function refusal(sessionId: string, file: string, seen: SeenLock, now: number): StoreError {
+function refusal(sessionId: string, file: string, seen: SeenLock, now: number, timing: LockTiming): StoreError {
   const { holder } = seen;
   const who =
     holder === undefined || typeof holder.pid !== 'number'
@@ -281,12 +304,12 @@ function refusal(sessionId: string, file: string, seen: SeenLock, now: number): 
   const after =
     state === 'alive'
       ? 'That process is running: one writer per session.'
-      : `If that process is gone, the lock is taken over once its heartbeat is ${LOCK_STALE_MS / 1000} s old ` +
-        `(in ${Math.max(0, Math.ceil((seen.mtimeMs + LOCK_STALE_MS - now) / 1000))} s); retry then, or delete the lock file.`;
+      : `If that process is gone, the lock is taken over once its heartbeat is ${timing.staleMs / 1000} s old ` +
+        `(in ${Math.max(0, Math.ceil((seen.mtimeMs + timing.staleMs - now) / 1000))} s); retry then, or delete the lock file.`;
   return new StoreError({
     message:
       `Session "${sessionId}" is being written by ${who}: its lock file ${file} was held for over ` +
-      `${LOCK_WAIT_MS} ms. ${after}`,
+      `${timing.waitMs} ms. ${after}`,
     code: 'STORE_FAILED',
   });
 }

@@ -27,7 +27,7 @@ import {
   readSessionFile,
   storeFailed,
 } from './jsonl-file.js';
-import { lockSession } from './jsonl-lock.js';
+import { DEFAULT_LOCK_TIMING, type LockTiming, lockSession } from './jsonl-lock.js';
 
 /**
  * A {@link SessionStore} that keeps one append-only JSONL file per session in `directory`
@@ -51,14 +51,14 @@ import { lockSession } from './jsonl-lock.js';
  *   names the process exactly (pid, host, and on Linux boot id, pid namespace and start time): a
  *   lock whose owner is gone, or whose pid now names a process started at another time, is taken
  *   over at once; one whose owner cannot be checked (another host or container) once its heartbeat
- *   (the mtime, refreshed every second while held) is 10 s old. A lock held by a live writer for
- *   over 2 s is refused, naming its owner.
+ *   (the mtime, refreshed every tenth of `lockStaleMs` while held) is `lockStaleMs` (10 s) old. A
+ *   lock held by a live writer for over `lockWaitMs` (2 s) is refused, naming its owner.
  * - An append that would grow the file past `maxSessionBytes` is refused before anything is written.
  * - A session is read once and then served from memory (and read again after a refused append):
  *   indexed by its lines' first fields when first read for a branch or the leaf, parsed in full
  *   when first read by `getEntries` or `getMessages`, which need every entry anyway.
  *
- * @param options - The directory, a warning callback, the clock and the size cap.
+ * @param options - The directory, a warning callback, the clock, the size cap and the lock's timing.
  * @returns The store.
  *
  * @example
@@ -71,7 +71,7 @@ import { lockSession } from './jsonl-lock.js';
  * ```
  */
 export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSessionStore {
-  const { directory, now, maxSessionBytes } = resolveJsonlOptions(options);
+  const { directory, now, maxSessionBytes, lockTiming } = resolveJsonlOptions(options);
   /** Tells this store's lock files from another store object's in the same process. */
   const token = crypto.randomUUID();
   const loaded = new Map<string, Promise<LoadedSession>>();
@@ -143,7 +143,7 @@ export function createJsonlStore(options: CreateJsonlStoreOptions): JsonlSession
         sessionId,
         file: fileOf(sessionId),
         maxSessionBytes,
-        lock: () => lockSession(sessionId, fileOf(sessionId), token, now()),
+        lock: () => lockSession(sessionId, fileOf(sessionId), token, now(), lockTiming),
         forget: () => loaded.delete(sessionId),
         // Read again, in full when its leaf's line is damaged: the conflict names the current leaf.
         reload: () =>
@@ -297,6 +297,22 @@ export interface CreateJsonlStoreOptions {
    * @default 268435456 (256 MiB)
    */
   maxSessionBytes?: number;
+  /**
+   * How long, in milliseconds, an append waits for another live writer's lock before it is refused
+   * with a `StoreError` naming that writer. Raise it where appends queue up behind each other (many
+   * processes on one session, a slow disk); lower it to fail fast. 0 refuses at once.
+   * @default 2000
+   */
+  lockWaitMs?: number;
+  /**
+   * How old, in milliseconds, the heartbeat of a lock whose owner cannot be checked (another host
+   * or container, a platform without `/proc`) must be before the lock is taken over. A held lock's
+   * heartbeat is refreshed every tenth of it, so a writer stalled for longer than this between
+   * taking the lock and writing could be taken over: keep it well above the longest stall, and the
+   * hosts' clocks well within it.
+   * @default 10000
+   */
+  lockStaleMs?: number;
 }
 
 /** The default {@link CreateJsonlStoreOptions.maxSessionBytes}: 256 MiB. @internal */
@@ -320,6 +336,8 @@ export interface JsonlSessionStore extends SessionStore {
 
 const DIRECTORY = 'must be the directory of the session files, e.g. createJsonlStore({ directory: ".sessions" })';
 const MAX_SESSION_BYTES = `must be a whole number of bytes ≥ 1 (default ${DEFAULT_MAX_SESSION_BYTES})`;
+const LOCK_WAIT = `must be a whole number of milliseconds ≥ 0 (default ${DEFAULT_LOCK_TIMING.waitMs})`;
+const LOCK_STALE = `must be a whole number of milliseconds ≥ 100, its heartbeat every tenth of it (default ${DEFAULT_LOCK_TIMING.staleMs})`;
 
 const optionsSchema = /* @__PURE__ */ (() =>
   v.strictObject(
@@ -338,6 +356,8 @@ const optionsSchema = /* @__PURE__ */ (() =>
         .int(MAX_SESSION_BYTES)
         .min(1, MAX_SESSION_BYTES)
         .optional(),
+      lockWaitMs: v.number({ error: LOCK_WAIT }).int(LOCK_WAIT).min(0, LOCK_WAIT).optional(),
+      lockStaleMs: v.number({ error: LOCK_STALE }).int(LOCK_STALE).min(100, LOCK_STALE).optional(),
     },
     { error: 'must be an object: createJsonlStore({ directory: ".sessions" })' },
   ))();
@@ -351,12 +371,17 @@ function resolveJsonlOptions(options: CreateJsonlStoreOptions): {
   directory: string;
   now: () => number;
   maxSessionBytes: number;
+  lockTiming: LockTiming;
 } {
   const parsed = parseOptions('createJsonlStore', optionsSchema, options);
   return {
     directory: parsed.directory,
     now: parsed.now ?? Date.now,
     maxSessionBytes: parsed.maxSessionBytes ?? DEFAULT_MAX_SESSION_BYTES,
+    lockTiming: {
+      waitMs: parsed.lockWaitMs ?? DEFAULT_LOCK_TIMING.waitMs,
+      staleMs: parsed.lockStaleMs ?? DEFAULT_LOCK_TIMING.staleMs,
+    },
   };
 }
 

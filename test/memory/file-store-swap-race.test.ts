@@ -15,15 +15,18 @@ import { createFileMemoryStore } from '../../src/node/index.js';
 /** The directories the swapper swaps, relative to the root ('' is the root itself). */
 const SWAPPED = ['', 'a', 'a/b', 'c'];
 
-/** Runs in a child process: swaps each directory for a link to its canary twin, then back, until the deadline. */
+/**
+ * Runs in a child process: swaps each directory for a link to its canary twin, then back, until the
+ * stop file exists (or the deadline passes).
+ */
 const SWAPPER = `
 const fs = require('node:fs');
 const path = require('node:path');
-const [root, canary, milliseconds] = process.argv.slice(1);
+const [root, canary, milliseconds, stop] = process.argv.slice(1);
 const dirs = ${JSON.stringify(SWAPPED)};
 const deadline = Date.now() + Number(milliseconds);
 let swaps = 0;
-while (Date.now() < deadline) {
+while (Date.now() < deadline && !fs.existsSync(stop)) {
   for (const dir of dirs) {
     const target = path.join(root, dir);
     const aside = path.join(path.dirname(target), '.' + path.basename(target) + '-aside');
@@ -95,8 +98,11 @@ describe.skipIf(!linux)('file memory store under a concurrent symlink swapper', 
       await plant(canary, 'CANARY');
       const canaryBefore = await snapshot(canary);
       const memory = createMemoryTool({ store: createFileMemoryStore({ directory: root }) });
-      const milliseconds = 2000;
-      const swapper = spawn(process.execPath, ['-e', SWAPPER, root, canary, String(milliseconds)]);
+      // The race runs until it has shown both outcomes over enough commands (at least 0.4 s), at
+      // most 10 s on a starved machine: a fixed 2 s window spent most of it after that.
+      const [least, most] = [400, 10_000];
+      const stop = join(base, 'stop');
+      const swapper = spawn(process.execPath, ['-e', SWAPPER, root, canary, String(most + 5_000), stop]);
       let swapOutput = '';
       swapper.stdout.on('data', (chunk: Buffer) => {
         swapOutput += chunk.toString();
@@ -107,8 +113,9 @@ describe.skipIf(!linux)('file memory store under a concurrent symlink swapper', 
       let refused = 0;
       let succeeded = 0;
       const results: string[] = [];
-      const deadline = Date.now() + milliseconds;
-      for (let round = 0; Date.now() < deadline; round++) {
+      const started = Date.now();
+      const enough = () => Date.now() - started >= least && commands >= 100 && refused > 0 && succeeded > 0;
+      for (let round = 0; !enough() && Date.now() - started < most; round++) {
         for (const dir of dirs) {
           const calls: unknown[] = [
             { command: 'view', path: dir },
@@ -135,7 +142,9 @@ describe.skipIf(!linux)('file memory store under a concurrent symlink swapper', 
           }
         }
       }
+      await writeFile(stop, '');
       await finished;
+      await rm(stop);
       await restore(root);
       const swaps = Number(swapOutput);
       // The race really ran: the swapper swapped often, and commands both failed and succeeded

@@ -3,6 +3,7 @@
  * file cap, directories count against their own cap and are pruned when emptied, and every count or
  * listing stops at its cap.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,8 +61,15 @@ describe('memory caps on a planted directory', () => {
   });
   afterEach(() => rm(base, { recursive: true, force: true }));
 
-  it('views a 140 MB file of newlines by reading only the file cap, and says what was cut', async () => {
-    await writeFile(join(root, 'huge.md'), Buffer.alloc(140 * 1024 * 1024, '\n'));
+  /** Plants empty files `f0.md`… and directories `d0`… in the root (synchronously: thousands of them, the setup only). */
+  function plant(files: number, directories: number): void {
+    for (let index = 0; index < files; index++) writeFileSync(join(root, `f${index}.md`), '');
+    for (let index = 0; index < directories; index++) mkdirSync(join(root, `d${index}`));
+  }
+
+  // 16 MB, 160 times the cap: reading it whole (as a 140 MB file once showed) would pass the meter's bound.
+  it('views a 16 MB file of newlines by reading only the file cap, and says what was cut', async () => {
+    await writeFile(join(root, 'huge.md'), Buffer.alloc(16 * 1024 * 1024, '\n'));
     const { store, meter } = metered(createFileMemoryStore({ directory: root }));
     const memory = createMemoryTool({ store });
     const result = await memory.execute({ command: 'view', path: '/memories/huge.md' });
@@ -80,8 +88,7 @@ describe('memory caps on a planted directory', () => {
   it.each(['file', 'directory'] as const)(
     'stops counting and listing at the caps however many entries were planted (%s entries listed first)',
     async (first) => {
-      for (let index = 0; index < 1000; index++) await writeFile(join(root, `f${index}.md`), '');
-      for (let index = 0; index < 1000; index++) await mkdir(join(root, `d${index}`));
+      plant(1000, 1000);
       const { store, meter } = metered(listedFirst(createFileMemoryStore({ directory: root }), first));
       const memory = createMemoryTool({ store, maxFiles: 100, maxDirectories: 100 });
       const view = await memory.execute({ command: 'view', path: '/memories' });
@@ -101,8 +108,7 @@ describe('memory caps on a planted directory', () => {
   it.each(['file', 'directory'] as const)(
     'counts the files past a full cap of directories (%s entries listed first)',
     async (first) => {
-      for (let index = 0; index < 1000; index++) await writeFile(join(root, `f${index}.md`), '');
-      for (let index = 0; index < 100; index++) await mkdir(join(root, `d${index}`));
+      plant(1000, 100);
       await writeFile(join(root, 'd0', 'inner.md'), '');
       const { store, meter } = metered(listedFirst(createFileMemoryStore({ directory: root }), first));
       const memory = createMemoryTool({ store, maxFiles: 100, maxDirectories: 100 });

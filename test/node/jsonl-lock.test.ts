@@ -11,6 +11,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createJsonlStore } from '../../src/node/index.js';
 import { LOCK_STALE_MS, lockSession } from '../../src/node/jsonl-lock.js';
 
+/**
+ * Short lock timing for the tests that wait it out (the store's options; the defaults, a 2 s wait
+ * and a 10 s heartbeat, are kept by the JSONL store's own lock test and the empty-lock case here).
+ */
+const SHORT = { lockWaitMs: 150, lockStaleMs: 1_000 } as const;
+
 const linux = existsSync('/proc/self/stat') && existsSync('/proc/sys/kernel/random/boot_id');
 const say = (text: string) => ({ type: 'message' as const, message: { role: 'user' as const, content: text } });
 
@@ -43,8 +49,8 @@ describe('JSONL session lock', () => {
   });
   afterEach(() => rm(directory, { recursive: true, force: true }));
 
-  async function session() {
-    const store = createJsonlStore({ directory });
+  async function session(timing: { lockWaitMs?: number; lockStaleMs?: number } = {}) {
+    const store = createJsonlStore({ directory, ...timing });
     await store.createSession({ id: 's' });
     return store;
   }
@@ -63,14 +69,16 @@ describe('JSONL session lock', () => {
   it.runIf(linux)(
     'never takes over the lock of a live writer in this pid namespace, however old its heartbeat',
     async () => {
-      const store = await session();
+      const store = await session(SHORT);
       const child = spawn('sleep', ['30']);
       try {
         await new Promise((done) => child.once('spawn', done));
         await writeFile(lockFile, JSON.stringify(identity(child.pid!)));
-        await age(lockFile, LOCK_STALE_MS * 3);
+        await age(lockFile, SHORT.lockStaleMs * 30);
         const refused = await store.appendEntry('s', say('blocked')).catch((caught: unknown) => caught);
-        expect(String(refused)).toMatch(new RegExp(`being written by process ${child.pid} .*That process is running`));
+        expect(String(refused)).toMatch(
+          new RegExp(`being written by process ${child.pid} .*held for over 150 ms. That process is running`),
+        );
         expect(await store.getEntries('s')).toEqual([]);
       } finally {
         child.kill('SIGKILL');
@@ -80,13 +88,14 @@ describe('JSONL session lock', () => {
   );
 
   it('takes over a lock it cannot check (another host) once its heartbeat is stale, not before', async () => {
-    const store = await session();
+    const store = await session(SHORT);
     const owner = { pid: process.pid, host: 'elsewhere', boot: 'another-boot', pidNamespace: 'pid:[1]', started: '1' };
     await writeFile(lockFile, JSON.stringify({ ...owner, token: 'someone', since: Date.now() }));
-    await age(lockFile, LOCK_STALE_MS - 3000);
+    // Half the stale age: still fresh after the wait, however slow the machine (the check is > staleMs).
+    await age(lockFile, SHORT.lockStaleMs / 2 - SHORT.lockWaitMs);
     const refused = await store.appendEntry('s', say('too early')).catch((caught: unknown) => caught);
-    expect(String(refused)).toMatch(/process \d+ on elsewhere .*taken over once its heartbeat is 10 s old/);
-    await age(lockFile, LOCK_STALE_MS + 1000);
+    expect(String(refused)).toMatch(/process \d+ on elsewhere .*taken over once its heartbeat is 1 s old/);
+    await age(lockFile, SHORT.lockStaleMs + 100);
     expect(await store.appendEntry('s', say('after the heartbeat stopped'))).toHaveProperty('id');
   }, 10_000);
 
@@ -111,10 +120,11 @@ describe('JSONL session lock', () => {
 
   it('keeps a held lock alive with a heartbeat, and releases only its own lock', async () => {
     const file = join(directory, 's.jsonl');
-    const release = await lockSession('s', file, 'token-a', Date.now());
-    await age(lockFile, LOCK_STALE_MS * 2);
-    await new Promise((done) => setTimeout(done, 1300));
-    expect(Date.now() - (await stat(lockFile)).mtimeMs).toBeLessThan(LOCK_STALE_MS);
+    // A heartbeat every 100 ms (a tenth of the stale age).
+    const release = await lockSession('s', file, 'token-a', Date.now(), { waitMs: 2000, staleMs: SHORT.lockStaleMs });
+    await age(lockFile, SHORT.lockStaleMs * 2);
+    await new Promise((done) => setTimeout(done, 400));
+    expect(Date.now() - (await stat(lockFile)).mtimeMs).toBeLessThan(SHORT.lockStaleMs);
     const owner = JSON.parse(await readFile(lockFile, 'utf8')) as { token: string; pid: number };
     expect(owner).toMatchObject({ token: 'token-a', pid: process.pid });
     // Another writer's lock in its place (this one was taken over): the release leaves it.
@@ -122,6 +132,30 @@ describe('JSONL session lock', () => {
     await release();
     expect(JSON.parse(await readFile(lockFile, 'utf8'))).toMatchObject({ token: 'token-b' });
   }, 10_000);
+
+  it('refuses lock timing it cannot keep, naming the option and its bounds', () => {
+    const refused = (options: { lockWaitMs?: number; lockStaleMs?: number }) => {
+      try {
+        createJsonlStore({ directory, ...options });
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
+    expect(refused({ lockWaitMs: -1 })).toMatchObject({
+      code: 'CONFIG_INVALID',
+      field: 'lockWaitMs',
+      message:
+        'createJsonlStore: options.lockWaitMs must be a whole number of milliseconds ≥ 0 (default 2000) (got -1)',
+    });
+    expect(refused({ lockStaleMs: 50 })).toMatchObject({
+      code: 'CONFIG_INVALID',
+      field: 'lockStaleMs',
+      message: expect.stringMatching(/options\.lockStaleMs must be a whole number of milliseconds ≥ 100, .*\(got 50\)/),
+    });
+    expect(refused({ lockWaitMs: 1.5 })).toMatchObject({ field: 'lockWaitMs' });
+    expect(refused({ lockWaitMs: 0, lockStaleMs: 100 })).toBeUndefined();
+  });
 
   it('admits one writer at a time', async () => {
     const file = join(directory, 's.jsonl');
