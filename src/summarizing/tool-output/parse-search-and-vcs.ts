@@ -4,8 +4,9 @@ import { emptyResult, type ParserResult } from './parser-result.js';
 
 const STATUS_LONG =
   /^\s+(modified|new file|deleted|renamed|copied|typechange|both modified|both added|deleted by us|deleted by them):\s+(.+)$/;
-const STATUS_SHORT = /^([ MADRCU?!]{2}) (.+)$/;
-const BRANCH = /^(On branch .+|HEAD detached .+|## .+|Your branch is .+)$/;
+/** A short-form entry (` M path`, `?? path`, `UU path`): never two blanks, which is an indented line of the long form (`   pick 8d839c2 …` under a rebase's `Last command done`). */
+const STATUS_SHORT = /^(?! {2})([ MADRCU?!]{2}) (.+)$/;
+const BRANCH = /^(On branch .+|HEAD detached .+|## .+|Your branch is .+|You are currently \w+ .+)$/;
 
 /** git status, long and short forms: the branch and each changed, staged or untracked path. @internal */
 export function parseGitStatus(lines: readonly string[]): ParserResult {

@@ -1,0 +1,84 @@
+// Output of tools ctxkit had not been tried on (python -m unittest, make, g++, javac, git rebase and
+// merge conflicts, curl, psql, find), saved as the real tools printed it: see the fixtures' README.
+import { readFileSync } from 'node:fs';
+import { parseToolOutput, summarizeToolOutput } from 'ctxkit/summarizing';
+import { describe, expect, it } from 'vitest';
+
+function fixture(name: string): string {
+  return readFileSync(new URL(`../fixtures/tool-outputs/unseen/${name}`, import.meta.url), 'utf8');
+}
+
+/** Escapes a string for a regular expression. */
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The digest's lines (its first, which ctxkit writes, left out) whose last word is not a whole word
+ * of the output: a line cut in the middle of a word.
+ */
+function cutMidWord(digest: string, output: string): string[] {
+  const source = output.replace(/\s+/g, ' ');
+  return digest
+    .split('\n')
+    .slice(1)
+    .filter((line) => !/^…( \d+ more)?$/.test(line))
+    .filter((line) => {
+      const last = line.replace(/\s*…$/, '').trim().split(/\s+/).pop();
+      if (!last) return false;
+      return !new RegExp(`${literal(last)}(?=\\s|$)`).test(source);
+    });
+}
+
+describe('output of tools ctxkit had not been tried on', () => {
+  it('git status in the middle of a rebase: the todo line "pick <sha> <subject>" is not a modified file', () => {
+    const parsed = parseToolOutput(fixture('git-status-rebase.txt'), { command: 'git status' });
+    expect(parsed.counts).toEqual(['2 both modified']);
+    expect(parsed.notes.filter((note) => /pick/.test(note))).toEqual([]);
+    expect(parsed.notes).toContain("You are currently rebasing branch 'feature' on '10558bd'.");
+  });
+
+  it.each([
+    ['git-rebase.txt', 'git rebase main'],
+    ['git-merge.txt', 'git merge main'],
+  ])('%s: every conflicting file is named in a tight digest', (file, command) => {
+    const digest = summarizeToolOutput(fixture(file), { command, exitCode: 1, maxChars: 300 });
+    expect(digest).toContain('Merge conflict in VERSION');
+    expect(digest).toContain('Merge conflict in config.toml');
+  });
+
+  it('python -m unittest: each failing test by name with its error, and the run totals', () => {
+    const output = fixture('unittest.txt');
+    const parsed = parseToolOutput(output, { command: 'python3 -m unittest test_calc' });
+    expect(parsed.problems.map((problem) => [problem.test, problem.severity, problem.code])).toEqual([
+      ['test_calc.CalcTest.test_div_zero', 'error', 'ZeroDivisionError'],
+      ['test_calc.CalcTest.test_add', 'failure', 'AssertionError'],
+      ['test_calc.CalcTest.test_list', 'failure', 'AssertionError'],
+    ]);
+    expect(parsed.counts).toEqual(['Ran 4 tests', 'FAILED (failures=2, errors=1)']);
+    const digest = summarizeToolOutput(output, {
+      command: 'python3 -m unittest test_calc',
+      exitCode: 1,
+      maxChars: 500,
+    });
+    for (const fact of ['test_div_zero', 'test_add', 'test_list', 'test_calc.py:11', '4 != 5', 'failures=2, errors=1'])
+      expect(digest).toContain(fact);
+  });
+
+  it('find with missing folders amid a long listing: the "No such file or directory" lines are what is kept', () => {
+    const output = fixture('find-missing.txt');
+    const digest = summarizeToolOutput(output, { exitCode: 1, maxChars: 600 });
+    expect(digest).toContain('find: ‘/opt/app/config’: No such file or directory');
+    expect(digest).toContain('find: ‘/usr/share/doc/git/contrib/emacs’: No such file or directory');
+  });
+
+  it.each([
+    ['curl.txt', 'curl -v http://127.0.0.1:9', 7, 400],
+    ['gpp-template.txt', 'g++ -std=c++17 tmpl.cpp -o tmpl', 1, 800],
+    ['find-missing.txt', undefined, 1, 400],
+    ['make-k.txt', 'make -k', 2, 300],
+  ])('%s: no line of the digest ends in the middle of a word', (file, command, exitCode, maxChars) => {
+    const output = fixture(file);
+    const digest = summarizeToolOutput(output, { ...(command ? { command } : {}), exitCode, maxChars });
+    expect([...digest].length).toBeLessThanOrEqual(maxChars);
+    expect(cutMidWord(digest, output)).toEqual([]);
+  });
+});
