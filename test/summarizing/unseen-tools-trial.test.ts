@@ -63,6 +63,46 @@ describe('output of tools ctxkit had not been tried on', () => {
       expect(digest).toContain(fact);
   });
 
+  it("g++ template errors: each error where the project's code asked for it, not in the library's headers", () => {
+    const output = fixture('gpp-template.txt');
+    const command = 'g++ -std=c++17 tmpl.cpp -o tmpl';
+    const parsed = parseToolOutput(output, { command });
+    expect(parsed.format).toBe('gcc');
+    expect(parsed.problems.map((problem) => problem.location)).toEqual([
+      'tmpl.cpp:10:11',
+      'tmpl.cpp:10:11',
+      'tmpl.cpp:8:12',
+      'tmpl.cpp:8:12',
+      'tmpl.cpp:8:12',
+    ]);
+    expect(parseToolOutput(output).format).toBe('gcc');
+    const digest = summarizeToolOutput(output, { command, exitCode: 1, maxChars: 400 });
+    expect(digest).toContain('gcc (exit 1): 5 errors');
+    expect(digest).toContain('tmpl.cpp:8:12 no match for ‘operator<’ (operand types are ‘Point’ and ‘Point’)');
+    expect(digest).toContain('tmpl.cpp:10:11 no matching function for call to');
+  });
+
+  it('make -k over gcc: each error with its file:line:col, and the targets make gave up on', () => {
+    const digest = summarizeToolOutput(fixture('make-k.txt'), { command: 'make -k', exitCode: 2, maxChars: 400 });
+    expect(digest.split('\n')[0]).toBe('gcc (exit 2): 2 errors');
+    expect(digest).toContain('main.c:3:59 ‘undefined_var’ undeclared (first use in this function)');
+    expect(digest).toContain('util.c:1:33 expected ‘;’ before ‘}’ token');
+    expect(digest).toContain('make: *** [Makefile:7: util.o] Error 1');
+  });
+
+  it("javac: its count, each error's file:line and the symbol it could not find", () => {
+    const parsed = parseToolOutput(fixture('javac.txt'), { command: 'javac Main.java' });
+    expect(parsed.counts).toEqual(['2 errors']);
+    expect(parsed.problems).toEqual([
+      { severity: 'error', location: 'Main.java:5', message: 'incompatible types: String cannot be converted to int' },
+      {
+        severity: 'error',
+        location: 'Main.java:6',
+        message: 'cannot find symbol (symbol: method missing(int)) (location: class Main)',
+      },
+    ]);
+  });
+
   it('find with missing folders amid a long listing: the "No such file or directory" lines are what is kept', () => {
     const output = fixture('find-missing.txt');
     const digest = summarizeToolOutput(output, { exitCode: 1, maxChars: 600 });

@@ -12,6 +12,7 @@ const BY_COMMAND: readonly (readonly [RegExp, ToolOutputFormat])[] = [
   [/(^|[\s/])(py\.?test|python3? -m pytest)(\s|$)/, 'pytest'],
   [/(^|\s)go\s+(test|vet|build)\b/, 'go-test'],
   [/(^|\s)cargo\s+(test|build|check|clippy|run)\b/, 'cargo'],
+  [/(^|[\s/])(gcc|g\+\+|cc|c\+\+|clang|clang\+\+|javac)(-\d+)?(\s|$)/, 'gcc'],
   [/(^|\s)git\s+status\b/, 'git-status'],
   [/(^|\s)git\s+(diff|show)\b/, 'git-diff'],
   [/(^|\s)git\s+log\b/, 'git-log'],
@@ -32,6 +33,7 @@ const SIGNATURES: readonly (readonly [RegExp, ToolOutputFormat])[] = [
   [/\berror TS\d+: /, 'tsc'],
   [/^✖ \d+ problems? \(|^\s+\d+:\d+\s+(error|warning)\s+\S/, 'eslint'],
   [/^\S+:\d+:\d+\s+(lint|format|parse|assist)\/|^Checked \d+ files? in /, 'biome'],
+  [/^\S.*?:\d+(:\d+)?: (fatal error|error|warning): /, 'gcc'],
   [/^npm (ERR!|error) /, 'npm'],
   [
     /^ERROR: (Could not|No matching distribution|Cannot install|Failed building)|^\s*error: subprocess-exited-with-error/,
