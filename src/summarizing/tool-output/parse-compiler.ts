@@ -129,7 +129,7 @@ export function parseBiome(lines: readonly string[]): ParserResult {
   return result;
 }
 
-/** `file:line:col: error: message [-Wflag]`; javac leaves out the column, mypy ends with `[code]`. */
+/** `file:line:col: error: message [-Wflag]`; javac leaves out the column; a checker's `[code]` at the end is its code. */
 const GCC_DIAGNOSTIC = /^(.+?):(\d+)(?::(\d+))?: (fatal error|error|warning): (.*?)(?: \[([-\w=]+)\])?$/;
 /** The line of the user's code a template instantiation came from: `tmpl.cpp:8:12:   required from here`. */
 const GCC_REQUIRED_HERE = /^(.+?:\d+:\d+):\s+required from here$/;
@@ -138,7 +138,7 @@ const GCC_CONTEXT =
   /^(?:\S+: In (?:function|member function|instantiation|constructor|destructor|static member)|In file included from)/;
 /** javac's explanation under its error: `  symbol:   method missing(int)`, `  location: class Main`. */
 const JAVAC_DETAIL = /^\s+(symbol|location|required|found|reason):\s+(.+)$/;
-/** The counts compilers print: javac's `2 errors`, mypy's `Found 2 errors in 1 file …`. */
+/** The counts compilers print: javac's `2 errors`, a checker's `Found 2 errors in 1 file`. */
 const COMPILER_COUNT = /^(?:Found )?(\d+ (?:errors?|warnings?)(?: in \d+ files?)?)\b/;
 /** make giving up on a target: `make: *** [Makefile:7: main.o] Error 1`. */
 const MAKE_FAILED = /^make(?:\[\d+\])?: \*\*\* /;
@@ -147,7 +147,7 @@ const SYSTEM_HEADER = /^(?:\/usr\/|\/opt\/|\/Library\/|<built-in>)|\/include\/c\
 
 /**
  * gcc, g++ and clang (`file:line:col: error: message [-Wflag]`), alone or under make, and the
- * compilers that share the form (javac's `file:line: error:` with its `symbol:` lines, mypy). An
+ * compilers that share the form (javac's `file:line: error:` with its `symbol:` lines). An
  * error inside a system header that a template instantiation led to is placed where the project's
  * code asked for it (the chain's `required from here`); make's `*** … Error 1` lines are kept. @internal
  */
