@@ -146,6 +146,7 @@ describe('a long session of tool output ctxkit had not been tried on', () => {
             expect(status, run.command).toBe(run.exitCode === 0 ? 'ok' : convention === 'isError' ? 'error' : 'failed');
         }
       }
+      expect(labels).toBeGreaterThanOrEqual(RUNS.length);
     },
   );
 });
