@@ -110,11 +110,27 @@ describe('output of tools ctxkit had not been tried on', () => {
     expect(digest).toContain('find: ‘/usr/share/doc/git/contrib/emacs’: No such file or directory');
   });
 
+  it('a log with timestamps first is not read as grep output, and its error lines keep why they failed', () => {
+    const output = fixture('worker-log.txt');
+    const parsed = parseToolOutput(output, { command: 'python3 worker.py' });
+    expect(parsed.format).toBe('unknown');
+    expect(parsed.problems[0]!.message).toBe(
+      '2026-11-26 15:52:40,134 ERROR sync: job 7: upload of at-spi2-common failed: [Errno 111] Connection refused',
+    );
+    for (const maxChars of [300, 600, 1500]) {
+      const digest = summarizeToolOutput(output, { command: 'python3 worker.py', exitCode: 1, maxChars });
+      const errors = digest.split('\n').filter((line) => line.includes('ERROR'));
+      expect(errors.length, `${maxChars}`).toBeGreaterThan(0);
+      for (const line of errors) expect(line, `${maxChars}`).toMatch(/ERROR sync: .*Connection refused$/);
+    }
+  });
+
   it.each([
     ['curl.txt', 'curl -v http://127.0.0.1:9', 7, 400],
     ['gpp-template.txt', 'g++ -std=c++17 tmpl.cpp -o tmpl', 1, 800],
     ['find-missing.txt', undefined, 1, 400],
     ['make-k.txt', 'make -k', 2, 300],
+    ['worker-log.txt', 'python3 worker.py', 1, 600],
   ])('%s: no line of the digest ends in the middle of a word', (file, command, exitCode, maxChars) => {
     const output = fixture(file);
     const digest = summarizeToolOutput(output, { ...(command ? { command } : {}), exitCode, maxChars });

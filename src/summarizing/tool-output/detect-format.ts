@@ -45,8 +45,12 @@ const SIGNATURES: readonly (readonly [RegExp, ToolOutputFormat])[] = [
   [/^Traceback \(most recent call last\):|^Exception in thread "|^\s+at .+\(\S+:\d+:\d+\)$/, 'stack-trace'],
 ];
 
-/** A grep match (`path:12:`), a ripgrep heading or line, a `-C` context line (`path.py-12-`) or group separator. */
-const GREP_LINE = /^[^\s:]+:\d+[:-]|^\d+[:-]|^[\w./@-]+\.\w+$|^[\w./@-]+\.\w+-\d+-|^--$/;
+/**
+ * A grep match (`path:12:`), a ripgrep heading or line, a `-C` context line (`path.py-12-`) or group
+ * separator. A line number is not followed by a digit: a log line's date or time (`2026-11-26`,
+ * `15:52:40`) is not one.
+ */
+const GREP_LINE = /^[^\s:]+:\d+[:-]|^\d+[:-](?!\d)|^[\w./@-]+\.\w+$|^[\w./@-]+\.\w+-\d+-|^--$/;
 
 /**
  * The format of an output: the command's tool when it names one, else the strongest signature among

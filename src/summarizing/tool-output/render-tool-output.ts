@@ -79,9 +79,33 @@ function groupProblems(problems: readonly ToolOutputProblem[], byCode: boolean):
   return [...groups.values()];
 }
 
+/**
+ * A whole line of an output no parser read, within `width`: its start and its end, each cut between
+ * words, around ` … `. Such a line often says why at its end, after a timestamp and a context
+ * (`2026-11-26 15:52:40,134 ERROR sync: job 7: upload of … [Errno 111] Connection refused`).
+ */
+function clipLine(line: string, width: number): string {
+  if (codePointLength(line) <= width) return line;
+  const words = line.split(/\s+/);
+  const tailRoom = Math.floor((width - 3) * 0.4);
+  let tail = '';
+  for (let index = words.length - 1; index > 0; index--) {
+    const longer = tail ? `${words[index]} ${tail}` : words[index]!;
+    if (codePointLength(longer) > tailRoom) break;
+    tail = longer;
+  }
+  if (!tail) return clipItem(line, width);
+  const head = clipText(line, width - 3 - codePointLength(tail), 'head');
+  const cut = head.search(/\s\S*$/);
+  const headWords = (cut > 0 ? head.slice(0, cut) : head).trimEnd();
+  return `${headWords} … ${tail}`;
+}
+
 function renderGroup(group: Group, width: number): string {
   const { problem, locations } = group;
-  const message = width === 0 || !problem.message ? '' : clipItem(problem.message, width);
+  const unread = problem.code === undefined && locations.length === 0;
+  const message =
+    width === 0 || !problem.message ? '' : unread ? clipLine(problem.message, width) : clipItem(problem.message, width);
   if (problem.severity === 'failure' || problem.test !== undefined) {
     const name = clipText(problem.test ?? '(unnamed test)', Math.max(width, 120), 'head');
     const where = locations.length ? ` (${locations.join(', ')})` : '';
@@ -98,7 +122,7 @@ function renderGroup(group: Group, width: number): string {
     const where = locations[0] === undefined ? undefined : `${locations[0]}${callers}`;
     const parts = [where, head ? `${head}:` : '', message].filter((part) => part);
     const line = parts.join(' ').replace(/:$/, '');
-    return line || clipItem(problem.message, Math.max(width, 60));
+    return line || (unread ? clipLine : clipItem)(problem.message, Math.max(width, 60));
   }
   const what = [head, message].filter((part) => part).join(': ');
   return `${what || 'at'}${locations.length > 1 ? ` ×${locations.length}` : ''} @ ${locations.join(', ')}`;
@@ -186,6 +210,10 @@ export function renderDigest(parsed: ParsedToolOutput, budget: number, exit: Exi
   attempts: for (const { byCode, width, notesThatFit } of ATTEMPTS) {
     if (byCode && !hasCodes) continue;
     if (notesThatFit && (parsed.problems.length === 0 || parsed.notes.length === 0)) continue;
+    // A line no parser read says nothing in 32 characters: fewer of them at 60, the rest counted.
+    if (parsed.format === 'unknown' && width > 0 && width < 60) continue;
+    // Below 100 characters a message says less than the output's other lines: those go first.
+    const fitNotes = notesThatFit === true || (width < 100 && parsed.problems.length > 0);
     // Lines are measured as they are made: an attempt stops at the first line past the budget.
     const lines = [first];
     let length = codePointLength(first);
@@ -197,7 +225,7 @@ export function renderDigest(parsed: ParsedToolOutput, budget: number, exit: Exi
     for (const group of groupsBy(byCode)) if (!add(renderGroup(group, width))) continue attempts;
     for (const [index, note] of parsed.notes.entries()) {
       const line = clipItem(note, width === 0 ? 80 : Math.max(width, 80));
-      if (notesThatFit) {
+      if (fitNotes) {
         const left = parsed.notes.length - index - 1;
         // Room for this note and, after it, the count of those left out.
         const after = left > 0 ? codePointLength(`\n… ${left + 1} more`) : 0;
