@@ -125,6 +125,16 @@ describe('output of tools ctxkit had not been tried on', () => {
     }
   });
 
+  it('a progress meter rewritten with carriage returns reads as the terminal showed it last', () => {
+    const output = fixture('curl-progress.txt');
+    expect(output).toContain('\r100 5078k');
+    const digest = summarizeToolOutput(output, { exitCode: 37, maxChars: 400 });
+    expect(digest).not.toContain('\r');
+    expect(digest).toContain('100 5078k  100 5078k');
+    expect(digest).not.toContain('--:--     0 100');
+    expect(digest).toContain("curl: (37) Couldn't open file /home/dev/calc/nope.log");
+  });
+
   it.each([
     ['curl.txt', 'curl -v http://127.0.0.1:9', 7, 400],
     ['gpp-template.txt', 'g++ -std=c++17 tmpl.cpp -o tmpl', 1, 800],

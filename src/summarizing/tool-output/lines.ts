@@ -2,11 +2,21 @@
 
 const ANSI_ESCAPE = /* @__PURE__ */ (() => new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g'))();
 
-/** Lines of an output without terminal colour codes, trailing spaces or carriage returns. @internal */
+/**
+ * Lines of an output without terminal colour codes, trailing spaces or carriage returns. A line a
+ * progress meter rewrote in place (`  0 …\r100 5078k …`) is what the terminal showed last: the text
+ * after its last carriage return.
+ *
+ * @internal
+ */
 export function splitOutputLines(text: string): string[] {
   const plain = text.includes('\u001b') ? text.replace(ANSI_ESCAPE, '') : text;
   const lines = plain.split('\n');
-  for (let index = 0; index < lines.length; index++) lines[index] = lines[index]!.trimEnd();
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index]!.trimEnd();
+    const rewritten = line.lastIndexOf('\r');
+    lines[index] = rewritten === -1 ? line : line.slice(rewritten + 1);
+  }
   return lines;
 }
 
