@@ -135,6 +135,17 @@ describe('output of tools ctxkit had not been tried on', () => {
     expect(digest).toContain("curl: (37) Couldn't open file /home/dev/calc/nope.log");
   });
 
+  it('mvn offline: its long error line is kept to its end, and the bare "[ERROR]" spacer lines are left out', () => {
+    const output = fixture('mvn-offline.txt');
+    const parsed = parseToolOutput(output, { command: 'mvn -o -q compile' });
+    expect(parsed.problems[0]!.message).toMatch(
+      /^\[ERROR\] Failed to execute goal .* has not been downloaded from it before\. -> \[Help 1\]$/,
+    );
+    expect([...parsed.problems.map((problem) => problem.message), ...parsed.notes]).not.toContain('[ERROR]');
+    const digest = summarizeToolOutput(output, { command: 'mvn -o -q compile', exitCode: 1, maxChars: 400 });
+    expect(digest.split('\n')[1]).toBe('[ERROR] Failed to execute goal … it before. -> [Help 1]');
+  });
+
   it.each([
     ['curl.txt', 'curl -v http://127.0.0.1:9', 7, 400],
     ['gpp-template.txt', 'g++ -std=c++17 tmpl.cpp -o tmpl', 1, 800],

@@ -1,4 +1,6 @@
 /** Line helpers shared by the tool-output parsers. Internal. */
+import { clipText, codePointLength } from '../../internal/clip-text.js';
+import { clipItem } from '../heuristic/clip-item.js';
 
 const ANSI_ESCAPE = /* @__PURE__ */ (() => new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g'))();
 
@@ -50,4 +52,33 @@ export function relativePath(path: string): string {
   if (!path.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(path)) return path;
   const match = PROJECT_FOLDER.exec(path.replace(/\\/g, '/'));
   return match ? path.replace(/\\/g, '/').slice(match.index + 1) : path;
+}
+
+/**
+ * A whole line of an output no parser read, within `width`: its start and its end, each cut between
+ * words, around ` … `. Such a line often says why at its end, after a timestamp and a context
+ * (`2026-11-26 15:52:40,134 ERROR sync: job 7: upload of … [Errno 111] Connection refused`).
+ *
+ * @internal
+ */
+export function clipLine(line: string, width: number): string {
+  if (codePointLength(line) <= width) return line;
+  const words = line.split(/\s+/);
+  const tailRoom = Math.floor((width - 3) * 0.4);
+  let tail = '';
+  for (let index = words.length - 1; index > 0; index--) {
+    const longer = tail ? `${words[index]} ${tail}` : words[index]!;
+    if (codePointLength(longer) > tailRoom) break;
+    tail = longer;
+  }
+  if (!tail) {
+    // One long last word (an address): cut after a `/` of it rather than inside a name.
+    const head = clipText(line, width - 2, 'head');
+    const cut = Math.max(head.lastIndexOf(' '), head.lastIndexOf('/') + 1);
+    return cut > width / 2 ? `${head.slice(0, cut).trimEnd()} …` : clipItem(line, width);
+  }
+  const head = clipText(line, width - 3 - codePointLength(tail), 'head');
+  const cut = head.search(/\s\S*$/);
+  const headWords = (cut > 0 ? head.slice(0, cut) : head).trimEnd();
+  return `${headWords} … ${tail}`;
 }

@@ -1,7 +1,7 @@
 /** npm and pip errors, stack traces, and the fallback for outputs nothing else recognises. Internal. */
 import { clipText } from '../../internal/clip-text.js';
 import { lineRank } from '../tool-output-highlights.js';
-import { cleanLocation, squash } from './lines.js';
+import { cleanLocation, clipLine, squash } from './lines.js';
 import type { ToolOutputProblem } from './parsed-tool-output.js';
 import { emptyResult, type ParserResult } from './parser-result.js';
 
@@ -166,6 +166,9 @@ export function parseStackTrace(lines: readonly string[]): ParserResult {
   return result;
 }
 
+/** A log level with nothing after it: `[ERROR]`, `error:`. */
+const LEVEL_ALONE = /^\[?(?:error|err!?|warn(?:ing)?|fatal)\]?:?$/i;
+
 /** Error-looking lines first, then the head and the tail: for outputs no parser recognises. @internal */
 export function parseUnknown(lines: readonly string[]): ParserResult {
   const result = emptyResult();
@@ -174,7 +177,9 @@ export function parseUnknown(lines: readonly string[]): ParserResult {
   for (const line of lines) {
     if (!line.trim()) continue;
     const rank = lineRank(line);
-    if (rank >= 4) ranked.push({ line: clipText(line.trim(), 300, 'head'), rank, index: nonEmpty.length });
+    // A level alone (`[ERROR]`, maven's spacer line) says nothing.
+    if (rank >= 4 && !LEVEL_ALONE.test(line.trim()))
+      ranked.push({ line: clipLine(line.trim(), 600), rank, index: nonEmpty.length });
     nonEmpty.push(line);
   }
   ranked.sort((left, right) => right.rank - left.rank || left.index - right.index);
@@ -187,11 +192,13 @@ export function parseUnknown(lines: readonly string[]): ParserResult {
   const head = nonEmpty.slice(0, 3);
   const tail = nonEmpty.length > 3 ? nonEmpty.slice(Math.max(3, nonEmpty.length - 3)) : [];
   const note = (line: string) => {
-    const clipped = clipText(line.trim(), 300, 'head');
+    if (LEVEL_ALONE.test(line.trim())) return;
+    const clipped = clipLine(line.trim(), 600);
     if (!seen.has(clipped)) result.notes.push(clipped);
   };
   for (const line of head) note(line);
   if (nonEmpty.length > 6) result.notes.push('…');
   for (const line of tail) note(line);
+  if (result.notes[result.notes.length - 1] === '…') result.notes.pop();
   return result;
 }

@@ -2,6 +2,7 @@ import { clipText, codePointLength } from '../../internal/clip-text.js';
 import * as v from '../../validation/light-schema.js';
 import { option, parseOptions } from '../../validation/parse-options.js';
 import { clipItem } from '../heuristic/clip-item.js';
+import { clipLine } from './lines.js';
 import type { ParsedToolOutput, ToolOutputProblem } from './parsed-tool-output.js';
 
 /** What {@link renderToolOutput} reads of a parse: enough to refuse what is not one. */
@@ -77,28 +78,6 @@ function groupProblems(problems: readonly ToolOutputProblem[], byCode: boolean):
     }
   }
   return [...groups.values()];
-}
-
-/**
- * A whole line of an output no parser read, within `width`: its start and its end, each cut between
- * words, around ` … `. Such a line often says why at its end, after a timestamp and a context
- * (`2026-11-26 15:52:40,134 ERROR sync: job 7: upload of … [Errno 111] Connection refused`).
- */
-function clipLine(line: string, width: number): string {
-  if (codePointLength(line) <= width) return line;
-  const words = line.split(/\s+/);
-  const tailRoom = Math.floor((width - 3) * 0.4);
-  let tail = '';
-  for (let index = words.length - 1; index > 0; index--) {
-    const longer = tail ? `${words[index]} ${tail}` : words[index]!;
-    if (codePointLength(longer) > tailRoom) break;
-    tail = longer;
-  }
-  if (!tail) return clipItem(line, width);
-  const head = clipText(line, width - 3 - codePointLength(tail), 'head');
-  const cut = head.search(/\s\S*$/);
-  const headWords = (cut > 0 ? head.slice(0, cut) : head).trimEnd();
-  return `${headWords} … ${tail}`;
 }
 
 function renderGroup(group: Group, width: number): string {
