@@ -146,6 +146,12 @@ describe('output of tools ctxkit had not been tried on', () => {
     expect(digest.split('\n')[1]).toBe('[ERROR] Failed to execute goal … it before. -> [Help 1]');
   });
 
+  it('git bisect: the commit it found is named as the first bad one', () => {
+    const digest = summarizeToolOutput(fixture('git-bisect.txt'), { command: 'git bisect good main~1', exitCode: 0 });
+    expect(digest.split('\n')[0]).toBe('git-log (exit 0): first bad commit 8d839c2; 1 commit');
+    expect(digest).toContain('8d839c2 feature: change port');
+  });
+
   it.each([
     ['curl.txt', 'curl -v http://127.0.0.1:9', 7, 400],
     ['gpp-template.txt', 'g++ -std=c++17 tmpl.cpp -o tmpl', 1, 800],
