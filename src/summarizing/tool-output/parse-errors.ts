@@ -1,5 +1,4 @@
 /** npm and pip errors, stack traces, and the fallback for outputs nothing else recognises. Internal. */
-import { clipText } from '../../internal/clip-text.js';
 import { lineRank } from '../tool-output-highlights.js';
 import { cleanLocation, clipLine, squash } from './lines.js';
 import type { ToolOutputProblem } from './parsed-tool-output.js';
