@@ -101,7 +101,7 @@ export interface ErrorLine {
 }
 
 /** Words that say something failed, counted to tell error lines of one rank apart. */
-const FAILURE_WORDS = /error|fail|exception|refused|denied|fatal|traceback|panic|abort|timed? ?out|not found/gi;
+const FAILURE_WORDS = /error|fail|exception|refused|denied|fatal|panic/gi;
 
 /** Error lines of the omitted middle a marker names at most, each within so many code points. */
 const MARKED_ERRORS = 3;

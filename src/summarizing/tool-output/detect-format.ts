@@ -12,7 +12,7 @@ const BY_COMMAND: readonly (readonly [RegExp, ToolOutputFormat])[] = [
   [/(^|[\s/])(py\.?test|python3? -m pytest)(\s|$)/, 'pytest'],
   [/(^|\s)go\s+(test|vet|build)\b/, 'go-test'],
   [/(^|\s)cargo\s+(test|build|check|clippy|run)\b/, 'cargo'],
-  [/(^|[\s/])(gcc|g\+\+|cc|c\+\+|clang|clang\+\+|javac)(-\d+)?(\s|$)/, 'gcc'],
+  [/(^|[\s/])(g?cc|[gc]\+\+|clang(\+\+)?|javac)(-\d+)?(\s|$)/, 'gcc'],
   [/(^|\s)git\s+status\b/, 'git-status'],
   [/(^|\s)git\s+(diff|show)\b/, 'git-diff'],
   [/(^|\s)git\s+log\b/, 'git-log'],

@@ -1,5 +1,5 @@
 /** Line helpers shared by the tool-output parsers. Internal. */
-import { clipText, codePointLength } from '../../internal/clip-text.js';
+import { codePointLength } from '../../internal/clip-text.js';
 import { clipItem } from '../heuristic/clip-item.js';
 
 const ANSI_ESCAPE = /* @__PURE__ */ (() => new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g'))();
@@ -64,21 +64,14 @@ export function relativePath(path: string): string {
 export function clipLine(line: string, width: number): string {
   if (codePointLength(line) <= width) return line;
   const words = line.split(/\s+/);
-  const tailRoom = Math.floor((width - 3) * 0.4);
   let tail = '';
   for (let index = words.length - 1; index > 0; index--) {
-    const longer = tail ? `${words[index]} ${tail}` : words[index]!;
-    if (codePointLength(longer) > tailRoom) break;
+    const longer = `${words[index]} ${tail}`.trim();
+    if (codePointLength(longer) > (width - 3) * 0.4) break;
     tail = longer;
   }
-  if (!tail) {
-    // One long last word (an address): cut after a `/` of it rather than inside a name.
-    const head = clipText(line, width - 2, 'head');
-    const cut = Math.max(head.lastIndexOf(' '), head.lastIndexOf('/') + 1);
-    return cut > width / 2 ? `${head.slice(0, cut).trimEnd()} …` : clipItem(line, width);
-  }
-  const head = clipText(line, width - 3 - codePointLength(tail), 'head');
-  const cut = head.search(/\s\S*$/);
-  const headWords = (cut > 0 ? head.slice(0, cut) : head).trimEnd();
-  return `${headWords} … ${tail}`;
+  // The start within what the end leaves, cut between words and marked ` …` (a long last word, an
+  // address, leaves the start alone, cut where it must).
+  const head = clipItem(line, width - codePointLength(tail) - (tail ? 1 : 0));
+  return tail ? `${head} ${tail}` : head;
 }

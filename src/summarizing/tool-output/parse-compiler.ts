@@ -2,6 +2,15 @@
 import { indentOf, relativePath, squash } from './lines.js';
 import { emptyResult, type ParserResult } from './parser-result.js';
 
+/** A compiler's result with its error count when the output printed none. */
+function countErrors(result: ParserResult): ParserResult {
+  if (result.counts.length === 0 && result.problems.length > 0) {
+    const errors = result.problems.filter((problem) => problem.severity === 'error').length;
+    result.counts.push(`${errors} error${errors === 1 ? '' : 's'}`);
+  }
+  return result;
+}
+
 const TSC_PLAIN = /^(.+?)\((\d+),(\d+)\): (error|warning) (TS\d+): (.*)$/;
 const TSC_PRETTY = /^(.+?):(\d+):(\d+) - (error|warning) (TS\d+): (.*)$/;
 const TSC_GLOBAL = /^(error|warning) (TS\d+): (.*)$/;
@@ -40,11 +49,7 @@ export function parseTsc(lines: readonly string[]): ParserResult {
       if (last.message.length < 400) last.message = `${last.message} ${squash(line)}`;
     } else if (!line.trim() || !/^\s/.test(line)) last = undefined;
   }
-  if (result.counts.length === 0 && result.problems.length > 0) {
-    const errors = result.problems.filter((problem) => problem.severity === 'error').length;
-    result.counts.push(`${errors} error${errors === 1 ? '' : 's'}`);
-  }
-  return result;
+  return countErrors(result);
 }
 
 const ESLINT_FILE = /^(?:[A-Za-z]:)?[/\\.\w@~-][^\s:]*\.\w+$/;
@@ -142,8 +147,8 @@ const JAVAC_DETAIL = /^\s+(symbol|location|required|found|reason):\s+(.+)$/;
 const COMPILER_COUNT = /^(?:Found )?(\d+ (?:errors?|warnings?)(?: in \d+ files?)?)\b/;
 /** make giving up on a target: `make: *** [Makefile:7: main.o] Error 1`. */
 const MAKE_FAILED = /^make(?:\[\d+\])?: \*\*\* /;
-/** A header of the system or of the compiler's own library, not where a project's bug is. */
-const SYSTEM_HEADER = /^(?:\/usr\/|\/opt\/|\/Library\/|<built-in>)|\/include\/c\+\+\//;
+/** A header of the system or of the compiler's own library (`/usr/include/c++/12/…`), not where a project's bug is. */
+const SYSTEM_HEADER = /^\/(?:usr|opt|Library)\//;
 
 /**
  * gcc, g++ and clang (`file:line:col: error: message [-Wflag]`), alone or under make, and the
@@ -186,17 +191,5 @@ export function parseGcc(lines: readonly string[]): ParserResult {
     else if (MAKE_FAILED.test(line)) result.notes.push(squash(line));
     if (!/^\s/.test(line)) last = undefined;
   }
-  if (result.counts.length === 0 && result.problems.length > 0) {
-    const errors = result.problems.filter((problem) => problem.severity === 'error').length;
-    const warnings = result.problems.length - errors;
-    result.counts.push(
-      [
-        errors > 0 ? `${errors} error${errors === 1 ? '' : 's'}` : '',
-        warnings > 0 ? `${warnings} warning${warnings === 1 ? '' : 's'}` : '',
-      ]
-        .filter((count) => count)
-        .join(', '),
-    );
-  }
-  return result;
+  return countErrors(result);
 }

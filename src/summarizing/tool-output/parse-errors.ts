@@ -71,7 +71,7 @@ const JAVA_FRAME = /^\s+at ([\w.$<>]+)\(([\w.$]+:\d+)\)$/;
 const UNITTEST_HEAD = /^(FAIL|ERROR): (\w+) \(([\w.]+)\)$/;
 /** unittest's totals: `Ran 4 tests in 0.001s`, then `FAILED (failures=2, errors=1)` or `OK`. */
 const UNITTEST_RAN = /^(Ran \d+ tests?) in [\d.]+m?s$/;
-const UNITTEST_VERDICT = /^(FAILED \([\w=, ]+\)|OK(?: \([\w=, ]+\))?)$/;
+const UNITTEST_VERDICT = /^(FAILED \(.+\)|OK(?: \(.+\))?)$/;
 
 /** Frames of a runtime or a dependency, which are not where a project's bug is. */
 const FOREIGN_FRAME = /node:internal|node_modules|site-packages|dist-packages|\/lib\/python\d|^<frozen /;
@@ -166,7 +166,7 @@ export function parseStackTrace(lines: readonly string[]): ParserResult {
 }
 
 /** A log level with nothing after it: `[ERROR]`, `error:`. */
-const LEVEL_ALONE = /^\[?(?:error|err!?|warn(?:ing)?|fatal)\]?:?$/i;
+const LEVEL_ALONE = /^\[?(error|warn(ing)?|fatal)\]?:?$/i;
 
 /** Error-looking lines first, then the head and the tail: for outputs no parser recognises. @internal */
 export function parseUnknown(lines: readonly string[]): ParserResult {
