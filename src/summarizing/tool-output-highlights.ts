@@ -31,13 +31,16 @@ interface Highlights {
 
 /** Patterns and their rank; a line takes the highest rank it matches. */
 const RANKS: readonly (readonly [RegExp, number])[] = [
-  // Lines that state an error: `TypeError: …`, `error TS2345`, `error[E0308]`, `npm ERR!`, `panic:`.
-  [/\b\w*(error|exception)\b:|\berror\s*(\[\w+\]|[A-Z]+\d+)|\bERR!|\bpanic(ked)?\b|\bfatal\b:/i, 6],
-  // Errors, panics and exceptions.
+  // Lines that state an error: `TypeError: …`, `error TS2345`, `error[E0308]`, `npm ERR!`, `panic:`, git's `CONFLICT (content): …`.
+  [/\b\w*(error|exception)\b:|\berror\s*(\[\w+\]|[A-Z]+\d+)|\bERR!|\bpanic(ked)?\b|\bfatal\b:|^CONFLICT \(/i, 6],
+  // Errors, panics and exceptions; the system's own error messages (`ls: cannot access 'x': No such file or directory`).
+  // A word of a name is not one: `libgpg-error-dev`, `src/error.ts`, `error-handler`.
   [
-    /\berr(or)?!|\berror\b|\w(Error|Exception)\b|\bexception\b|\bpanic(ked)?\b|\bfatal\b|traceback|segmentation fault/i,
+    /\berr(or)?!|(?<![\w/-])error(?![-/]?\w|\.\w)|(?<![\w/-])exception(?![-/]?\w|\.\w)|\bpanic(ked)?\b|\bfatal\b|traceback|segmentation fault|no such file or directory|permission denied|connection refused|command not found/i,
     5,
   ],
+  // An error class (`TypeError`, `IOException`), in its own case: a file named `ASSEMBLY_EXCEPTION` in a listing is not one.
+  [/\w(Error|Exception)\b/, 5],
   // Failing tests in common runners (vitest/jest, pytest, go test, TAP, mocha).
   [/^\s*(FAIL|FAILED|✗|✕|×|✘|❌|●)\s|--- FAIL|^\s*not ok\b|\bfailed\b|\bfailing\b|\bfailure\b|\bAssertionError\b/i, 5],
   // Exit codes and abnormal ends.

@@ -20,8 +20,8 @@ function wordsOf(output: string): Set<string> {
   return new Set([...words, ...words.map((word) => word.replace(/^['"`]+|['"`]+$/g, ''))]);
 }
 
-/** Marks and the checkpoint's own notation on an error line: not words of the output. */
-const NOTATION = /^(…|✗|—|>|-|\+|\(\+\d+|more\)|[A-Z]+\d+:?|\S+:\d+(:\d+)?)$/;
+/** Marks and the checkpoint's own notation on an error line (a rule as its code, `lint/…:`): not words of the output. */
+const NOTATION = /^(…|✗|—|>|-|\+|\(\+\d+|more\)|[A-Z]+\d+:?|lint\/[\w/]+:|\S+:\d+(:\d+)?)$/;
 
 async function errorLines(command: string, output: string): Promise<string[]> {
   const answer = await heuristicSummarizer.summarize({

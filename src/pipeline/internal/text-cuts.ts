@@ -2,6 +2,8 @@
 // pieces truncateToolContent and processToolOutput are built from. @internal
 import type { TruncateMode } from '../../config/index.js';
 import { isHighSurrogate, isLowSurrogate } from '../../internal/clip-text.js';
+import { clipLine } from '../../summarizing/tool-output/lines.js';
+import { lineRank } from '../../summarizing/tool-output-highlights.js';
 
 /**
  * The size of a text in the three units the tool-output limits use.
@@ -84,17 +86,77 @@ function lineMarker(count: number): string {
   return `... [${formatCount(count, 'line')} omitted] ...`;
 }
 
+/** A line of an output that states an error (`ERROR …`, `Traceback`, `FAILED`), by its index. @internal */
+export interface ErrorLine {
+  index: number;
+  rank: number;
+  text: string;
+}
+
+/** Words that say something failed, counted to tell error lines of one rank apart. */
+const FAILURE_WORDS = /error|fail|exception|refused|denied|fatal|panic/gi;
+
+/** Error lines of the omitted middle a marker names at most, each within so many code points. */
+const MARKED_ERRORS = 3;
+const MARKED_ERROR_CHARS = 200;
+/** Error lines read out of one output at most: the first ones, which a marker picks from. */
+const ERROR_LINES_READ = 1000;
+
+/**
+ * The lines of an output that state an error or a failure (ranked 5 and up as the summarizer ranks
+ * them), in order, at most {@link ERROR_LINES_READ}: what a head-and-tail cut names of the middle it
+ * omits, so a log's errors in its middle are not lost with it. One pass over the text.
+ *
+ * @internal
+ */
+export function errorLinesOf(text: string): ErrorLine[] {
+  const found: ErrorLine[] = [];
+  let start = 0;
+  for (let index = 0; start < text.length && found.length < ERROR_LINES_READ; index++) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    const line = text.slice(start, end);
+    const rank = lineRank(line);
+    // Among lines of one rank, the one with more words of failure says more than a name that holds
+    // one (`libgpg-error-dev` in a listing beside `ERROR … upload failed: Connection refused`).
+    if (rank >= 5)
+      found.push({ index, rank: rank * 10 + Math.min(9, line.match(FAILURE_WORDS)?.length ?? 0), text: line });
+    start = end + 1;
+  }
+  return found;
+}
+
 /**
  * Keeps `count` lines of a text of `lines` lines: the first ones, or with `marker` the first and
  * last around a marker line. Reads only the lines it keeps; a `\r\n` output keeps `\r\n` around the
- * marker and never ends in a lone `\r`.
+ * marker and never ends in a lone `\r`. With `errors` (see {@link errorLinesOf}) and room for ten
+ * lines or more, the marker names up to three of the omitted lines that state an error, one a line,
+ * in place of as many kept lines.
  */
-export function cutLines(text: string, lines: number, count: number, marker: boolean): Kept {
+export function cutLines(
+  text: string,
+  lines: number,
+  count: number,
+  marker: boolean,
+  errors: readonly ErrorLine[] = [],
+): Kept {
   if (lines <= count) return { text, end: true };
   if (!marker) return { text: dropFinalReturn(text.slice(0, afterNewlines(text, count) - 1)), end: false };
-  const room = count - 1;
-  const head = Math.ceil(room / 2);
-  const tail = room - head;
+  let room = count - 1;
+  let head = Math.ceil(room / 2);
+  let tail = room - head;
+  let named: ErrorLine[] = [];
+  if (count >= 10 && errors.length > 0) {
+    const omitted = errors.filter((error) => error.index >= head && error.index < lines - tail);
+    named = omitted
+      .sort((left, right) => right.rank - left.rank || left.index - right.index)
+      .slice(0, MARKED_ERRORS)
+      .sort((left, right) => left.index - right.index);
+    // Each named line takes a kept line's place; fewer kept lines only widen what is omitted.
+    room -= named.length;
+    head = Math.ceil(room / 2);
+    tail = room - head;
+  }
   let textEnd = text.endsWith('\n') ? text.length - 1 : text.length;
   if (textEnd < text.length && text.charCodeAt(textEnd - 1) === 13) textEnd--;
   let tailStart = textEnd;
@@ -102,7 +164,16 @@ export function cutLines(text: string, lines: number, count: number, marker: boo
   // The `\r` of a `\r\n` belongs with its `\n`, after the marker.
   if (tail > 0 && tailStart > 0 && text.charCodeAt(tailStart - 1) === 13) tailStart--;
   const kept = text.slice(0, afterNewlines(text, head));
-  const omitted = lineMarker(lines - head - tail);
+  const eol = lineEndingOf(text);
+  const omitted =
+    named.length === 0
+      ? lineMarker(lines - head - tail)
+      : `... [${formatCount(lines - head - tail, 'line')} omitted; among them:${named
+          .map(
+            (error) =>
+              `${eol}line ${error.index + 1}: ${clipLine(error.text.replace(/\r$/, '').trim(), MARKED_ERROR_CHARS)}`,
+          )
+          .join('')}] ...`;
   return {
     text: `${kept}${omitted}${tail > 0 ? text.slice(tailStart, textEnd) : ''}`,
     end: tail > 0,

@@ -12,6 +12,8 @@ import {
   cutLineCut,
   cutLines,
   cutToRoom,
+  type ErrorLine,
+  errorLinesOf,
   formatCount,
   type Kept,
   lineEndingOf,
@@ -155,8 +157,9 @@ function cutToLines(
   marker: boolean,
   room: { chars: number; bytes: number },
 ): ReturnType<typeof cutLines> {
-  const byLines = cutLines(text, original.lines, lineRoom, marker);
-  if (!marker || original.lines <= lineRoom) return byLines;
+  if (!marker || original.lines <= lineRoom) return cutLines(text, original.lines, lineRoom, marker);
+  const errors = errorLinesFor(text);
+  const byLines = cutLines(text, original.lines, lineRoom, marker, errors);
   const fitsRoom = (kept: string) => {
     const size = measureText(kept);
     return size.chars <= room.chars && size.bytes <= room.bytes;
@@ -167,13 +170,22 @@ function cutToLines(
   let best: ReturnType<typeof cutLines> | undefined;
   while (low <= high) {
     const middle = Math.floor((low + high) / 2);
-    const attempt = cutLines(text, original.lines, middle, true);
+    const attempt = cutLines(text, original.lines, middle, true, errors);
     if (fitsRoom(attempt.text)) {
       best = attempt;
       low = middle + 1;
     } else high = middle - 1;
   }
   return best ?? byLines;
+}
+
+/** The last output read for its error lines: a cut is tried with several notices, the output read once. */
+let lastRead: { text: string; errors: ErrorLine[] } | undefined;
+
+/** {@link errorLinesOf} the output, read once however many notices are tried on it. */
+function errorLinesFor(text: string): ErrorLine[] {
+  if (lastRead?.text !== text) lastRead = { text, errors: errorLinesOf(text) };
+  return lastRead.errors;
 }
 
 /** The head of a line cut before its marker, within the room: what is left when the marker does not fit. */

@@ -4,25 +4,12 @@ import { contentText } from '../serialize-conversation.js';
 import { parseToolOutput } from '../tool-output/parse-tool-output.js';
 import type { ParsedToolOutput, ToolOutputFormat } from '../tool-output/parsed-tool-output.js';
 import { telling } from '../tool-output/render-tool-output.js';
+import { DIAGNOSTIC_FORMATS, reportsFailure } from '../tool-output/reports-failure.js';
 import { lineRank, meaningfulLines } from '../tool-output-highlights.js';
 import type { AnchorList } from './anchor-list.js';
 import { commandOf, isModifying, outcomeOf, pathsOf } from './tool-facts.js';
 import { clipWords, KEY_CHARS, TEXT_CHARS } from './user-words.js';
 
-/** Outputs whose diagnostics are facts even when the command exited 0 (a linter's warnings are not). */
-const DIAGNOSTIC_FORMATS = new Set<ToolOutputFormat>([
-  'tsc',
-  'eslint',
-  'biome',
-  'node-test',
-  'vitest',
-  'jest',
-  'pytest',
-  'go-test',
-  'cargo',
-  'npm',
-  'pip',
-]);
 /** Linters: their warnings are their verdict, whether or not the run failed. */
 const LINTERS = new Set<ToolOutputFormat>(['eslint', 'biome']);
 /** Outputs that report places and files rather than problems: grep's matches, git's changed files. */
@@ -260,9 +247,7 @@ function withVerdict(
   outcome: { ok: boolean; label: string },
   parsed: ParsedToolOutput,
 ): { ok: boolean; label: string } {
-  if (outcome.label !== 'ok' || !DIAGNOSTIC_FORMATS.has(parsed.format)) return outcome;
-  const failed = parsed.problems.some((problem) => problem.severity === 'error' || problem.severity === 'failure');
-  return failed ? { ok: false, label: 'failed' } : outcome;
+  return outcome.label === 'ok' && reportsFailure(parsed) ? { ok: false, label: 'failed' } : outcome;
 }
 
 /**

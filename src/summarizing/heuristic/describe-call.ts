@@ -5,7 +5,9 @@ import { oneLine } from '../../internal/one-line.js';
 import type { ToolCall, ToolResultMessage } from '../../types.js';
 import { argumentsText } from '../serialize-conversation.js';
 import { splitOutputLines } from '../tool-output/lines.js';
+import { parseToolOutput } from '../tool-output/parse-tool-output.js';
 import { reportedExitCode } from '../tool-output/reported-exit-code.js';
+import { reportsFailure } from '../tool-output/reports-failure.js';
 
 const ARGUMENT_KEYS = ['command', 'cmd', 'path', 'file_path', 'filePath', 'file', 'pattern', 'query', 'url', 'name'];
 
@@ -26,10 +28,18 @@ function exitCode(text: string): string | undefined {
   return code === undefined ? undefined : String(code);
 }
 
-/** `ok`, `error` or `failed (exit code N)` for one tool result. @internal */
+/**
+ * `ok`, `error` or `failed (exit code N)` for one tool result; `failed` too when the host said nothing
+ * of how it ended and the output reports errors of a tool that fails on them (g++, a test runner).
+ * @internal
+ */
 export function outcome(result: ToolResultMessage | undefined, text: string): string {
   if (result === undefined) return 'no result';
   const code = exitCode(text);
-  const status = result.isError ? 'error' : code !== undefined && code !== '0' ? 'failed' : 'ok';
+  const status = result.isError
+    ? 'error'
+    : (code !== undefined && code !== '0') || (code === undefined && reportsFailure(parseToolOutput(text)))
+      ? 'failed'
+      : 'ok';
   return code === undefined ? status : `${status} (exit code ${code})`;
 }

@@ -12,6 +12,7 @@ const BY_COMMAND: readonly (readonly [RegExp, ToolOutputFormat])[] = [
   [/(^|[\s/])(py\.?test|python3? -m pytest)(\s|$)/, 'pytest'],
   [/(^|\s)go\s+(test|vet|build)\b/, 'go-test'],
   [/(^|\s)cargo\s+(test|build|check|clippy|run)\b/, 'cargo'],
+  [/(^|[\s/])(g?cc|[gc]\+\+|clang(\+\+)?|javac)(-\d+)?(\s|$)/, 'gcc'],
   [/(^|\s)git\s+status\b/, 'git-status'],
   [/(^|\s)git\s+(diff|show)\b/, 'git-diff'],
   [/(^|\s)git\s+log\b/, 'git-log'],
@@ -32,6 +33,7 @@ const SIGNATURES: readonly (readonly [RegExp, ToolOutputFormat])[] = [
   [/\berror TS\d+: /, 'tsc'],
   [/^✖ \d+ problems? \(|^\s+\d+:\d+\s+(error|warning)\s+\S/, 'eslint'],
   [/^\S+:\d+:\d+\s+(lint|format|parse|assist)\/|^Checked \d+ files? in /, 'biome'],
+  [/^\S.*?:\d+(:\d+)?: (fatal error|error|warning): /, 'gcc'],
   [/^npm (ERR!|error) /, 'npm'],
   [
     /^ERROR: (Could not|No matching distribution|Cannot install|Failed building)|^\s*error: subprocess-exited-with-error/,
@@ -43,8 +45,12 @@ const SIGNATURES: readonly (readonly [RegExp, ToolOutputFormat])[] = [
   [/^Traceback \(most recent call last\):|^Exception in thread "|^\s+at .+\(\S+:\d+:\d+\)$/, 'stack-trace'],
 ];
 
-/** A grep match (`path:12:`), a ripgrep heading or line, a `-C` context line (`path.py-12-`) or group separator. */
-const GREP_LINE = /^[^\s:]+:\d+[:-]|^\d+[:-]|^[\w./@-]+\.\w+$|^[\w./@-]+\.\w+-\d+-|^--$/;
+/**
+ * A grep match (`path:12:`), a ripgrep heading or line, a `-C` context line (`path.py-12-`) or group
+ * separator. A line number is not followed by a digit: a log line's date or time (`2026-11-26`,
+ * `15:52:40`) is not one.
+ */
+const GREP_LINE = /^[^\s:]+:\d+[:-]|^\d+[:-](?!\d)|^[\w./@-]+\.\w+$|^[\w./@-]+\.\w+-\d+-|^--$/;
 
 /**
  * The format of an output: the command's tool when it names one, else the strongest signature among

@@ -1,6 +1,15 @@
-/** Parsers for compilers and linters: tsc, eslint, biome. Internal. */
+/** Parsers for compilers and linters: tsc, eslint, biome, and gcc-style diagnostics (gcc, g++, clang, javac). Internal. */
 import { indentOf, relativePath, squash } from './lines.js';
 import { emptyResult, type ParserResult } from './parser-result.js';
+
+/** A compiler's result with its error count when the output printed none. */
+function countErrors(result: ParserResult): ParserResult {
+  if (result.counts.length === 0 && result.problems.length > 0) {
+    const errors = result.problems.filter((problem) => problem.severity === 'error').length;
+    result.counts.push(`${errors} error${errors === 1 ? '' : 's'}`);
+  }
+  return result;
+}
 
 const TSC_PLAIN = /^(.+?)\((\d+),(\d+)\): (error|warning) (TS\d+): (.*)$/;
 const TSC_PRETTY = /^(.+?):(\d+):(\d+) - (error|warning) (TS\d+): (.*)$/;
@@ -40,11 +49,7 @@ export function parseTsc(lines: readonly string[]): ParserResult {
       if (last.message.length < 400) last.message = `${last.message} ${squash(line)}`;
     } else if (!line.trim() || !/^\s/.test(line)) last = undefined;
   }
-  if (result.counts.length === 0 && result.problems.length > 0) {
-    const errors = result.problems.filter((problem) => problem.severity === 'error').length;
-    result.counts.push(`${errors} error${errors === 1 ? '' : 's'}`);
-  }
-  return result;
+  return countErrors(result);
 }
 
 const ESLINT_FILE = /^(?:[A-Za-z]:)?[/\\.\w@~-][^\s:]*\.\w+$/;
@@ -127,4 +132,64 @@ export function parseBiome(lines: readonly string[]): ParserResult {
     if (count) result.counts.push((count[1] ?? count[2])!);
   }
   return result;
+}
+
+/** `file:line:col: error: message [-Wflag]`; javac leaves out the column; a checker's `[code]` at the end is its code. */
+const GCC_DIAGNOSTIC = /^(.+?):(\d+)(?::(\d+))?: (fatal error|error|warning): (.*?)(?: \[([-\w=]+)\])?$/;
+/** The line of the user's code a template instantiation came from: `tmpl.cpp:8:12:   required from here`. */
+const GCC_REQUIRED_HERE = /^(.+?:\d+:\d+):\s+required from here$/;
+/** A new context of diagnostics (`file: In function …`, `In file included from …`): an older `required from here` no longer applies. */
+const GCC_CONTEXT =
+  /^(?:\S+: In (?:function|member function|instantiation|constructor|destructor|static member)|In file included from)/;
+/** javac's explanation under its error: `  symbol:   method missing(int)`, `  location: class Main`. */
+const JAVAC_DETAIL = /^\s+(symbol|location|required|found|reason):\s+(.+)$/;
+/** The counts compilers print: javac's `2 errors`, a checker's `Found 2 errors in 1 file`. */
+const COMPILER_COUNT = /^(?:Found )?(\d+ (?:errors?|warnings?)(?: in \d+ files?)?)\b/;
+/** make giving up on a target: `make: *** [Makefile:7: main.o] Error 1`. */
+const MAKE_FAILED = /^make(?:\[\d+\])?: \*\*\* /;
+/** A header of the system or of the compiler's own library (`/usr/include/c++/12/…`), not where a project's bug is. */
+const SYSTEM_HEADER = /^\/(?:usr|opt|Library)\//;
+
+/**
+ * gcc, g++ and clang (`file:line:col: error: message [-Wflag]`), alone or under make, and the
+ * compilers that share the form (javac's `file:line: error:` with its `symbol:` lines). An
+ * error inside a system header that a template instantiation led to is placed where the project's
+ * code asked for it (the chain's `required from here`); make's `*** … Error 1` lines are kept. @internal
+ */
+export function parseGcc(lines: readonly string[]): ParserResult {
+  const result = emptyResult();
+  let last: ParserResult['problems'][number] | undefined;
+  let requiredHere: string | undefined;
+  for (const line of lines) {
+    const diagnostic = GCC_DIAGNOSTIC.exec(line);
+    if (diagnostic) {
+      const [, file, row, column, severity, message, code] = diagnostic;
+      const place = `${file}:${row}${column ? `:${column}` : ''}`;
+      last = {
+        severity: severity === 'warning' ? 'warning' : 'error',
+        ...(code ? { code } : {}),
+        location: SYSTEM_HEADER.test(file!) && requiredHere ? requiredHere : relativePath(place),
+        message: squash(message!),
+      };
+      result.problems.push(last);
+      requiredHere = undefined;
+      continue;
+    }
+    const here = GCC_REQUIRED_HERE.exec(line);
+    if (here) {
+      if (!SYSTEM_HEADER.test(here[1]!)) requiredHere = relativePath(here[1]!);
+      continue;
+    }
+    if (GCC_CONTEXT.test(line)) requiredHere = undefined;
+    const detail = JAVAC_DETAIL.exec(line);
+    if (detail && last && last.message.length < 400) {
+      last.message = `${last.message} (${detail[1]}: ${squash(detail[2]!)})`;
+      continue;
+    }
+    const count = COMPILER_COUNT.exec(line);
+    if (count) result.counts.push(count[1]!);
+    else if (MAKE_FAILED.test(line)) result.notes.push(squash(line));
+    if (!/^\s/.test(line)) last = undefined;
+  }
+  return countErrors(result);
 }

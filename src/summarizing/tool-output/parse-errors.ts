@@ -1,7 +1,6 @@
 /** npm and pip errors, stack traces, and the fallback for outputs nothing else recognises. Internal. */
-import { clipText } from '../../internal/clip-text.js';
 import { lineRank } from '../tool-output-highlights.js';
-import { cleanLocation, squash } from './lines.js';
+import { cleanLocation, clipLine, squash } from './lines.js';
 import type { ToolOutputProblem } from './parsed-tool-output.js';
 import { emptyResult, type ParserResult } from './parser-result.js';
 
@@ -68,6 +67,12 @@ const JAVA_HEAD = /^Exception in thread "[^"]+" ([\w.$]+)(?:: (.*))?$/;
 const CAUSE = /^\s*(?:Caused by|Suppressed|\[cause\]):\s+((?:[\w$]+\.)*[\w$]+)(?: \[(\w+)\])?(?::\s?(.*?))?\s*\{?$/;
 const JAVA_FRAME = /^\s+at ([\w.$<>]+)\(([\w.$]+:\d+)\)$/;
 
+/** A test `python -m unittest` reports before its traceback: `FAIL: test_add (calc.CalcTest.test_add)`; before 3.11 `(calc.CalcTest)`. */
+const UNITTEST_HEAD = /^(FAIL|ERROR): (\w+) \(([\w.]+)\)$/;
+/** unittest's totals: `Ran 4 tests in 0.001s`, then `FAILED (failures=2, errors=1)` or `OK`. */
+const UNITTEST_RAN = /^(Ran \d+ tests?) in [\d.]+m?s$/;
+const UNITTEST_VERDICT = /^(FAILED \(.+\)|OK(?: \(.+\))?)$/;
+
 /** Frames of a runtime or a dependency, which are not where a project's bug is. */
 const FOREIGN_FRAME = /node:internal|node_modules|site-packages|dist-packages|\/lib\/python\d|^<frozen /;
 /** Java methods of the platform (`java.util.…`, `jdk.…`); module-qualified frames do not match JAVA_FRAME. */
@@ -87,14 +92,32 @@ function addCaller(problem: ToolOutputProblem, frame: string): void {
 /**
  * Stack traces of JavaScript, Python and Java: each error of the chain (Java's `Caused by:`, Python's
  * chained tracebacks, JavaScript's `[cause]:`), its message, its innermost own frame and the own
- * frames that called it (at most four). @internal
+ * frames that called it (at most four). A traceback `python -m unittest` heads with `FAIL: test (…)`
+ * or `ERROR: test (…)` is that test's failure or error, and the run's totals are its counts. @internal
  */
 export function parseStackTrace(lines: readonly string[]): ParserResult {
   const result = emptyResult();
   let current: ToolOutputProblem | undefined;
   // Python prints a traceback's frames outermost first, before its error.
   let pythonFrames: string[] = [];
+  // The unittest test whose traceback follows, until its error line.
+  let test: { name: string; failed: boolean } | undefined;
+  let ran = false;
   for (const line of lines) {
+    const head = UNITTEST_HEAD.exec(line);
+    if (head) {
+      const [, verdict, method, where] = head;
+      test = { name: where!.endsWith(`.${method}`) ? where! : `${where}.${method}`, failed: verdict === 'FAIL' };
+      current = undefined;
+      pythonFrames = [];
+      continue;
+    }
+    const total = UNITTEST_RAN.exec(line) ?? (ran ? UNITTEST_VERDICT.exec(line) : null);
+    if (total) {
+      ran = true;
+      result.counts.push(total[1]!);
+      continue;
+    }
     const pyFrame = PY_FRAME.exec(line);
     if (pyFrame) {
       pythonFrames.push(`${pyFrame[1]}:${pyFrame[2]}`);
@@ -117,6 +140,11 @@ export function parseStackTrace(lines: readonly string[]): ParserResult {
           ? [java[1]!, undefined, java[2] ?? '']
           : [py![1]!, undefined, py![2] ?? ''];
       current = { severity: 'error', code: code ?? name, message: squash(message) };
+      if (test && !java) {
+        current.test = test.name;
+        if (test.failed) current.severity = 'failure';
+        test = undefined;
+      }
       const innermost = pythonFrames[pythonFrames.length - 1];
       if (innermost !== undefined) current.location = innermost;
       for (let index = pythonFrames.length - 2; index >= 0; index--)
@@ -137,6 +165,9 @@ export function parseStackTrace(lines: readonly string[]): ParserResult {
   return result;
 }
 
+/** A log level with nothing after it: `[ERROR]`, `error:`. */
+const LEVEL_ALONE = /^\[?(error|warn(ing)?|fatal)\]?:?$/i;
+
 /** Error-looking lines first, then the head and the tail: for outputs no parser recognises. @internal */
 export function parseUnknown(lines: readonly string[]): ParserResult {
   const result = emptyResult();
@@ -145,7 +176,9 @@ export function parseUnknown(lines: readonly string[]): ParserResult {
   for (const line of lines) {
     if (!line.trim()) continue;
     const rank = lineRank(line);
-    if (rank >= 4) ranked.push({ line: clipText(line.trim(), 300, 'head'), rank, index: nonEmpty.length });
+    // A level alone (`[ERROR]`, maven's spacer line) says nothing.
+    if (rank >= 4 && !LEVEL_ALONE.test(line.trim()))
+      ranked.push({ line: clipLine(line.trim(), 600), rank, index: nonEmpty.length });
     nonEmpty.push(line);
   }
   ranked.sort((left, right) => right.rank - left.rank || left.index - right.index);
@@ -158,11 +191,13 @@ export function parseUnknown(lines: readonly string[]): ParserResult {
   const head = nonEmpty.slice(0, 3);
   const tail = nonEmpty.length > 3 ? nonEmpty.slice(Math.max(3, nonEmpty.length - 3)) : [];
   const note = (line: string) => {
-    const clipped = clipText(line.trim(), 300, 'head');
+    if (LEVEL_ALONE.test(line.trim())) return;
+    const clipped = clipLine(line.trim(), 600);
     if (!seen.has(clipped)) result.notes.push(clipped);
   };
   for (const line of head) note(line);
   if (nonEmpty.length > 6) result.notes.push('…');
   for (const line of tail) note(line);
+  if (result.notes[result.notes.length - 1] === '…') result.notes.pop();
   return result;
 }

@@ -4,8 +4,9 @@ import { emptyResult, type ParserResult } from './parser-result.js';
 
 const STATUS_LONG =
   /^\s+(modified|new file|deleted|renamed|copied|typechange|both modified|both added|deleted by us|deleted by them):\s+(.+)$/;
-const STATUS_SHORT = /^([ MADRCU?!]{2}) (.+)$/;
-const BRANCH = /^(On branch .+|HEAD detached .+|## .+|Your branch is .+)$/;
+/** A short-form entry (` M path`, `?? path`, `UU path`): never two blanks, which is an indented line of the long form (`   pick 8d839c2 …` under a rebase's `Last command done`). */
+const STATUS_SHORT = /^(?! {2})([ MADRCU?!]{2}) (.+)$/;
+const BRANCH = /^(On branch .+|HEAD detached .+|## .+|Your branch is .+|You are currently \w+ .+)$/;
 
 /** git status, long and short forms: the branch and each changed, staged or untracked path. @internal */
 export function parseGitStatus(lines: readonly string[]): ParserResult {
@@ -111,6 +112,8 @@ const LOG_COMMIT = /^commit ([0-9a-f]{7,40})\b/;
 const LOG_ONELINE = /^(?:[*|\\/ ]+)?([0-9a-f]{7,40}) (?:\([^)]*\) )?(.+)$/;
 /** Commits listed at most; the count says how many there were. */
 const LOG_COMMITS = 40;
+/** `git bisect`'s verdict, printed above the commit it found (in the medium form). */
+const BISECT_FOUND = /^([0-9a-f]{7,40}) is the first bad commit$/;
 
 /**
  * git log (medium form, with or without `--stat` or `-p`, and `--oneline`): how many commits, and
@@ -128,6 +131,11 @@ export function parseGitLog(lines: readonly string[]): ParserResult {
   };
   const medium = lines.some((line) => LOG_COMMIT.test(line));
   for (const line of lines) {
+    const culprit = BISECT_FOUND.exec(line);
+    if (culprit) {
+      result.counts.push(`first bad commit ${culprit[1]!.slice(0, 7)}`);
+      continue;
+    }
     if (medium) {
       const commit = LOG_COMMIT.exec(line);
       if (commit) {

@@ -4,7 +4,7 @@ import { checkedText } from '../fidelity-arguments.js';
 import { detectFormat } from './detect-format.js';
 import { splitOutputLines } from './lines.js';
 import { parseCargo } from './parse-cargo.js';
-import { parseBiome, parseEslint, parseTsc } from './parse-compiler.js';
+import { parseBiome, parseEslint, parseGcc, parseTsc } from './parse-compiler.js';
 import { parseNpm, parsePip, parseStackTrace, parseUnknown } from './parse-errors.js';
 import { parseNodeSpec, parseNodeTap } from './parse-node-test.js';
 import { parseGitDiff, parseGitLog, parseGitStatus, parseGrep } from './parse-search-and-vcs.js';
@@ -43,6 +43,7 @@ const PARSERS: Record<ToolOutputFormat, (lines: readonly string[]) => ParserResu
   pytest: parsePytest,
   'go-test': parseGoTest,
   cargo: parseCargo,
+  gcc: parseGcc,
   'git-status': parseGitStatus,
   'git-diff': parseGitDiff,
   'git-log': parseGitLog,
@@ -69,7 +70,7 @@ const parseToolOutputOptionsSchema = /* @__PURE__ */ (() =>
 
 /**
  * Reads a tool's output: which tool it came from (tsc, eslint, biome, node:test in TAP or spec form,
- * vitest, jest, pytest, go test, cargo build/test/clippy, git status, git diff, git log, grep/ripgrep, npm,
+ * vitest, jest, pytest, go test, cargo build/test/clippy, gcc/g++/clang and javac (also under make), git status, git diff, git log, grep/ripgrep, npm,
  * pip, stack traces), the counts it reported, and each error, warning or failing test with its code,
  * `file:line:col` location and message, and how the command exited when the host says (`exitCode`)
  * or the output does. An output no parser recognises keeps its error-looking lines and its head and
@@ -94,15 +95,21 @@ export function parseToolOutput(text: string, options: ParseToolOutputOptions = 
   const detected = options.format ?? detectFormat(lines, options.command);
   let format = detected;
   let result = PARSERS[detected](lines);
-  // A format named by the command that finds nothing in the output falls back to reading it unguided.
-  if (
-    detected !== 'unknown' &&
-    result.problems.length === 0 &&
-    result.counts.length === 0 &&
-    result.notes.length === 0
-  ) {
-    format = 'unknown';
-    result = parseUnknown(lines);
+  const empty = (parsed: ParserResult) =>
+    parsed.problems.length === 0 && parsed.counts.length === 0 && parsed.notes.length === 0;
+  // A format named by the command that finds nothing in the output falls back to the format its lines
+  // show (`javac Main.java && java Main` printing a stack trace), else to reading it unguided.
+  if (detected !== 'unknown' && empty(result)) {
+    const shown =
+      options.format === undefined && options.command !== undefined ? detectFormat(lines, undefined) : 'unknown';
+    const reread = shown === 'unknown' || shown === detected ? undefined : PARSERS[shown](lines);
+    if (reread && !empty(reread)) {
+      format = shown;
+      result = reread;
+    } else {
+      format = 'unknown';
+      result = parseUnknown(lines);
+    }
   }
   const exitCode = options.exitCode ?? reportedExitCode(lines);
   return {

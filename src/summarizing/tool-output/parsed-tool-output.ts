@@ -21,6 +21,7 @@ export type ToolOutputFormat =
   | 'pytest'
   | 'go-test'
   | 'cargo'
+  | 'gcc'
   | 'git-status'
   | 'git-diff'
   | 'git-log'

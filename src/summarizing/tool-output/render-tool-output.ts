@@ -1,6 +1,8 @@
 import { clipText, codePointLength } from '../../internal/clip-text.js';
 import * as v from '../../validation/light-schema.js';
 import { option, parseOptions } from '../../validation/parse-options.js';
+import { clipItem } from '../heuristic/clip-item.js';
+import { clipLine } from './lines.js';
 import type { ParsedToolOutput, ToolOutputProblem } from './parsed-tool-output.js';
 
 /** What {@link renderToolOutput} reads of a parse: enough to refuse what is not one. */
@@ -17,18 +19,23 @@ const parsedSchema = /* @__PURE__ */ (() =>
     { error: 'must be what parseToolOutput returns' },
   ))();
 
-/**
- * Renderings tried, from the most to the least detail: problems grouped by code and message, then by
- * code alone (one message per code), each message shortened to `width` (0 keeps codes and places only).
- */
 /** `maxChars` of {@link renderToolOutput}, built once. */
 const maxCharsSchema = /* @__PURE__ */ option.tokens();
 
-const ATTEMPTS: readonly { byCode: boolean; width: number }[] = [
+/**
+ * Renderings tried, from the most to the least detail: problems grouped by code and message, then by
+ * code alone (one message per code), each message shortened to `width` (0 keeps codes and places only).
+ * With `notesThatFit`, an output with problems keeps the notes that fit and counts the rest: a
+ * problem's message at 100 characters tells more than the output's first and last lines beside it
+ * (a `find` listing with two `No such file or directory` lines in the middle).
+ */
+const ATTEMPTS: readonly { byCode: boolean; width: number; notesThatFit?: true }[] = [
   { byCode: false, width: 300 },
   { byCode: false, width: 160 },
   { byCode: false, width: 100 },
   { byCode: true, width: 100 },
+  { byCode: false, width: 100, notesThatFit: true },
+  { byCode: true, width: 100, notesThatFit: true },
   { byCode: true, width: 60 },
   { byCode: false, width: 60 },
   { byCode: true, width: 32 },
@@ -75,7 +82,9 @@ function groupProblems(problems: readonly ToolOutputProblem[], byCode: boolean):
 
 function renderGroup(group: Group, width: number): string {
   const { problem, locations } = group;
-  const message = width === 0 || !problem.message ? '' : clipText(problem.message, width, 'head');
+  const unread = problem.code === undefined && locations.length === 0;
+  const message =
+    width === 0 || !problem.message ? '' : unread ? clipLine(problem.message, width) : clipItem(problem.message, width);
   if (problem.severity === 'failure' || problem.test !== undefined) {
     const name = clipText(problem.test ?? '(unnamed test)', Math.max(width, 120), 'head');
     const where = locations.length ? ` (${locations.join(', ')})` : '';
@@ -92,7 +101,7 @@ function renderGroup(group: Group, width: number): string {
     const where = locations[0] === undefined ? undefined : `${locations[0]}${callers}`;
     const parts = [where, head ? `${head}:` : '', message].filter((part) => part);
     const line = parts.join(' ').replace(/:$/, '');
-    return line || clipText(problem.message, Math.max(width, 60), 'head');
+    return line || (unread ? clipLine : clipItem)(problem.message, Math.max(width, 60));
   }
   const what = [head, message].filter((part) => part).join(': ');
   return `${what || 'at'}${locations.length > 1 ? ` ×${locations.length}` : ''} @ ${locations.join(', ')}`;
@@ -177,8 +186,13 @@ export function renderDigest(parsed: ParsedToolOutput, budget: number, exit: Exi
     }
     return groups;
   };
-  attempts: for (const { byCode, width } of ATTEMPTS) {
+  attempts: for (const { byCode, width, notesThatFit } of ATTEMPTS) {
     if (byCode && !hasCodes) continue;
+    if (notesThatFit && (parsed.problems.length === 0 || parsed.notes.length === 0)) continue;
+    // A line no parser read says nothing in 32 characters: fewer of them at 60, the rest counted.
+    if (parsed.format === 'unknown' && width > 0 && width < 60) continue;
+    // Below 100 characters a message says less than the output's other lines: those go first.
+    const fitNotes = notesThatFit === true || (width < 100 && parsed.problems.length > 0);
     // Lines are measured as they are made: an attempt stops at the first line past the budget.
     const lines = [first];
     let length = codePointLength(first);
@@ -188,9 +202,18 @@ export function renderDigest(parsed: ParsedToolOutput, budget: number, exit: Exi
       return length <= budget;
     };
     for (const group of groupsBy(byCode)) if (!add(renderGroup(group, width))) continue attempts;
-    for (const note of parsed.notes) {
-      if (!add(width === 0 ? clipText(note, 80, 'head') : clipText(note, Math.max(width, 80), 'head')))
-        continue attempts;
+    for (const [index, note] of parsed.notes.entries()) {
+      const line = clipItem(note, width === 0 ? 80 : Math.max(width, 80));
+      if (fitNotes) {
+        const left = parsed.notes.length - index - 1;
+        // Room for this note and, after it, the count of those left out.
+        const after = left > 0 ? codePointLength(`\n… ${left + 1} more`) : 0;
+        if (length + 1 + codePointLength(line) + after > budget) {
+          add(`… ${left + 1} more`);
+          break;
+        }
+      }
+      if (!add(line)) continue attempts;
     }
     if (length <= budget) return lines.join('\n');
   }
@@ -199,10 +222,7 @@ export function renderDigest(parsed: ParsedToolOutput, budget: number, exit: Exi
   const codes = codeLine(parsed.problems);
   if (codes) lines.push(codes);
   const groups = groupsBy(true);
-  const items = [
-    ...groups.map((group) => renderGroup(group, 0)),
-    ...parsed.notes.map((note) => clipText(note, 80, 'head')),
-  ];
+  const items = [...groups.map((group) => renderGroup(group, 0)), ...parsed.notes.map((note) => clipItem(note, 80))];
   let used = codePointLength(lines.join('\n'));
   let kept = 0;
   for (const item of items) {
