@@ -4,6 +4,7 @@
  */
 import type { Message } from '../types.js';
 import { continues } from './internal/host-input.js';
+import { sameContent } from './internal/same-content.js';
 
 /** Lengths of the arrays before an intake, to undo it. @internal */
 export type ArrayLengths = readonly [known: number, history: number, compacted: number];
@@ -189,9 +190,10 @@ export class HistoryArrays {
     if (this.knownArray !== undefined) return continues(input, this.knownArray);
     const { mirrorArray: mirror, followed, patches } = this;
     if (input.length < followed) return false;
-    for (const [index, message] of patches) if (input[index] !== message) return false;
+    for (const [index, message] of patches) if (!continuesAt(input, index, message)) return false;
     for (let index = 0; index < followed; index++) {
-      if (!Object.is(input[index], mirror[index]) && !patches.has(index)) return false;
+      if (!Object.is(input[index], mirror[index]) && !patches.has(index) && !continuesAt(input, index, mirror[index]!))
+        return false;
     }
     return true;
   }
@@ -219,4 +221,9 @@ export class HistoryArrays {
     this.history = history;
     this.hostsHistory = false;
   }
+}
+
+/** Whether the host's message at `index` is `message` or equal to it in content (see {@link continues}). */
+function continuesAt(input: readonly Message[], index: number, message: Message): boolean {
+  return Object.is(input[index], message) || sameContent(input[index], message);
 }

@@ -2,6 +2,7 @@
 import { ContextError } from '../../errors.js';
 import type { Message } from '../../types.js';
 import { assertMessage } from '../../validation/assert-messages.js';
+import { sameContent } from './same-content.js';
 
 /**
  * Whether `input` starts with every message of `previous`, object for object: a walk without
@@ -15,12 +16,24 @@ import { assertMessage } from '../../validation/assert-messages.js';
  * a NaN number. Message objects lie scattered across the heap, so those reads miss the processor's
  * caches: the walk took about three times as long with `!==`.
  *
+ * From the first position where the objects differ, a message equal in content (the same roles,
+ * text, parts, ids and meta, compared field by field) also continues: a host that converts its SDK
+ * messages to ctxkit messages before every call (`fromModelMessages(sdkMessages)`) hands in new
+ * objects for the same history each time, and starting over for them would count, project and
+ * archive the whole history again (a summarizer call per turn when a tool batch is due). Equal
+ * content is what the manager's work depends on, so going on from the messages it holds gives the
+ * result a fresh start would. A message changed anywhere, in place or replaced, differs in
+ * content and the input starts over. The content walk stops at the first difference, so a host that
+ * truly starts over pays it only up to there.
+ *
  * @internal
  */
 export function continues(input: readonly Message[], previous: readonly Message[]): boolean {
   const length = previous.length;
   if (length > input.length) return false;
-  for (let index = 0; index < length; index++) if (!Object.is(input[index], previous[index])) return false;
+  let index = 0;
+  while (index < length && Object.is(input[index], previous[index])) index++;
+  for (; index < length; index++) if (!sameContent(input[index], previous[index])) return false;
   return true;
 }
 
