@@ -10,6 +10,24 @@ const needsIsolation = ['test/**/*.isolated.test.ts'];
  * `npm test` leaves it out, `npm run test:soak` runs it (CI runs both).
  */
 const soak = ['test/soak/**/*.test.ts'];
+/**
+ * The tests of everything ctxkit checks with zod, run again with `zod/v4` resolved to zod 3.25's
+ * (the `zod3` dev dependency): a host on zod 3.25 gets that copy under ctxkit's `zod/v4` imports.
+ */
+const onZod3 = [
+  'test/zod3/**/*.test.ts',
+  'test/schemas/**/*.test.ts',
+  'test/config/**/*.test.ts',
+  'test/validation/hostile-input.test.ts',
+  'test/validation/message-problem.test.ts',
+  'test/validation/option-errors.test.ts',
+  'test/session/is-stored-entry.test.ts',
+  'test/agent-tools/context-tools.test.ts',
+  'test/agent-tools/recall-ids.test.ts',
+  'test/memory/memory-tool.test.ts',
+  'test/memory/memory-caps.test.ts',
+  'test/cli/cli.test.ts',
+];
 
 export default defineConfig({
   resolve: {
@@ -38,11 +56,16 @@ export default defineConfig({
         test: {
           name: 'shared',
           include: ['test/**/*.test.ts'],
-          exclude: [...needsIsolation, ...soak],
+          exclude: [...needsIsolation, ...soak, 'test/zod3/**'],
           isolate: false,
         },
       },
       { extends: true, test: { name: 'isolated', include: needsIsolation } },
+      {
+        extends: true,
+        resolve: { alias: [{ find: /^zod\/v4$/, replacement: 'zod3/v4' }] },
+        test: { name: 'zod3', include: onZod3, isolate: false },
+      },
       { extends: true, test: { name: 'soak', include: soak, isolate: false } },
     ],
   },

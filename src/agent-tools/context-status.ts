@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/v4';
 import { deepFreeze } from '../internal/deep-freeze.js';
 import type { ContextManager } from '../manager/context-manager-types.js';
 import type { Message } from '../types.js';

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/v4';
 import type { ContextManager } from '../manager/context-manager-types.js';
 import type { SpillStore } from '../pipeline/spill-store.js';
 import type { SessionStore } from '../session/session-store.js';

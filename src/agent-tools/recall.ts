@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/v4';
 import { deepFreeze } from '../internal/deep-freeze.js';
 import { RECALL_ID_PATTERN, recallIdOf } from '../messages/recall-id.js';
 import type { SpillStore } from '../pipeline/spill-store.js';

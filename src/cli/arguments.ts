@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import * as z from 'zod';
+import * as z from 'zod/v4';
 import { usageError } from './cli-error.js';
 
 /** @internal */

@@ -1,6 +1,6 @@
 // The public zod schema of the settings (`ctxkit/schemas`): each field alone (resolve-config.ts checks
 // how they fit together). Resolving a config uses its light twin (schema.ts), held equal to it.
-import * as z from 'zod';
+import * as z from 'zod/v4';
 import { zodOption } from '../validation/zod-option.js';
 
 const count = zodOption.count();

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/v4';
+import { discriminatorError } from '../schemas/zod-discriminator.js';
 import { isWellFormedText } from './internal/well-formed-text.js';
 
 /**
@@ -129,28 +130,32 @@ const line = z.number().int().min(-1);
  * if (parsed.success) console.log(parsed.data.command);
  * ```
  */
-export const memoryCommandSchema: z.ZodType<MemoryCommand> = z.discriminatedUnion('command', [
-  z.object({
-    command: z.literal('view'),
-    path: path('path'),
-    view_range: z
-      .tuple([line, line])
-      .nullish()
-      .transform((range) => range ?? undefined),
-  }),
-  z.object({ command: z.literal('create'), path: path('path'), file_text: wellFormed('file_text') }),
-  z.object({
-    command: z.literal('str_replace'),
-    path: path('path'),
-    old_str: wellFormed('old_str', z.string().min(1)),
-    new_str: wellFormed('new_str'),
-  }),
-  z.object({
-    command: z.literal('insert'),
-    path: path('path'),
-    insert_line: z.number().int().min(0),
-    insert_text: wellFormed('insert_text'),
-  }),
-  z.object({ command: z.literal('delete'), path: path('path') }),
-  z.object({ command: z.literal('rename'), old_path: path('old_path'), new_path: path('new_path') }),
-]);
+export const memoryCommandSchema: z.ZodType<MemoryCommand> = z.discriminatedUnion(
+  'command',
+  [
+    z.object({
+      command: z.literal('view'),
+      path: path('path'),
+      view_range: z
+        .tuple([line, line])
+        .nullish()
+        .transform((range) => range ?? undefined),
+    }),
+    z.object({ command: z.literal('create'), path: path('path'), file_text: wellFormed('file_text') }),
+    z.object({
+      command: z.literal('str_replace'),
+      path: path('path'),
+      old_str: wellFormed('old_str', z.string().min(1)),
+      new_str: wellFormed('new_str'),
+    }),
+    z.object({
+      command: z.literal('insert'),
+      path: path('path'),
+      insert_line: z.number().int().min(0),
+      insert_text: wellFormed('insert_text'),
+    }),
+    z.object({ command: z.literal('delete'), path: path('path') }),
+    z.object({ command: z.literal('rename'), old_path: path('old_path'), new_path: path('new_path') }),
+  ],
+  discriminatorError,
+);

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/v4';
 import { ContextError } from '../errors.js';
 import { createKeyedQueue } from '../internal/keyed-queue.js';
 import { parseOptions } from '../validation/parse-options.js';

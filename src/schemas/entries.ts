@@ -1,5 +1,5 @@
 // zod schemas for the session-tree entries, annotated against `types.ts` like the message schemas.
-import * as z from 'zod';
+import * as z from 'zod/v4';
 import type {
   BranchSummaryEntry,
   CompactionEntry,
@@ -15,6 +15,7 @@ import type {
 } from '../session-entry.js';
 import { messageSchema, tokenCount, userContent } from './messages.js';
 import { nativeCompactionSchema } from './native-compaction.js';
+import { discriminatorError } from './zod-discriminator.js';
 
 const base = {
   id: z.string().min(1),
@@ -122,7 +123,11 @@ const entryObjects = [
  * if (!result.success) console.warn(z.prettifyError(result.error));
  * ```
  */
-export const sessionEntrySchema: z.ZodType<SessionEntry> = z.discriminatedUnion('type', [...entryObjects]);
+export const sessionEntrySchema: z.ZodType<SessionEntry> = z.discriminatedUnion(
+  'type',
+  [...entryObjects],
+  discriminatorError,
+);
 
 const inputFields = {
   id: base.id.optional(),
@@ -139,14 +144,18 @@ const inputFields = {
  * sessionEntryInputSchema.parse({ type: 'message', message: { role: 'user', content: 'hi' } });
  * ```
  */
-export const sessionEntryInputSchema: z.ZodType<SessionEntryInput> = z.discriminatedUnion('type', [
-  messageEntryObject.extend(inputFields),
-  customMessageEntryObject.extend(inputFields),
-  compactionEntryObject.extend(inputFields),
-  branchSummaryEntryObject.extend(inputFields),
-  modelChangeEntryObject.extend(inputFields),
-  thinkingLevelChangeEntryObject.extend(inputFields),
-  labelEntryObject.extend(inputFields),
-  sessionInfoEntryObject.extend(inputFields),
-  customEntryObject.extend(inputFields),
-]);
+export const sessionEntryInputSchema: z.ZodType<SessionEntryInput> = z.discriminatedUnion(
+  'type',
+  [
+    messageEntryObject.extend(inputFields),
+    customMessageEntryObject.extend(inputFields),
+    compactionEntryObject.extend(inputFields),
+    branchSummaryEntryObject.extend(inputFields),
+    modelChangeEntryObject.extend(inputFields),
+    thinkingLevelChangeEntryObject.extend(inputFields),
+    labelEntryObject.extend(inputFields),
+    sessionInfoEntryObject.extend(inputFields),
+    customEntryObject.extend(inputFields),
+  ],
+  discriminatorError,
+);

@@ -6,7 +6,7 @@
  * Object schemas strip unknown keys from what they return; stores validate with them but keep the
  * entry as written.
  */
-import * as z from 'zod';
+import * as z from 'zod/v4';
 import { ANCHOR_CATEGORIES, type Anchor, type AnchorCategory } from '../summarizing/anchors/anchor.js';
 import type {
   AssistantMessage,
@@ -21,6 +21,7 @@ import type {
   UserMessage,
 } from '../types.js';
 import { compactionUsageSchema, nativeCompactionSchema } from './native-compaction.js';
+import { discriminatorError } from './zod-discriminator.js';
 
 /** A token count: a number ≥ 0. @internal */
 export const tokenCount = z.number().nonnegative();
@@ -91,7 +92,7 @@ export const messageMetaSchema: z.ZodType<MessageMeta> = z.object({
 /** The content of a user message: text, or text and image parts. @internal */
 export const userContent = z.union([
   z.string(),
-  z.array(z.discriminatedUnion('type', [textContentObject, imageContentObject])),
+  z.array(z.discriminatedUnion('type', [textContentObject, imageContentObject], discriminatorError)),
 ]);
 
 const userMessageObject = z.object({
@@ -102,7 +103,9 @@ const userMessageObject = z.object({
 });
 const assistantMessageObject = z.object({
   role: z.literal('assistant'),
-  content: z.array(z.discriminatedUnion('type', [textContentObject, thinkingContentObject, toolCallObject])),
+  content: z.array(
+    z.discriminatedUnion('type', [textContentObject, thinkingContentObject, toolCallObject], discriminatorError),
+  ),
   usage: usageSchema.optional(),
   stopReason: z.enum(['stop', 'length', 'toolUse', 'error', 'aborted']).optional(),
   errorMessage: z.string().optional(),
@@ -115,7 +118,7 @@ const toolResultMessageObject = z.object({
   role: z.literal('toolResult'),
   toolCallId: z.string().min(1),
   toolName: z.string(),
-  content: z.array(z.discriminatedUnion('type', [textContentObject, imageContentObject])),
+  content: z.array(z.discriminatedUnion('type', [textContentObject, imageContentObject], discriminatorError)),
   isError: z.boolean().optional(),
   meta: messageMetaSchema.optional(),
   providerData,
@@ -136,8 +139,8 @@ export const toolResultMessageSchema: z.ZodType<ToolResultMessage> = toolResultM
  * const message = messageSchema.parse(JSON.parse(line));
  * ```
  */
-export const messageSchema: z.ZodType<Message> = z.discriminatedUnion('role', [
-  userMessageObject,
-  assistantMessageObject,
-  toolResultMessageObject,
-]);
+export const messageSchema: z.ZodType<Message> = z.discriminatedUnion(
+  'role',
+  [userMessageObject, assistantMessageObject, toolResultMessageObject],
+  discriminatorError,
+);

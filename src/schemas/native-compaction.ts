@@ -1,5 +1,5 @@
 // zod schemas for provider-native compaction (`native-compaction.ts`), annotated against its types.
-import * as z from 'zod';
+import * as z from 'zod/v4';
 import { type CompactionUsage, jsonBytes, NATIVE_PAYLOAD_LIMIT, type NativeCompaction } from '../native-compaction.js';
 
 const count = z.number().nonnegative();

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/v4';
 import type { Issue } from './light-schema.js';
 
 // The one place a zod error becomes words: the first issue for an option validator's ConfigError, or

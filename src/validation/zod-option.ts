@@ -1,7 +1,7 @@
 // `option.count()` and `option.positive()` of `parse-options.ts` as zod schemas, for the entries that
 // compose them with what only zod has (defaults, unions, refinements: the agent tools, the memory
 // tool) and for the public `contextConfigSchema`. Entries a browser bundle reaches use the light ones; both word each rule the same way.
-import * as z from 'zod';
+import * as z from 'zod/v4';
 
 /**
  * The zod twins of the light `option` fields, for zod schemas.

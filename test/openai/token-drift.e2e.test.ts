@@ -31,9 +31,12 @@ const TOOLS: OpenAIChatTool[] = ['read_file', 'run_tests'].map((name) => ({
 
 /** Real JSON: this package's lockfile, cut into tool outputs of ~11 KB (the manager's output limit is 12 KiB). */
 const LOCK = readFileSync(new URL('../../package-lock.json', import.meta.url), 'utf8');
+const LOCK_SPAN = 150_000;
 function runTool(call: ToolCall, index: number): Message {
   const size = 11_000;
-  const start = (index * 7_919 * size) % (LOCK.length - size);
+  // Offsets within a fixed span, not the file's length: a lockfile edit moves the slices by its own
+  // length instead of reshuffling every one (a one-line peer change stopped the overflow below).
+  const start = (index * 7_919 * size) % Math.min(LOCK_SPAN, LOCK.length - size);
   return createToolResultMessage({ toolCallId: call.id, toolName: call.name, output: LOCK.slice(start, start + size) });
 }
 

@@ -8,7 +8,7 @@
  */
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import * as z from 'zod';
+import * as z from 'zod/v4';
 import { isHeaderLine } from '../../src/node/jsonl-file.js';
 import { sessionEntryInputSchema, sessionEntrySchema } from '../../src/schemas/index.js';
 import { entryProblem, entryProblems } from '../../src/session/entry-problem.js';

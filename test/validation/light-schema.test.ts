@@ -6,7 +6,7 @@
  */
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import * as z from 'zod';
+import * as z from 'zod/v4';
 import { contextConfigSchema } from '../../src/config/context-config-schema.js';
 import { configInputSchema } from '../../src/config/schema.js';
 import * as v from '../../src/validation/light-schema.js';

@@ -55,7 +55,9 @@ export function isZodSchema(value: unknown): boolean {
 function descriptionOf(schema: WireObject, zod: ZodDefinition): string | undefined {
   if (zod.version === 3) return typeof zod.def.description === 'string' ? zod.def.description : undefined;
   const registry = (globalThis as { __zod_globalRegistry?: ZodRegistry }).__zod_globalRegistry;
-  const description = registry?.get(schema)?.description;
+  // zod 3.25's zod/v4 does not share its registry on globalThis: its classic schemas still answer
+  // `description` from it.
+  const description = registry?.get(schema)?.description ?? schema.description;
   return typeof description === 'string' ? description : undefined;
 }
 
