@@ -8,8 +8,12 @@ import { expect } from 'vitest';
 import { createContextManager, heuristicSummarizer, type Message, referenceCounter } from '../../src/index.js';
 import { arbitraryConversation } from '../../src/testing/index.js';
 
+// The calibration is learned over the manager's life, from every usage report it saw: a manager that
+// saw a message the host later removed may hold a ratio a fresh one does not (seed 9747296: an
+// assistant's usage first seen after two images, then after one). It has its own properties.
 const options = {
   summarizer: heuristicSummarizer,
+  calibrate: false,
   contextWindow: 1_000_000,
   counter: referenceCounter,
   config: { toolSummaryStrategy: 'off' as const, autoCompact: false },
@@ -36,6 +40,18 @@ function edited(message: Message, pick: number): Message | undefined {
   return copy;
 }
 
+/** A user message with a text and a one-pixel PNG. */
+function imageMessage(text: string): Message {
+  return {
+    role: 'user',
+    content: [
+      { type: 'text', text },
+      { type: 'image', data: PIXEL, mimeType: 'image/png' },
+    ],
+  };
+}
+const PIXEL = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
 const step = fc.oneof(
   fc.record({ kind: fc.constant('append' as const), count: fc.integer({ min: 1, max: 4 }) }),
   fc.record({ kind: fc.constant('edit' as const), at: fc.nat(), pick: fc.nat() }),
@@ -45,6 +61,33 @@ const step = fc.oneof(
 
 test.prop([arbitraryConversation({ minLength: 4, maxLength: 40 }), fc.array(step, { minLength: 1, maxLength: 8 })], {
   numRuns: 120,
+  // Seed 9747296, shrunk: the first of two equal image messages removed (with the calibration on).
+  examples: [
+    [
+      [
+        imageMessage(''),
+        imageMessage(''),
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: '!' },
+            { type: 'text', text: '' },
+          ],
+          stopReason: 'length',
+          usage: { input: 2401, output: 0 },
+        },
+        imageMessage(''),
+        {
+          role: 'assistant',
+          content: [{ type: 'toolCall', id: 'call_0', name: 'bash', arguments: { step: 0, note: 'x' } }],
+          stopReason: 'aborted',
+        },
+        imageMessage(''),
+        imageMessage('vel'),
+      ] as Message[],
+      [{ kind: 'remove', at: 0 }, { kind: 'same' }],
+    ],
+  ],
 })(
   'converted anew before every call, with messages edited, removed or added between calls, what is sent and its usage equal a fresh manager’s',
   async (conversation, steps) => {
