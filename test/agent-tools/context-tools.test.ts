@@ -14,6 +14,7 @@ import {
   createInMemorySessionStore,
   heuristicSummarizer,
   type Message,
+  prepareModelMessages,
 } from '../../src/index.js';
 import { toolCallMessage, toolResultMessage, userMessage } from '../../src/testing/index.js';
 import { loadTokenizerCounter } from '../../src/tokenizer/index.js';
@@ -140,6 +141,11 @@ describe('recall by id', () => {
 
   it('finds the k-th result of a reused call id under the id the manager sends it as', async () => {
     const history = [...step('call_0', 'first output'), ...step('call_0', 'second output')];
+    // The id the second result is sent under, as the model sees it.
+    const sent = prepareModelMessages(history).filter((message) => message.role === 'toolResult');
+    expect(sent.map((message) => message.toolCallId)).toEqual(['call_0', 'call_0_2']);
+    expect(await recall({ id: 'call_0_2' }, { history })).toBe('[recall call_0_2 from 0]\nsecond output');
+    // The name ctxkit sent it under before 'call_0_2' still resolves (an older summary may hold it).
     expect(await recall({ id: 'call_0#2' }, { history })).toBe('[recall call_0#2 from 0]\nsecond output');
     expect(await recall({ id: 'call_0' }, { history })).toBe('[recall call_0 from 0]\nfirst output');
   });
