@@ -113,7 +113,7 @@ test('a raw id equal to a fresh id made earlier asks for a rebuild, which then m
   expect(project(history).sent).toEqual(prepareModelMessages(history));
 });
 
-/** Steps of calls whose ids come from a small pool (reused, some holding `#`, some twice in one message) or are new. */
+/** Steps of calls whose ids come from a small pool (reused, some equal to renamed ones, some twice in one message) or are new. */
 const arbitraryIdSteps = fc.array(
   fc.record({
     ids: fc.array(
