@@ -227,6 +227,22 @@ describe('recall with a session store', () => {
     expect(found).toMatch(/no archived tool result matches/);
   });
 
+  it('reads the later results of a reused id by the names they were sent under, from the store alone', async () => {
+    const store = createInMemorySessionStore();
+    const session = await store.createSession();
+    const stored = [...step('call_0', 'first output'), ...step('call_0', 'second output'), ...step('call_0', 'third')];
+    for (const message of stored) await store.appendEntry(session.id, { type: 'message', message });
+    const sent = prepareModelMessages(stored).filter((message) => message.role === 'toolResult');
+    expect(sent.map((message) => message.toolCallId)).toEqual(['call_0', 'call_0_2', 'call_0_3']);
+    const tools = createContextTools(createManager(), { store, sessionId: session.id });
+    const history = [userMessage('the history after a compaction: every call_0 is gone')];
+    const recallText = async (id: string) => text(await tools.handle({ name: 'recall', arguments: { id } }, history));
+    expect(await recallText('call_0_2')).toBe('[recall call_0_2 from 0]\nsecond output');
+    expect(await recallText('call_0_3')).toBe('[recall call_0_3 from 0]\nthird');
+    expect(await recallText('call_0#3')).toBe('[recall call_0#3 from 0]\nthird');
+    expect(await recallText('call_0_4')).toMatch(/no tool result/);
+  });
+
   it('reports a failing store as an error result, and refuses a store without its session', async () => {
     const store = createInMemorySessionStore();
     const broken = { ...store, getBranch: async () => Promise.reject(new Error('disk gone')) };
