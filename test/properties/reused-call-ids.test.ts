@@ -1,7 +1,9 @@
 import { fc, test } from '@fast-check/vitest';
 import { type Message, prepareModelMessages } from 'ctxkit';
+import { toOpenAIChat } from 'ctxkit/openai';
 import { checkToolPairing } from 'ctxkit/testing';
 import { expect } from 'vitest';
+import { checkChatRequest } from '../openai/openai-rules.js';
 
 // A reused tool-call id is sent renamed: the renamed ids are unique, the call and its result carry
 // the same one, and each is valid wherever the id it renames is (Anthropic and Bedrock:
@@ -105,4 +107,17 @@ test('a Mistral id stays nine letters and digits, and a 40-character id stays wi
     (message) => (message.role === 'toolResult' ? [message.toolCallId] : []),
   );
   expect(ids).toEqual(['aB3dE5gH9', 'aB3dE5gH2', long, `call_${'a'.repeat(33)}_2`]);
+});
+
+test('a reused 40-character id goes to Chat Completions within its 40-character limit', () => {
+  const id = `call_${'a'.repeat(35)}`;
+  const history: Message[] = [];
+  for (let turn = 0; turn < 3; turn++)
+    history.push(
+      { role: 'user', content: `turn ${turn}` },
+      { role: 'assistant', content: [{ type: 'toolCall', id, name: 'ls', arguments: {} }], stopReason: 'toolUse' },
+      { role: 'toolResult', toolCallId: id, toolName: 'ls', content: [{ type: 'text', text: `${turn}` }] },
+    );
+  const { messages } = toOpenAIChat({ messages: prepareModelMessages(history) });
+  expect(checkChatRequest({ messages })).toBeUndefined();
 });
