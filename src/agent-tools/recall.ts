@@ -1,5 +1,6 @@
 import * as z from 'zod/v4';
 import { deepFreeze } from '../internal/deep-freeze.js';
+import { freshCallId } from '../internal/reused-call-id.js';
 import { RECALL_ID_PATTERN, recallIdOf } from '../messages/recall-id.js';
 import type { SpillStore } from '../pipeline/spill-store.js';
 import {
@@ -154,13 +155,25 @@ async function fromStore(source: RecallSource, search: ToolResultSearch): Promis
   return hits.map((hit) => ({ id: hit.toolCallId, toolName: hit.toolName, text: hit.text }));
 }
 
+/** `raw#k`: how ctxkit named the k-th result of a reused id before it sent `raw_k`; still taken. */
+const LEGACY_REUSED_ID = /^(.*)#(\d+)$/;
+/** `raw_k`: the name ctxkit sends the k-th result of a reused id under (unless `raw` was long or alphanumeric). */
+const REUSED_ID = /^(.*)_\d+$/;
+
 /**
  * The tool results `id` may name, oldest first: the store's (the whole outputs the host recorded)
- * and then the history's results whose ids the store lacks.
+ * and then the history's results whose ids the store lacks. The store is asked for `id` and for the
+ * raw id a reused id's name shows (`call_0` for `call_0_2` or `call_0#2`).
  */
 async function candidatesFor(source: RecallSource, id: string): Promise<Recallable[]> {
-  const reused = RECALL_ID_PATTERN.test(id) ? null : /^(.*)#(\d+)$/.exec(id);
-  const stored = await fromStore(source, { id: reused === null ? id : reused[1]! });
+  const bases = new Set([id]);
+  if (!RECALL_ID_PATTERN.test(id))
+    for (const pattern of [LEGACY_REUSED_ID, REUSED_ID]) {
+      const base = pattern.exec(id)?.[1];
+      if (base) bases.add(base);
+    }
+  const stored: Recallable[] = [];
+  for (const base of bases) stored.push(...(await fromStore(source, { id: base })));
   const ids = new Set(stored.map((result) => result.id));
   const inHistory: Recallable[] = [];
   for (const message of source.history)
@@ -170,10 +183,29 @@ async function candidatesFor(source: RecallSource, id: string): Promise<Recallab
 }
 
 /**
+ * The id each result is sent under, named as `prepareModelMessages` names them: the first result
+ * of an id under the id itself, a later one under a fresh name (`call_0_2`, `call_0_3`…) that is
+ * no other result's id.
+ */
+function sentNames(results: readonly Recallable[]): string[] {
+  const raw = new Set(results.map((result) => result.id));
+  const sent = new Set<string>();
+  const nextSuffix = new Map<string, number>();
+  return results.map((result) => {
+    const name = sent.has(result.id)
+      ? freshCallId(result.id, (candidate) => raw.has(candidate) || sent.has(candidate), nextSuffix)
+      : result.id;
+    sent.add(name);
+    return name;
+  });
+}
+
+/**
  * The result `id` names: a recall id (`r` and eight characters, from a placeholder or a notice);
- * its exact tool call id (the first result of a reused id), else `raw#k`, the id the manager sends
- * the k-th result of a reused id under. Several results under one recall id (a reused tool call
- * id) come back as a list.
+ * its exact tool call id (the first result of a reused id); the name the manager sends a later
+ * result of a reused id under (`call_0_2`); or `raw#k`, that name as ctxkit wrote it before (a
+ * model may still hold it from an older summary or recall). Several results under one recall id
+ * (a reused tool call id) come back as a list.
  */
 function find(results: readonly Recallable[], id: string): Recallable | Recallable[] | undefined {
   const exact = results.find((result) => result.id === id);
@@ -182,10 +214,12 @@ function find(results: readonly Recallable[], id: string): Recallable | Recallab
     const named = results.filter((result) => recallIdOf(result.id) === id);
     return named.length <= 1 ? named[0] : named;
   }
-  const match = /^(.*)#(\d+)$/.exec(id);
-  if (match === null) return undefined;
-  const same = results.filter((result) => result.id === match[1]);
-  return same[Number(match[2]) - 1];
+  const renamed = sentNames(results).indexOf(id);
+  if (renamed >= 0) return results[renamed];
+  const legacy = LEGACY_REUSED_ID.exec(id);
+  if (legacy === null) return undefined;
+  const same = results.filter((result) => result.id === legacy[1]);
+  return same[Number(legacy[2]) - 1];
 }
 
 const number = new Intl.NumberFormat('en-US');
@@ -194,13 +228,15 @@ async function fetchById(source: RecallSource, id: string, offset: number): Prom
   const header = pageHeader(id, offset);
   if (stillVisible(source.history, header))
     return `[recall ${id}: that page is already in your context from an earlier recall; read it there, or pass another offset]`;
-  const found = find(await candidatesFor(source, id), id);
+  const candidates = await candidatesFor(source, id);
+  const found = find(candidates, id);
   if (found === undefined)
     return `[recall ${id}: no tool result of this session has that id; pass the r… id a placeholder names or a tool call id, or search with query]`;
-  if (Array.isArray(found))
-    return `[recall ${id}: ${found.length} results share that id (a reused tool call id); recall one by its tool call id: ${found
-      .map((result, index) => (index === 0 ? result.id : `${result.id}#${index + 1}`))
-      .join(', ')}]`;
+  if (Array.isArray(found)) {
+    const names = sentNames(candidates);
+    const listed = found.map((result) => names[candidates.indexOf(result)]);
+    return `[recall ${id}: ${found.length} results share that id (a reused tool call id); recall one by its tool call id: ${listed.join(', ')}]`;
+  }
   const result = found;
   if (result.toolName === recallToolDefinition.name)
     return `[recall ${id}: that result was itself a recall; recall the id it named instead]`;

@@ -383,8 +383,8 @@ const ANTHROPIC_TOOL_ID = /^[a-zA-Z0-9_-]+$/;
  * A tool-call id as the API accepts it: as it is when it is one already (Anthropic's own, and most
  * hosts'), else its other characters replaced by `_` and a hash of the whole id appended, so ids
  * that differ stay apart and a call and its result get the same id on every conversion. The ids
- * this catches come from other providers or hosts, and from `prepareModelMessages`, which sends a
- * reused id as `call_0#2`: Anthropic refuses such a request with a 400.
+ * this catches come from other providers or hosts (`prepareModelMessages` renames a reused id to
+ * one valid wherever the id is, `call_0_2`); Anthropic refuses such a request with a 400.
  */
 function anthropicToolId(id: string): string {
   if (ANTHROPIC_TOOL_ID.test(id)) return id;

@@ -15,10 +15,10 @@ import { sendable, withCallIds } from './internal/sent-messages.js';
  * - a tool call is sent at once with a synthetic result, which its real result replaces in place
  *   when it arrives (a result answers the nearest earlier unanswered call with its id);
  * - a tool result archived later is replaced in place by its placeholder;
- * - a reused call id is renamed `id#k` with the smallest free `k`, found from a per-id lower bound
+ * - a reused call id is renamed `id_k` (see `prepareModelMessages`) with the smallest free `k`, found from a per-id lower bound
  *   (never probed from 2 again), so reused ids cost the same as unique ones.
  * The one case that needs a rebuild is a new raw id equal to a fresh id made earlier (a host that
- * names its own ids `call_0#2`): {@link SentProjection.append} then reports it.
+ * names its own ids `call_0_2`): {@link SentProjection.append} then reports it.
  *
  * It also keeps the usage anchor: the newest sendable assistant message with valid usage that no
  * compaction summary made stale. The anchor stores its usage and the estimate of everything sent up

@@ -18,7 +18,7 @@ export const RECALL_ID_PATTERN = /^r[0-9a-z]{8}$/;
  * history is reloaded. Two results share one only when they share a tool call id (a reused id) or,
  * about once in 2.8 × 10^12 pairs, by chance; `recall` then lists them by their tool call ids.
  *
- * @param toolCallId - The tool call id of the result (as the host recorded it, not a renamed `id#k`).
+ * @param toolCallId - The tool call id of the result (as the host recorded it, not a renamed `id_k`).
  * @returns The recall id, such as `r0k3x9a2b`.
  * @throws `ContextError` (`INPUT_INVALID`) when `toolCallId` is not a string.
  *

@@ -1,4 +1,5 @@
 import { isAgentVisible } from '../counting/is-agent-visible.js';
+import { freshCallId } from '../internal/reused-call-id.js';
 import { pairToolResults, toolCallIds } from '../internal/tool-pairing.js';
 import { createArchivedPlaceholder, createMissingResult } from '../messages/kept-tool-results.js';
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from '../types.js';
@@ -91,24 +92,6 @@ function allIds(messages: readonly Message[]): Set<string> {
   return ids;
 }
 
-/** `id#2`, `id#3`, … : the first that is neither in the input nor already sent. */
-function freshId(
-  id: string,
-  taken: ReadonlySet<string>,
-  sent: ReadonlySet<string>,
-  nextSuffix: Map<string, number>,
-): string {
-  // Every suffix below nextSuffix is taken or sent already, so an id reused in every turn costs
-  // one probe per turn, not one per earlier turn.
-  for (let suffix = nextSuffix.get(id) ?? 2; ; suffix++) {
-    const candidate = `${id}#${suffix}`;
-    if (!taken.has(candidate) && !sent.has(candidate)) {
-      nextSuffix.set(id, suffix + 1);
-      return candidate;
-    }
-  }
-}
-
 /**
  * The projection a provider receives, repaired so the request is never rejected:
  * - messages with `agentVisible: false` are dropped, except that a hidden (archived) tool result
@@ -123,8 +106,12 @@ function freshId(
  *   before the next model call, and skips a call that already has a result;
  * - results whose call is missing, and second results for the same call, are dropped;
  * - a tool call id used again (by a later turn, or twice in one message: some providers and local
- *   servers restart their ids) is sent as a fresh id (`call_1#2`), in the call and in its result, as
- *   providers reject a request in which two calls share an id;
+ *   servers restart their ids) is sent under a fresh id, in the call and in its result, as providers
+ *   reject a request in which two calls share an id. The fresh id is valid wherever the id itself
+ *   is: `_2`, `_3`… appended (`call_0` → `call_0_2`), within 40 characters (or the id's own length
+ *   when longer); an id of nine letters and digits (the only ids Mistral accepts) stays one, its end
+ *   replaced by the count in base 36 (`aB3dE5gH9` → `aB3dE5gH2`). A name already used by
+ *   another id of the list is skipped;
  * - empty content is not sent, as providers reject it: whitespace-only text parts (and empty thinking
  *   without a signature) are removed, and a user or assistant message left with nothing is dropped.
  *   Thinking with a signature or `providerData` is kept, and tool calls and results are never
@@ -150,6 +137,7 @@ export function prepareModelMessages(messages: readonly Message[]): Message[] {
   const taken = allIds(messages);
   const sent = new Set<string>();
   const nextSuffix = new Map<string, number>();
+  const inUse = (name: string) => taken.has(name) || sent.has(name);
   const output: Message[] = [];
   messages.forEach((message, index) => {
     switch (message.role) {
@@ -165,7 +153,7 @@ export function prepareModelMessages(messages: readonly Message[]): Message[] {
         if (sendable === undefined) return;
         const calls = message.content.filter((part): part is ToolCall => part.type === 'toolCall');
         const ids = calls.map((call) => {
-          const id = sent.has(call.id) ? freshId(call.id, taken, sent, nextSuffix) : call.id;
+          const id = sent.has(call.id) ? freshCallId(call.id, inUse, nextSuffix) : call.id;
           sent.add(id);
           return id;
         });

@@ -14,6 +14,7 @@ import {
   createInMemorySessionStore,
   heuristicSummarizer,
   type Message,
+  prepareModelMessages,
 } from '../../src/index.js';
 import { toolCallMessage, toolResultMessage, userMessage } from '../../src/testing/index.js';
 import { loadTokenizerCounter } from '../../src/tokenizer/index.js';
@@ -140,6 +141,11 @@ describe('recall by id', () => {
 
   it('finds the k-th result of a reused call id under the id the manager sends it as', async () => {
     const history = [...step('call_0', 'first output'), ...step('call_0', 'second output')];
+    // The id the second result is sent under, as the model sees it.
+    const sent = prepareModelMessages(history).filter((message) => message.role === 'toolResult');
+    expect(sent.map((message) => message.toolCallId)).toEqual(['call_0', 'call_0_2']);
+    expect(await recall({ id: 'call_0_2' }, { history })).toBe('[recall call_0_2 from 0]\nsecond output');
+    // The name ctxkit sent it under before 'call_0_2' still resolves (an older summary may hold it).
     expect(await recall({ id: 'call_0#2' }, { history })).toBe('[recall call_0#2 from 0]\nsecond output');
     expect(await recall({ id: 'call_0' }, { history })).toBe('[recall call_0 from 0]\nfirst output');
   });
@@ -219,6 +225,22 @@ describe('recall with a session store', () => {
     );
     const found = text(await tools.handle({ name: 'recall', arguments: { query: 'zebra quartz' } }, history));
     expect(found).toMatch(/no archived tool result matches/);
+  });
+
+  it('reads the later results of a reused id by the names they were sent under, from the store alone', async () => {
+    const store = createInMemorySessionStore();
+    const session = await store.createSession();
+    const stored = [...step('call_0', 'first output'), ...step('call_0', 'second output'), ...step('call_0', 'third')];
+    for (const message of stored) await store.appendEntry(session.id, { type: 'message', message });
+    const sent = prepareModelMessages(stored).filter((message) => message.role === 'toolResult');
+    expect(sent.map((message) => message.toolCallId)).toEqual(['call_0', 'call_0_2', 'call_0_3']);
+    const tools = createContextTools(createManager(), { store, sessionId: session.id });
+    const history = [userMessage('the history after a compaction: every call_0 is gone')];
+    const recallText = async (id: string) => text(await tools.handle({ name: 'recall', arguments: { id } }, history));
+    expect(await recallText('call_0_2')).toBe('[recall call_0_2 from 0]\nsecond output');
+    expect(await recallText('call_0_3')).toBe('[recall call_0_3 from 0]\nthird');
+    expect(await recallText('call_0#3')).toBe('[recall call_0#3 from 0]\nthird');
+    expect(await recallText('call_0_4')).toMatch(/no tool result/);
   });
 
   it('reports a failing store as an error result, and refuses a store without its session', async () => {

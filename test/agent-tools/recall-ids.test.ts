@@ -87,10 +87,13 @@ describe('recall ids', () => {
     const tools = createContextTools(createManager());
     const answer = await tools.handle({ name: 'recall', arguments: { id: recallIdOf('same') } }, history);
     expect(answer?.content).toBe(
-      `[recall ${recallIdOf('same')}: 2 results share that id (a reused tool call id); recall one by its tool call id: same, same#2]`,
+      `[recall ${recallIdOf('same')}: 2 results share that id (a reused tool call id); recall one by its tool call id: same, same_2]`,
     );
-    const second = await tools.handle({ name: 'recall', arguments: { id: 'same#2' } }, history);
-    expect(second?.content).toBe('[recall same#2 from 0]\nsecond output');
+    const second = await tools.handle({ name: 'recall', arguments: { id: 'same_2' } }, history);
+    expect(second?.content).toBe('[recall same_2 from 0]\nsecond output');
+    // The name ctxkit sent it under before (`same#2`), which an older summary or recall may hold, still works.
+    const legacy = await tools.handle({ name: 'recall', arguments: { id: 'same#2' } }, history);
+    expect(legacy?.content).toBe('[recall same#2 from 0]\nsecond output');
   });
 });
 

@@ -6,6 +6,9 @@ type Turn = { role: string; content: string | Block[] };
 
 const isBlank = (text: unknown) => typeof text !== 'string' || text.trim().length === 0;
 
+/** The ids the API accepts for a `tool_use` block, and so for the `tool_result` that answers it. */
+const TOOL_USE_ID = /^[a-zA-Z0-9_-]+$/;
+
 /** The first rule the request breaks, in the API's words where it has them, or `undefined`. */
 export function findRequestViolation(messages: unknown): string | undefined {
   if (!Array.isArray(messages) || messages.length === 0) return 'messages: at least one message is required';
@@ -31,6 +34,8 @@ export function findRequestViolation(messages: unknown): string | undefined {
         if (turn.role !== 'assistant')
           return `${at}.content.${position}: tool_use blocks are allowed only in assistant turns`;
         const id = String(block['id']);
+        if (!TOOL_USE_ID.test(id))
+          return `${at}.content.${position}.id: String should match pattern '^[a-zA-Z0-9_-]+$'`;
         if (seen.has(id)) return `${at}.content.${position}: tool_use ids must be unique`;
         seen.add(id);
       }

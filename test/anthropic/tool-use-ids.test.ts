@@ -1,8 +1,8 @@
 /**
  * Anthropic accepts a `tool_use` id only of letters, digits, `_` and `-` (`^[a-zA-Z0-9_-]+$`); a
- * request with another id is refused with a 400. ctxkit itself makes such ids: `prepareModelMessages`
- * renames a tool-call id reused in a later turn (`call_0` in every turn, as some servers number
- * them) to `call_0#2`.
+ * request with another id is refused with a 400. Hosts and other providers make such ids; the
+ * rename `prepareModelMessages` gives a tool-call id reused in a later turn (`call_0` in every turn,
+ * as some servers number them) is one already (`call_0_2`), and `toAnthropic` cleans the others.
  */
 
 import { fc, test } from '@fast-check/vitest';

@@ -67,6 +67,11 @@ export function checkChatRequest(body: Wire): OpenAIError | undefined {
         const pending = new Set<string>();
         for (const call of calls) {
           const id = String(call.id);
+          if (id.length > 40)
+            return error(
+              `Invalid '${param}.tool_calls[${calls.indexOf(call)}].id': string too long. Expected a string with maximum length 40, but got a string with length ${id.length} instead.`,
+              `${param}.tool_calls`,
+            );
           if (seen.has(id))
             return error(`Duplicate value for 'tool_call_id' of ${id} in ${param}.tool_calls.`, `${param}.tool_calls`);
           seen.add(id);

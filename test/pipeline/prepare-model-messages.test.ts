@@ -90,7 +90,7 @@ describe('prepareModelMessages', () => {
       const messages = [user('1'), call(['x']), answer('x', 'one'), user('2'), call(['x']), answer('x', 'two')];
       const snapshot = structuredClone(messages);
       const prepared = prepareModelMessages(messages);
-      expect(ids(prepared)).toEqual(['U', 'A(x)', 'R(x:one)', 'U', 'A(x#2)', 'R(x#2:two)']);
+      expect(ids(prepared)).toEqual(['U', 'A(x)', 'R(x:one)', 'U', 'A(x_2)', 'R(x_2:two)']);
       expect(checkToolPairing(prepared)).toEqual([]);
       expect(messages).toEqual(snapshot);
       expect(prepared[1]).toBe(messages[1]);
@@ -102,13 +102,13 @@ describe('prepareModelMessages', () => {
 
     it('pairs two calls with one id in one message with their results in order', () => {
       const prepared = prepareModelMessages([user('1'), call(['x', 'x']), answer('x', 'one'), answer('x', 'two')]);
-      expect(ids(prepared)).toEqual(['U', 'A(x,x#2)', 'R(x:one)', 'R(x#2:two)']);
+      expect(ids(prepared)).toEqual(['U', 'A(x,x_2)', 'R(x:one)', 'R(x_2:two)']);
       expect(checkToolPairing(prepared)).toEqual([]);
     });
 
     it('gives the second of two same-id calls with one result a synthetic result under its fresh id', () => {
       const prepared = prepareModelMessages([user('1'), call(['x', 'x']), answer('x', 'one')]);
-      expect(ids(prepared)).toEqual(['U', 'A(x,x#2)', 'R(x:one)', `R(x#2:${MISSING_RESULT_TEXT})`]);
+      expect(ids(prepared)).toEqual(['U', 'A(x,x_2)', 'R(x:one)', `R(x_2:${MISSING_RESULT_TEXT})`]);
       expect(checkToolPairing(prepared)).toEqual([]);
     });
 
@@ -118,17 +118,17 @@ describe('prepareModelMessages', () => {
         user('interrupted'),
         call(['x']),
         answer('x', 'second'),
-        call(['x#2']),
-        answer('x#2', 'third'),
+        call(['x_2']),
+        answer('x_2', 'third'),
       ]);
       expect(ids(prepared)).toEqual([
         'A(x)',
         `R(x:${MISSING_RESULT_TEXT})`,
         'U',
-        'A(x#3)',
-        'R(x#3:second)',
-        'A(x#2)',
-        'R(x#2:third)',
+        'A(x_3)',
+        'R(x_3:second)',
+        'A(x_2)',
+        'R(x_2:third)',
       ]);
       expect(checkToolPairing(prepared)).toEqual([]);
     });

@@ -142,8 +142,8 @@ test('a first call whose projection is rebuilt midway (a raw id equal to a renam
     'call_0',
     'call_0',
     'call_0',
-    'call_0#2',
-    'call_0#3',
+    'call_0_2',
+    'call_0_3',
     ...Array.from({ length: 60 }, (_, step) => `c${step}`),
   ];
   history.push(...ids.flatMap((id, step) => toolStep(id, 'read', step, `line ${step}`)));

@@ -1,18 +1,21 @@
+import { freshCallId } from '../../internal/reused-call-id.js';
+
 /**
- * The tool-call ids a {@link SentProjection} has met, and the fresh ids it gives reused ones:
+ * The tool-call ids a {@link SentProjection} has met, and the fresh ids it gives reused ones (named
+ * as `prepareModelMessages` names them, `call_0` → `call_0_2`):
  * - the raw ids sent as a call's id;
- * - the raw ids that hold a `#` (the only ones a fresh id `id#k` can equal);
+ * - every raw id of the history (a fresh id must equal none of them);
  * - the fresh ids made, and the next suffix to try per reused id, so renaming the n-th reuse of
  *   an id costs the same as the first (a history that reuses `call_0` in every turn is not probed
- *   from `#2` each time).
+ *   from `_2` each time).
  *
  * @internal
  */
 export class CallIds {
   /** Raw ids sent as a call's id. */
   private readonly sent = new Set<string>();
-  /** Raw ids with a `#` seen in the history. */
-  private readonly marked = new Set<string>();
+  /** Raw ids seen in the history. */
+  private readonly raw = new Set<string>();
   /** Fresh ids made. */
   private readonly fresh = new Set<string>();
   /** The next suffix to try per id: every fresh id of it is below. */
@@ -20,7 +23,7 @@ export class CallIds {
 
   /** Notes a raw id of the history (a call's or a result's). */
   note(id: string): void {
-    if (id.includes('#')) this.marked.add(id);
+    this.raw.add(id);
   }
 
   /** Whether `id` is a fresh id this projection made (asked of a raw id before it is noted). */
@@ -38,12 +41,9 @@ export class CallIds {
     this.sent.add(id);
   }
 
-  /** `id#k` with the smallest `k` ≥ 2 that is neither a raw id nor a fresh id; `nextSuffix` is a lower bound of it. */
+  /** The first fresh name of `id` that is neither a raw id nor a fresh id made already. */
   freshId(id: string): string {
-    let suffix = this.nextSuffix.get(id) ?? 2;
-    let candidate = `${id}#${suffix}`;
-    while (this.marked.has(candidate)) candidate = `${id}#${++suffix}`;
-    this.nextSuffix.set(id, suffix + 1);
+    const candidate = freshCallId(id, (name) => this.raw.has(name) || this.fresh.has(name), this.nextSuffix);
     this.fresh.add(candidate);
     return candidate;
   }
