@@ -2,7 +2,7 @@
 // go first, the goal, the latest request, the next steps and the critical context last; lines go
 // whole, and a line is shortened only back to a sentence's end. Internal.
 
-import { codePointLength, codePoints } from '../internal/clip-text.js';
+import { codePointLength, codePoints, wordBoundary } from '../internal/clip-text.js';
 
 /**
  * How late a section's lines are cut, by title (lower-cased, without `#`): the higher, the later.
@@ -22,7 +22,7 @@ const FIRST_GOAL_RANK = 4;
 const LATEST_REQUEST_RANK = 6;
 const LATEST_REQUEST = /latest request|current request/i;
 const HEADING = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/;
-const SENTENCE_END = /[.!?…](?=["')\]]*(\s|$))/g;
+const SENTENCE_END = /[.!?…](?=["')\]]*(\s|$))|[。！？]/g;
 
 /** A line the cut may remove or shorten. */
 interface Cuttable {
@@ -31,8 +31,10 @@ interface Cuttable {
   rank: number;
   /** Document order within the rank: cut in ascending order. */
   order: number;
-  /** Code points of the line. */
+  /** Code points of the line, its line break included. */
   length: number;
+  /** Before any heading (an unstructured summary): a line without a sentence end is cut between words. */
+  loose: boolean;
 }
 
 /** A checkpoint's text, and the way to cut it by a number of code points. @internal */
@@ -49,9 +51,13 @@ function rankOf(title: string | undefined): number {
   return RANKS.find(([pattern]) => pattern.test(normalized))?.[1] ?? OTHER;
 }
 
-/** The head of a line that ends a sentence and takes at most `max` code points, or `''`. */
-function sentenceHead(line: string, max: number): string {
+/**
+ * The head of a line that ends a sentence and takes at most `max` code points, or `''`; when `loose`,
+ * else the head that ends between words (see `wordBoundary`).
+ */
+function sentenceHead(line: string, max: number, loose: boolean): string {
   const head = codePoints(line).slice(0, max).join('');
+  if (loose) return head.slice(0, wordBoundary(head)).trimEnd();
   let end = -1;
   for (const match of head.matchAll(SENTENCE_END)) end = match.index + match[0].length;
   return end > 0 && head.slice(0, end).trim() && !/^\s*([-*]|\d+\.)\s*$/.test(head.slice(0, end))
@@ -64,8 +70,8 @@ function sentenceHead(line: string, max: number): string {
  * commands (the oldest first), then decisions and work in progress, then constraints, then the
  * goal's later lines and its first, and last the next steps and critical context, a line naming the
  * latest request after everything else. Lines before the first heading go from the end (an
- * unstructured summary keeps its beginning). A line is removed whole, or shortened to the sentences
- * that fit when at least one does. Headings and blank lines are kept until every other line is gone;
+ * unstructured summary keeps its beginning, cut between words as a last resort). A line under a
+ * heading is removed whole, or shortened to the sentences that fit when at least one does. Headings and blank lines are kept until every other line is gone;
  * only then is the rest cut from its end.
  *
  * @internal
@@ -88,7 +94,7 @@ export function checkpointCut(text: string): CheckpointCut {
       rank = FIRST_GOAL_RANK;
     // Before any heading, the last line goes first.
     const order = title === undefined ? -++preamble : index;
-    cuttable.push({ line: index, rank, order, length: codePointLength(line) + 1 });
+    cuttable.push({ line: index, rank, order, length: codePointLength(line) + 1, loose: title === undefined });
   });
   cuttable.sort((left, right) => left.rank - right.rank || left.order - right.order);
   const contentLength = cuttable.reduce((sum, entry) => sum + entry.length, 0);
@@ -103,7 +109,7 @@ export function checkpointCut(text: string): CheckpointCut {
         continue;
       }
       // Shortened to the sentences that fit, or removed when none does.
-      const head = sentenceHead(lines[entry.line]!, entry.length - 1 - left);
+      const head = sentenceHead(lines[entry.line]!, entry.length - 1 - left, entry.loose);
       out[entry.line] = head || undefined;
       break;
     }
