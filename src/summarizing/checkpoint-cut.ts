@@ -121,7 +121,8 @@ export function checkpointCut(text: string): CheckpointCut {
     removable: contentLength + skeletonPoints.length,
     at(removed) {
       if (removed <= 0) return text;
-      if (removed < contentLength) return removeAt(removed).join('\n').trimEnd();
+      // Blank lines left at either end by the cut go too.
+      if (removed < contentLength) return removeAt(removed).join('\n').replace(/^\n+/, '').trimEnd();
       return skeletonPoints
         .slice(0, Math.max(0, skeletonPoints.length - (removed - contentLength)))
         .join('')

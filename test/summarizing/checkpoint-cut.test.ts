@@ -115,4 +115,22 @@ describe('a checkpoint cut to make room for pinned facts', () => {
     expect(done.length).toBeLessThan(60);
     if (done.length > 0) expect(done.at(-1)).toContain('ticket 59 ');
   });
+
+  it("keeps the heuristic summarizer's next steps whole when its own budget is tight", async () => {
+    for (const maxOutputTokens of [75, 120, 200]) {
+      const answer = await heuristicSummarizer.summarize({
+        kind: 'compaction',
+        // Without the closing "Go on.": the latest request is the one to act on.
+        messages: supportSession().slice(0, -2),
+        text: '',
+        maxOutputTokens,
+      });
+      const text = typeof answer === 'string' ? answer : answer.text;
+      expect([...text].length).toBeLessThanOrEqual(maxOutputTokens * 4);
+      expect(sectionLines(text, 'Next Steps')).toEqual([`1. Continue the latest request: ${LATEST}`]);
+      // At the smallest budget the critical context goes before the next steps.
+      if (maxOutputTokens >= 120)
+        expect(sectionLines(text, 'Critical Context').join('\n')).toContain('429 Too Many Requests');
+    }
+  });
 });
