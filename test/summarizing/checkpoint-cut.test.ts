@@ -129,8 +129,7 @@ describe('a checkpoint cut to make room for pinned facts', () => {
       expect([...text].length).toBeLessThanOrEqual(maxOutputTokens * 4);
       expect(sectionLines(text, 'Next Steps')).toEqual([`1. Continue the latest request: ${LATEST}`]);
       // At the smallest budget the critical context goes before the next steps.
-      if (maxOutputTokens >= 120)
-        expect(sectionLines(text, 'Critical Context').join('\n')).toContain('429 Too Many Requests');
+      if (maxOutputTokens >= 120) expect(sectionLines(text, 'Critical Context').join('\n')).toMatch(/send_mail .*429/);
     }
   });
 });

@@ -96,8 +96,8 @@ function sectionsFor(kind: SummaryKind, facts: ConversationFacts): Sections {
   };
 }
 
-/** Code points a Next Steps or Critical Context item keeps at every detail level. */
-const RESUME_ITEM_CHARS = 300;
+/** Code points a Next Steps item keeps at every detail level. */
+const NEXT_STEP_CHARS = 300;
 
 const STEP = /^\s*\d+\.\s+/;
 const CONTINUE_STEP = /^\s*\d+\.\s+Continue the latest request:/;
@@ -168,12 +168,12 @@ export function renderCheckpoint(
     for (const line of [...carriedLines(carried, title, fresh, facts), ...extra, ...(fresh[title] ?? [])])
       addUnique(lines, line);
     if (title === 'Next Steps') renumber(lines);
-    // The next steps and the critical context are what a resumer acts on: their items keep the most
-    // detail at every level (a budget they crowd is met by cutting older sections first, see
-    // `cutCheckpoint`).
+    // The next steps are what a resumer acts on: their items keep the most detail at every level (a
+    // budget they crowd is met by cutting older sections first, see `cutCheckpoint`). Critical
+    // Context items are clipped like the rest: kept longer, they crowd out facts (bench:fidelity).
     const detail =
-      title === 'Next Steps' || title === 'Critical Context'
-        ? { ...options.detail, itemChars: Math.max(options.detail.itemChars, RESUME_ITEM_CHARS) }
+      title === 'Next Steps'
+        ? { ...options.detail, itemChars: Math.max(options.detail.itemChars, NEXT_STEP_CHARS) }
         : options.detail;
     return lines.length === 0 ? ['- (none recorded)'] : pick(lines, detail);
   };
