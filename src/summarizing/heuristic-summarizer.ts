@@ -1,6 +1,7 @@
 import { clipText, codePointLength } from '../internal/clip-text.js';
 import type { Message } from '../types.js';
 import { checkSummaryRequest } from './check-summary-request.js';
+import { cutCheckpoint } from './checkpoint-cut.js';
 import { briefDigest, digestToolResults, digestWithShares } from './heuristic/digest-tool-results.js';
 import { gatherFacts } from './heuristic/gather-facts.js';
 import { type Detail, renderCheckpoint } from './heuristic/render-checkpoint.js';
@@ -52,8 +53,10 @@ function render(request: SummaryRequest, messages: readonly Message[], budget: n
       : digestToolResults(entries, previous, level);
     if (text.length <= budget || codePointLength(text) <= budget) return text;
   }
-  const brief = facts ? undefined : briefDigest(entries, previous, budget);
-  return brief ?? clipText(text, budget, 'head_tail');
+  // A checkpoint is cut by what a resumer needs least (the next steps and the latest request stay);
+  // a digest keeps its head and tail.
+  if (facts) return clipText(cutCheckpoint(text, budget), budget, 'head');
+  return briefDigest(entries, previous, budget) ?? clipText(text, budget, 'head_tail');
 }
 
 /** The heuristic summary of a request, synchronously (see {@link heuristicSummarizer}). @internal */
@@ -83,7 +86,8 @@ export function summarizeHeuristically(request: SummaryRequest): string {
  * progress; sections of `previousSummary` are carried over and merged, not dropped.
  *
  * Never throws: any input gives a non-empty summary of at most `max(64, maxOutputTokens × 4)` code
- * points (detail is reduced first, then the text is cut head and tail).
+ * points (detail is reduced first, then a checkpoint is cut by what a resumer needs least — done items
+ * and old progress first, the goal, next steps and critical context last — and a digest head and tail).
  *
  *
  * It rejects only when the request's signal has already fired. Use it when no model is available,

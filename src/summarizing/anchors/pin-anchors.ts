@@ -1,6 +1,7 @@
-import { clipText, codePointLength, codePoints } from '../../internal/clip-text.js';
+import { clipText, codePointLength } from '../../internal/clip-text.js';
 import * as v from '../../validation/light-schema.js';
 import { option, parseOptions } from '../../validation/parse-options.js';
+import { checkpointCut, cutCheckpoint, leastCut } from '../checkpoint-cut.js';
 import { checkedAnchors, checkedText } from '../fidelity-arguments.js';
 import { type Anchor, type AnchorCategory, anchorPriority } from './anchor.js';
 import { checkAnchors } from './check-anchors.js';
@@ -123,13 +124,6 @@ function byKeepOrder(anchors: readonly Anchor[]): Anchor[] {
     .map((entry) => entry.anchor);
 }
 
-/** The first `count` code points of a text, back to the last line break when it is in the last quarter. */
-function headOf(points: readonly string[], count: number): string {
-  const head = points.slice(0, count).join('');
-  const lineEnd = head.lastIndexOf('\n');
-  return (lineEnd >= head.length * 0.75 ? head.slice(0, lineEnd) : head).trimEnd();
-}
-
 const pinAnchorsOptionsSchema = /* @__PURE__ */ (() =>
   v.object({ maxChars: option.tokens() }, { error: 'must be an object: { maxChars }' }))();
 
@@ -137,8 +131,10 @@ const pinAnchorsOptionsSchema = /* @__PURE__ */ (() =>
  * Carries the facts a summary lost into a pinned section at its end (`## Pinned Facts`, one
  * `- category: fact` line each), within `maxChars` code points. Facts outrank the summary's prose:
  * when the lost facts do not fit beside the whole summary, they are shortened to their keys (grouped
- * by category) and the summary is cut, line by line from its end, to make room (facts it kept in the
- * cut part are pinned too). Only when the facts alone do not fit are the lowest-priority ones dropped
+ * by category) and the summary is cut to make room (facts it kept in the cut part are pinned too):
+ * whole lines, or a line back to a sentence's end, of what a resumer needs least first (done items,
+ * progress, files and commands, the oldest first), then decisions, constraints and the goal, and the
+ * next steps, the critical context and the latest request last. Only when the facts alone do not fit are the lowest-priority ones dropped
  * (file reads and commands first, the oldest of a kind before the newer); the first goal and the
  * user's constraints are never dropped. Pure.
  *
@@ -187,22 +183,14 @@ export function pinAnchors(summary: string, anchors: readonly Anchor[], options:
     count = low;
   }
   const wanted = chosen(count);
-  // 3. The longest head of the summary beside which those facts, pinned where it lost them, fit
-  //    (cut at a line's end when one is near, so the summary's last line stays whole).
-  const points = codePoints(body);
-  const render = (kept: number) => {
-    const head = headOf(points, kept);
+  // 3. The least cut of the summary beside which those facts, pinned where it lost them, fit: what a
+  //    resumer needs least goes first (old progress, done items), the goal, the next steps and the
+  //    critical context last, whole lines or whole sentences.
+  const render = (head: string) => {
     const missing = checkAnchors(head, wanted).lost;
     return { text: join(head, section(pinsFor(missing, false, restated))), missing };
   };
-  let low = 0;
-  let high = points.length;
-  while (low < high) {
-    const middle = Math.ceil((low + high) / 2);
-    if (codePointLength(render(middle).text) <= maxChars) low = middle;
-    else high = middle - 1;
-  }
-  const { text, missing } = render(low);
+  const { text, missing } = leastCut(checkpointCut(body), render, (cut) => codePointLength(cut.text) <= maxChars);
   return outcome(text, anchors, missing);
 }
 
@@ -226,6 +214,6 @@ function makeRoomForRequired(body: string, anchors: readonly Anchor[], maxChars:
   const required = anchors.filter((anchor) => anchor.required);
   const pinnedText = section(required.map((anchor) => pinnedLine(anchor, compactText(anchor))));
   const room = maxChars - codePointLength(pinnedText) - 2;
-  const cut = room > 0 ? clipText(body, room, 'head').trimEnd() : '';
+  const cut = room > 0 ? cutCheckpoint(body, room) : '';
   return outcome(clipText(join(cut, pinnedText), maxChars, 'head'), anchors, required);
 }

@@ -96,6 +96,9 @@ function sectionsFor(kind: SummaryKind, facts: ConversationFacts): Sections {
   };
 }
 
+/** Code points a Next Steps item keeps at every detail level. */
+const NEXT_STEP_CHARS = 300;
+
 const STEP = /^\s*\d+\.\s+/;
 const CONTINUE_STEP = /^\s*\d+\.\s+Continue the latest request:/;
 
@@ -165,7 +168,14 @@ export function renderCheckpoint(
     for (const line of [...carriedLines(carried, title, fresh, facts), ...extra, ...(fresh[title] ?? [])])
       addUnique(lines, line);
     if (title === 'Next Steps') renumber(lines);
-    return lines.length === 0 ? ['- (none recorded)'] : pick(lines, options.detail);
+    // The next steps are what a resumer acts on: their items keep the most detail at every level (a
+    // budget they crowd is met by cutting older sections first, see `cutCheckpoint`). Critical
+    // Context items are clipped like the rest: kept longer, they crowd out facts (bench:fidelity).
+    const detail =
+      title === 'Next Steps'
+        ? { ...options.detail, itemChars: Math.max(options.detail.itemChars, NEXT_STEP_CHARS) }
+        : options.detail;
+    return lines.length === 0 ? ['- (none recorded)'] : pick(lines, detail);
   };
   const out = [`${CHECKPOINT_NOTE} from ${options.messageCount} messages.`];
   for (const title of titles) {
