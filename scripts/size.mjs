@@ -26,7 +26,7 @@ const showCapabilities = process.argv.includes('--capabilities');
  * weight is cut, and up only for a feature that must be on the manager's path, said in the changelog.
  */
 const GOAL_GZIP_BYTES = 50 * 1024;
-const CEILING_GZIP_BYTES = 62.5 * 1024;
+const CEILING_GZIP_BYTES = 65 * 1024;
 
 /** Programs a host writes; `budget` marks the one held to BUDGET_GZIP_BYTES. */
 const bundles = [
