@@ -11,6 +11,12 @@ const needsIsolation = ['test/**/*.isolated.test.ts'];
  */
 const soak = ['test/soak/**/*.test.ts'];
 /**
+ * The end-to-end tests: the real SDK clients (openai, Anthropic, the AI SDK, LangChain, the Agents
+ * SDK) against loopback HTTP servers, and the HTML report in Chromium. Their own project, so
+ * `npm test` stays within a minute on two cores: `npm run test:e2e` runs them (CI runs both).
+ */
+const endToEnd = ['test/**/*.e2e.test.ts', 'test/**/*.browser.test.ts'];
+/**
  * The tests of everything ctxkit checks with zod, run again with `zod/v4` resolved to zod 3.25's
  * (the `zod3` dev dependency): a host on zod 3.25 gets that copy under ctxkit's `zod/v4` imports.
  */
@@ -56,7 +62,7 @@ export default defineConfig({
         test: {
           name: 'shared',
           include: ['test/**/*.test.ts'],
-          exclude: [...needsIsolation, ...soak, 'test/zod3/**'],
+          exclude: [...needsIsolation, ...soak, ...endToEnd, 'test/zod3/**'],
           isolate: false,
         },
       },
@@ -66,6 +72,7 @@ export default defineConfig({
         resolve: { alias: [{ find: /^zod\/v4$/, replacement: 'zod3/v4' }] },
         test: { name: 'zod3', include: onZod3, isolate: false },
       },
+      { extends: true, test: { name: 'e2e', include: endToEnd, isolate: false } },
       { extends: true, test: { name: 'soak', include: soak, isolate: false } },
     ],
   },
