@@ -4,7 +4,7 @@ import { toModelMessages } from 'ctxkit/ai-sdk';
 import { fromOpenAIChat } from 'ctxkit/openai';
 import { imageMessage } from 'ctxkit/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { useScriptedChatServer } from '../harness/loopback.js';
+import { useLoopbackAnthropic, useScriptedChatServer } from '../harness/loopback.js';
 import { majors } from './sdk-majors.js';
 
 // `ai` 7 deprecates the `image` part of a user message (AISDK_DEP_IMAGE_CONTENT_PART). An image
@@ -14,6 +14,7 @@ import { majors } from './sdk-majors.js';
 const PIXEL = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 const model = useScriptedChatServer(() => ({ role: 'assistant', content: 'A single pixel.' }));
+const anthropic = useLoopbackAnthropic({ contextWindow: 200_000 });
 
 interface Logged {
   type: string;
@@ -69,5 +70,28 @@ describe.each(majors)('ctxkit images through generateText on $name', (major) => 
     expect(result.text).toBe('A single pixel.');
     expect(logged.filter((warning) => warning.type === 'deprecated')).toEqual([]);
     expect(sentImages()).toEqual([{ type: 'image_url', image_url: { url: `data:image/png;base64,${PIXEL}` } }]);
+  });
+});
+
+describe.each(majors)('ctxkit images through generateText to Anthropic on $name', (major) => {
+  it('sends an imageMessage as an Anthropic image block, with no deprecation warning', async () => {
+    const bodies: { messages: { content: unknown }[] }[] = [];
+    const provider = major.createAnthropic({
+      apiKey: 'test-key',
+      baseURL: `${anthropic.server.url}/v1`,
+      fetch: async (url, init) => {
+        bodies.push(JSON.parse(String(init?.body)));
+        return fetch(url, init);
+      },
+    });
+    const { messages } = toModelMessages({ messages: fromTesting() });
+    const result = await major.ai.generateText({ model: provider('claude-sonnet-4-6'), messages, maxRetries: 0 });
+    expect(result.text.length).toBeGreaterThan(0);
+    expect(anthropic.server.stats.rejected).toEqual([]);
+    expect(logged.filter((warning) => warning.type === 'deprecated')).toEqual([]);
+    expect(bodies.at(-1)!.messages[0]!.content).toContainEqual({
+      type: 'image',
+      source: { type: 'base64', media_type: 'image/png', data: PIXEL },
+    });
   });
 });
