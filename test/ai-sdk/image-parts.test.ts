@@ -62,7 +62,7 @@ describe('ctxkit images as AI SDK parts', () => {
           ? message.content.filter((part) => part.type === 'image')
           : [],
       );
-      const files = parts.filter((part) => part.type === 'file') as { data: unknown; mediaType: string }[];
+      const files = parts.filter((part) => part.type === 'file') as unknown as { data: unknown; mediaType: string }[];
       expect(files.map((file) => [file.data, file.mediaType])).toEqual(
         images.map((image) => [image.data, image.mimeType]),
       );
