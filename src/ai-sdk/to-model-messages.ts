@@ -27,7 +27,9 @@ export interface ToModelMessagesInput {
  * empty are dropped with a warning (providers reject them), and so is an assistant turn of unsigned
  * thinking only (`@ai-sdk/anthropic` drops unsigned reasoning and would send the turn empty). A
  * thinking part's `signature` is written as `providerOptions.anthropic.signature` (`redactedData`
- * when redacted). Everything `fromModelMessages` carried is restored.
+ * when redacted). An image goes out as a `file` part with its image/* `mediaType` (`ai` 7 deprecates
+ * the `image` part; `ai` 6 sends the file part as an image too), unless it was read from the host's
+ * own `image` part. Everything `fromModelMessages` carried is restored.
  *
  * @param input - The messages, and optionally the system prompt and what `fromModelMessages` returned.
  * @returns `ModelMessage[]` and warnings.

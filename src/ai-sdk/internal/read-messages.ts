@@ -190,6 +190,7 @@ function readImage(part: WireObject, place: Place): ImageContent | TextContent {
     data: image.data,
     mimeType: mediaType ?? 'image/*',
     ...withData({
+      part: 'image',
       data: image.kind,
       mediaType: mediaType === undefined ? 'absent' : undefined,
       providerOptions: providerOptionsOf(part),

@@ -176,12 +176,18 @@ function writeText(part: TextContent, warn: Warn): WireObject | undefined {
   return { type: 'text', text: part.text, ...withOptions(dataOf(part)['providerOptions']) };
 }
 
-/** An image part (`'model'`), or a file part (`'prompt'`, or an image that came as a file). @internal */
+/**
+ * A ctxkit image as a `file` part with its image/* media type, which both majors send as an image
+ * (`ai` 7 deprecates the `image` part of a user message). Only an image read from the host's own
+ * `image` part goes back as one, so `toModelMessages(fromModelMessages(x))` gives `x` again.
+ *
+ * @internal
+ */
 function writeImage(part: ImageContent, format: Format): WireObject {
   const data = dataOf(part);
   const options = withOptions(data['providerOptions']);
   const dataUrl = data['data'] === undefined ? parseDataUrl(part.data) : undefined;
-  if (format === 'prompt' || data['part'] === 'file') {
+  if (format === 'prompt' || data['part'] !== 'image') {
     let content: unknown = decodeData(part.data, data['data']);
     let mediaType = part.mimeType;
     if (format === 'prompt' && typeof content === 'string') {
