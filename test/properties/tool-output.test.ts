@@ -2,24 +2,28 @@ import { fc, test } from '@fast-check/vitest';
 import { parseToolOutput, summarizeToolOutput, type ToolOutputFormat } from 'ctxkit/summarizing';
 import { expect } from 'vitest';
 
-const formats: ToolOutputFormat[] = [
-  'tsc',
-  'eslint',
-  'biome',
-  'node-test',
-  'vitest',
-  'jest',
-  'pytest',
-  'go-test',
-  'cargo',
-  'git-status',
-  'git-diff',
-  'grep',
-  'npm',
-  'pip',
-  'stack-trace',
-  'unknown',
-];
+/** Every format, once: the record's type fails the build when a format is added and not listed. */
+const everyFormat: Record<ToolOutputFormat, true> = {
+  tsc: true,
+  eslint: true,
+  biome: true,
+  'node-test': true,
+  vitest: true,
+  jest: true,
+  pytest: true,
+  'go-test': true,
+  cargo: true,
+  gcc: true,
+  'git-status': true,
+  'git-diff': true,
+  'git-log': true,
+  grep: true,
+  npm: true,
+  pip: true,
+  'stack-trace': true,
+  unknown: true,
+};
+const formats = Object.keys(everyFormat) as ToolOutputFormat[];
 /** Lines that look like the outputs the parsers read, mixed with noise. */
 const line = fc.oneof(
   fc.string({ maxLength: 60 }),
@@ -49,6 +53,14 @@ const line = fc.oneof(
     'ValueError: no',
     '    at f (src/a.js:1:2)',
     'a.txt:3:match',
+    "tmpl.cpp:8:12: error: no matching function for call to 'f(int)'",
+    'In file included from /usr/include/c++/12/vector:64,',
+    'make: *** [Makefile:4: all] Error 1',
+    'commit 8d839c2a1f0e4b7c9d2e3f4a5b6c7d8e9f0a1b2c',
+    'Author: A <a@example.org>',
+    'FAIL: test_adds (test_math.MathTest.test_adds)',
+    'Ran 4 tests in 0.001s',
+    'CONFLICT (content): Merge conflict in config.toml',
     '',
   ),
 );
