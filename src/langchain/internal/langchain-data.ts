@@ -1,11 +1,10 @@
-import { ContextError } from '../../errors.js';
+import type { WireObject } from '../../internal/wire-object.js';
 import type { ProviderData } from '../../types.js';
 
 // What the LangChain converters keep under `providerData.langchain`: the fields ctxkit does not model,
-// so the way back rebuilds each message and block exactly.
+// so the way back rebuilds each message and block exactly. The wire helpers are the other converters'.
 
-/** A LangChain object, read loosely. @internal */
-export type WireObject = Record<string, unknown>;
+export { invalid, isObject, type WireObject } from '../../internal/wire-object.js';
 
 /** `providerData.langchain` on a message. @internal */
 export interface MessageData {
@@ -57,16 +56,6 @@ export function readData<T extends object>(providerData: ProviderData | undefine
 export function withData(data: MessageData | PartData): { providerData?: ProviderData } {
   const defined = Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined));
   return Object.keys(defined).length === 0 ? {} : { providerData: { langchain: defined } };
-}
-
-/** The converters' input error, naming the function and the field. @internal */
-export function invalid(where: string, path: string, problem: string): never {
-  throw new ContextError({ message: `${where}: ${path} ${problem}.`, code: 'INPUT_INVALID' });
-}
-
-/** A plain object or a message instance. @internal */
-export function isObject(value: unknown): value is WireObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const ROLE_TYPES: Record<string, string> = { user: 'human', assistant: 'ai' };

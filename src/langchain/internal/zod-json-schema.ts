@@ -194,7 +194,8 @@ function kindSchema(zod: ZodDefinition, walk: (schema: unknown) => JsonSchema): 
     case 'lazy':
       return walk(resolved(def.getter));
     default:
-      // any, unknown, transform, custom, and kinds a later zod adds: any value.
+      // z.any(), z.unknown(), transforms, custom schemas and kinds a later zod adds: the empty
+      // schema, which accepts every value.
       return {};
   }
 }
@@ -211,7 +212,8 @@ export function zodJsonSchema(schema: unknown): JsonSchema | undefined {
   const path = new Set<unknown>();
   const walk = (part: unknown): JsonSchema => {
     const zod = definitionOf(part);
-    // A schema inside itself (z.lazy) or past any real tool's depth: any value, as a $ref would be.
+    // A schema inside itself (z.lazy) or deeper than a real tool's: the empty schema (every value),
+    // as a $ref would count.
     if (!zod || path.has(part) || path.size >= MAX_DEPTH) return {};
     path.add(part);
     try {
