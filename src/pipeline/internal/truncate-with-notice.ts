@@ -118,6 +118,7 @@ function cutWithNotice(
   notice: Notice | undefined,
   separator: string,
   needMarker: boolean,
+  errorLines: () => readonly ErrorLine[],
 ): string | undefined {
   const reserved = notice === undefined ? { lines: 1, chars: 0, bytes: 0 } : reserveFor(notice, separator);
   // The separator's first line is the kept text's last line.
@@ -129,7 +130,7 @@ function cutWithNotice(
   const marker = limits.truncateMode === 'head_tail' && limits.maxLines >= 4;
   if (marker && needMarker && original.lines > lineRoom && lineRoom < 3) return undefined;
   const room = { chars: charRoom, bytes: byteRoom };
-  const byLines = cutToLines(text, original, lineRoom, marker && lineRoom >= 3, room);
+  const byLines = cutToLines(text, original, lineRoom, marker && lineRoom >= 3, room, errorLines);
   // Code points and bytes are cut together, around the line marker (never into it); when not even
   // the marker fits, the head alone is kept.
   const cut = cutLineCut(byLines, original.lines, room, limits.truncateMode) ?? headOnly(byLines, room);
@@ -156,9 +157,10 @@ function cutToLines(
   lineRoom: number,
   marker: boolean,
   room: { chars: number; bytes: number },
+  errorLines: () => readonly ErrorLine[],
 ): ReturnType<typeof cutLines> {
   if (!marker || original.lines <= lineRoom) return cutLines(text, original.lines, lineRoom, marker);
-  const errors = errorLinesFor(text);
+  const errors = errorLines();
   const byLines = cutLines(text, original.lines, lineRoom, marker, errors);
   const fitsRoom = (kept: string) => {
     const size = measureText(kept);
@@ -177,15 +179,6 @@ function cutToLines(
     } else high = middle - 1;
   }
   return best ?? byLines;
-}
-
-/** The last output read for its error lines: a cut is tried with several notices, the output read once. */
-let lastRead: { text: string; errors: ErrorLine[] } | undefined;
-
-/** {@link errorLinesOf} the output, read once however many notices are tried on it. */
-function errorLinesFor(text: string): ErrorLine[] {
-  if (lastRead?.text !== text) lastRead = { text, errors: errorLinesOf(text) };
-  return lastRead.errors;
 }
 
 /** The head of a line cut before its marker, within the room: what is left when the marker does not fit. */
@@ -227,17 +220,20 @@ export function truncateWithNotice(
     return { text, truncated: false, needsSpill, stats: { original, result: original, limitedBy } };
   }
   const notices = noticesFor(original, options, limitedBy.length === 0);
+  // The output's error lines, read once however many notices and separators a cut is tried with.
+  let errors: readonly ErrorLine[] | undefined;
+  const errorLines = () => (errors ??= errorLinesOf(text));
   // A `\r\n` output keeps `\r\n` between its text and the notice.
   const separators =
     lineEndingOf(text) === '\r\n' ? SEPARATORS.map((separator) => separator.replace(/\n/g, '\r\n')) : SEPARATORS;
   const result =
     firstOf(notices, (notice) =>
       firstOf(separators, (separator, index) =>
-        cutWithNotice(text, original, limits, notice, separator, index < separators.length - 1),
+        cutWithNotice(text, original, limits, notice, separator, index < separators.length - 1, errorLines),
       ),
     ) ??
     firstOf(notices, (notice) => noticeAlone(notice, limits)) ??
-    cutWithNotice(text, original, limits, undefined, '', false) ??
+    cutWithNotice(text, original, limits, undefined, '', false, errorLines) ??
     cutHead(text, original, limits);
   return {
     text: result,
